@@ -1,0 +1,59 @@
+// @ts-check
+/**
+ * Chat content helpers: read a message's content as parts or as text, and take a base64
+ * `data:` URL apart (specs/aiconnect-core.md, "Chat content helpers").
+ *
+ * Content is a string, or a list of text and image parts when a message carries images; these
+ * helpers let every translator treat both forms the same way.
+ */
+
+/** @typedef {import('./types.js').ContentPart} ContentPart */
+/** @typedef {import('./types.js').InlineData} InlineData */
+
+// data:<media type>[;<parameter>...];base64,<data>. Parameters such as `charset=` are skipped.
+const BASE64_DATA_URL = /^data:([^;,]+)(?:;[^;,]*)*;base64,(.*)$/is;
+
+/**
+ * Return the content as parts: a string becomes one text part, an empty string none.
+ *
+ * @param {string | ContentPart[]} content
+ * @returns {ContentPart[]}
+ */
+export function contentParts(content) {
+  if (typeof content !== 'string') return content;
+  return content === '' ? [] : [{ type: 'text', text: content }];
+}
+
+/**
+ * Return the text of the content: its text parts joined as they are, without the images.
+ *
+ * @param {string | ContentPart[]} content
+ * @returns {string}
+ */
+export function textOf(content) {
+  if (typeof content === 'string') return content;
+  let text = '';
+  for (const part of content) if (part.type === 'text') text += part.text;
+  return text;
+}
+
+/**
+ * Return the media type and base64 data of a base64 `data:` URL, or `null` for any other URL.
+ *
+ * @param {string} url
+ * @returns {InlineData | null}
+ */
+export function inlineData(url) {
+  const match = BASE64_DATA_URL.exec(url);
+  return match ? { mediaType: match[1], data: match[2] } : null;
+}
+
+/**
+ * Return the base64 `data:` URL of inline data.
+ *
+ * @param {InlineData} inline
+ * @returns {string}
+ */
+export function dataUrl({ mediaType, data }) {
+  return `data:${mediaType};base64,${data}`;
+}

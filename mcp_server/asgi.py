@@ -1,0 +1,112 @@
+"""
+The ASGI application that serves the MCP endpoint.
+
+The SDK's Streamable HTTP transport needs its session manager running (a task
+group) in the event loop that serves the requests. Uvicorn announces start-up
+and shutdown through the ASGI lifespan protocol, and we start and stop it
+there. Daphne has no lifespan, so the first request in each event loop starts
+one there and it lives as long as the loop. One per loop, because a task group
+belongs to the loop that made it (a test process may run several loops).
+
+The server is stateless and answers JSON (no SSE, no Mcp-Session-Id): any
+process behind a proxy can answer any request, and nothing is kept between
+requests.
+"""
+
+import asyncio
+
+from mcp.server.transport_security import TransportSecuritySettings
+
+from mcp_server.conf import mcp_setting
+from mcp_server.security import refusal, send_refusal
+from mcp_server.server import build_server
+
+
+class _LoopServer:
+    """An MCP server and its running session manager, bound to one event loop."""
+
+    def __init__(self):
+        server = build_server()
+        self.app = server.streamable_http_app(
+            streamable_http_path=mcp_setting("PATH"),
+            json_response=True,
+            stateless_http=True,
+            max_request_body_size=mcp_setting("MAX_BODY_BYTES"),
+            # Host and Origin are checked by mcp_server.security against Django's
+            # settings; the SDK still requires a JSON content type on POST.
+            transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
+        )
+        self._session_manager = server.session_manager
+        self._started = asyncio.Event()
+        self._stop = asyncio.Event()
+        self._task = None
+
+    async def start(self):
+        async def run():
+            async with self._session_manager.run():
+                self._started.set()
+                await self._stop.wait()
+
+        self._task = asyncio.create_task(run(), name="mcp-session-manager")
+        started = asyncio.create_task(self._started.wait())
+        # If run() fails, surface its error rather than waiting forever.
+        await asyncio.wait({self._task, started}, return_when=asyncio.FIRST_COMPLETED)
+        if self._task.done():
+            started.cancel()
+            self._task.result()
+
+    async def stop(self):
+        self._stop.set()
+        if self._task is not None:
+            await self._task
+
+
+class MCPApplication:
+    """Serve the site's MCP tools over Streamable HTTP; an ASGI 3 application."""
+
+    def __init__(self):
+        self._servers = {}
+        self._locks = {}
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "lifespan":
+            await self._lifespan(receive, send)
+            return
+        if scope["type"] != "http":
+            raise ValueError(f"MCPApplication serves http and lifespan, not {scope['type']!r}")
+        refused = refusal(scope)
+        if refused is not None:
+            await send_refusal(send, *refused)
+            return
+        server = await self._server_for_this_loop()
+        await server.app(scope, receive, send)
+
+    async def _server_for_this_loop(self):
+        loop = asyncio.get_running_loop()
+        server = self._servers.get(loop)
+        if server is not None:
+            return server
+        lock = self._locks.setdefault(loop, asyncio.Lock())
+        async with lock:
+            if loop not in self._servers:
+                server = _LoopServer()
+                await server.start()
+                self._servers[loop] = server
+        return self._servers[loop]
+
+    async def _lifespan(self, receive, send):
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                try:
+                    await self._server_for_this_loop()
+                except Exception as error:  # report it to the server, which exits
+                    await send({"type": "lifespan.startup.failed", "message": str(error)})
+                    return
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                server = self._servers.pop(asyncio.get_running_loop(), None)
+                if server is not None:
+                    await server.stop()
+                await send({"type": "lifespan.shutdown.complete"})
+                return

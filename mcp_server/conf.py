@@ -1,0 +1,24 @@
+"""The ``MCP_SERVER`` settings namespace, read when used, never at import."""
+
+from django.conf import settings
+
+DEFAULTS = {
+    # The name and instructions the server announces in `initialize`.
+    "NAME": "site-tools",
+    "INSTRUCTIONS": "",
+    # Where the Streamable HTTP endpoint is mounted.
+    "PATH": "/api/mcp",
+    # Requests with a larger body get 413 before any JSON is parsed.
+    "MAX_BODY_BYTES": 256 * 1024,
+    # Browser origins allowed besides the site's own (the request's Host).
+    # Never "*": a page on another site must not drive the visitor's basket.
+    "ALLOWED_ORIGINS": [],
+    # The module name looked up in every installed app.
+    "TOOLS_MODULE": "tools",
+}
+
+
+def mcp_setting(name):
+    """Return the value of MCP_SERVER[name], or its documented default."""
+    overrides = getattr(settings, "MCP_SERVER", {}) or {}
+    return overrides.get(name, DEFAULTS[name])

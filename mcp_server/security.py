@@ -1,0 +1,64 @@
+"""
+Who may call the MCP endpoint: checks made before the SDK sees a request.
+
+- ``Host`` must be one of Django's ``ALLOWED_HOSTS`` (checked with Django's own
+  ``validate_host``, so the MCP route follows the same rules as every page
+  rather than a second list of host:port strings kept in sync by hand).
+- ``Origin``, when a browser sends one, must be this site's own origin (the
+  scheme and Host of the request) or one listed in ``MCP_SERVER["ALLOWED_ORIGINS"]``:
+  a page on another site must not call tools with the visitor's cookies.
+  Clients that are not browsers send no Origin and are let through.
+- No CORS headers are ever sent, so a foreign page cannot read a response either.
+
+JSON content type and the body size cap are the SDK's own checks (400 and 413),
+configured in ``mcp_server/asgi.py``.
+"""
+
+import json
+
+from django.conf import settings
+from django.http.request import split_domain_port, validate_host
+
+from mcp_server.conf import mcp_setting
+
+
+def _header(scope, name):
+    for key, value in scope["headers"]:
+        if key == name:
+            return value.decode("latin-1")
+    return None
+
+
+def refusal(scope):
+    """Return (status, message) when the request must be refused, else None."""
+    host = _header(scope, b"host")
+    domain, _port = split_domain_port(host or "")
+    allowed_hosts = settings.ALLOWED_HOSTS
+    if settings.DEBUG and not allowed_hosts:
+        allowed_hosts = [".localhost", "127.0.0.1", "[::1]"]
+    if not domain or not validate_host(domain, allowed_hosts):
+        return 421, "This host is not served here; add it to ALLOWED_HOSTS."
+    origin = _header(scope, b"origin")
+    if origin is not None:
+        own_origin = f"{scope.get('scheme', 'http')}://{host}"
+        if origin != own_origin and origin not in mcp_setting("ALLOWED_ORIGINS"):
+            return 403, "Cross-origin requests to this MCP server are not allowed."
+    return None
+
+
+async def send_refusal(send, status, message):
+    """Send a JSON-RPC error body with the given HTTP status."""
+    body = json.dumps(
+        {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": message}}
+    ).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})

@@ -1,0 +1,71 @@
+"""
+Build the site's ``MCPServer`` from the registered tools.
+
+The SDK validates arguments with pydantic, whose messages name pydantic
+internals and which ignores unknown keys. A model acts better on a message that
+says which argument is wrong and what is allowed, so each call is first checked
+with ``jsonschema`` against the exact schema ``tools/list`` advertised, and the
+advertised schema forbids keys it does not name.
+"""
+
+import jsonschema
+from mcp.server import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+
+from mcp_server.conf import mcp_setting
+from mcp_server.registry import registrations
+
+
+class SiteMCPServer(MCPServer):
+    """An MCPServer whose tool arguments are checked against the advertised JSON Schema."""
+
+    async def list_tools(self):
+        tools = await super().list_tools()
+        for listed in tools:
+            listed.input_schema.setdefault("additionalProperties", False)
+        return tools
+
+    async def call_tool(self, name, arguments, context=None):
+        validator = (await self._validators()).get(name)
+        if validator is None:
+            known = ", ".join(sorted(await self._validators()))
+            raise ToolError(f"There is no tool named {name!r}. The tools are: {known}.")
+        problems = sorted(validator.iter_errors(arguments), key=lambda error: list(error.path))
+        if problems:
+            raise ToolError(f"Invalid arguments for {name}: " + "; ".join(map(_describe, problems)))
+        return await super().call_tool(name, arguments, context)
+
+    async def _validators(self):
+        # Built on first use: the schemas never change while the server runs.
+        if not hasattr(self, "_validator_cache"):
+            self._validator_cache = {
+                listed.name: jsonschema.Draft202012Validator(listed.input_schema)
+                for listed in await self.list_tools()
+            }
+        return self._validator_cache
+
+
+def _describe(error):
+    """Return one schema violation as a sentence a model can act on."""
+    where = "/".join(str(part) for part in error.absolute_path)
+    if error.validator == "additionalProperties":
+        allowed = ", ".join(sorted(error.schema.get("properties", {})))
+        return f"{error.message}; the allowed arguments are: {allowed}"
+    subject = f"argument {where!r}" if where else "the arguments"
+    return f"{subject}: {error.message}"
+
+
+def build_server():
+    """Return a new MCPServer with every registered tool."""
+    server = SiteMCPServer(
+        name=mcp_setting("NAME"),
+        instructions=mcp_setting("INSTRUCTIONS") or None,
+    )
+    for registration in registrations():
+        server.add_tool(
+            registration.fn,
+            name=registration.name,
+            title=registration.title,
+            annotations=registration.annotations,
+        )
+    return server

@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class BookshopConfig(AppConfig):
+    name = "sites.bookshop"
+    label = "bookshop"
+    verbose_name = "Bookshop demo"

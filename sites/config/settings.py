@@ -1,0 +1,187 @@
+"""
+Settings for the Visitor AI demo project.
+
+Everything that differs between a laptop and a deployment comes from the
+environment, with defaults that are safe to run on one machine:
+
+    DJANGO_DEBUG          "1" to turn DEBUG on (off unless asked)
+    DJANGO_SECRET_KEY     the secret key; without it one is generated once into
+                          var/secret_key (git-ignored) and reused
+    DJANGO_ALLOWED_HOSTS  comma-separated hosts (default: 127.0.0.1,localhost,[::1])
+    DATABASE_URL          e.g. postgres://user:pass@host/db (default: SQLite in var/)
+    REDIS_URL             e.g. redis://127.0.0.1:6379/0 for the channel layer across
+                          processes (default: in-memory, one process)
+    DJANGO_SERVE_STATIC   "0" when a proxy or CDN serves /static/ (default: served by
+                          the ASGI app itself)
+"""
+
+import os
+import secrets
+from pathlib import Path
+
+import dj_database_url
+from django.utils.csp import CSP
+
+BASE_DIR = Path(__file__).resolve().parent.parent.parent
+# Local state (the SQLite database, a generated secret key) lives here, never in git.
+VAR_DIR = Path(os.environ.get("VISITOR_AI_VAR_DIR", BASE_DIR / "var"))
+FRONTEND_DIR = BASE_DIR / "frontend"
+
+
+def _env_flag(name, default=False):
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def _env_list(name, default):
+    value = os.environ.get(name)
+    if value is None:
+        return list(default)
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def _local_secret_key():
+    """Return the key stored in var/secret_key, creating it on first use."""
+    path = VAR_DIR / "secret_key"
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        VAR_DIR.mkdir(parents=True, exist_ok=True)
+        key = secrets.token_urlsafe(50)
+        # O_EXCL: when two processes start together, one writes and both read it.
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            return path.read_text().strip()
+        with os.fdopen(fd, "w") as handle:
+            handle.write(key)
+        return key
+
+
+DEBUG = _env_flag("DJANGO_DEBUG")
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY") or _local_secret_key()
+ALLOWED_HOSTS = _env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
+SERVE_STATIC = _env_flag("DJANGO_SERVE_STATIC", default=True)
+
+INSTALLED_APPS = [
+    "daphne",  # first, so that `runserver` is daphne's (WebSockets included)
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "channels",
+    "mcp_server",
+    "sites.home",
+    "sites.bookshop",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "sites.config.urls"
+ASGI_APPLICATION = "sites.config.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "sites" / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.csp",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+DATABASES = {
+    "default": dj_database_url.config(
+        default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}",
+        conn_max_age=0,
+    )
+}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+if os.environ.get("REDIS_URL"):
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [os.environ["REDIS_URL"]]},
+        }
+    }
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+# The wallet sends frames of up to 4 MB (DESIGN.md, "Security rules"); daphne's
+# default is 1 MiB. These two are read by daphne's `runserver`; the `daphne`
+# command takes --websocket-max-message-size (see the Makefile).
+DAPHNE_WEBSOCKET_MAX_MESSAGE_SIZE = 4 * 1024 * 1024
+DAPHNE_WEBSOCKET_MAX_FRAME_SIZE = 4 * 1024 * 1024
+
+# A strict policy: scripts and styles only from our own files, nothing inline,
+# no frames, no plugins. Pages that need more say so in their own views.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF],
+    "style-src": [CSP.SELF],
+    "img-src": [CSP.SELF, "data:"],
+    "connect-src": [CSP.SELF],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.NONE],
+    "frame-ancestors": [CSP.NONE],
+    "form-action": [CSP.SELF],
+}
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+SESSION_COOKIE_SECURE = _env_flag("DJANGO_SECURE_COOKIES", default=False)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+
+STATIC_URL = "static/"
+STATIC_ROOT = VAR_DIR / "static"
+# The browser library is served as plain ES modules (no build step). Only the
+# folders meant for pages are exposed; node_modules and tests never are.
+STATICFILES_DIRS = [
+    (name, FRONTEND_DIR / name)
+    for name in ("aiconnect", "byoa", "ui", "testwallet", "vendor")
+    if (FRONTEND_DIR / name).is_dir()
+]
+
+LANGUAGE_CODE = "en-gb"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
+    "loggers": {
+        # The MCP SDK logs every request at INFO; keep the console readable.
+        "mcp": {"level": "WARNING"},
+    },
+}
+
+# The site's MCP tool server (see mcp_server/conf.py for every key and its default).
+MCP_SERVER = {
+    "NAME": "Visitor AI demo shop",
+    "INSTRUCTIONS": "Tools of the Visitor AI demo bookshop: search the catalog, read a book's "
+    "details, and manage the visitor's own basket.",
+}

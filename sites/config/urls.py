@@ -1,0 +1,8 @@
+from django.contrib import admin
+from django.urls import include, path
+
+urlpatterns = [
+    path("", include("sites.home.urls")),
+    path("bookshop/", include("sites.bookshop.urls")),
+    path("admin/", admin.site.urls),
+]
