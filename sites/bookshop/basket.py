@@ -35,7 +35,7 @@ class Basket:
     async def lines(self):
         """Return [(book, quantity)] and the total price."""
         items = await self._items()
-        books = {b.slug: b async for b in Book.objects.filter(slug__in=items)}
+        books = {b.slug: b async for b in Book.objects.filter(slug__in=items).prefetch_related("moods")}
         lines = [(books[slug], qty) for slug, qty in items.items() if slug in books]
         total = sum((book.price * qty for book, qty in lines), Decimal("0.00"))
         return lines, total

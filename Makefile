@@ -1,0 +1,54 @@
+# The two commands (see README.md):
+#   make run    serve the demo site on http://127.0.0.1:8000 (SQLite, nothing else to start)
+#   make test   run every test: pytest (unit, real daphne, Chromium) and the frontend's node tests
+#
+# Both create .venv with Python >= 3.12 and install what they need; the second
+# time they only check that nothing changed.
+
+SHELL := /bin/bash
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+# The wallet's frames are up to 4 MB (DESIGN.md); daphne's default is 1 MiB.
+WS_MAX := 4194304
+
+.PHONY: run test install install-test frontend-deps browser check clean
+
+run: $(VENV)/.installed
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py load_catalog
+	$(BIN)/daphne --bind $(HOST) --port $(PORT) \
+		--websocket-max-message-size $(WS_MAX) --websocket-max-frame-size $(WS_MAX) \
+		sites.config.asgi:application
+
+test: $(VENV)/.installed-test frontend-deps browser
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	cd frontend && npm test
+
+$(VENV)/bin/python:
+	@python=$$(scripts/find-python) && "$$python" -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml $(VENV)/bin/python
+	$(BIN)/python -m pip install --quiet -e .
+	@touch $@
+
+$(VENV)/.installed-test: pyproject.toml $(VENV)/.installed
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@touch $@
+
+frontend-deps: frontend/node_modules/.package-lock.json
+
+frontend/node_modules/.package-lock.json: frontend/package.json frontend/package-lock.json
+	cd frontend && npm ci --no-audit --no-fund
+	@touch $@
+
+browser:
+	@scripts/ensure-chromium
+
+check: $(VENV)/.installed
+	$(BIN)/python manage.py check
+
+clean:
+	rm -rf $(VENV) var frontend/node_modules test-artifacts

@@ -1,0 +1,90 @@
+"""
+The pytest plugin of the test wallet, registered as a ``pytest11`` entry point:
+installing this package gives a site's own test suite these fixtures.
+
+- ``daphne_server``: the site under a real daphne process on a free port for
+  the whole session, with its own file-backed SQLite database; its output is
+  added to the report of any test that fails while using it.
+- ``browser_type_launch_args``: Debian's Chromium (``/usr/bin/chromium``, or
+  ``$CHROMIUM``) with the flags a headless CI machine needs. Playwright never
+  downloads a browser.
+
+Configure in ``pytest.ini`` / ``[tool.pytest.ini_options]``::
+
+    daphne_application = "mysite.asgi:application"    # default: from ASGI_APPLICATION
+    daphne_setup_commands = ["migrate --noinput", "loaddata demo"]
+"""
+
+import os
+
+import pytest
+
+from testwallet.server import DaphneServer
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    # This machine's network is closed: without these, Chromium keeps trying
+    # Google's hosts at every start.
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def pytest_addoption(parser):
+    parser.addini("daphne_application", "Dotted path of the ASGI app (module:attribute).", default="")
+    parser.addini(
+        "daphne_setup_commands",
+        "manage.py commands run on the live server's database before it starts, one per line.",
+        type="linelist",
+        default=["migrate --noinput"],
+    )
+
+
+def _application(config):
+    configured = config.getini("daphne_application")
+    if configured:
+        return configured
+    from django.conf import settings
+
+    module, _, attribute = settings.ASGI_APPLICATION.rpartition(".")
+    return f"{module}:{attribute}"
+
+
+@pytest.fixture(scope="session")
+def daphne_server(request, tmp_path_factory):
+    """Serve the project with a real daphne process for the whole session."""
+    server = DaphneServer(
+        _application(request.config),
+        setup_commands=[line.split() for line in request.config.getini("daphne_setup_commands")],
+        workdir=tmp_path_factory.mktemp("daphne"),
+    )
+    request.config.stash[_SERVER_KEY] = server
+    with server:
+        yield server
+
+
+_SERVER_KEY = pytest.StashKey[DaphneServer]()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    server = item.config.stash.get(_SERVER_KEY, None)
+    if report.failed and server is not None and "daphne_server" in getattr(item, "fixturenames", ()):
+        report.sections.append(("daphne output", server.output()[-20000:]))
+    return report
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    """Launch Debian's Chromium headless, never a downloaded browser."""
+    executable = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    return {
+        **browser_type_launch_args,
+        "executable_path": executable,
+        "args": [*browser_type_launch_args.get("args", []), *CHROMIUM_ARGS],
+    }
