@@ -15,23 +15,16 @@ Configure in ``pytest.ini`` / ``[tool.pytest.ini_options]``::
     daphne_setup_commands = ["migrate --noinput", "loaddata demo"]
 """
 
-import os
-
 import pytest
 
+from testwallet import chromium
 from testwallet.server import DaphneServer
 
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    # This machine's network is closed: without these, Chromium keeps trying
-    # Google's hosts at every start.
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+
+def pytest_configure(config):
+    # Registered here, after every entry-point plugin has loaded, so that its
+    # browser_type_launch_args overrides pytest-playwright-asyncio's own.
+    config.pluginmanager.register(chromium, "testwallet-chromium")
 
 
 def pytest_addoption(parser):
@@ -77,14 +70,3 @@ def pytest_runtest_makereport(item, call):
     if report.failed and server is not None and "daphne_server" in getattr(item, "fixturenames", ()):
         report.sections.append(("daphne output", server.output()[-20000:]))
     return report
-
-
-@pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args):
-    """Launch Debian's Chromium headless, never a downloaded browser."""
-    executable = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-    return {
-        **browser_type_launch_args,
-        "executable_path": executable,
-        "args": [*browser_type_launch_args.get("args", []), *CHROMIUM_ARGS],
-    }

@@ -1,0 +1,57 @@
+"""Settings come from the environment with safe defaults."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+PROBE = (
+    "import json, django; from django.conf import settings; django.setup(); "
+    "print(json.dumps({'debug': settings.DEBUG, 'key': settings.SECRET_KEY, "
+    "'hosts': settings.ALLOWED_HOSTS, 'db': settings.DATABASES['default']['ENGINE'], "
+    "'layer': settings.CHANNEL_LAYERS['default']['BACKEND']}))"
+)
+
+
+def settings_with(tmp_path, **env):
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL", "REDIS_URL"))}
+    clean.update({"DJANGO_SETTINGS_MODULE": "sites.config.settings", "VISITOR_AI_VAR_DIR": str(tmp_path)}, **env)
+    out = subprocess.run([sys.executable, "-c", PROBE], env=clean, cwd=ROOT, capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def test_defaults_are_safe_for_one_machine(tmp_path):
+    values = settings_with(tmp_path)
+    assert values["debug"] is False
+    assert values["hosts"] == ["127.0.0.1", "localhost", "[::1]"]
+    assert values["db"] == "django.db.backends.sqlite3"
+    assert values["layer"] == "channels.layers.InMemoryChannelLayer"
+
+
+def test_secret_key_is_generated_once_outside_git_and_reused(tmp_path):
+    first = settings_with(tmp_path)["key"]
+    assert settings_with(tmp_path)["key"] == first
+    assert len(first) >= 50
+    key_file = tmp_path / "secret_key"
+    assert key_file.stat().st_mode & 0o077 == 0
+    tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True).stdout
+    assert "secret_key" not in tracked
+
+
+def test_environment_overrides_every_default(tmp_path):
+    values = settings_with(
+        tmp_path,
+        DJANGO_DEBUG="1",
+        DJANGO_SECRET_KEY="k" * 60,
+        DJANGO_ALLOWED_HOSTS="shop.example, www.shop.example",
+        DATABASE_URL="postgres://u:p@db.internal/shop",
+        REDIS_URL="redis://127.0.0.1:6379/0",
+    )
+    assert values["debug"] is True
+    assert values["key"] == "k" * 60
+    assert values["hosts"] == ["shop.example", "www.shop.example"]
+    assert values["db"] == "django.db.backends.postgresql"
+    assert values["layer"] == "channels_redis.core.RedisChannelLayer"
