@@ -15,18 +15,13 @@ import tempfile
 import threading
 from pathlib import Path
 
+import httpx
+
 STARTUP_TIMEOUT = 30.0
 
 
 class ServerFailedToStart(RuntimeError):
-    """Raised when daphne exits or does not answer within the start-up bound."""
-
-
-def free_port():
-    """Return a TCP port on 127.0.0.1 that nothing listens on right now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+    """Raised when the server exits or does not answer within the start-up bound."""
 
 
 class DaphneServer:
@@ -52,7 +47,7 @@ class DaphneServer:
         self.process = None
         self.database = self.workdir / "db.sqlite3"
         self._log_path = self.workdir / "daphne.log"
-        self._listening = threading.Event()
+        self._socket = None
         self._copier = None
 
     @property
@@ -77,35 +72,43 @@ class DaphneServer:
         env.update(self.extra_env)
         return env
 
+    def command(self, fd):
+        """Return the argv that serves the application on the listening socket `fd`."""
+        return [
+            sys.executable, "-m", "daphne", "--fd", str(fd),
+            "--websocket-max-message-size", str(self.websocket_max_bytes),
+            "--websocket-max-frame-size", str(self.websocket_max_bytes),
+            self.application,
+        ]
+
     def start(self):
-        """Prepare the database, start daphne and wait until it answers."""
+        """Prepare the database, start the server and wait until it answers."""
         env = self.environment()
         for command in self.setup_commands:
-            subprocess.run(
-                [sys.executable, "-m", "django", *command], env=env, check=True, capture_output=True
-            )
-        self.port = free_port()
+            done = subprocess.run([sys.executable, "-m", "django", *command], env=env, capture_output=True, text=True)
+            if done.returncode != 0:
+                raise ServerFailedToStart(f"'django-admin {' '.join(command)}' failed:\n{done.stdout}{done.stderr}")
+        # We bind the socket and hand it to the server: it is listening before the
+        # server has even started, so there is no port race and no polling: the
+        # first request simply waits in the backlog until the server accepts it.
+        self._socket = socket.create_server(("127.0.0.1", 0))
+        # Accepted connections inherit this on Linux; a server that takes the fd
+        # for a Unix socket (uvicorn --fd) would otherwise leave Nagle on.
+        self._socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.port = self._socket.getsockname()[1]
+        fd = self._socket.fileno()
         self.process = subprocess.Popen(
-            [
-                sys.executable, "-m", "daphne",
-                "--bind", "127.0.0.1", "--port", str(self.port),
-                "--websocket-max-message-size", str(self.websocket_max_bytes),
-                "--websocket-max-frame-size", str(self.websocket_max_bytes),
-                self.application,
-            ],
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
+            self.command(fd), env=env, pass_fds=(fd,), stdout=subprocess.PIPE, stderr=subprocess.STDOUT
         )
         self._copier = threading.Thread(target=self._copy_output, daemon=True)
         self._copier.start()
-        # Daphne prints "Listening on TCP address" once its socket is bound; the
-        # copier thread sets the event then (or when daphne exits first).
-        if not self._listening.wait(STARTUP_TIMEOUT):
+        try:
+            httpx.get(self.url + "/", timeout=STARTUP_TIMEOUT)
+        except httpx.HTTPError as error:
             self.stop()
-            raise ServerFailedToStart(f"daphne did not listen within {STARTUP_TIMEOUT}s:\n{self.output()}")
-        if self.process.poll() is not None:
-            raise ServerFailedToStart(f"daphne exited with {self.process.returncode}:\n{self.output()}")
+            raise ServerFailedToStart(f"{self.application} did not answer ({error!r}):\n{self.output()}") from None
+        finally:
+            self._socket.close()
         return self
 
     def _copy_output(self):
@@ -113,9 +116,12 @@ class DaphneServer:
             for line in self.process.stdout:
                 log.write(line)
                 log.flush()
-                if b"Listening on TCP address" in line:
-                    self._listening.set()
-        self._listening.set()  # it exited: stop waiting
+        # The server exited. If it never started, our copy of the socket is all
+        # that keeps the start-up request waiting: shutting it down ends that now.
+        try:
+            self._socket.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
 
     def output(self):
         """Return what the server has printed so far."""

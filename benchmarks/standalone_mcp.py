@@ -1,0 +1,30 @@
+"""
+The baseline of benchmarks/mcp_calls.py: the same bookshop tool on a plain
+``MCPServer`` Streamable HTTP app, with none of the project around it (no
+Django routing, no Host/Origin checks, no argument pre-validation).
+
+    uvicorn benchmarks.standalone_mcp:app
+"""
+
+import os
+
+import django
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sites.config.settings")
+django.setup()
+
+from mcp.server import MCPServer  # noqa: E402
+from mcp.server.transport_security import TransportSecuritySettings  # noqa: E402
+
+from sites.bookshop.tools import get_book, list_moods, search_books  # noqa: E402
+
+server = MCPServer("standalone-baseline")
+for tool in (search_books, get_book, list_moods):
+    server.add_tool(tool)
+
+app = server.streamable_http_app(
+    streamable_http_path="/api/mcp",
+    json_response=True,
+    stateless_http=True,
+    transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
+)
