@@ -1,10 +1,7 @@
 // @ts-check
 /**
- * Chat content helpers: read a message's content as parts or as text, and take a base64
- * `data:` URL apart (specs/aiconnect-core.md, "Chat content helpers").
- *
- * Content is a string, or a list of text and image parts when a message carries images; these
- * helpers let every translator treat both forms the same way.
+ * Chat content helpers (specs/aiconnect-core.md, "Chat content helpers"): content is a string,
+ * or parts when a message carries images; these read both forms the same way.
  */
 
 /** @typedef {import('./types.js').ContentPart} ContentPart */

@@ -1,15 +1,12 @@
 // @ts-check
 /**
- * Find the visitor's wallet (specs/wallet-provider.md, "How the SDK finds the wallet").
- *
- * A wallet defines `window.aiwallet` before the page's scripts run; a script that runs later, or
- * a wallet that injects late, is met through the `aiwallet:announce` event instead. Waiting is
- * bounded: no answer within 300 ms means no wallet is installed.
+ * Find the visitor's wallet (specs/wallet-provider.md, "How the SDK finds the wallet"):
+ * `window.aiwallet`, or the first `aiwallet:announce` within 300 ms of asking for one.
  */
 
 /** @typedef {import('./types.js').WalletProvider} WalletProvider */
 
-/** How long the page waits for an `aiwallet:announce` before it concludes there is no wallet. */
+/** How long to wait for an `aiwallet:announce` before concluding there is no wallet. */
 export const DISCOVERY_TIMEOUT_MS = 300;
 
 /**
@@ -30,8 +27,7 @@ export function findWallet(win) {
     /** @param {Event} event */
     const onAnnounce = (event) => {
       const detail = /** @type {CustomEvent} */ (event).detail;
-      // The same isAIWallet check as for window.aiwallet: an announce whose detail is not a
-      // wallet is not taken as the answer, and the wait goes on.
+      // The isAIWallet check of window.aiwallet applies to an announce's detail too.
       if (isWallet(detail)) finish(detail);
     };
     win.addEventListener('aiwallet:announce', onAnnounce);

@@ -1,20 +1,15 @@
 // @ts-check
 /**
- * The one error class of @aiconnect/core.
- *
  *     Error
- *     └── WalletRequestError   a request the wallet refused or could not answer (has `status`)
+ *     └── WalletRequestError   the wallet refused a request or could not answer it
  *
- * AI Wallet builds its errors with its own copy of this class (specs/aiconnect-core.md,
- * "WalletRequestError"), so `instanceof` is false for them: read `name` and `status` instead.
- * That is also why the class sets `name` as an own property rather than relying on the prototype.
+ * AI Wallet throws its own copy of this class (specs/aiconnect-core.md, "WalletRequestError"):
+ * read `name` and `status`, not `instanceof`. So `name` is an own property.
  */
 
 /**
- * Raised when the wallet refuses a request or cannot answer it.
- *
- * `status` follows HTTP: 401 the site is not connected, 403 declined / locked / no account,
- * 499 the visitor stopped the answer in the wallet, or the provider's own status.
+ * Raised when the wallet refuses a request or cannot answer it. `status` follows HTTP: 401 not
+ * connected, 403 declined / locked / no account, 499 stopped in the wallet, or the provider's.
  */
 export class WalletRequestError extends Error {
   /**
@@ -24,9 +19,7 @@ export class WalletRequestError extends Error {
    */
   constructor(message, status, options) {
     super(message, options);
-    /** @type {string} */
     this.name = 'WalletRequestError';
-    /** @type {number} */
     this.status = status;
   }
 }

@@ -1,0 +1,69 @@
+// @ts-check
+/**
+ * The agent loop in the page (specs/aiconnect-core.md, "runConversation"): one `session.chat`
+ * is one model call (wallet-provider.md, "chat"), and the loop around it belongs to the page.
+ */
+
+/** @typedef {import('./types.js').ChatMessage} ChatMessage */
+
+/** The number of model calls a conversation makes at most, unless `maxSteps` says otherwise. */
+export const DEFAULT_MAX_STEPS = 6;
+
+/**
+ * Run the agent loop; resolve with the messages it added, ending with the final answer.
+ * `options.messages` is left untouched.
+ *
+ * @param {import('./types.js').ConversationOptions} options
+ * @returns {Promise<ChatMessage[]>}
+ */
+export async function runConversation({
+  session, messages, tools, maxSteps = DEFAULT_MAX_STEPS, signal, onText, onToolCall, onToolResult,
+}) {
+  signal?.throwIfAborted();
+  /** @type {import('./types.js').ToolDefinition[]} */
+  const definitions = tools ? await tools.listTools() : [];
+  /** @type {ChatMessage[]} */
+  const added = [];
+  // At least one model call, however small maxSteps is.
+  const steps = Math.max(1, Math.floor(maxSteps));
+  for (let step = 1; ; step += 1) {
+    signal?.throwIfAborted();
+    // The last step offers no tools, so the model has to conclude ("runConversation").
+    const offered = step < steps && definitions.length > 0 ? definitions : undefined;
+    const { message } = await session.chat({ messages: [...messages, ...added], tools: offered, signal, onText });
+    added.push(message);
+    const calls = message.toolCalls ?? [];
+    if (!offered || calls.length === 0) return added;
+    for (const call of calls) {
+      signal?.throwIfAborted();
+      onToolCall?.(call);
+      const result = await runTool(/** @type {NonNullable<typeof tools>} */ (tools), call);
+      added.push({ role: 'tool', toolCallId: call.id, name: call.name, content: result });
+      onToolResult?.(call, result);
+    }
+  }
+}
+
+/**
+ * Return the last message when it is an assistant message, and `null` otherwise.
+ *
+ * @param {ChatMessage[]} messages
+ * @returns {import('./types.js').AssistantMessage | null}
+ */
+export function finalAnswer(messages) {
+  const last = messages.at(-1);
+  return last?.role === 'assistant' ? last : null;
+}
+
+/**
+ * @param {import('./types.js').ToolSource} tools
+ * @param {import('./types.js').ToolCall} call
+ * @returns {Promise<string>}
+ */
+async function runTool(tools, call) {
+  try {
+    return await tools.callTool(call.name, call.arguments);
+  } catch (error) {
+    return `Tool error: ${/** @type {any} */ (error)?.message ?? error}`;
+  }
+}
