@@ -1,12 +1,9 @@
 // @ts-check
 /**
- * `AiConnect` (specs/aiconnect-core.md, "AiConnect", "ConnectionState"): one state, moved by the
- * wallet's answers and by its link notices. `fetch` loads the SDK translators on first use, so a
- * page that only chats pays nothing for them.
+ * `AiConnect` (specs/aiconnect-core.md, "AiConnect", "ConnectionState"): finds the wallet, then
+ * keeps one state, moved by the wallet's answers and link notices, and hands out the session
+ * that chats. `fetch` loads the SDK translators on first use: a page that only chats skips them.
  */
-
-import { findWallet } from './discovery.js';
-import { walletSession } from './session.js';
 
 /** @typedef {import('./types.js').ConnectionState} ConnectionState */
 /** @typedef {import('./types.js').WalletLink} WalletLink */
@@ -20,9 +17,10 @@ export const INSTALL_URL = 'https://tensorpass.app/wallet';
  * exist (a server render), it does nothing and stays `checking`.
  */
 export class AiConnect {
+  /** Where a visitor without the wallet gets it. */
   installUrl = INSTALL_URL;
 
-  /** @type {ConnectionState} */
+  /** @type {ConnectionState} The current state. */
   state = { status: 'checking' };
 
   /** @type {Set<import('./types.js').Listener>} */
@@ -39,7 +37,7 @@ export class AiConnect {
     return walletFetch(() => this.#settledState(), input, init);
   };
 
-  /** @type {import('./types.js').SdkOptions} */
+  /** @type {import('./types.js').SdkOptions} For the OpenAI and Anthropic SDKs. */
   sdkOptions = { apiKey: 'aiwallet', fetch: this.fetch, dangerouslyAllowBrowser: true };
 
   constructor() {
@@ -155,3 +153,93 @@ export class AiConnect {
 
 /** @param {any} error */
 const messageOf = (error) => String(error?.message ?? error);
+
+/**
+ * Return the `ProviderSession` of a connected site: one `chat` request per call
+ * (aiconnect-core.md, "Session types").
+ *
+ * @param {WalletProvider} wallet
+ * @param {string} model The account's default model, or '' with Auto.
+ * @returns {import('./types.js').ProviderSession}
+ */
+function walletSession(wallet, model) {
+  return { providerId: 'aiwallet', model, chat: (request) => chat(wallet, request) };
+}
+
+/**
+ * @param {WalletProvider} wallet
+ * @param {import('./types.js').ChatRequest} request
+ * @returns {Promise<import('./types.js').ChatResponse>}
+ */
+function chat(wallet, { messages, tools, options, signal, onStart, onText }) {
+  return new Promise((resolve, reject) => {
+    // The wallet rejects with the signal's reason on abort (wallet-provider.md, "The provider
+    // object"); settling here too keeps that promise with any wallet, and drops late events.
+    let settled = false;
+    const onAbort = () => settle(() => reject(signal?.reason));
+    /** @param {() => void} action */
+    const settle = (action) => {
+      if (settled) return;
+      settled = true;
+      signal?.removeEventListener('abort', onAbort);
+      action();
+    };
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener('abort', onAbort);
+
+    /** @type {import('./types.js').WalletChatParams} */
+    const params = { messages };
+    if (tools) params.tools = tools;
+    if (options) params.options = options;
+    /** @param {import('./types.js').ChatEvent} event */
+    const onEvent = (event) => {
+      if (settled) return;
+      if (event.kind === 'start') onStart?.({ providerName: event.providerName, model: event.model });
+      else if (event.kind === 'text') onText?.(event.delta);
+    };
+    wallet.request('chat', params, onEvent, signal).then(
+      (result) => settle(() => resolve(/** @type {any} */ (result))),
+      (error) => settle(() => reject(error)),
+    );
+  });
+}
+
+/** How long to wait for an `aiwallet:announce` before concluding there is no wallet. */
+export const DISCOVERY_TIMEOUT_MS = 300;
+
+/**
+ * Return the wallet of `win`, or `null` when none announces itself within 300 ms
+ * (wallet-provider.md, "How the SDK finds the wallet").
+ *
+ * @param {Window & { aiwallet?: unknown }} win The page's window (a test may pass its own).
+ * @returns {Promise<WalletProvider | null>}
+ */
+export function findWallet(win) {
+  if (isWallet(win.aiwallet)) return Promise.resolve(win.aiwallet);
+  return new Promise((resolve) => {
+    /** @param {WalletProvider | null} wallet */
+    const finish = (wallet) => {
+      clearTimeout(timer);
+      win.removeEventListener('aiwallet:announce', onAnnounce);
+      resolve(wallet);
+    };
+    /** @param {Event} event */
+    const onAnnounce = (event) => {
+      const detail = /** @type {CustomEvent} */ (event).detail;
+      // The isAIWallet check of window.aiwallet applies to an announce's detail too.
+      if (isWallet(detail)) finish(detail);
+    };
+    win.addEventListener('aiwallet:announce', onAnnounce);
+    const timer = setTimeout(finish, DISCOVERY_TIMEOUT_MS, null);
+    win.dispatchEvent(new Event('aiwallet:request'));
+  });
+}
+
+/**
+ * @param {unknown} candidate
+ * @returns {candidate is WalletProvider}
+ */
+function isWallet(candidate) {
+  return typeof candidate === 'object' && candidate !== null
+    && /** @type {{ isAIWallet?: unknown }} */ (candidate).isAIWallet === true;
+}

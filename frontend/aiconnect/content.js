@@ -7,7 +7,7 @@
 /** @typedef {import('./types.js').ContentPart} ContentPart */
 /** @typedef {import('./types.js').InlineData} InlineData */
 
-// data:<media type>[;<parameter>...];base64,<data>. Parameters such as `charset=` are skipped.
+// data:<media type>[;<parameter>...];base64,<data>
 const BASE64_DATA_URL = /^data:([^;,]+)(?:;[^;,]*)*;base64,(.*)$/is;
 
 /**

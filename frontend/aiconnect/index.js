@@ -1,10 +1,5 @@
 // @ts-check
-/**
- * @aiconnect/core: the site's side of AI Connect, as plain browser ES modules.
- *
- * This module only re-exports. The WalletFetch translators are not here: `client.fetch` loads
- * them when a page first uses it. The shared types are JSDoc typedefs in `./types.js`.
- */
+/** @aiconnect/core, re-exported. Types: ./types.js; WalletFetch loads from ./fetch/ on use. */
 
 export { AiConnect } from './client.js';
 export { McpToolSource } from './mcp.js';

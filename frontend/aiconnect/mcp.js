@@ -1,12 +1,8 @@
 // @ts-check
 /**
- * `McpToolSource`: the site's tools, read from its MCP server over Streamable HTTP
- * (specs/aiconnect-core.md, "McpToolSource"; MCP specification 2025-06-18, "Transports").
- *
- * Written by hand rather than bundling the official TypeScript SDK for page weight: a page
- * needs four messages (initialize, notifications/initialized, tools/list, tools/call) over one
- * transport, and the SDK's client with its schema validator weighs many times this library.
- * The tests prove this client against a server built with the official SDK.
+ * `McpToolSource` (specs/aiconnect-core.md; MCP 2025-06-18, "Transports: Streamable HTTP").
+ * Hand-written, not the official SDK, for page weight: a page needs four messages over one
+ * transport, and the SDK's client with its validator weighs many times this whole library.
  */
 
 /** @typedef {import('./types.js').ToolDefinition} ToolDefinition */
@@ -79,7 +75,7 @@ export class McpToolSource {
     return tools;
   }
 
-  /** Initialize once per session; a failed attempt is forgotten. */
+  /** Initialize once per session. */
   #connect() {
     return this.#connected ??= forgetFailure((async () => {
       const result = await this.#exchange('initialize', {
@@ -147,8 +143,6 @@ export class McpToolSource {
 }
 
 /**
- * Return `promise`, calling `forget` first when it rejects.
- *
  * @template T
  * @param {Promise<T>} promise
  * @param {() => void} forget

@@ -3,12 +3,24 @@
  * WalletFetch translator for the OpenAI Responses API (`POST …/responses`), streamed (the
  * `response.*` events) and whole (a `response` object).
  *
- * The wallet keeps no conversation (wallet-provider.md, "chat"), so neither does this
- * translator: a request must carry its whole input. `previous_response_id` is refused, and
- * `item_reference` and `reasoning` items, which point at state kept on OpenAI's side, are skipped.
+ * The wallet keeps no conversation (wallet-provider.md, "chat"), so a request must carry its
+ * whole input: `previous_response_id` is refused. SDKs that store responses (the Vercel AI SDK
+ * does by default) send an `item_reference` for an output item instead of the item; this module
+ * remembers the last output items it wrote in this page, so such references resolve.
+ * `reasoning` items belong to the provider that wrote them and are skipped.
  */
 
 import { BadRequest, errorType, listOf, newId, parseArguments, setIf, sse } from './shared.js';
+
+/** The output items this page received, by id, for `item_reference` (oldest first). */
+const written = new Map();
+const REMEMBERED_ITEMS = 500;
+
+/** @param {any} item */
+function remember(item) {
+  written.set(item.id, item);
+  if (written.size > REMEMBERED_ITEMS) written.delete(written.keys().next().value);
+}
 
 /** @typedef {import('../types.js').ChatMessage} ChatMessage */
 /** @typedef {import('../types.js').AssistantMessage} AssistantMessage */
@@ -67,8 +79,12 @@ function readItem(item, messages, toolNames) {
         role: 'tool', toolCallId: item.call_id, name: toolNames.get(item.call_id) ?? '', content: plainText(item.output),
       });
       return;
+    case 'item_reference': {
+      const original = written.get(item.id);
+      if (!original) throw new BadRequest(`AI Wallet keeps no item ${item.id}: send the item itself`);
+      return readItem(original, messages, toolNames);
+    }
     case 'reasoning':
-    case 'item_reference':
       return;
     default:
       throw new BadRequest(`AI Wallet does not take input items of the type "${item.type}"`);
@@ -196,6 +212,7 @@ export function whole(response) {
     ...(content ? [messageItem(newId('msg_'), content, 'completed')] : []),
     ...toolCalls.map((call) => callItem(call, JSON.stringify(call.arguments), 'completed')),
   ];
+  output.forEach(remember);
   return responseObject(newId('resp_'), response.model, output, response);
 }
 
@@ -252,6 +269,7 @@ export function stream(start) {
         out += event('response.output_item.done', { output_index: index, item });
         output.push(item);
       }
+      output.forEach(remember);
       const final = responseObject(id, response.model, output, response);
       return out + event(final.status === 'completed' ? 'response.completed' : 'response.incomplete', { response: final });
     },

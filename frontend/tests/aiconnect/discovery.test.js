@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 
-import { DISCOVERY_TIMEOUT_MS, findWallet } from '../../aiconnect/discovery.js';
+import { DISCOVERY_TIMEOUT_MS, findWallet } from '../../aiconnect/client.js';
 import { announceOnRequest, createFakeWallet, createFakeWindow } from '../helpers/fake-wallet.js';
 
 describe('findWallet', () => {

@@ -82,3 +82,37 @@ for (const api of /** @type {const} */ (['responses', 'chat'])) {
     }
   });
 }
+
+describe('streamText with tools that run, over several steps', () => {
+  for (const api of /** @type {const} */ (['responses', 'chat'])) {
+    it(`should send the first step's answer and tool result back in the second step (${api})`, async () => {
+      const { stepCountIs } = await import('ai');
+      page.wallet.queueChat({ text: 'Checking. ', toolCalls: [WEATHER_CALL] });
+      page.wallet.queueChat({ text: 'Sunny in Paris.' });
+      const before = page.wallet.requests.filter((r) => r.method === 'chat').length;
+      /** @type {any[]} */
+      const bodies = [];
+      const spying = createOpenAI({
+        apiKey: 'x',
+        fetch: (input, init) => { bodies.push(JSON.parse(String(init?.body))); return page.client.fetch(input, init); },
+      });
+      const result = streamText({
+        model: api === 'responses' ? spying.responses('m') : spying.chat('m'),
+        prompt: 'Paris?',
+        stopWhen: stepCountIs(3),
+        tools: { get_weather: tool(/** @type {any} */ ({ ...tools.get_weather, execute: async (/** @type {any} */ { city }) => `22C in ${city}` })) },
+      });
+      assert.equal(await result.text, 'Sunny in Paris.');
+      const chats = page.wallet.requests.filter((r) => r.method === 'chat').slice(before);
+      assert.equal(chats.length, 2);
+      assert.deepEqual(chats[1].params.messages.slice(1), [
+        { role: 'assistant', content: 'Checking. ', toolCalls: [WEATHER_CALL] },
+        { role: 'tool', toolCallId: 'call_w1', name: 'get_weather', content: '22C in Paris' },
+      ]);
+      if (api === 'responses') {
+        // The AI SDK stores responses by default and refers to the first answer's items by id.
+        assert.ok(bodies[1].input.some((/** @type {any} */ item) => item.type === 'item_reference'));
+      }
+    });
+  }
+});
