@@ -13,16 +13,18 @@ PORT ?= 8000
 # The wallet's frames are up to 4 MB (DESIGN.md); daphne's default is 1 MiB.
 WS_MAX := 4194304
 
-.PHONY: run test install install-test frontend-deps browser check clean
+VENDOR := frontend/vendor/openai.js
 
-run: $(VENV)/.installed
+.PHONY: run test install install-test frontend-deps browser check clean vendor-if-npm
+
+run: $(VENV)/.installed vendor-if-npm
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py load_catalog
 	$(BIN)/daphne --bind $(HOST) --port $(PORT) \
 		--websocket-max-message-size $(WS_MAX) --websocket-max-frame-size $(WS_MAX) \
 		sites.config.asgi:application
 
-test: $(VENV)/.installed-test frontend-deps browser
+test: $(VENV)/.installed-test frontend-deps $(VENDOR) browser
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 	cd frontend && npm test
 
@@ -44,6 +46,15 @@ frontend/node_modules/.package-lock.json: frontend/package.json frontend/package
 	cd frontend && npm ci --no-audit --no-fund
 	@touch $@
 
+# The published openai SDK, bundled for the bookshop's "use the SDK you already
+# have" feature (pages have no bundler). Without npm the page says it is missing.
+$(VENDOR): frontend/vendor-src/openai.js frontend/node_modules/.package-lock.json
+	cd frontend && npm run --silent build:vendor
+
+vendor-if-npm:
+	@if command -v npm >/dev/null; then $(MAKE) --no-print-directory $(VENDOR); \
+	else echo "npm not found: the bookshop's SDK feature stays off (install Node.js 20+ to turn it on)."; fi
+
 browser:
 	@scripts/ensure-chromium
 
@@ -51,4 +62,4 @@ check: $(VENV)/.installed
 	$(BIN)/python manage.py check
 
 clean:
-	rm -rf $(VENV) var frontend/node_modules test-artifacts
+	rm -rf $(VENV) var frontend/node_modules frontend/vendor test-artifacts

@@ -1,8 +1,19 @@
-from django.http import Http404
-from django.shortcuts import render
+"""
+The bookshop's pages. The catalog and basket logic lives in catalog.py and
+basket.py, shared with the MCP tools, so own mode (no wallet) and the visitor's
+AI see the same shop.
+"""
+
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_GET, require_POST
 
 from sites.bookshop import catalog
+from sites.bookshop.basket import MAX_QUANTITY, Basket
+from sites.bookshop.covers import cover_svg
 from sites.bookshop.models import Book
+from sites.bookshop.snippet import integration_snippet
 
 
 async def _ensure_session(request):
@@ -12,13 +23,30 @@ async def _ensure_session(request):
         await request.session.acreate()
 
 
+@require_GET
 async def index(request):
-    """Show the catalog."""
+    """Show the catalog, the assistant, and the own-mode search."""
     await _ensure_session(request)
-    books = [book async for book in Book.objects.prefetch_related("moods")]
-    return render(request, "bookshop/index.html", {"books": books})
+    mood, query = request.GET.get("mood") or None, request.GET.get("q", "").strip()[:200] or None
+    results, search_error = None, None
+    if mood or query:
+        try:
+            results = await catalog.search(mood=mood, query=query, limit=catalog.MAX_RESULTS)
+        except catalog.UnknownMood:
+            search_error = "There is no such mood; pick one from the list."
+    context = {
+        "books": [book async for book in Book.objects.prefetch_related("moods")],
+        "moods": await catalog.mood_slugs(),
+        "mood": mood,
+        "query": query or "",
+        "results": results,
+        "search_error": search_error,
+        "snippet": integration_snippet(),
+    }
+    return render(request, "bookshop/index.html", context)
 
 
+@require_GET
 async def book(request, slug):
     """Show one book."""
     await _ensure_session(request)
@@ -27,3 +55,46 @@ async def book(request, slug):
     except catalog.UnknownBook:
         raise Http404("No such book.") from None
     return render(request, "bookshop/book.html", {"book": found})
+
+
+@require_GET
+async def cover(request, slug):
+    """Return the generated SVG cover of a book."""
+    try:
+        found = await catalog.get(slug)
+    except catalog.UnknownBook:
+        raise Http404("No such book.") from None
+    response = HttpResponse(cover_svg(found), content_type="image/svg+xml")
+    response["Cache-Control"] = "public, max-age=86400"
+    return response
+
+
+@require_GET
+async def books_json(request):
+    """Return the books named by ?slug=… as JSON, in that order (the assistant's cards)."""
+    slugs = request.GET.getlist("slug")[: catalog.MAX_RESULTS]
+    found = {b.slug: b async for b in Book.objects.filter(slug__in=slugs).prefetch_related("moods")}
+    return JsonResponse({"books": [catalog.as_dict(found[slug]) for slug in slugs if slug in found]})
+
+
+@require_GET
+async def basket(request):
+    """Show the visitor's basket."""
+    await _ensure_session(request)
+    lines, total = await Basket(request.session).lines()
+    return render(request, "bookshop/basket.html", {"lines": lines, "total": total})
+
+
+@require_POST
+async def basket_add(request):
+    """Add a book to the visitor's basket (own mode's form), then go back."""
+    await _ensure_session(request)
+    try:
+        quantity = min(max(int(request.POST.get("quantity", 1)), 1), MAX_QUANTITY)
+        await Basket(request.session).add(request.POST.get("slug", ""), quantity)
+    except (ValueError, catalog.UnknownBook):
+        return HttpResponse("No such book, or a bad quantity.", status=400, content_type="text/plain")
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
+        back = "bookshop:basket"
+    return redirect(back)

@@ -1,0 +1,202 @@
+// @ts-check
+// The bookshop's assistant: the visitor's own AI (through AI Wallet) answers,
+// and calls the shop's MCP tools at /api/mcp. Everything the model, the wallet
+// or a tool returns is shown as text (textContent / append), never as HTML.
+// The lines between the two "how this page works" markers are shown on the
+// page as they are here: keep them the heart of the integration.
+
+import { AiConnect, McpToolSource, runConversation } from '../aiconnect/index.js';
+import { answeredBy } from '../ui/connect-widget.js';
+import { describeFailure } from './failures.js';
+
+const SYSTEM = [
+  'You are the assistant of a small online bookshop. Recommend books from this shop only,',
+  'using its tools: search_books (by mood and/or words), get_book (details by slug),',
+  'list_moods, and add_to_basket / view_basket for the visitor\'s own basket.',
+  'Mention each book by title and author. Be brief and friendly.',
+].join(' ');
+
+const $ = (/** @type {string} */ selector) => /** @type {HTMLElement} */ (document.querySelector(selector));
+const panel = $('#assistant');
+const transcriptView = $('#transcript');
+const activity = $('#activity');
+const errorView = $('#assistant-error');
+const form = /** @type {HTMLFormElement} */ ($('#ask'));
+const question = /** @type {HTMLInputElement} */ ($('#question'));
+const stopButton = $('#stop');
+
+/** @type {import('../aiconnect/types.js').ChatMessage[]} the conversation so far, for follow-ups */
+const transcript = [];
+/** @type {AbortController | null} */
+let controller = null;
+
+// --- how this page works: start
+const client = new AiConnect();
+const tools = new McpToolSource('/api/mcp', 'Bookshop');
+
+/** @type {any} */ ($('#connect')).client = client;
+client.subscribe(showPanelFor);
+showPanelFor(client.state);
+
+/** Ask the visitor's AI; the page runs the tools it asks for. */
+async function ask(/** @type {string} */ text) {
+  const state = client.state;
+  if (state.status !== 'connected') return;
+  const asked = /** @type {const} */ ({ role: 'user', content: text });
+  const answer = startTurn(asked.content);
+  // The start event names who answers (with Auto, the account the wallet picked).
+  const session = { ...state.session, chat: (/** @type {any} */ request) =>
+    state.session.chat({ ...request, onStart: (who) => answer.showWho(who) }) };
+  controller = new AbortController();
+  const added = await runConversation({
+    session,
+    tools,
+    messages: [{ role: 'system', content: SYSTEM }, ...transcript, asked],
+    signal: controller.signal,
+    onText: (delta) => answer.append(delta),
+    onToolCall: (call) => { activity.textContent = toolActivity(call); },
+    onToolResult: (call, result) => { if (call.name === 'search_books') void showCards(answer, result); },
+  });
+  transcript.push(asked, ...added);
+}
+// --- how this page works: end
+
+/** @param {import('../aiconnect/types.js').ConnectionState} state */
+function showPanelFor(state) {
+  panel.hidden = state.status !== 'connected';
+}
+
+form.addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const text = question.value.trim();
+  if (!text || controller) return;
+  question.value = '';
+  errorView.hidden = true;
+  setBusy(true);
+  try {
+    await ask(text);
+  } catch (error) {
+    transcriptView.lastElementChild?.classList.add('stopped');
+    showError(error);
+  } finally {
+    activity.textContent = '';
+    controller = null;
+    setBusy(false);
+  }
+});
+
+stopButton.addEventListener('click', () => controller?.abort(new DOMException('Stopped on the page', 'AbortError')));
+
+/** @param {boolean} busy */
+function setBusy(busy) {
+  stopButton.hidden = !busy;
+  /** @type {HTMLButtonElement} */ ($('#ask-button')).disabled = busy;
+  if (!busy) question.focus();
+}
+
+/** @param {unknown} error */
+function showError(error) {
+  const failure = describeFailure(error);
+  errorView.textContent = failure.message;
+  errorView.dataset.status = String(failure.status ?? '');
+  errorView.hidden = false;
+}
+
+/**
+ * Add the visitor's question and an empty answer to the transcript view.
+ *
+ * @param {string} text
+ */
+function startTurn(text) {
+  const asked = document.createElement('div');
+  asked.className = 'turn user';
+  asked.textContent = text;
+  const answer = document.createElement('div');
+  answer.className = 'turn assistant';
+  const who = document.createElement('span');
+  who.className = 'who';
+  const body = document.createElement('span');
+  body.className = 'text';
+  answer.append(who, body);
+  transcriptView.append(asked, answer);
+  return {
+    element: answer,
+    /** @param {string} delta */
+    append: (delta) => body.append(delta),
+    /** @param {{ providerName: string, model: string }} start */
+    showWho: (start) => { who.textContent = answeredBy(start); },
+  };
+}
+
+/**
+ * What the page shows while a tool runs ("Looking for calm books…").
+ *
+ * @param {import('../aiconnect/types.js').ToolCall} call
+ */
+export function toolActivity({ name, arguments: args }) {
+  const text = (/** @type {unknown} */ value) => (typeof value === 'string' ? value : '');
+  switch (name) {
+    case 'search_books':
+      if (text(args.mood) && text(args.query)) return `Looking for ${text(args.mood)} books about “${text(args.query)}”…`;
+      if (text(args.mood)) return `Looking for ${text(args.mood)} books…`;
+      return text(args.query) ? `Searching the shop for “${text(args.query)}”…` : 'Looking through the shop…';
+    case 'get_book': return 'Reading about a book…';
+    case 'list_moods': return 'Checking which moods the shop has…';
+    case 'add_to_basket': return 'Adding a book to your basket…';
+    case 'view_basket': return 'Looking in your basket…';
+    default: return `Using the shop's ${name} tool…`;
+  }
+}
+
+/**
+ * Render the books a search_books result names as cards under the answer.
+ * The slugs come from the tool's text; the facts come from the shop's own JSON.
+ *
+ * @param {{ element: HTMLElement }} answer
+ * @param {string} result
+ */
+async function showCards(answer, result) {
+  const slugs = [...result.matchAll(/\[([a-z0-9-]+)\]/g)].map((match) => match[1]);
+  if (slugs.length === 0) return;
+  const query = new URLSearchParams(slugs.map((slug) => ['slug', slug]));
+  const response = await fetch(`/bookshop/books.json?${query}`);
+  if (!response.ok) return;
+  const { books } = await response.json();
+  const list = document.createElement('ul');
+  list.className = 'cards assistant-cards';
+  for (const book of books) list.append(bookCard(book));
+  answer.element.after(list);
+}
+
+/** @param {{ slug: string, title: string, author: string, year: number, price: string, moods: string[] }} book */
+function bookCard(book) {
+  const item = document.createElement('li');
+  item.className = 'card book-card';
+  const cover = document.createElement('img');
+  cover.className = 'cover';
+  cover.alt = '';
+  cover.src = `/bookshop/covers/${encodeURIComponent(book.slug)}.svg`;
+  const title = document.createElement('a');
+  title.className = 'title';
+  title.href = `/bookshop/books/${encodeURIComponent(book.slug)}/`;
+  title.textContent = book.title;
+  const author = document.createElement('span');
+  author.className = 'author';
+  author.textContent = `${book.author} (${book.year})`;
+  const moods = document.createElement('span');
+  moods.className = 'moods';
+  moods.textContent = book.moods.join(', ');
+  const price = document.createElement('span');
+  price.className = 'price';
+  price.textContent = `£${book.price}`;
+  const add = document.createElement('button');
+  add.type = 'button';
+  add.textContent = 'Add to basket';
+  add.addEventListener('click', async () => {
+    add.disabled = true;
+    const said = await tools.callTool('add_to_basket', { slug: book.slug });
+    add.textContent = said.startsWith('Tool error:') ? 'Could not add' : 'In your basket';
+  });
+  item.append(cover, title, author, moods, price, add);
+  return item;
+}
