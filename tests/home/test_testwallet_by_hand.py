@@ -1,0 +1,27 @@
+"""`?testwallet=1` injects the stub wallets, in DEBUG only, labelled as not an AI."""
+
+import pytest
+
+pytestmark = pytest.mark.django_db
+
+
+def test_testwallet_parameter_injects_the_stubs_and_a_label_in_debug(client, settings):
+    settings.DEBUG = True
+    page = client.get("/?testwallet=1").content.decode()
+    assert "/static/testwallet/aiwallet.js" in page
+    assert "/static/testwallet/byoa.js" in page
+    assert "not from an AI" in page
+
+
+def test_testwallet_choice_sticks_for_the_session_until_turned_off(client, settings):
+    settings.DEBUG = True
+    client.get("/?testwallet=1")
+    assert "testwallet/aiwallet.js" in client.get("/bookshop/").content.decode()
+    client.get("/?testwallet=0")
+    assert "testwallet/aiwallet.js" not in client.get("/bookshop/").content.decode()
+
+
+def test_testwallet_parameter_does_nothing_without_debug(client, settings):
+    settings.DEBUG = False
+    page = client.get("/?testwallet=1").content.decode()
+    assert "testwallet" not in page
