@@ -1,0 +1,86 @@
+"""The bookshop with no wallet at all ("own mode"), in Chromium, and the page's own promises."""
+
+import httpx
+import pytest
+
+from sites.bookshop.snippet import END, START
+
+pytestmark = [pytest.mark.browser, pytest.mark.live]
+
+
+def console_errors(page):
+    problems = []
+    page.on("console", lambda message: message.type == "error" and problems.append(message.text))
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    return problems
+
+
+async def test_without_a_wallet_the_widget_says_so_within_the_discovery_time(daphne_server, page):
+    problems = console_errors(page)
+    await page.goto(daphne_server.url + "/bookshop/")
+    widget = page.locator("ai-connect-widget")
+    # 300 ms discovery; the bound leaves room for a slow CI machine, not for waiting on a wallet.
+    await widget.and_(page.locator('[data-state="noWallet"]')).wait_for(timeout=2000)
+    assert "No AI Wallet" in await widget.text_content()
+    assert await page.get_by_role("link", name="Get AI Wallet").get_attribute("href") == "https://tensorpass.app/wallet"
+    assert await page.locator("#assistant").is_hidden()
+    assert problems == []
+
+
+async def test_own_mode_search_finds_books_by_mood_and_words(daphne_server, page):
+    await page.goto(daphne_server.url + "/bookshop/")
+    await page.locator("select[name=mood]").select_option("epic")
+    await page.locator("input[name=q]").fill("Frank Herbert")
+    await page.get_by_role("button", name="Search").click()
+    results = page.locator("#search-results .title")
+    await results.first.wait_for()
+    assert await results.all_text_contents() == ["Dune"]
+
+
+async def test_own_mode_add_to_basket_fills_this_visitors_basket_only(daphne_server, browser):
+    alice, bob = await browser.new_context(), await browser.new_context()
+    try:
+        shop = await alice.new_page()
+        await shop.goto(daphne_server.url + "/bookshop/books/dune/")
+        await shop.get_by_role("button", name="Add to basket").click()
+        await shop.goto(daphne_server.url + "/bookshop/basket/")
+        assert "Dune" in await shop.locator("#basket").text_content()
+        other = await bob.new_page()
+        await other.goto(daphne_server.url + "/bookshop/basket/")
+        assert await other.locator("#basket-empty").is_visible()
+    finally:
+        await alice.close()
+        await bob.close()
+
+
+async def test_basket_tool_from_the_page_acts_on_that_visitors_session_only(daphne_server, browser):
+    call = """async ([name, args]) => {
+        const { McpToolSource } = await import('/static/aiconnect/index.js');
+        return new McpToolSource('/api/mcp', 'Bookshop').callTool(name, args);
+    }"""
+    alice, bob = await browser.new_context(), await browser.new_context()
+    try:
+        a, b = await alice.new_page(), await bob.new_page()
+        await a.goto(daphne_server.url + "/bookshop/")
+        await b.goto(daphne_server.url + "/bookshop/")
+        await a.evaluate(call, ["add_to_basket", {"slug": "jane-eyre"}])
+        assert "Jane Eyre" in await a.evaluate(call, ["view_basket", {}])
+        assert "Jane Eyre" not in await b.evaluate(call, ["view_basket", {}])
+    finally:
+        await alice.close()
+        await bob.close()
+
+
+async def test_how_this_page_works_shows_exactly_the_lines_of_the_served_script(daphne_server, page):
+    await page.goto(daphne_server.url + "/bookshop/")
+    shown = await page.locator("#integration-snippet").text_content()
+    served = httpx.get(daphne_server.url + "/static/bookshop/assistant.js").text.splitlines()
+    expected = "\n".join(served[served.index(START) + 1 : served.index(END)])
+    assert shown == expected
+    assert "runConversation(" in shown and "McpToolSource('/api/mcp', 'Bookshop')" in shown
+
+
+async def test_book_covers_are_generated_svg_with_the_title_as_text(daphne_server):
+    response = httpx.get(daphne_server.url + "/bookshop/covers/dune.svg")
+    assert response.headers["content-type"] == "image/svg+xml"
+    assert ">Dune<" in response.text
