@@ -70,3 +70,37 @@ def pytest_runtest_makereport(item, call):
     if report.failed and server is not None and "daphne_server" in getattr(item, "fixturenames", ()):
         report.sections.append(("daphne output", server.output()[-20000:]))
     return report
+
+
+try:  # strict-mode projects need pytest-asyncio's own decorator for an async fixture
+    from pytest_asyncio import fixture as _async_fixture
+except ImportError:  # pragma: no cover
+    _async_fixture = pytest.fixture
+
+
+@_async_fixture
+async def direct_wallet():
+    """Open ``bringyourownagent://`` links with headless wallets (``byoa.wallet``).
+
+    ``await direct_wallet(link, {"audio.transcribe": {"text": "Peru"}})`` checks
+    the link, allows it, connects and returns the ``DirectWallet`` (its
+    ``opened`` says whether the site welcomed it). The second argument is a
+    script for a ``ScriptedBackend`` or any backend; other keywords go to
+    ``DirectWallet`` (``consent=``, ``limits=`` ...). ws://localhost is allowed,
+    since the site under test runs on loopback. Every wallet says bye after the test.
+    """
+    from byoa.wallet import DirectWallet, ScriptedBackend
+
+    wallets = []
+
+    async def open_link(link, backend=None, *, dev_local=True, **options):
+        if backend is None or isinstance(backend, dict):
+            backend = ScriptedBackend(backend or {})
+        wallet = DirectWallet(backend, dev_local=dev_local, **options)
+        wallets.append(wallet)
+        wallet.opened = await wallet.open(link)
+        return wallet
+
+    yield open_link
+    for wallet in wallets:
+        await wallet.close()

@@ -7,8 +7,10 @@ Origin policy, route by route:
 - /api/mcp: Host must be in ALLOWED_HOSTS and a browser Origin must be this
   site's own (mcp_server/security.py); no CORS headers, ever.
 - WebSockets: each app's routes say their own policy. The BYOA wallet route
-  must accept connections that carry no Origin (a desktop wallet sends none),
-  so it is not wrapped in AllowedHostsOriginValidator, which refuses those.
+  (/byoa/ws) must accept connections that carry no Origin (a desktop wallet
+  sends none), so it is not wrapped in AllowedHostsOriginValidator, which
+  refuses those; instead its consumer refuses any request that carries an
+  Origin (a browser) at the handshake, and it reads no cookie.
 """
 
 import os
@@ -25,6 +27,7 @@ from django.conf import settings  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 from django.urls import path, re_path  # noqa: E402
 
+from byoa.routing import websocket_urlpatterns as byoa_websocket_urlpatterns  # noqa: E402
 from mcp_server.asgi import MCPApplication  # noqa: E402
 from mcp_server.conf import mcp_setting  # noqa: E402
 
@@ -35,8 +38,10 @@ if settings.SERVE_STATIC:
 
 mcp_application = MCPApplication()
 
-# Apps that serve WebSockets add their routes here.
-websocket_routes = []
+# Apps that serve WebSockets add their routes here. The BYOA wallet route is
+# deliberately not wrapped in an Origin validator or a session middleware: its
+# consumer refuses any request with an Origin and never reads a cookie.
+websocket_routes = [*byoa_websocket_urlpatterns]
 
 application = ProtocolTypeRouter(
     {

@@ -75,6 +75,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "mcp_server",
+    "byoa",
     "sites.home",
     "sites.bookshop",
 ]
@@ -185,4 +186,13 @@ MCP_SERVER = {
     "NAME": "Visitor AI demo shop",
     "INSTRUCTIONS": "Tools of the Visitor AI demo bookshop: search the catalog, read a book's "
     "details, and manage the visitor's own basket.",
+}
+
+# BYOA, the direct link between a visitor's agent wallet and this server (see
+# byoa/conf.py for every key and its default). Manifests are each demo app's
+# manifest.json; the timings are the spec's.
+BYOA = {
+    "CODE_SECONDS": 120,
+    "HELLO_SECONDS": 10,
+    "MAX_FRAME_BYTES": DAPHNE_WEBSOCKET_MAX_MESSAGE_SIZE,
 }

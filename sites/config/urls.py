@@ -4,5 +4,6 @@ from django.urls import include, path
 urlpatterns = [
     path("", include("sites.home.urls")),
     path("bookshop/", include("sites.bookshop.urls")),
+    path("byoa/", include("byoa.urls")),
     path("admin/", admin.site.urls),
 ]

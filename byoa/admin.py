@@ -1,0 +1,82 @@
+"""
+The admin of BYOA pairings: who is paired for which site and browser session,
+when the wallet was last seen, what it granted, and the receipts of its calls.
+
+Pausing or revoking a pairing also closes its live connection (the wallet gets
+``bye``), and a paused or revoked pairing cannot come back with its token.
+"""
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.contrib import admin, messages
+
+from byoa.models import CallLog, Pairing
+
+
+class CallLogInline(admin.TabularInline):
+    model = CallLog
+    fields = ("at", "skill", "model", "ok", "duration_ms", "cost", "provider")
+    readonly_fields = fields
+    extra = 0
+    max_num = 0
+    can_delete = False
+    ordering = ("-at",)
+    show_change_link = False
+
+
+@admin.register(Pairing)
+class PairingAdmin(admin.ModelAdmin):
+    list_display = ("id", "site", "visitor", "status", "is_live", "last_seen", "created_at")
+    list_filter = ("site", "status")
+    search_fields = ("visitor",)
+    readonly_fields = ("site", "visitor", "grant", "wallet", "channel_name", "created_at", "last_seen")
+    exclude = ("token_digest",)
+    inlines = [CallLogInline]
+    actions = ["pause", "revoke", "resume"]
+
+    @admin.display(boolean=True, description="live")
+    def is_live(self, pairing):
+        return pairing.is_live
+
+    def has_add_permission(self, request):
+        return False  # pairings are made by wallets, never by hand
+
+    @admin.action(description="Pause the selected pairings (and close their connections)")
+    def pause(self, request, queryset):
+        self._set_status(request, queryset, Pairing.Status.PAUSED)
+
+    @admin.action(description="Revoke the selected pairings (and close their connections)")
+    def revoke(self, request, queryset):
+        self._set_status(request, queryset, Pairing.Status.REVOKED)
+
+    @admin.action(description="Resume the selected paused pairings")
+    def resume(self, request, queryset):
+        count = queryset.filter(status=Pairing.Status.PAUSED).update(status=Pairing.Status.ACTIVE)
+        self.message_user(request, f"{count} pairing(s) resumed.", messages.SUCCESS)
+
+    def _set_status(self, request, queryset, status):
+        closed = close_connections(queryset)
+        count = queryset.update(status=status)
+        self.message_user(request, f"{count} pairing(s) {status}; {closed} live connection(s) closed.")
+
+
+def close_connections(queryset):
+    """Tell the live connection of each pairing to say bye and close; return how many."""
+    layer = get_channel_layer()
+    channels = [name for name in queryset.values_list("channel_name", flat=True) if name]
+    for channel in channels:
+        async_to_sync(layer.send)(channel, {"type": "byoa.close"})
+    return len(channels)
+
+
+@admin.register(CallLog)
+class CallLogAdmin(admin.ModelAdmin):
+    list_display = ("at", "pairing", "skill", "model", "ok", "duration_ms", "cost", "provider")
+    list_filter = ("skill", "ok", "provider")
+    readonly_fields = ("pairing", "skill", "model", "ok", "duration_ms", "cost", "provider", "at")
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False

@@ -1,0 +1,111 @@
+"""
+Server -> wallet calls: the one API a site's code uses to reach a visitor's wallet.
+
+::
+
+    from byoa.calls import call_wallet, stream_wallet
+
+    output = await call_wallet(pairing, "audio.transcribe",
+                               {"audio": {"mime": "audio/wav", "base64": clip}},
+                               {"language": "en"})
+    if output is None:
+        ...  # no wallet, declined, refused, failed or timed out: use your own path
+
+    stream = stream_wallet(pairing, "text.generate", {"messages": messages})
+    async for delta in stream:
+        ...  # pieces of the answer as they come
+    stream.output  # the final output, or None
+
+This module never holds a socket. A call travels over the channel layer to
+the channel of the pairing's live connection (its consumer may run in another
+process) and its result comes back on a channel of the caller's own. ``None``
+comes at once when the wallet is away, when the call is over the grant
+(skill, model, expiry, ``maxParallelCalls``) or when the connection drops
+mid-call; otherwise at the latest after ``timeout`` seconds.
+
+Results are the wallet's: treat ``output`` as something the visitor typed.
+"""
+
+import asyncio
+
+from channels.exceptions import ChannelFull
+from channels.layers import get_channel_layer
+
+from byoa import pairings
+from byoa.conf import byoa_setting
+from byoa.consumers import CHUNK, RESULT
+
+__all__ = ["WalletStream", "call_wallet", "stream_wallet"]
+
+
+async def call_wallet(pairing, skill, input, params=None, *, timeout=None):
+    """Call the pairing's wallet and return the output object, or None."""
+    stream = WalletStream(pairing, skill, input, params, timeout=timeout, stream=False)
+    async for _delta in stream:
+        pass
+    return stream.output
+
+
+def stream_wallet(pairing, skill, input, params=None, *, timeout=None):
+    """Return a WalletStream of a call made with ``params.stream``: iterate it for the deltas."""
+    return WalletStream(pairing, skill, input, params, timeout=timeout, stream=True)
+
+
+class WalletStream:
+    """One call in progress: an async iterator of text deltas, then ``output``.
+
+    ``output`` is None until the call ends, and stays None when it fails.
+    ``timeout`` bounds the whole call, deltas included.
+    """
+
+    def __init__(self, pairing, skill, input, params=None, *, timeout=None, stream=True):
+        self.pairing = pairing
+        self.skill = skill
+        self.input = input
+        self.params = dict(params or {})
+        if stream:
+            self.params["stream"] = True
+        self.timeout = byoa_setting("CALL_SECONDS") if timeout is None else timeout
+        self.output = None
+        self._started = False
+
+    def __aiter__(self):
+        if self._started:
+            raise RuntimeError("A WalletStream can be iterated once.")
+        self._started = True
+        return self._deltas()
+
+    async def _deltas(self):
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.timeout
+        channel = await pairings.live_channel(self.pairing)
+        if not channel:
+            return
+        layer = get_channel_layer()
+        reply = await layer.new_channel("byoa.reply.")
+        call = {
+            "type": "byoa.call",
+            "reply": reply,
+            "skill": self.skill,
+            "input": self.input,
+            "params": self.params,
+            "timeout": self.timeout,
+        }
+        try:
+            await layer.send(channel, call)
+        except ChannelFull:
+            return
+        while True:
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                return
+            try:
+                message = await asyncio.wait_for(layer.receive(reply), remaining)
+            except TimeoutError:
+                return
+            if message.get("type") == CHUNK:
+                yield message["delta"]
+            elif message.get("type") == RESULT:
+                if message.get("ok"):
+                    self.output = message.get("output")
+                return

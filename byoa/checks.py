@@ -1,0 +1,127 @@
+"""
+System checks for the BYOA settings and manifests, run by ``manage.py check``,
+by ``runserver`` and ``migrate``, and at start-up of the wallet route (daphne
+runs no checks of its own).
+
+    byoa.E001  BYOA has an unknown key
+    byoa.E002  a number setting is not a positive number
+    byoa.E003  BYOA["ENDPOINT"] is not a wss:// URL (or ws:// on localhost)
+    byoa.E004  BYOA["DEFAULT_MANIFEST"] names no manifest
+    byoa.E010  a manifest file cannot be read or is not JSON
+    byoa.E011  a manifest breaks the draft rules (bringyourownagent)
+    byoa.E012  an extension field (limits, text.generate models) is invalid
+    byoa.E013  a manifest is over 4096 bytes of JSON
+    byoa.W010  the draft rules warn about a manifest
+    byoa.W011  a manifest's base64url text is over 4096 characters
+"""
+
+from urllib.parse import urlsplit
+
+from django.core import checks
+from django.core.exceptions import ImproperlyConfigured
+
+from byoa import manifests
+from byoa.conf import DEFAULTS, byoa_setting
+
+TAG = "byoa"
+
+_NUMBERS = (
+    "CODE_SECONDS",
+    "CODES_PER_ADDRESS",
+    "CODES_PER_SESSION",
+    "RATE_WINDOW_SECONDS",
+    "HELLO_SECONDS",
+    "MAX_FRAME_BYTES",
+    "CALL_SECONDS",
+    "PARALLEL_CALLS",
+    "UNSOLICITED_RESULTS",
+)
+
+_MANIFEST_IDS = {
+    "file-unreadable": "byoa.E010",
+    "not-json": "byoa.E010",
+    "extension-invalid": "byoa.E012",
+    "manifest-too-large": "byoa.E013",
+    "link-parameter-large": "byoa.W011",
+}
+
+
+@checks.register(TAG)
+def check_settings(app_configs, **kwargs):
+    """Report BYOA keys and values that cannot work."""
+    from django.conf import settings
+
+    errors = []
+    overrides = getattr(settings, "BYOA", {}) or {}
+    for key in sorted(set(overrides) - set(DEFAULTS)):
+        errors.append(
+            checks.Error(
+                f"BYOA has an unknown key {key!r}.",
+                hint="The keys are: " + ", ".join(sorted(DEFAULTS)) + ".",
+                id="byoa.E001",
+            )
+        )
+    for key in _NUMBERS:
+        value = byoa_setting(key)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+            errors.append(
+                checks.Error(f"BYOA[{key!r}] must be a positive number; it is {value!r}.", id="byoa.E002")
+            )
+    endpoint = byoa_setting("ENDPOINT")
+    if endpoint is not None and not _endpoint_ok(endpoint):
+        errors.append(
+            checks.Error(
+                f"BYOA['ENDPOINT'] must be a wss:// URL; it is {endpoint!r}.",
+                hint="Use e.g. 'wss://game.example.org/byoa/ws'; ws:// is only for localhost, "
+                "and None builds it from each request.",
+                id="byoa.E003",
+            )
+        )
+    return errors
+
+
+def _endpoint_ok(endpoint):
+    if not isinstance(endpoint, str):
+        return False
+    parts = urlsplit(endpoint)
+    if parts.scheme == "ws":
+        return parts.hostname in ("localhost", "127.0.0.1", "::1")
+    return parts.scheme == "wss" and bool(parts.hostname) and not parts.fragment
+
+
+@checks.register(TAG)
+def check_manifests(app_configs, **kwargs):
+    """Report every problem of every declared manifest, with its JSON Pointer and fix."""
+    messages = []
+    table = manifests.loaded()
+    for name, (_manifest, problems) in table.items():
+        path = manifests.declared().get(name)
+        for problem in problems:
+            default_id = "byoa.E011" if problem.is_error else "byoa.W010"
+            kind = checks.Error if problem.is_error else checks.Warning
+            where = f"at {problem.pointer}" if problem.pointer else "as a whole"
+            messages.append(
+                kind(
+                    f"BYOA manifest {name!r} ({path}) {where}: {problem.message} [{problem.code}]",
+                    hint=problem.fix or None,
+                    obj=name,
+                    id=_MANIFEST_IDS.get(problem.code, default_id),
+                )
+            )
+    default = byoa_setting("DEFAULT_MANIFEST")
+    if default is not None and default not in table:
+        messages.append(
+            checks.Error(
+                f"BYOA['DEFAULT_MANIFEST'] is {default!r}, but no manifest has that name.",
+                hint="The manifests are: " + (", ".join(sorted(table)) or "none") + ".",
+                id="byoa.E004",
+            )
+        )
+    return messages
+
+
+def fail_on_errors():
+    """Raise ImproperlyConfigured when a BYOA check reports an error (for servers that run no checks)."""
+    found = [m for m in check_settings(None) + check_manifests(None) if m.is_serious()]
+    if found:
+        raise ImproperlyConfigured("BYOA is misconfigured:\n" + "\n".join(str(m) for m in found))

@@ -1,0 +1,42 @@
+"""The ``BYOA`` settings namespace, read when used, never at import."""
+
+from django.conf import settings
+
+DEFAULTS = {
+    # Manifests besides the ``manifest.json`` found beside each installed app's
+    # code: {"name": "path/to/manifest.json"}. The name is what a page asks for.
+    "MANIFESTS": {},
+    # The manifest used when a page asks for none and several are installed.
+    "DEFAULT_MANIFEST": None,
+    # The WebSocket URL put into links, e.g. "wss://game.example.org/byoa/ws".
+    # None: built from the request (wss://<host>/byoa/ws; ws:// only for a page
+    # served over plain HTTP from localhost, i.e. development).
+    "ENDPOINT": None,
+    # The path of the wallet route, used when ENDPOINT is None.
+    "WS_PATH": "/byoa/ws",
+    # How long a session code is valid, in seconds (the spec says 120).
+    "CODE_SECONDS": 120,
+    # Codes one client address / one browser session may ask for per window.
+    "CODES_PER_ADDRESS": 20,
+    "CODES_PER_SESSION": 6,
+    "RATE_WINDOW_SECONDS": 60,
+    # A wallet that says nothing valid within this many seconds is closed.
+    "HELLO_SECONDS": 10,
+    # The largest text frame accepted, in bytes (the spec: up to 4 MB). Daphne
+    # enforces its own limit first: configure it to the same value.
+    "MAX_FRAME_BYTES": 4 * 1024 * 1024,
+    # The default timeout of call_wallet, in seconds.
+    "CALL_SECONDS": 20,
+    # Calls in flight per connection when the grant sets no maxParallelCalls.
+    "PARALLEL_CALLS": 4,
+    # Results for call ids that are not in flight tolerated before closing.
+    "UNSOLICITED_RESULTS": 16,
+    # Keep a receipt row (skill, ok, duration, cost, provider) per call.
+    "CALL_LOG": True,
+}
+
+
+def byoa_setting(name):
+    """Return the value of BYOA[name], or its documented default."""
+    overrides = getattr(settings, "BYOA", {}) or {}
+    return overrides.get(name, DEFAULTS[name])

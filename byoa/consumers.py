@@ -1,0 +1,204 @@
+"""
+The wallet's WebSocket at ``/byoa/ws``: one consumer per connection.
+
+It only handles the socket: it turns frames into calls of ``pairings`` and
+channel-layer messages, and channel-layer messages into frames. What a frame
+means is in ``protocol``; who may call what, in ``grants``; the server -> wallet
+API, in ``calls``. Close codes: see ``byoa.protocol``.
+
+The wallet is not a browser and authenticates only by its hello: a request
+with an ``Origin`` is refused at the handshake, and no cookie is read.
+"""
+
+import asyncio
+import logging
+import time
+
+from channels.exceptions import ChannelFull
+from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.consumer import get_handler_name
+
+from byoa import clock, pairings, protocol
+from byoa.conf import byoa_setting
+from byoa.grants import Grant
+from byoa.inflight import InFlight, Pending
+from byoa.protocol import CloseCode
+
+logger = logging.getLogger(__name__)
+
+RESULT = "byoa.result"  # channel-layer message to a caller: the call's outcome
+CHUNK = "byoa.chunk"  # channel-layer message to a caller: one streamed delta
+FAILED = {"type": RESULT, "ok": False, "output": None}
+
+
+class WalletConsumer(AsyncWebsocketConsumer):
+    """The server's end of one wallet connection."""
+
+    async def dispatch(self, message):
+        # Channels closes stale database connections before every message, a
+        # thread hop each time (a third of a call's CPU). Every database access
+        # here goes through database_sync_to_async, which does that itself.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+    async def connect(self):
+        """Called when a client opens the socket: refuse browsers, else wait for a hello."""
+        if any(name == b"origin" for name, _value in self.scope.get("headers", ())):
+            await self.close()  # before accept: daphne answers the handshake with 403
+            return
+        self.pairing_id = None
+        self.grant = None
+        self.closing = False
+        self.calls = InFlight()
+        self.unsolicited = 0
+        self.last_touch = 0.0
+        await self.accept()
+        self.hello_timer = asyncio.get_running_loop().call_later(byoa_setting("HELLO_SECONDS"), self._no_hello)
+
+    def _no_hello(self):
+        self._task(self._close(CloseCode.POLICY))
+
+    def _task(self, coroutine):
+        task = asyncio.ensure_future(coroutine)
+        self._tasks = getattr(self, "_tasks", set())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _close(self, code):
+        if not self.closing:
+            self.closing = True
+            # int(): autobahn rejects any type but int, an IntEnum included.
+            await self.close(code=int(code))
+
+    async def receive(self, text_data=None, bytes_data=None):
+        """Called with each frame: binary is ignored, non-JSON closes, each type has its handler."""
+        if text_data is None or self.closing:
+            return
+        limit = byoa_setting("MAX_FRAME_BYTES")
+        if len(text_data) * 4 > limit and len(text_data.encode("utf-8")) > limit:
+            await self._close(CloseCode.TOO_BIG)
+            return
+        try:
+            frame = protocol.parse(text_data)
+        except protocol.NotJSON:
+            await self._close(CloseCode.NOT_JSON)
+            return
+        kind = frame.get("type") if frame is not None else None
+        if self.pairing_id is None:
+            if kind == "hello":
+                await self.on_hello(frame)
+            return  # nothing else means anything before a valid hello
+        handler = self.HANDLERS.get(kind)
+        if handler is not None:
+            await handler(self, frame)
+
+    async def on_hello(self, frame):
+        self.hello_timer.cancel()
+        opened = await pairings.open_from_hello(frame, self.channel_name)
+        if opened is None:
+            await self.send(protocol.dump(protocol.bad_session()))
+            await self._close(CloseCode.POLICY)
+            return
+        self.pairing_id, self.grant = opened.pairing_id, opened.grant
+        pairings.remember_local(self.pairing_id, self.channel_name)
+        if opened.previous_channel:
+            await self._tell(opened.previous_channel, {"type": "byoa.replaced"})
+        await self.send(protocol.dump(protocol.welcome(opened.token, opened.manifest)))
+        logger.info("BYOA wallet connected for pairing %s", self.pairing_id)
+
+    async def on_result(self, frame):
+        pending = self.calls.pop(frame.get("id"))
+        if pending is None:
+            await self._unsolicited(frame)
+            return
+        ok = frame.get("ok") is True and isinstance(frame.get("output"), dict)
+        await self._tell(pending.reply, {"type": RESULT, "ok": ok, "output": frame["output"] if ok else None})
+        if byoa_setting("CALL_LOG"):
+            duration_ms = int((time.monotonic() - pending.started) * 1000)
+            pairings.log_call(self.pairing_id, pending.skill, pending.model, ok, max(0, duration_ms), frame.get("receipt"))
+
+    async def on_chunk(self, frame):
+        pending = self.calls.get(frame.get("id"))
+        if pending is None:
+            await self._unsolicited(frame)
+            return
+        delta = protocol.chunk_delta(frame)
+        if pending.stream and delta:
+            await self._tell(pending.reply, {"type": CHUNK, "delta": delta})
+
+    async def _unsolicited(self, frame):
+        if self.calls.was_expired(frame.get("id")):
+            return  # the caller gave up on it; a slow wallet is not a flood
+        self.unsolicited += 1
+        if self.unsolicited > byoa_setting("UNSOLICITED_RESULTS"):
+            await self._close(CloseCode.POLICY)
+
+    async def on_grant(self, frame):
+        grant = Grant.parse(protocol.grant_of(frame))
+        if grant is not None:
+            self.grant = grant
+            await pairings.record_grant(self.pairing_id, frame["grant"])
+
+    async def on_ping(self, frame):
+        now = asyncio.get_running_loop().time()
+        if now - self.last_touch > 60:  # "last seen" to the minute is enough
+            self.last_touch = now
+            await pairings.touch(self.pairing_id)
+
+    async def on_bye(self, frame):
+        await self._close(CloseCode.NORMAL)
+
+    HANDLERS = {"result": on_result, "chunk": on_chunk, "grant": on_grant, "ping": on_ping, "bye": on_bye}
+
+    async def byoa_call(self, event):
+        """Called when a caller sends a call: forward it to the wallet, or refuse it at once."""
+        params = event.get("params") or {}
+        if (
+            self.closing
+            or self.grant is None
+            or len(self.calls) >= self.grant.max_parallel
+            or not self.grant.allows(event["skill"], params, clock.now())
+        ):
+            await self._tell(event["reply"], FAILED)
+            return
+        model = params.get("model") if isinstance(params.get("model"), str) else ""
+        pending = Pending(event["reply"], event["skill"], model, params.get("stream") is True)
+        call_id = self.calls.add(pending)
+        pending.timer = asyncio.get_running_loop().call_later(event["timeout"], self.calls.expire, call_id)
+        await self.send(protocol.dump(protocol.call(call_id, event["skill"], event["input"], params)))
+
+    async def byoa_replaced(self, event):
+        """Called when a newer connection of the same pairing said hello: say bye and close."""
+        await self._bye()
+
+    async def byoa_close(self, event):
+        """Called when the pairing is paused or revoked in the admin: say bye and close."""
+        await self._bye()
+
+    async def _bye(self):
+        if self.pairing_id is not None:
+            pairings.forget_local(self.pairing_id, self.channel_name)
+        if not self.closing:
+            await self.send(protocol.dump(protocol.bye()))
+            await self._close(CloseCode.NORMAL)
+
+    async def _tell(self, channel, message):
+        try:
+            await self.channel_layer.send(channel, message)
+        except ChannelFull:
+            logger.warning("BYOA channel full; a message for a caller was dropped")
+
+    async def disconnect(self, code):
+        """Called when the socket is gone: fail its calls at once and mark the wallet away."""
+        timer = getattr(self, "hello_timer", None)
+        if timer is not None:
+            timer.cancel()
+        self.closing = True
+        for pending in self.calls.drain() if hasattr(self, "calls") else ():
+            await self._tell(pending.reply, FAILED)
+        if getattr(self, "pairing_id", None) is not None:
+            pairings.forget_local(self.pairing_id, self.channel_name)
+            await pairings.detach(self.pairing_id, self.channel_name)
+            logger.info("BYOA wallet disconnected for pairing %s", self.pairing_id)

@@ -1,0 +1,49 @@
+"""
+The exceptions of ``byoa``, server and headless wallet alike::
+
+    Exception
+    ├── django.core.exceptions.ImproperlyConfigured
+    │   └── ManifestError          a manifest file cannot be used
+    ├── LookupError
+    │   └── UnknownManifest        a page asked for a manifest that is not installed
+    ├── RateLimited                too many codes asked for; carries retry_after
+    └── ValueError
+        └── LinkRefused            the wallet refuses a link (carries the check that failed)
+
+No message ever contains a session code, a pairing token or call content.
+"""
+
+from django.core.exceptions import ImproperlyConfigured
+
+
+class ManifestError(ImproperlyConfigured):
+    """Raised when a manifest file is missing, not JSON, invalid or too large."""
+
+
+class UnknownManifest(LookupError):
+    """Raised when a page asks for a manifest name that no installed app declares."""
+
+    def __init__(self, name, known):
+        self.name = name
+        self.known = sorted(known)
+        super().__init__(
+            f"No BYOA manifest is named {name!r}; the installed ones are: "
+            + (", ".join(self.known) or "none (add a manifest.json beside an app's code)")
+            + "."
+        )
+
+
+class RateLimited(Exception):
+    """Raised when a client address or a browser session asks for too many codes."""
+
+    def __init__(self, retry_after):
+        self.retry_after = retry_after
+        super().__init__(f"Too many session codes; try again in {retry_after} s.")
+
+
+class LinkRefused(ValueError):
+    """Raised when the headless wallet refuses a link; ``check`` names the failed check."""
+
+    def __init__(self, check, message):
+        self.check = check
+        super().__init__(message)

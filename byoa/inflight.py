@@ -1,0 +1,71 @@
+"""
+The calls in flight on one wallet connection: wire ids, who waits for each
+result, and which late results to drop quietly.
+"""
+
+import time
+from collections import deque
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Pending:
+    """One call sent to the wallet and not answered yet."""
+
+    reply: str  # the caller's own channel
+    skill: str
+    model: str = ""
+    stream: bool = False
+    started: float = field(default_factory=time.monotonic)
+    timer: object = None  # the asyncio handle that expires it
+
+
+class InFlight:
+    """Wire ids and pending calls of one connection."""
+
+    def __init__(self, remember_expired=256):
+        self._next_id = 0
+        self._pending = {}
+        # Ids whose caller gave up: a slow wallet's late result is not a flood.
+        self._expired = deque(maxlen=remember_expired)
+
+    def __len__(self):
+        return len(self._pending)
+
+    def add(self, pending):
+        """Record a call and return its wire id."""
+        self._next_id += 1
+        self._pending[self._next_id] = pending
+        return self._next_id
+
+    def get(self, call_id):
+        """Return the pending call with this wire id, or None (ids are JSON integers only)."""
+        if type(call_id) is not int:  # not bool, float or str: 1.0 and true must not match 1
+            return None
+        return self._pending.get(call_id)
+
+    def pop(self, call_id):
+        """Remove and return the pending call with this wire id, or None."""
+        pending = self.get(call_id)
+        if pending is not None:
+            del self._pending[call_id]
+            if pending.timer is not None:
+                pending.timer.cancel()
+        return pending
+
+    def expire(self, call_id):
+        """Forget a call whose caller timed out; its result, if any, is dropped quietly."""
+        if self._pending.pop(call_id, None) is not None:
+            self._expired.append(call_id)
+
+    def was_expired(self, call_id):
+        return type(call_id) is int and call_id in self._expired
+
+    def drain(self):
+        """Remove and return every pending call (the connection is gone)."""
+        pending = list(self._pending.values())
+        for each in pending:
+            if each.timer is not None:
+                each.timer.cancel()
+        self._pending.clear()
+        return pending

@@ -1,0 +1,209 @@
+"""
+Pairings in the database: opened by a hello with a code, resumed by a hello
+with a pairing token, attached to the one live connection, and closed.
+
+The functions the consumer awaits run in Django's database thread
+(``database_sync_to_async``); each does one short transaction.
+"""
+
+import asyncio
+import logging
+from dataclasses import dataclass
+
+from channels.db import database_sync_to_async
+from django.db import IntegrityError, transaction
+
+from byoa import clock, codes, manifests, tokens
+from byoa.exceptions import ManifestError, UnknownManifest
+from byoa.grants import Grant
+from byoa.models import CallLog, Pairing
+
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Opened:
+    """What a valid hello leads to."""
+
+    pairing_id: int
+    token: str  # sent once in the welcome, never stored or logged
+    manifest: str  # the base64url text the welcome echoes
+    grant: Grant
+    previous_channel: str  # the older live connection of this pairing, or ""
+
+
+def _open(hello, channel_name):
+    """Return Opened for a valid hello, or None (bad-session)."""
+    grant = Grant.parse(hello.get("grant"))
+    if grant is None:
+        return None
+    wallet = hello.get("wallet") if isinstance(hello.get("wallet"), dict) else {}
+    wallet = {key: str(wallet[key])[:100] for key in ("name", "version") if key in wallet}
+    session, token = hello.get("session"), hello.get("pairing")
+    if isinstance(session, str):
+        return _open_with_code(session, grant, hello["grant"], wallet, channel_name)
+    if session is None and isinstance(token, str):
+        return _resume(token, grant, hello["grant"], wallet, channel_name)
+    return None
+
+
+def _open_with_code(code, grant, raw_grant, wallet, channel_name):
+    now = clock.now()
+    with transaction.atomic():
+        row = codes.consume(code)
+        if row is None:
+            return None
+        token = tokens.new_pairing_token()
+        pairing = Pairing.objects.create(
+            token_digest=tokens.digest(token),
+            visitor=row.visitor,
+            site=row.site,
+            grant=raw_grant,
+            wallet=wallet,
+            channel_name=channel_name,
+            created_at=now,
+            last_seen=now,
+        )
+        row.pairing = pairing
+        row.save(update_fields=["pairing"])
+    return Opened(pairing.pk, token, row.manifest, grant, "")
+
+
+def _resume(token, grant, raw_grant, wallet, channel_name):
+    if not 1 <= len(token) <= 256:
+        return None
+    with transaction.atomic():
+        pairing = (
+            Pairing.objects.select_for_update()
+            .filter(token_digest=tokens.digest(token), status=Pairing.Status.ACTIVE)
+            .first()
+        )
+        if pairing is None:
+            return None
+        try:
+            manifest = manifests.get(pairing.site).encoded  # the site's current manifest
+        except (UnknownManifest, ManifestError):
+            return None
+        previous = pairing.channel_name
+        pairing.channel_name = channel_name
+        pairing.grant, pairing.wallet, pairing.last_seen = raw_grant, wallet, clock.now()
+        pairing.save(update_fields=["channel_name", "grant", "wallet", "last_seen"])
+    return Opened(pairing.pk, token, manifest, grant, previous if previous != channel_name else "")
+
+
+def _detach(pairing_id, channel_name):
+    # Only this connection's own mark: a newer connection may have replaced it.
+    Pairing.objects.filter(pk=pairing_id, channel_name=channel_name).update(channel_name="", last_seen=clock.now())
+
+
+def _touch(pairing_id):
+    Pairing.objects.filter(pk=pairing_id).update(last_seen=clock.now())
+
+
+def _record_grant(pairing_id, raw_grant):
+    Pairing.objects.filter(pk=pairing_id).update(grant=raw_grant, last_seen=clock.now())
+
+
+def _receipt(pairing_id, skill, model, ok, duration_ms, receipt):
+    receipt = receipt if isinstance(receipt, dict) else {}
+    return CallLog(
+        pairing_id=pairing_id,
+        skill=skill[:64],
+        model=model[:32],
+        ok=ok,
+        duration_ms=duration_ms,
+        cost=str(receipt.get("cost", ""))[:40],
+        provider=str(receipt.get("provider", ""))[:40],
+        at=clock.now(),
+    )
+
+
+# Receipts are written in batches, not one INSERT (and one thread hop) per call.
+_receipts = []
+_flushing = None
+RECEIPT_BATCH_SECONDS = 0.5
+
+
+def log_call(pairing_id, skill, model, ok, duration_ms, receipt):
+    """Queue the receipt of a call (never its content); it is written within half a second."""
+    global _flushing
+    _receipts.append(_receipt(pairing_id, skill, model, ok, duration_ms, receipt))
+    if _flushing is None or _flushing.done():
+        _flushing = asyncio.ensure_future(_flush_later())
+
+
+async def _flush_later():
+    await asyncio.sleep(RECEIPT_BATCH_SECONDS)
+    try:
+        await flush_receipts()
+    except Exception:  # a receipt is not worth a crashed task; say so without content
+        logger.exception("BYOA could not write call receipts")
+
+
+def discard_receipts():
+    """Forget queued receipts and the pending write (for tests that end before it)."""
+    if _flushing is not None:
+        _flushing.cancel()
+    del _receipts[:]
+
+
+async def flush_receipts():
+    """Write the queued receipts now."""
+    batch = _receipts[:]
+    del _receipts[:]
+    if batch:
+        await database_sync_to_async(_write_receipts)(batch)
+
+
+def _write_receipts(batch):
+    try:
+        CallLog.objects.bulk_create(batch)
+    except IntegrityError:  # a pairing was deleted meanwhile: keep the others
+        for row in batch:
+            try:
+                row.save()
+            except IntegrityError:
+                pass
+
+
+# The live connections of this process, so that a call to a wallet connected
+# here needs no database query. Pausing or revoking closes the connection
+# (byoa.admin), which removes it from here.
+_local_channels = {}
+
+
+def remember_local(pairing_id, channel_name):
+    _local_channels[pairing_id] = channel_name
+
+
+def forget_local(pairing_id, channel_name):
+    if _local_channels.get(pairing_id) == channel_name:
+        del _local_channels[pairing_id]
+
+
+open_from_hello = database_sync_to_async(_open)
+detach = database_sync_to_async(_detach)
+touch = database_sync_to_async(_touch)
+record_grant = database_sync_to_async(_record_grant)
+
+
+async def live_channel(pairing):
+    """Return the channel of a pairing's live connection, or "" when it is away or not active."""
+    pk = pairing.pk if isinstance(pairing, Pairing) else pairing
+    local = _local_channels.get(pk)
+    if local:
+        return local
+    found = await (
+        Pairing.objects.filter(pk=pk, status=Pairing.Status.ACTIVE).values_list("channel_name", flat=True).afirst()
+    )
+    return found or ""
+
+
+async def for_visitor(visitor, site):
+    """Return the newest active pairing of a browser session for a site, or None."""
+    if not visitor:
+        return None
+    return await (
+        Pairing.objects.filter(visitor=visitor, site=site, status=Pairing.Status.ACTIVE).order_by("-created_at").afirst()
+    )

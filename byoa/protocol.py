@@ -1,0 +1,127 @@
+"""
+The frames of the direct link (specs/byoa-sites.md, "The frames") and the close
+codes this server sends, in one place for the server and the headless wallet.
+
+``chunk`` and ``grant`` are named by the spec but not spelled out; their shapes
+below follow DESIGN.md. When a spec spells them, this module is the one change.
+
+Close codes. The spec's sample server closes with 1008 and 1007, but daphne
+(autobahn) sends only 1000 and 3000-4999 from an application, so each code
+becomes 4000 + the code the spec meant:
+
+    =====  ==========================  ===============================================
+    wire   spec                        when
+    =====  ==========================  ===============================================
+    1000   1000 (normal)               after a ``bye`` either way, a newer connection
+                                       of the same pairing, a pause or revoke
+    4007   1007 (invalid payload)      a text frame that is not JSON
+    4008   1008 (policy violation)     no valid hello in time, ``bad-session``, a
+                                       flood of results for calls not in flight
+    4009   1009 (message too big)      a text frame over BYOA["MAX_FRAME_BYTES"] that
+                                       the server let through. Daphne (configured with
+                                       --websocket-max-message-size 4194304) never does:
+                                       autobahn drops the TCP connection instead, so the
+                                       wallet sees 1006 and no close frame
+    =====  ==========================  ===============================================
+
+A connection with a browser ``Origin`` is refused at the handshake (HTTP 403),
+so it never gets a close code.
+"""
+
+import enum
+import json
+
+VERSION = "0.1"
+
+
+class CloseCode(enum.IntEnum):
+    NORMAL = 1000  # bye, replaced by a newer connection, paused or revoked
+    NOT_JSON = 4007  # the spec's 1007
+    POLICY = 4008  # the spec's 1008: no hello, bad session, unsolicited results
+    TOO_BIG = 4009  # the spec's 1009
+
+
+class NotJSON(ValueError):
+    """Raised when a text frame is not JSON."""
+
+
+def parse(text):
+    """Return the frame as a dict, or None for JSON that is not an object."""
+    try:
+        frame = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise NotJSON("the frame is not JSON") from exc
+    return frame if isinstance(frame, dict) else None
+
+
+def dump(frame):
+    """Return the JSON text of a frame."""
+    return json.dumps(frame, separators=(",", ":"), ensure_ascii=False)
+
+
+# Server -> wallet
+
+
+def welcome(pairing, manifest):
+    return {"type": "welcome", "pairing": pairing, "manifest": manifest}
+
+
+def bad_session():
+    return {"type": "error", "code": "bad-session"}
+
+
+def call(call_id, skill, input, params):
+    return {"type": "call", "id": call_id, "skill": skill, "input": input, "params": params}
+
+
+def bye():
+    return {"type": "bye"}
+
+
+# Wallet -> server
+
+
+def hello(session, pairing, wallet, grant):
+    return {
+        "type": "hello",
+        "v": VERSION,
+        "session": session,
+        "pairing": pairing,
+        "wallet": wallet,
+        "grant": grant,
+    }
+
+
+def result(call_id, ok, output=None, receipt=None):
+    frame = {"type": "result", "id": call_id, "ok": ok}
+    if ok:
+        frame["output"] = output
+        if receipt is not None:
+            frame["receipt"] = receipt
+    return frame
+
+
+def chunk(call_id, delta):
+    """One piece of a streamed answer, sent before the call's result (DESIGN.md)."""
+    return {"type": "chunk", "id": call_id, "delta": delta}
+
+
+def chunk_delta(frame):
+    """Return the text of a chunk frame, or None when it has none."""
+    delta = frame.get("delta")
+    return delta if isinstance(delta, str) else None
+
+
+def grant_change(grant):
+    """A change of grant, the same shape as the hello's grant (DESIGN.md)."""
+    return {"type": "grant", "grant": grant}
+
+
+def grant_of(frame):
+    """Return the grant carried by a hello or a grant frame, or None."""
+    grant = frame.get("grant")
+    return grant if isinstance(grant, dict) else None
+
+
+def ping():
+    return {"type": "ping"}

@@ -1,0 +1,30 @@
+"""
+Which browser session a code or a pairing belongs to.
+
+A random id kept in the Django session, not the session key itself: the key
+changes at login (``cycle_key``) while the session's data, and so this id,
+carries over.
+"""
+
+import secrets
+
+SESSION_KEY = "byoa_visitor"
+
+
+def visitor_id(request):
+    """Return the BYOA id of this request's browser session, creating it on first use."""
+    visitor = request.session.get(SESSION_KEY)
+    if not visitor:
+        visitor = secrets.token_urlsafe(18)
+        request.session[SESSION_KEY] = visitor
+    return visitor
+
+
+def existing_visitor_id(request):
+    """Return the BYOA id of this browser session, or None when it never asked for a code."""
+    return request.session.get(SESSION_KEY)
+
+
+async def aexisting_visitor_id(request):
+    """Return the BYOA id of this browser session from an async view, or None."""
+    return await request.session.aget(SESSION_KEY)

@@ -1,0 +1,24 @@
+"""
+A headless BYOA wallet for tests and CI: it takes a ``bringyourownagent://``
+link, applies the wallet's checks, "asks" the visitor (a consent you choose),
+connects to the site's WebSocket and answers its calls from a backend.
+
+    python -m byoa.wallet '<link>' --consent allow --script audio.transcribe='{"text":"Peru"}'
+"""
+
+from byoa.wallet.backends import Backend, BackendError, OpenAICompatibleBackend, ScriptedBackend
+from byoa.wallet.client import Consent, DirectWallet, State, reconnect_delays
+from byoa.wallet.links import Link, check_link
+
+__all__ = [
+    "Backend",
+    "BackendError",
+    "Consent",
+    "DirectWallet",
+    "Link",
+    "OpenAICompatibleBackend",
+    "ScriptedBackend",
+    "State",
+    "check_link",
+    "reconnect_delays",
+]

@@ -1,0 +1,73 @@
+"""
+``python -m byoa.wallet '<link>'``: take one link and serve the site until it
+says bye, the connection ends for good, or Ctrl-C.
+
+Examples::
+
+    # answer every clip with "Peru", allowing ws://localhost
+    BYOA_WALLET_DEV_LOCAL=1 python -m byoa.wallet "$LINK" --script audio.transcribe='{"text": "Peru"}'
+
+    # text answers from a local Ollama, with two model codes
+    python -m byoa.wallet "$LINK" --openai-url http://127.0.0.1:11434/v1 --model m1=llama3.2 --model m2=qwen2.5
+"""
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+
+from byoa.wallet.backends import OpenAICompatibleBackend, ScriptedBackend
+from byoa.wallet.client import Consent, DirectWallet
+
+
+def parse_args(argv):
+    parser = argparse.ArgumentParser(prog="python -m byoa.wallet", description="A headless BYOA direct-link wallet.")
+    parser.add_argument("link", help="the bringyourownagent://connect link")
+    parser.add_argument("--consent", choices=[c.value for c in Consent], default=Consent.ALLOW.value)
+    parser.add_argument("--script", action="append", default=[], metavar="SKILL=JSON", help="a scripted answer")
+    parser.add_argument("--openai-url", help="base URL of an OpenAI-compatible API, e.g. http://127.0.0.1:11434/v1")
+    parser.add_argument("--model", action="append", default=[], metavar="CODE=NAME", help="e.g. m1=llama3.2")
+    parser.add_argument("--api-key-env", default="OPENAI_API_KEY", help="environment variable with the API key")
+    parser.add_argument("--provider-kind", default="local-model", help="local-model, api-key, ...")
+    parser.add_argument("--dev-local", action="store_true", help="allow ws://localhost (like BYOA_WALLET_DEV_LOCAL=1)")
+    return parser.parse_args(argv)
+
+
+def build_backend(args):
+    if args.openai_url:
+        models = dict(item.split("=", 1) for item in args.model) or {"m1": "default"}
+        return OpenAICompatibleBackend(
+            args.openai_url, models, api_key=os.environ.get(args.api_key_env), provider_kind=args.provider_kind
+        )
+    script = {}
+    for item in args.script:
+        skill, _, answer = item.partition("=")
+        script[skill] = json.loads(answer)
+    return ScriptedBackend(script)
+
+
+async def run(args):
+    wallet = DirectWallet(build_backend(args), consent=args.consent, dev_local=args.dev_local or None)
+    connected = False
+    try:
+        connected = await wallet.open(args.link)
+        if connected:
+            await wallet.closed.wait()
+    finally:
+        await wallet.close()
+        for line in wallet.activity:  # never a code, a token or call content
+            print(line)
+    return 0 if connected else 1
+
+
+def main(argv=None):
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    try:
+        return asyncio.run(run(args))
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,178 @@
+"""
+Skill backends of the headless wallet: what answers a call once the gate
+(``bringyourownagent.check_call``) has let it through.
+
+- ``ScriptedBackend``: answers from a script, for tests.
+- ``OpenAICompatibleBackend``: ``text.generate`` through any OpenAI-compatible
+  chat completions API (a local Ollama or LM Studio, or OpenRouter).
+
+A backend raises ``BackendError`` (or anything) to answer ``ok: false``.
+"""
+
+import inspect
+import json
+
+import httpx
+
+
+class BackendError(Exception):
+    """Raised when a backend cannot answer a call."""
+
+
+class Backend:
+    """The interface: which skills, which model codes, and how to answer."""
+
+    #: What check_call calls the provider (a bringyourownagent PROVIDER_KINDS value).
+    provider_kind = "local-model"
+    #: What the result's receipt names as the provider.
+    receipt_provider = "local"
+
+    def skills(self):
+        """Return the skill ids this backend answers."""
+        return set()
+
+    def model_codes(self):
+        """Return the model codes (m1, m2 ...) this backend can answer text.generate with."""
+        return []
+
+    def estimated_cost(self, skill, input, params):
+        """Return the cost of a call as a money string, for the gate and the receipt."""
+        return "0 USD"
+
+    async def run(self, skill, input, params):
+        """Return the output object of one call."""
+        raise BackendError(f"this backend does not answer {skill}")
+
+    async def stream(self, skill, input, params):
+        """Yield the text of one call in pieces; by default one piece, the whole answer."""
+        output = await self.run(skill, input, params)
+        yield output.get("text", "")
+
+
+class ScriptedBackend(Backend):
+    """Answer each skill from a script: a value, or a (sync or async) function of (input, params).
+
+    ``ScriptedBackend({"audio.transcribe": {"text": "Peru"}})`` answers every
+    clip with Peru. Streams split the text into words. Every call it answers
+    is appended to ``calls`` as (skill, input, params).
+    """
+
+    def __init__(self, script, *, models=("m1",), provider_kind="local-model", receipt_provider="local"):
+        self.script = dict(script)
+        self.models = list(models)
+        self.provider_kind = provider_kind
+        self.receipt_provider = receipt_provider
+        self.calls = []
+
+    def skills(self):
+        return set(self.script)
+
+    def model_codes(self):
+        return list(self.models)
+
+    async def run(self, skill, input, params):
+        if skill not in self.script:
+            raise BackendError(f"no script for {skill}")
+        self.calls.append((skill, input, params))
+        answer = self.script[skill]
+        if callable(answer):
+            answer = answer(input, params)
+            if inspect.isawaitable(answer):
+                answer = await answer
+        if not isinstance(answer, dict):
+            raise BackendError("a script must answer with an object")
+        return answer
+
+    async def stream(self, skill, input, params):
+        output = await self.run(skill, input, params)
+        words = output.get("text", "").split(" ")
+        for index, word in enumerate(words):
+            yield word if index == 0 else " " + word
+
+
+class OpenAICompatibleBackend(Backend):
+    """``text.generate`` through an OpenAI-compatible ``/chat/completions`` API.
+
+    ``models`` maps the codes a grant uses to the provider's model names, e.g.
+    ``{"m1": "llama3.2"}``. Pass ``client`` (an ``httpx.AsyncClient``) to use
+    your own transport, e.g. ``httpx.MockTransport`` in tests.
+    """
+
+    def __init__(
+        self,
+        base_url,
+        models,
+        *,
+        api_key=None,
+        provider_kind="local-model",
+        receipt_provider="openai-compatible",
+        timeout=60.0,
+        client=None,
+    ):
+        self.base_url = base_url.rstrip("/")
+        self.models = dict(models)
+        self.provider_kind = provider_kind
+        self.receipt_provider = receipt_provider
+        headers = {"authorization": f"Bearer {api_key}"} if api_key else {}
+        self.client = client or httpx.AsyncClient(timeout=timeout)
+        self.headers = headers
+
+    def skills(self):
+        return {"text.generate"}
+
+    def model_codes(self):
+        return list(self.models)
+
+    def _request(self, input, params, stream):
+        messages = input.get("messages") if isinstance(input, dict) else None
+        if not isinstance(messages, list) or not all(
+            isinstance(m, dict) and m.get("role") in ("system", "user", "assistant") and isinstance(m.get("content"), str)
+            for m in messages
+        ):
+            raise BackendError("text.generate takes a list of chat messages")
+        code = params.get("model") or next(iter(self.models))
+        if code not in self.models:
+            raise BackendError("no such model code")
+        body = {"model": self.models[code], "messages": list(messages), "stream": stream}
+        choices = params.get("choices")
+        if isinstance(choices, list) and all(isinstance(c, str) for c in choices):
+            body["messages"].insert(0, {"role": "system", "content": "Answer with exactly one of: " + ", ".join(choices)})
+        if isinstance(params.get("maxTokens"), int):
+            body["max_tokens"] = params["maxTokens"]
+        return body
+
+    async def run(self, skill, input, params):
+        if skill != "text.generate":
+            raise BackendError(f"this backend does not answer {skill}")
+        response = await self.client.post(
+            f"{self.base_url}/chat/completions", json=self._request(input, params, False), headers=self.headers
+        )
+        if response.status_code != 200:
+            raise BackendError(f"the provider answered {response.status_code}")
+        try:
+            text = response.json()["choices"][0]["message"]["content"]
+        except (ValueError, KeyError, IndexError, TypeError):
+            raise BackendError("the provider's answer has no text") from None
+        return {"text": text if isinstance(text, str) else ""}
+
+    async def stream(self, skill, input, params):
+        if skill != "text.generate":
+            raise BackendError(f"this backend does not answer {skill}")
+        body = self._request(input, params, True)
+        async with self.client.stream(
+            "POST", f"{self.base_url}/chat/completions", json=body, headers=self.headers
+        ) as response:
+            if response.status_code != 200:
+                raise BackendError(f"the provider answered {response.status_code}")
+            async for line in response.aiter_lines():
+                if not line.startswith("data:"):
+                    continue
+                data = line[5:].strip()
+                if data == "[DONE]":
+                    return
+                try:
+                    delta = json.loads(data)["choices"][0]["delta"].get("content")
+                except (ValueError, KeyError, IndexError, TypeError, AttributeError):
+                    continue
+                if isinstance(delta, str) and delta:
+                    yield delta

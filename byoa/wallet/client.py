@@ -1,0 +1,419 @@
+"""
+The headless wallet's side of the direct link: consent, hello, the welcome's
+check, answering calls through the gate, ping, and coming back.
+
+::
+
+    wallet = DirectWallet(ScriptedBackend({"audio.transcribe": {"text": "Peru"}}))
+    if await wallet.open(link):       # checks, consent, connect, hello, welcome
+        ...                           # it answers the server's calls until closed
+    await wallet.close()              # bye
+
+Everything the wallet does is noted in ``activity`` as short text that never
+contains a session code, a pairing token or call content.
+"""
+
+import asyncio
+import base64
+import enum
+import logging
+import time
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal
+from urllib.parse import urlsplit
+
+import bringyourownagent
+import websockets
+from websockets.asyncio.client import connect as _connect
+
+from byoa import protocol
+from byoa.exceptions import LinkRefused
+from byoa.wallet import links, wav
+from byoa.wallet.backends import Backend
+
+logger = logging.getLogger(__name__)
+# websockets logs every frame at DEBUG, and the frames carry the session code
+# and the pairing token: its connections log here, never below INFO.
+frame_logger = logging.getLogger("byoa.wallet.frames")
+frame_logger.setLevel(logging.INFO)
+
+MAX_FRAME_BYTES = 4 * 1024 * 1024
+RECENT_CODE_SECONDS = 600
+WALLET_PARALLEL_CALLS = 8  # the wallet 0.1's default (specs/byoa-sites.md)
+RECONNECT_DELAYS = (1, 2, 5, 10)
+RECONNECT_EVERY = 30
+
+
+class Consent(str, enum.Enum):
+    ALLOW = "allow"  # connect for this link; forget the pairing when it ends
+    DECLINE = "decline"  # contact nothing: a decline looks like no wallet
+    DECIDE_ON_MY_OWN = "decide-on-my-own"  # allow, keep the pairing, come back after a drop
+
+
+class State(str, enum.Enum):
+    IDLE = "idle"  # no link handled yet
+    CONNECTED = "connected"  # welcomed; answering calls
+    AWAY = "away"  # the connection dropped; coming back (decide on my own)
+    CLOSED = "closed"  # done: bye, refused, declined or dropped for good
+
+
+def reconnect_delays():
+    """Yield the seconds to wait before each attempt to come back: 1, 2, 5, 10, then 30 forever."""
+    yield from RECONNECT_DELAYS
+    while True:
+        yield RECONNECT_EVERY
+
+
+class _NoRedirects(_connect):
+    # The wallet connects to the address it checked: never where a 3xx points.
+    def process_redirect(self, exc):
+        return exc
+
+
+class DirectWallet:
+    """A wallet that takes bringyourownagent:// links and serves one site per link."""
+
+    def __init__(
+        self,
+        backend: Backend,
+        *,
+        consent=Consent.ALLOW,
+        name="Headless wallet",
+        version="0.1",
+        budget="1.00 USD",
+        grant_seconds=3600,
+        limits=None,
+        models=None,
+        ping_seconds=30,
+        dev_local=None,
+        delays=reconnect_delays,
+        sleep=asyncio.sleep,
+        open_timeout=10.0,
+    ):
+        self.backend = backend
+        self.consent = Consent(consent)
+        self.identity = {"name": name, "version": version}
+        self.budget = budget
+        self.grant_seconds = grant_seconds
+        self.extra_limits = dict(limits or {})
+        self.chosen_models = models
+        self.ping_seconds = ping_seconds
+        self.dev_local = links.dev_local_from_env() if dev_local is None else dev_local
+        self.delays = delays
+        self.sleep = sleep
+        self.open_timeout = open_timeout
+        self.state = State.IDLE
+        self.activity = []
+        self.pairing = None  # kept only with "decide on my own"
+        self.blocked = set()  # endpoints of sites this wallet forgot
+        self.welcomed = asyncio.Event()
+        self.closed = asyncio.Event()
+        self.answered = 0
+        self._recent_codes = {}
+        self._link_slots = asyncio.Semaphore(4)  # at most 4 links handled at once
+        self._ws = None
+        self._tasks = set()
+        self._stopping = False
+        self._gate_state = {"spent": None, "callTimes": []}
+
+    # -- taking a link ---------------------------------------------------------
+
+    async def open(self, link):
+        """Check a link, ask for consent, connect and say hello; return True when welcomed."""
+        async with self._link_slots:
+            try:
+                checked = links.check_link(link, dev_local=self.dev_local)
+            except LinkRefused as exc:
+                return self._note(f"link refused ({exc.check})")
+            if self._seen_recently(checked.session):
+                return self._note("link ignored: its code was seen in the last 10 minutes")
+            if checked.endpoint in self.blocked:
+                return self._note("link ignored: the site is blocked")
+            if self.consent is Consent.DECLINE:
+                return self._note("declined")  # and nothing is contacted
+            grant = self._grant_for(checked.manifest)
+            if grant is None:
+                return self._note("no Allow: a required skill or model is not available")
+            self.endpoint, self.manifest_text, self.manifest = checked.endpoint, checked.manifest_text, checked.manifest
+            self.grant = grant
+            return await self._connect(session=checked.session, pairing=None)
+
+    def _seen_recently(self, code):
+        now = time.monotonic()
+        self._recent_codes = {c: t for c, t in self._recent_codes.items() if now - t < RECENT_CODE_SECONDS}
+        seen = code in self._recent_codes
+        self._recent_codes[code] = now
+        return seen
+
+    def _grant_for(self, manifest):
+        """Return the grant the visitor gives this manifest, or None when it cannot be served."""
+        served = self.backend.skills()
+        skills = []
+        for skill, entry in manifest["skills"].items():
+            if skill in served:
+                skills.append(skill)
+            elif entry.get("required"):
+                return None
+        if not skills:
+            return None
+        limits = dict((manifest["purpose"].get("limits") or {}))
+        limits["maxParallelCalls"] = min(limits.get("maxParallelCalls", WALLET_PARALLEL_CALLS), WALLET_PARALLEL_CALLS)
+        limits.update(self.extra_limits)
+        expires = datetime.now(UTC) + timedelta(seconds=self.grant_seconds)
+        grant = {"skills": sorted(skills), "expiresAt": expires.strftime("%Y-%m-%dT%H:%M:%SZ"), "limits": limits}
+        block = manifest["skills"].get("text.generate", {}).get("models") if "text.generate" in skills else None
+        if isinstance(block, dict):
+            offered = list(self.chosen_models or self.backend.model_codes())
+            count = block.get("count", 1)
+            if block.get("need") == "required" and len(offered) < count:
+                return None
+            grant["models"] = offered[:count]
+        return grant
+
+    # -- the connection ----------------------------------------------------------
+
+    async def _connect(self, *, session, pairing):
+        """Open the socket, say hello, check the welcome; start serving. Return True when welcomed."""
+        parts = urlsplit(self.endpoint)
+        port = parts.port or (443 if parts.scheme == "wss" else 80)
+        try:
+            address = await links.resolve_public(parts.hostname, port, dev_local=self.dev_local)
+            ws = await _NoRedirects(
+                self.endpoint,
+                host=address,
+                port=port,
+                proxy=None,
+                max_size=MAX_FRAME_BYTES,
+                open_timeout=self.open_timeout,
+                compression=None,
+                logger=frame_logger,
+            )
+        except (OSError, LinkRefused, websockets.InvalidHandshake, TimeoutError) as exc:
+            return self._note(f"could not connect ({type(exc).__name__})")
+        try:
+            await ws.send(protocol.dump(protocol.hello(session, pairing, self.identity, self.grant)))
+            first = protocol.parse(await asyncio.wait_for(ws.recv(), self.open_timeout))
+        except (websockets.ConnectionClosed, TimeoutError, protocol.NotJSON):
+            await ws.close()
+            return self._note("no welcome")
+        if not first or first.get("type") != "welcome" or not isinstance(first.get("pairing"), str):
+            await ws.close()
+            if first and first.get("type") == "error":
+                self.pairing = None
+            return self._note("refused by the site")
+        if not self._accept_manifest(first.get("manifest"), resumed=pairing is not None):
+            await ws.send(protocol.dump(protocol.bye()))
+            await ws.close()
+            self.blocked.add(self.endpoint)
+            self.pairing = None
+            return self._note("bye: the welcome's manifest is not the one allowed; site forgotten")
+        self._ws = ws
+        self.pairing = first["pairing"] if self.consent is Consent.DECIDE_ON_MY_OWN else None
+        self.state = State.CONNECTED
+        self.welcomed.set()
+        self._note("connected")
+        self._spawn(self._serve(ws))
+        self._spawn(self._ping(ws))
+        return True
+
+    def _accept_manifest(self, text, *, resumed):
+        if text == self.manifest_text:
+            return True
+        if not resumed or not isinstance(text, str):
+            return False  # after a link: byte for byte, or nothing
+        # Coming back, the welcome carries the site's current manifest: fine
+        # unless it asks for more than the visitor allowed.
+        try:
+            _text, manifest = links.check_manifest(text)
+        except LinkRefused:
+            return False
+        if not set(manifest["skills"]) <= set(self.grant["skills"]):
+            return False
+        self.manifest_text, self.manifest = text, manifest
+        return True
+
+    async def _serve(self, ws):
+        try:
+            async for message in ws:
+                if isinstance(message, bytes):
+                    continue
+                try:
+                    frame = protocol.parse(message)
+                except protocol.NotJSON:
+                    continue
+                kind = frame.get("type") if frame else None
+                if kind == "call":
+                    self._spawn(self._answer(ws, frame))
+                elif kind == "bye":
+                    self._stopping = True
+                    self._note("the site said bye")
+                    await ws.close()
+        except websockets.ConnectionClosed:
+            pass
+        self._ws = None
+        if self._stopping or self.consent is not Consent.DECIDE_ON_MY_OWN or not self.pairing:
+            self._finish()
+            return
+        self.state = State.AWAY
+        self.welcomed.clear()
+        self._note("connection dropped; coming back")
+        await self._come_back()
+
+    async def _come_back(self):
+        for delay in self.delays():
+            await self.sleep(delay)
+            if self._stopping or not self.pairing:
+                break
+            if await self._connect(session=None, pairing=self.pairing):
+                return
+            if not self.pairing:
+                break  # the site refused the pairing: a new link is needed
+        self._finish()
+
+    def _finish(self):
+        self.state = State.CLOSED
+        self.closed.set()
+
+    async def _ping(self, ws):
+        try:
+            while True:
+                await self.sleep(self.ping_seconds)
+                await ws.send(protocol.dump(protocol.ping()))
+        except websockets.ConnectionClosed:
+            pass
+
+    # -- calls -----------------------------------------------------------------
+
+    async def _answer(self, ws, frame):
+        call_id = frame.get("id")
+        try:
+            reply = await self._run_call(ws, frame)
+        except Exception as exc:  # a backend failure is a "no" for this call, never a crash
+            logger.debug("call failed: %s", type(exc).__name__)
+            reply = protocol.result(call_id, False)
+        try:
+            await ws.send(protocol.dump(reply))
+        except websockets.ConnectionClosed:
+            pass
+
+    async def _run_call(self, ws, frame):
+        call_id, skill = frame.get("id"), frame.get("skill")
+        input, params = frame.get("input"), frame.get("params") or {}
+        if not isinstance(input, dict) or not isinstance(params, dict) or skill not in self.grant["skills"]:
+            return protocol.result(call_id, False)
+        model = params.get("model")
+        if model is not None and model not in self.grant.get("models", ()):
+            return protocol.result(call_id, False)  # never answered with another model
+        measured = _measure(input)
+        if measured is None:
+            return protocol.result(call_id, False)  # audio that is not a clip the skill takes
+        cost = self.backend.estimated_cost(skill, input, params)
+        call = self._gate_call(skill, input, params, cost, measured)
+        gate = bringyourownagent.check_call(self.manifest, self._gate_grant(), call, self._gate_state)
+        if gate["decision"] not in ("allowed", "warn"):
+            return protocol.result(call_id, False)  # "ask" has nobody to ask here
+        self._count_call(cost)
+        limits = self.grant["limits"]
+        if isinstance(limits.get("maxAnswerTokens"), int):
+            cap = limits["maxAnswerTokens"]
+            params = {**params, "maxTokens": min(params.get("maxTokens") or cap, cap)}
+        if params.get("stream") is True:
+            work = self._stream(ws, call_id, skill, input, params)
+        else:
+            work = self.backend.run(skill, input, params)
+        output = await asyncio.wait_for(work, limits.get("maxCallSeconds"))
+        self.answered += 1
+        return protocol.result(call_id, True, output, {"cost": cost, "provider": self.backend.receipt_provider})
+
+    async def _stream(self, ws, call_id, skill, input, params):
+        pieces = []
+        async for delta in self.backend.stream(skill, input, params):
+            pieces.append(delta)
+            await ws.send(protocol.dump(protocol.chunk(call_id, delta)))
+        return {"text": "".join(pieces)}
+
+    def _gate_grant(self):
+        known = {k: v for k, v in self.grant["limits"].items() if k in bringyourownagent.KNOWN_LIMITS}
+        return {
+            "byoa": "0.1-draft",
+            "skills": self.grant["skills"],
+            "budget": {"perSession": self.budget},
+            "expiresAt": self.grant["expiresAt"],
+            "limits": known,
+        }
+
+    def _gate_call(self, skill, input, params, cost, measured):
+        return {
+            "skill": skill,
+            "at": _rfc3339(datetime.now(UTC)),
+            "provider": self.backend.provider_kind,
+            "estimatedCost": cost,
+            "input": measured,
+            "params": params,
+        }
+
+    def _count_call(self, cost):
+        amount, currency = cost.split()
+        spent = self._gate_state["spent"]
+        total = Decimal(amount) + (Decimal(spent.split()[0]) if spent else Decimal(0))
+        now = datetime.now(UTC)
+        recent = [t for t in self._gate_state["callTimes"] if datetime.fromisoformat(t) > now - timedelta(minutes=1)]
+        recent.append(_rfc3339(now))
+        self._gate_state = {"spent": f"{total} {currency}", "callTimes": recent}
+
+    # -- the rest ----------------------------------------------------------------
+
+    async def close(self):
+        """Say bye and stop; no coming back."""
+        self._stopping = True
+        ws = self._ws
+        if ws is not None:
+            try:
+                await ws.send(protocol.dump(protocol.bye()))
+            except websockets.ConnectionClosed:
+                pass
+            await ws.close()
+        for task in list(self._tasks):
+            if task is not asyncio.current_task():
+                task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        self._finish()
+
+    async def drop(self):
+        """Close the socket without a bye, as a crash or a lost network would (for tests)."""
+        ws = self._ws
+        if ws is not None:
+            ws.transport.abort()
+
+    def _spawn(self, coroutine):
+        task = asyncio.ensure_future(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    def _note(self, text):
+        """Record what happened (never a code, a token or call content); return False."""
+        self.activity.append(text)
+        logger.info("wallet: %s", text)
+        return False
+
+
+def _rfc3339(moment):
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+
+
+def _measure(input):
+    """Return what the gate measures of a call's input, or None for audio that is not a clip."""
+    measured = {"clipSeconds": 0, "textChars": 0}
+    audio = input.get("audio")
+    if audio is not None:
+        try:
+            measured["clipSeconds"] = wav.clip_seconds(base64.b64decode(audio["base64"], validate=True))
+        except (TypeError, KeyError, ValueError, wav.NotAClip):
+            return None
+    messages = input.get("messages")
+    if isinstance(messages, list):
+        measured["textChars"] = sum(
+            len(m["content"]) for m in messages if isinstance(m, dict) and isinstance(m.get("content"), str)
+        )
+    return measured

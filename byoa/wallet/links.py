@@ -1,0 +1,144 @@
+"""
+The checks the wallet applies to a ``bringyourownagent://connect`` link before
+anything else (specs/byoa-sites.md, "Checks before anything else"), and to
+the address it connects to after the visitor's Allow.
+
+``BYOA_WALLET_DEV_LOCAL=1`` (or ``dev_local=True``) additionally allows
+``ws://`` and ``wss://`` to localhost, 127.0.0.1 and [::1], for local tests.
+"""
+
+import base64
+import binascii
+import ipaddress
+import json
+import os
+import re
+import socket
+from dataclasses import dataclass
+from urllib.parse import parse_qsl, urlsplit
+
+import bringyourownagent
+
+from byoa.exceptions import LinkRefused
+
+MAX_MANIFEST_BYTES = 4096
+LOCAL_SUFFIXES = (".localhost", ".local", ".home.arpa", ".internal", ".lan")
+LOOPBACK = ("localhost", "127.0.0.1", "::1")
+_BASE64URL = re.compile(r"[A-Za-z0-9_-]+")
+_CODE = re.compile(r"[A-Za-z0-9_-]{22,256}")
+
+
+@dataclass(frozen=True)
+class Link:
+    """A link that passed every check."""
+
+    endpoint: str
+    manifest_text: str  # base64url, exactly as in the link: the welcome must echo it
+    manifest: dict
+    session: str
+
+
+def dev_local_from_env():
+    """Return True when BYOA_WALLET_DEV_LOCAL asks for ws://localhost."""
+    return os.environ.get("BYOA_WALLET_DEV_LOCAL", "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+def check_link(link, *, dev_local=None):
+    """Return the Link, or raise LinkRefused naming the check that failed."""
+    dev_local = dev_local_from_env() if dev_local is None else dev_local
+    if not isinstance(link, str) or len(link) > 16384:
+        raise LinkRefused("form", "the link is not a string of a sensible length")
+    if "#" in link:
+        raise LinkRefused("fragment", "the link has a fragment")
+    parts = urlsplit(link)
+    if parts.scheme != "bringyourownagent" or parts.netloc != "connect" or parts.path not in ("", "/"):
+        raise LinkRefused("form", "the link is not a bringyourownagent://connect link")
+    try:
+        pairs = parse_qsl(parts.query, keep_blank_values=True, strict_parsing=True)
+    except ValueError:
+        raise LinkRefused("form", "the link's query is malformed") from None
+    names = [name for name, _value in pairs]
+    if len(names) != len(set(names)):
+        raise LinkRefused("repeated-parameter", "a parameter of the link is repeated")
+    params = dict(pairs)
+    if params.get("v") != "0.1":
+        raise LinkRefused("version", "the link is not of version 0.1")
+    endpoint = check_endpoint(params.get("endpoint", ""), dev_local=dev_local)
+    manifest_text, manifest = check_manifest(params.get("manifest", ""))
+    session = params.get("session", "")
+    if not _CODE.fullmatch(session):
+        raise LinkRefused("session", "the session code is not 22 to 256 URL-safe characters")
+    return Link(endpoint, manifest_text, manifest, session)
+
+
+def check_endpoint(endpoint, *, dev_local=False):
+    """Return the endpoint when it is wss:// on a public DNS name (or allowed local)."""
+    try:
+        parts = urlsplit(endpoint)
+        hostname = (parts.hostname or "").rstrip(".").lower()
+        parts.port  # noqa: B018  (raises for a bad port)
+    except ValueError:
+        raise LinkRefused("endpoint", "the endpoint is not a URL") from None
+    if parts.fragment or parts.username or parts.password or "@" in parts.netloc:
+        raise LinkRefused("endpoint", "the endpoint has credentials or a fragment")
+    if dev_local and hostname in LOOPBACK and parts.scheme in ("ws", "wss"):
+        return endpoint
+    if parts.scheme != "wss":
+        raise LinkRefused("endpoint", "the endpoint is not wss://")
+    if not hostname or _is_ip_spelling(hostname):
+        raise LinkRefused("endpoint", "the endpoint's host is an IP address or empty")
+    if hostname == "localhost" or hostname.endswith(LOCAL_SUFFIXES) or "." not in hostname:
+        raise LinkRefused("endpoint", "the endpoint's host is a local or single-label name")
+    return endpoint
+
+
+def _is_ip_spelling(hostname):
+    if hostname.startswith("[") or ":" in hostname:
+        return True
+    try:
+        ipaddress.ip_address(hostname)
+        return True
+    except ValueError:
+        pass
+    # inet_aton reads 2130706433, 0x7f.1, 0177.0.0.1 and 127.1 as addresses, as
+    # browsers and resolvers do; a name whose last label is a number is one too.
+    try:
+        socket.inet_aton(hostname)
+        return True
+    except OSError:
+        pass
+    last = hostname.rsplit(".", 1)[-1]
+    return bool(re.fullmatch(r"[0-9]+|0x[0-9a-f]*", last))
+
+
+def check_manifest(text):
+    """Return (text, manifest) when it is base64url, unpadded, at most 4096 bytes and valid."""
+    if not _BASE64URL.fullmatch(text or ""):
+        raise LinkRefused("manifest", "the manifest is not base64url without padding")
+    try:
+        raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    except (binascii.Error, ValueError):
+        raise LinkRefused("manifest", "the manifest is not base64url") from None
+    if len(raw) > MAX_MANIFEST_BYTES:
+        raise LinkRefused("manifest", f"the manifest is over {MAX_MANIFEST_BYTES} bytes")
+    try:
+        manifest = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        raise LinkRefused("manifest", "the manifest is not UTF-8 JSON") from None
+    if not isinstance(manifest, dict):
+        raise LinkRefused("manifest", "the manifest is not a JSON object")
+    if not bringyourownagent.validate_manifest(manifest)["ok"]:
+        raise LinkRefused("manifest", "the manifest breaks the draft rules")
+    return text, manifest
+
+
+async def resolve_public(host, port, *, dev_local=False):
+    """Resolve a host and return an address that is not private, loopback or special."""
+    import asyncio
+
+    infos = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    for _family, _type, _proto, _name, sockaddr in infos:
+        address = ipaddress.ip_address(sockaddr[0])
+        if address.is_global or (dev_local and address.is_loopback and host in LOOPBACK):
+            return sockaddr[0]
+    raise LinkRefused("address", "the endpoint resolves only to private or special addresses")

@@ -1,0 +1,144 @@
+"""Fixtures shared by the BYOA tests: test manifests, codes, wallet sockets."""
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from byoa import codes, manifests, protocol
+from byoa.consumers import WalletConsumer
+
+MANIFESTS = Path(__file__).parent / "manifests"
+TEST_BYOA = {
+    "MANIFESTS": {"geo": str(MANIFESTS / "geo.json"), "quiz": str(MANIFESTS / "quiz.json")},
+    "DEFAULT_MANIFEST": "geo",
+}
+
+
+@pytest.fixture(autouse=True)
+def byoa_settings(settings):
+    """Install the test manifests (and nothing else) for every BYOA test."""
+    settings.BYOA = dict(TEST_BYOA)
+    return settings
+
+
+@pytest.fixture(autouse=True)
+def no_receipts_left_behind():
+    """Drop receipts still queued when a test ends: the next test may have no database."""
+    yield
+    from byoa import pairings
+
+    pairings.discard_receipts()
+
+
+def grant(skills=("audio.transcribe",), minutes=60, **extra):
+    """Return a grant as a wallet's hello carries it."""
+    expires = datetime.now(UTC) + timedelta(minutes=minutes)
+    return {"skills": list(skills), "expiresAt": expires.strftime("%Y-%m-%dT%H:%M:%SZ"), **extra}
+
+
+def hello(session=None, pairing=None, **grant_options):
+    return protocol.hello(session, pairing, {"name": "test wallet", "version": "0.1"}, grant(**grant_options))
+
+
+@database_sync_to_async
+def new_code(site="geo", visitor="visitor-a", address="192.0.2.1"):
+    """Issue a code as POST /byoa/code would; return (code, wait_id)."""
+    return codes.issue(visitor, address, manifests.get(site))
+
+
+@pytest.fixture
+async def wallet_socket():
+    """Open WebsocketCommunicators on the wallet consumer; they are disconnected after the test."""
+    opened = []
+
+    async def open_socket(headers=()):
+        communicator = WebsocketCommunicator(WalletConsumer.as_asgi(), "/byoa/ws", headers=list(headers))
+        connected, _ = await communicator.connect(timeout=5)
+        opened.append(communicator)
+        return communicator, connected
+
+    yield open_socket
+    for communicator in opened:
+        try:
+            await communicator.disconnect(timeout=5)
+        except Exception:
+            pass
+
+
+async def pair(open_socket, site="geo", **grant_options):
+    """Return (communicator, welcome frame) for a wallet paired with a fresh code."""
+    code, _wait = await new_code(site=site)
+    communicator, connected = await open_socket()
+    assert connected
+    await communicator.send_json_to(hello(session=code, **grant_options))
+    welcome = await communicator.receive_json_from(timeout=5)
+    assert welcome["type"] == "welcome", welcome
+    return communicator, welcome
+
+
+@pytest.fixture(scope="session")
+def byoa_server(tmp_path_factory):
+    """The project under a real daphne with the test manifests (tests/byoa/live_settings.py)."""
+    from testwallet.server import DaphneServer
+
+    server = DaphneServer(
+        "sites.config.asgi:application",
+        settings_module="tests.byoa.live_settings",
+        workdir=tmp_path_factory.mktemp("byoa-daphne"),
+    )
+    with server:
+        yield server
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    if report.failed and "byoa_server" in getattr(item, "fixturenames", ()):
+        server = item.funcargs.get("byoa_server")
+        if server is not None:
+            report.sections.append(("byoa daphne output", server.output()[-20000:]))
+    return report
+
+
+class Browser:
+    """A visitor's browser on the live server: its own cookies, the page's requests."""
+
+    def __init__(self, server):
+        import httpx
+
+        self.http = httpx.AsyncClient(base_url=server.url, timeout=30)
+
+    async def open_page(self):
+        await self.http.get("/_test/page")
+
+    async def new_link(self, manifest=None):
+        response = await self.http.post(
+            "/byoa/code",
+            data={"manifest": manifest} if manifest else {},
+            headers={"x-csrftoken": self.http.cookies["csrftoken"]},
+        )
+        assert response.status_code == 200, response.text
+        return response.json()
+
+    async def wait_state(self, wait_id):
+        return (await self.http.get("/byoa/wait", params={"session": wait_id})).json()["state"]
+
+    async def call(self, skill, input, params=None, **options):
+        response = await self.http.post("/_test/call", json={"skill": skill, "input": input, "params": params, **options})
+        assert response.status_code == 200, response.text
+        return response.json()
+
+    async def close(self):
+        await self.http.aclose()
+
+
+@pytest.fixture
+async def visitor(byoa_server):
+    """A fresh browser session on the live server, with its CSRF cookie."""
+    browser = Browser(byoa_server)
+    await browser.open_page()
+    yield browser
+    await browser.close()

@@ -1,0 +1,188 @@
+"""call_wallet and stream_wallet against the consumer (WebsocketCommunicator as the wallet)."""
+
+import asyncio
+
+import pytest
+from channels.db import database_sync_to_async
+
+from byoa import pairings, tokens
+from byoa.calls import call_wallet, stream_wallet
+from byoa.models import CallLog, Pairing
+from tests.byoa.conftest import pair
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+CLIP = {"audio": {"mime": "audio/wav", "base64": "UklGRg=="}}
+
+
+async def paired(wallet_socket, **options):
+    communicator, welcome = await pair(wallet_socket, **options)
+    pairing = await database_sync_to_async(Pairing.objects.get)(token_digest=tokens.digest(welcome["pairing"]))
+    return communicator, pairing
+
+
+async def test_a_call_goes_to_the_wallet_and_its_output_comes_back(wallet_socket):
+    wallet, pairing = await paired(wallet_socket)
+    caller = asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", CLIP, {"language": "sk"}, timeout=5))
+    call = await wallet.receive_json_from(timeout=5)
+    assert call == {"type": "call", "id": call["id"], "skill": "audio.transcribe", "input": CLIP, "params": {"language": "sk"}}
+    await wallet.send_json_to(
+        {"type": "result", "id": call["id"], "ok": True, "output": {"text": "Peru"}, "receipt": {"cost": "0.001 USD", "provider": "local"}}
+    )
+    assert await asyncio.wait_for(caller, 5) == {"text": "Peru"}
+
+
+async def test_a_call_leaves_a_receipt_without_its_content(wallet_socket):
+    wallet, pairing = await paired(wallet_socket)
+    caller = asyncio.ensure_future(call_wallet(pairing.pk, "audio.transcribe", CLIP, timeout=5))
+    call = await wallet.receive_json_from(timeout=5)
+    await wallet.send_json_to({"type": "result", "id": call["id"], "ok": True, "output": {"text": "Peru"}, "receipt": {"cost": "0.002 USD", "provider": "openrouter"}})
+    await asyncio.wait_for(caller, 5)
+    await pairings.flush_receipts()
+    log = await database_sync_to_async(CallLog.objects.get)()
+    assert (log.skill, log.ok, log.cost, log.provider) == ("audio.transcribe", True, "0.002 USD", "openrouter")
+    assert "Peru" not in str(log.__dict__) and "UklGR" not in str(log.__dict__)
+
+
+async def test_a_failed_result_gives_none(wallet_socket):
+    wallet, pairing = await paired(wallet_socket)
+    caller = asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", CLIP, timeout=5))
+    call = await wallet.receive_json_from(timeout=5)
+    await wallet.send_json_to({"type": "result", "id": call["id"], "ok": False})
+    assert await asyncio.wait_for(caller, 5) is None
+
+
+async def test_a_result_without_an_output_object_gives_none(wallet_socket):
+    wallet, pairing = await paired(wallet_socket)
+    caller = asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", CLIP, timeout=5))
+    call = await wallet.receive_json_from(timeout=5)
+    await wallet.send_json_to({"type": "result", "id": call["id"], "ok": True, "output": "Peru"})
+    assert await asyncio.wait_for(caller, 5) is None
+
+
+async def test_results_are_matched_by_id_not_by_order(wallet_socket):
+    wallet, pairing = await paired(wallet_socket)
+    first = asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", CLIP, {"n": 1}, timeout=5))
+    one = await wallet.receive_json_from(timeout=5)
+    second = asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", CLIP, {"n": 2}, timeout=5))
+    two = await wallet.receive_json_from(timeout=5)
+    await wallet.send_json_to({"type": "result", "id": two["id"], "ok": True, "output": {"text": "two"}})
+    await wallet.send_json_to({"type": "result", "id": one["id"], "ok": True, "output": {"text": "one"}})
+    assert await asyncio.wait_for(asyncio.gather(first, second), 5) == [{"text": "one"}, {"text": "two"}]
+
+
+async def test_a_result_id_spelled_as_a_float_bool_or_string_is_not_accepted(wallet_socket):
+    wallet, pairing = await paired(wallet_socket)
+    caller = asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", CLIP, timeout=5))
+    call = await wallet.receive_json_from(timeout=5)
+    for spelled in (float(call["id"]), True, str(call["id"])):
+        await wallet.send_json_to({"type": "result", "id": spelled, "ok": True, "output": {"text": "fake"}})
+    await wallet.send_json_to({"type": "result", "id": call["id"], "ok": True, "output": {"text": "real"}})
+    assert await asyncio.wait_for(caller, 5) == {"text": "real"}
+
+
+async def test_calls_over_max_parallel_calls_get_none_without_reaching_the_wallet(wallet_socket):
+    wallet, pairing = await paired(wallet_socket, limits={"maxParallelCalls": 2})
+    held = [asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", CLIP, timeout=5)) for _ in range(2)]
+    frames = [await wallet.receive_json_from(timeout=5) for _ in held]
+    assert await call_wallet(pairing, "audio.transcribe", CLIP, timeout=5) is None
+    assert await wallet.receive_nothing(timeout=0.1)
+    for frame in frames:
+        await wallet.send_json_to({"type": "result", "id": frame["id"], "ok": True, "output": {"text": "x"}})
+    assert await asyncio.wait_for(asyncio.gather(*held), 5) == [{"text": "x"}] * 2
+
+
+async def test_max_parallel_calls_is_4_when_the_grant_says_none(wallet_socket):
+    wallet, pairing = await paired(wallet_socket)
+    held = [asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", CLIP, timeout=5)) for _ in range(4)]
+    for _ in held:
+        await wallet.receive_json_from(timeout=5)
+    assert await call_wallet(pairing, "audio.transcribe", CLIP, timeout=5) is None
+    await wallet.disconnect()
+    assert await asyncio.wait_for(asyncio.gather(*held), 5) == [None] * 4
+
+
+async def test_a_skill_that_is_not_granted_gets_none_without_reaching_the_wallet(wallet_socket):
+    wallet, pairing = await paired(wallet_socket)
+    assert await call_wallet(pairing, "text.generate", {"messages": []}, timeout=5) is None
+    assert await wallet.receive_nothing(timeout=0.1)
+
+
+async def test_only_granted_models_may_be_named(wallet_socket):
+    wallet, pairing = await paired(wallet_socket, site="quiz", skills=["text.generate"], models=["m1", "m2"])
+    assert await call_wallet(pairing, "text.generate", {"messages": []}, {"model": "m3"}, timeout=5) is None
+    assert await wallet.receive_nothing(timeout=0.1)
+    caller = asyncio.ensure_future(call_wallet(pairing, "text.generate", {"messages": []}, {"model": "m2"}, timeout=5))
+    call = await wallet.receive_json_from(timeout=5)
+    assert call["params"] == {"model": "m2"}
+    await wallet.send_json_to({"type": "result", "id": call["id"], "ok": True, "output": {"text": "yes"}})
+    assert await asyncio.wait_for(caller, 5) == {"text": "yes"}
+
+
+async def test_a_model_cannot_be_named_when_the_grant_lists_none(wallet_socket):
+    wallet, pairing = await paired(wallet_socket, site="quiz", skills=["text.generate"])
+    assert await call_wallet(pairing, "text.generate", {"messages": []}, {"model": "m1"}, timeout=5) is None
+
+
+async def test_an_expired_grant_gets_none(wallet_socket):
+    wallet, pairing = await paired(wallet_socket, minutes=-1)
+    assert await call_wallet(pairing, "audio.transcribe", CLIP, timeout=5) is None
+    assert await wallet.receive_nothing(timeout=0.1)
+
+
+async def test_a_call_times_out_with_none_and_its_late_result_is_dropped_quietly(wallet_socket, settings):
+    settings.BYOA = {**settings.BYOA, "UNSOLICITED_RESULTS": 1}
+    wallet, pairing = await paired(wallet_socket, limits={"maxParallelCalls": 1})
+    assert await call_wallet(pairing, "audio.transcribe", CLIP, timeout=0.2) is None
+    call = await wallet.receive_json_from(timeout=5)
+    await wallet.send_json_to({"type": "result", "id": call["id"], "ok": True, "output": {"text": "late"}})
+    await wallet.send_json_to({"type": "result", "id": call["id"], "ok": True, "output": {"text": "later"}})
+    # The slot is free again and the connection still open.
+    caller = asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", CLIP, timeout=5))
+    again = await wallet.receive_json_from(timeout=5)
+    await wallet.send_json_to({"type": "result", "id": again["id"], "ok": True, "output": {"text": "ok"}})
+    assert await asyncio.wait_for(caller, 5) == {"text": "ok"}
+
+
+async def test_a_wallet_that_drops_mid_call_resolves_the_call_with_none_at_once(wallet_socket):
+    wallet, pairing = await paired(wallet_socket)
+    caller = asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", CLIP, timeout=30))
+    await wallet.receive_json_from(timeout=5)
+    started = asyncio.get_running_loop().time()
+    await wallet.disconnect(code=1006)
+    assert await asyncio.wait_for(caller, 5) is None
+    assert asyncio.get_running_loop().time() - started < 2
+
+
+async def test_a_call_to_a_wallet_that_is_away_gets_none_at_once(wallet_socket):
+    wallet, pairing = await paired(wallet_socket)
+    await wallet.disconnect()
+    assert await asyncio.wait_for(call_wallet(pairing, "audio.transcribe", CLIP, timeout=30), 2) is None
+
+
+async def test_a_stream_yields_the_chunk_deltas_then_the_output(wallet_socket):
+    wallet, pairing = await paired(wallet_socket, site="quiz", skills=["text.generate"])
+    stream = stream_wallet(pairing, "text.generate", {"messages": [{"role": "user", "content": "Is it big?"}]}, timeout=5)
+    deltas = []
+
+    async def read():
+        async for delta in stream:
+            deltas.append(delta)
+
+    reader = asyncio.ensure_future(read())
+    call = await wallet.receive_json_from(timeout=5)
+    assert call["params"] == {"stream": True}
+    for piece in ("Ye", "s"):
+        await wallet.send_json_to({"type": "chunk", "id": call["id"], "delta": piece})
+    await wallet.send_json_to({"type": "result", "id": call["id"], "ok": True, "output": {"text": "Yes"}})
+    await asyncio.wait_for(reader, 5)
+    assert deltas == ["Ye", "s"] and stream.output == {"text": "Yes"}
+
+
+async def test_chunks_of_a_call_made_without_stream_are_not_forwarded(wallet_socket):
+    wallet, pairing = await paired(wallet_socket)
+    caller = asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", CLIP, timeout=5))
+    call = await wallet.receive_json_from(timeout=5)
+    await wallet.send_json_to({"type": "chunk", "id": call["id"], "delta": "Pe"})
+    await wallet.send_json_to({"type": "result", "id": call["id"], "ok": True, "output": {"text": "Peru"}})
+    assert await asyncio.wait_for(caller, 5) == {"text": "Peru"}

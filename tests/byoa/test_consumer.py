@@ -1,0 +1,203 @@
+"""The wallet consumer through WebsocketCommunicator: hello, welcome, refusals, frames, close codes."""
+
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+
+from byoa import manifests, tokens
+from byoa.admin import close_connections
+from byoa.models import Pairing, SessionCode
+from byoa.protocol import CloseCode
+from tests.byoa.conftest import hello, new_code, pair
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+async def close_code(communicator, timeout=5):
+    """Return the close code the consumer sent, skipping any frames before it."""
+    while True:
+        message = await communicator.receive_output(timeout)
+        if message["type"] == "websocket.close":
+            return message.get("code", 1000)
+
+
+get_pairing = database_sync_to_async(lambda **kw: Pairing.objects.get(**kw))
+set_status = database_sync_to_async(lambda pk, status: Pairing.objects.filter(pk=pk).update(status=status))
+
+
+async def test_a_request_with_a_browser_origin_is_refused_at_the_handshake(wallet_socket):
+    _communicator, connected = await wallet_socket(headers=[(b"origin", b"https://evil.example")])
+    assert not connected
+
+
+async def test_frames_before_a_valid_hello_get_no_answer(wallet_socket):
+    communicator, connected = await wallet_socket()
+    assert connected
+    for frame in ({"type": "ping"}, {"type": "result", "id": 1, "ok": True}, {"type": "nope"}, [1], "x", None):
+        await communicator.send_json_to(frame)
+    await communicator.send_to(bytes_data=b"\x00\x01")
+    assert await communicator.receive_nothing(timeout=0.2)
+
+
+async def test_a_hello_with_a_fresh_code_is_welcomed_with_a_token_and_the_links_manifest(wallet_socket):
+    communicator, welcome = await pair(wallet_socket)
+    assert welcome["manifest"] == manifests.get("geo").encoded
+    assert len(welcome["pairing"]) * 6 >= 192
+    pairing = await get_pairing(token_digest=tokens.digest(welcome["pairing"]))
+    assert pairing.site == "geo" and pairing.visitor == "visitor-a" and pairing.is_live
+    assert pairing.grant["skills"] == ["audio.transcribe"]
+    assert welcome["pairing"] not in json.dumps([pairing.token_digest, pairing.grant, pairing.wallet])
+
+
+async def test_the_welcome_echoes_the_manifest_text_the_code_was_issued_with(wallet_socket):
+    code, _wait = await new_code()
+    await database_sync_to_async(SessionCode.objects.update)(manifest="eyJvbGQiOnRydWV9")
+    communicator, _ = await wallet_socket()
+    await communicator.send_json_to(hello(session=code))
+    assert (await communicator.receive_json_from(timeout=5))["manifest"] == "eyJvbGQiOnRydWV9"
+
+
+@pytest.mark.parametrize("session", ["unknown-code-unknown-code", "", 42])
+async def test_a_hello_with_a_bad_code_gets_bad_session_and_close_4008(wallet_socket, session):
+    communicator, _ = await wallet_socket()
+    await communicator.send_json_to(hello(session=session))
+    assert await communicator.receive_json_from(timeout=5) == {"type": "error", "code": "bad-session"}
+    assert await close_code(communicator) == CloseCode.POLICY == 4008
+
+
+async def test_a_used_code_gets_bad_session(wallet_socket):
+    code, _wait = await new_code()
+    first, _ = await wallet_socket()
+    await first.send_json_to(hello(session=code))
+    assert (await first.receive_json_from(timeout=5))["type"] == "welcome"
+    second, _ = await wallet_socket()
+    await second.send_json_to(hello(session=code))
+    assert (await second.receive_json_from(timeout=5))["code"] == "bad-session"
+
+
+async def test_a_hello_with_an_invalid_grant_gets_bad_session(wallet_socket):
+    code, _wait = await new_code()
+    communicator, _ = await wallet_socket()
+    frame = hello(session=code)
+    frame["grant"] = {"skills": "audio.transcribe"}
+    await communicator.send_json_to(frame)
+    assert (await communicator.receive_json_from(timeout=5))["code"] == "bad-session"
+
+
+async def test_a_known_pairing_comes_back_with_session_null_and_gets_the_current_manifest(wallet_socket):
+    first, welcome = await pair(wallet_socket)
+    await first.send_json_to({"type": "bye"})
+    assert await close_code(first) == 1000
+    await first.disconnect()
+    again, _ = await wallet_socket()
+    await again.send_json_to(hello(pairing=welcome["pairing"]))
+    back = await again.receive_json_from(timeout=5)
+    assert back == {"type": "welcome", "pairing": welcome["pairing"], "manifest": manifests.get("geo").encoded}
+
+
+@pytest.mark.parametrize("status", [Pairing.Status.PAUSED, Pairing.Status.REVOKED])
+async def test_a_paused_or_revoked_pairing_is_refused(wallet_socket, status):
+    first, welcome = await pair(wallet_socket)
+    await first.disconnect()
+    pairing = await get_pairing(token_digest=tokens.digest(welcome["pairing"]))
+    await set_status(pairing.pk, status)
+    again, _ = await wallet_socket()
+    await again.send_json_to(hello(pairing=welcome["pairing"]))
+    assert (await again.receive_json_from(timeout=5))["code"] == "bad-session"
+    assert await close_code(again) == 4008
+
+
+async def test_an_unknown_pairing_token_is_refused(wallet_socket):
+    communicator, _ = await wallet_socket()
+    await communicator.send_json_to(hello(pairing=tokens.new_pairing_token()))
+    assert (await communicator.receive_json_from(timeout=5))["code"] == "bad-session"
+
+
+async def test_a_newer_connection_of_a_pairing_sends_the_older_one_bye_and_closes_it(wallet_socket):
+    older, welcome = await pair(wallet_socket)
+    newer, _ = await wallet_socket()
+    await newer.send_json_to(hello(pairing=welcome["pairing"]))
+    assert (await newer.receive_json_from(timeout=5))["type"] == "welcome"
+    assert await older.receive_json_from(timeout=5) == {"type": "bye"}
+    assert await close_code(older) == 1000
+    await older.disconnect()  # the older one's goodbye must not mark the newer one away
+    pairing = await get_pairing(token_digest=tokens.digest(welcome["pairing"]))
+    assert pairing.channel_name and pairing.is_live
+
+
+async def test_no_hello_in_time_closes_with_4008(wallet_socket, settings):
+    settings.BYOA = {**settings.BYOA, "HELLO_SECONDS": 0.1}
+    communicator, _ = await wallet_socket()
+    await communicator.send_json_to({"type": "ping"})
+    assert await close_code(communicator) == 4008
+
+
+async def test_a_frame_that_is_not_json_closes_with_4007(wallet_socket):
+    communicator, _ = await wallet_socket()
+    await communicator.send_to(text_data="{not json")
+    assert await close_code(communicator) == CloseCode.NOT_JSON == 4007
+
+
+async def test_after_the_welcome_non_json_still_closes_with_4007(wallet_socket):
+    communicator, _ = await pair(wallet_socket)
+    await communicator.send_to(text_data="hello?")
+    assert await close_code(communicator) == 4007
+
+
+async def test_a_frame_over_the_limit_closes_with_4009(wallet_socket, settings):
+    settings.BYOA = {**settings.BYOA, "MAX_FRAME_BYTES": 1000}
+    communicator, _ = await wallet_socket()
+    await communicator.send_to(text_data=json.dumps({"type": "ping", "pad": "é" * 600}))
+    assert await close_code(communicator) == 4009
+
+
+async def test_binary_unknown_types_and_ping_after_the_welcome_are_ignored(wallet_socket):
+    communicator, _ = await pair(wallet_socket)
+    await communicator.send_to(bytes_data=b"binary")
+    await communicator.send_json_to({"type": "whatever", "id": 1})
+    await communicator.send_json_to({"type": "ping"})
+    await communicator.send_json_to({"type": "hello"})
+    assert await communicator.receive_nothing(timeout=0.2)
+
+
+async def test_bye_from_the_wallet_closes_with_1000_and_marks_it_away(wallet_socket):
+    communicator, welcome = await pair(wallet_socket)
+    await communicator.send_json_to({"type": "bye"})
+    assert await close_code(communicator) == 1000
+    await communicator.disconnect()
+    assert not (await get_pairing(token_digest=tokens.digest(welcome["pairing"]))).is_live
+
+
+async def test_a_flood_of_unsolicited_results_closes_with_4008(wallet_socket, settings):
+    settings.BYOA = {**settings.BYOA, "UNSOLICITED_RESULTS": 3}
+    communicator, _ = await pair(wallet_socket)
+    for call_id in range(3):
+        await communicator.send_json_to({"type": "result", "id": call_id + 100, "ok": True, "output": {}})
+    assert await communicator.receive_nothing(timeout=0.1)
+    await communicator.send_json_to({"type": "chunk", "id": 7, "delta": "x"})
+    assert await close_code(communicator) == 4008
+
+
+async def test_a_grant_frame_changes_the_recorded_grant(wallet_socket):
+    communicator, welcome = await pair(wallet_socket)
+    new_grant = {"skills": [], "expiresAt": "2099-01-01T00:00:00Z", "limits": {"maxParallelCalls": 1}}
+    await communicator.send_json_to({"type": "grant", "grant": new_grant})
+    await communicator.send_json_to({"type": "bye"})  # handled after the grant: frames are sequential
+    await close_code(communicator)
+    assert (await get_pairing(token_digest=tokens.digest(welcome["pairing"]))).grant == new_grant
+
+
+async def test_the_admin_action_closes_the_live_connection_with_bye(wallet_socket):
+    communicator, welcome = await pair(wallet_socket)
+    queryset = Pairing.objects.filter(token_digest=tokens.digest(welcome["pairing"]))
+    assert await database_sync_to_async(close_connections)(queryset) == 1
+    assert await communicator.receive_json_from(timeout=5) == {"type": "bye"}
+    assert await close_code(communicator) == 1000
+
+
+async def test_a_cookie_is_no_substitute_for_a_hello(wallet_socket, settings):
+    settings.BYOA = {**settings.BYOA, "HELLO_SECONDS": 0.1}
+    communicator, connected = await wallet_socket(headers=[(b"cookie", b"sessionid=whatever")])
+    assert connected
+    assert await close_code(communicator) == 4008
