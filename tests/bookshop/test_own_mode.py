@@ -23,7 +23,7 @@ async def test_without_a_wallet_the_widget_says_so_within_the_discovery_time(dap
     await widget.and_(page.locator('[data-state="noWallet"]')).wait_for(timeout=2000)
     assert "No AI Wallet" in await widget.text_content()
     assert await page.get_by_role("link", name="Get AI Wallet").get_attribute("href") == "https://tensorpass.app/wallet"
-    assert await page.locator("#assistant").is_hidden()
+    assert await page.locator("#ask").is_hidden()
     assert problems == []
 
 
@@ -42,7 +42,7 @@ async def test_own_mode_add_to_basket_fills_this_visitors_basket_only(daphne_ser
     try:
         shop = await alice.new_page()
         await shop.goto(daphne_server.url + "/bookshop/books/dune/")
-        await shop.get_by_role("button", name="Add to basket").click()
+        await shop.get_by_role("button", name="Add Dune to basket").click()
         await shop.goto(daphne_server.url + "/bookshop/basket/")
         assert "Dune" in await shop.locator("#basket").text_content()
         other = await bob.new_page()

@@ -17,7 +17,6 @@ const SYSTEM = [
 ].join(' ');
 
 const $ = (/** @type {string} */ selector) => /** @type {HTMLElement} */ (document.querySelector(selector));
-const panel = $('#assistant');
 const transcriptView = $('#transcript');
 const activity = $('#activity');
 const errorView = $('#assistant-error');
@@ -61,9 +60,14 @@ async function ask(/** @type {string} */ text) {
 }
 // --- how this page works: end
 
-/** @param {import('../aiconnect/types.js').ConnectionState} state */
+/**
+ * Offer the question form only while connected; the transcript and any error
+ * stay visible, so a visitor who disconnects mid-answer still sees what happened.
+ *
+ * @param {import('../aiconnect/types.js').ConnectionState} state
+ */
 function showPanelFor(state) {
-  panel.hidden = state.status !== 'connected';
+  form.hidden = state.status !== 'connected';
 }
 
 form.addEventListener('submit', async (event) => {
@@ -192,6 +196,7 @@ function bookCard(book) {
   const add = document.createElement('button');
   add.type = 'button';
   add.textContent = 'Add to basket';
+  add.setAttribute('aria-label', `Add ${book.title} to basket`);
   add.addEventListener('click', async () => {
     add.disabled = true;
     const said = await tools.callTool('add_to_basket', { slug: book.slug });
