@@ -5,6 +5,10 @@ installing this package gives a site's own test suite these fixtures.
 - ``daphne_server``: the site under a real daphne process on a free port for
   the whole session, with its own file-backed SQLite database; its output is
   added to the report of any test that fails while using it.
+- ``aiwallet`` (``testwallet.aiwallet``): AI Wallet's ``window.aiwallet`` in a
+  page, with the test as the visitor and the model.
+- ``byoa_extension`` (``testwallet.extension``): an agent wallet's ``window.byoa``.
+- ``direct_wallet``: headless wallets that open ``bringyourownagent://`` links.
 - ``browser_type_launch_args``: Debian's Chromium (``/usr/bin/chromium``, or
   ``$CHROMIUM``) with the flags a headless CI machine needs. Playwright never
   downloads a browser.
@@ -17,14 +21,17 @@ Configure in ``pytest.ini`` / ``[tool.pytest.ini_options]``::
 
 import pytest
 
-from testwallet import chromium
+from testwallet import aiwallet, chromium, extension
 from testwallet.server import DaphneServer
 
 
 def pytest_configure(config):
-    # Registered here, after every entry-point plugin has loaded, so that its
-    # browser_type_launch_args overrides pytest-playwright-asyncio's own.
+    # Registered here, after every entry-point plugin has loaded, so that
+    # chromium's browser_type_launch_args overrides pytest-playwright-asyncio's
+    # own; the wallet fixtures live beside their drivers.
     config.pluginmanager.register(chromium, "testwallet-chromium")
+    config.pluginmanager.register(aiwallet, "testwallet-aiwallet")
+    config.pluginmanager.register(extension, "testwallet-byoa")
 
 
 def pytest_addoption(parser):

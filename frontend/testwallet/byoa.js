@@ -1,0 +1,818 @@
+// @ts-check
+/**
+ * The test wallet's `window.byoa`: an in-page stand-in for the BYOA browser
+ * extension and the agent wallet behind it, for CI and for trying a page by
+ * hand. It is not an AI: every answer comes from the test, or from a fixed,
+ * labelled default.
+ *
+ * A classic script (no `import`/`export`): it runs as a Playwright init script
+ * or as a plain `<script>` before the page's own scripts.
+ *
+ * It keeps the wallet's side of every rule in specs/byoa-sites.md:
+ *
+ * - `window.byoa` exists only on https pages and on http://localhost and
+ *   http://127.0.0.1 (any port); `byoa:ready` is fired when it is defined.
+ * - `request(manifest)` answers only when called with user activation (a
+ *   click), unless the visitor chose "decide on my own" for the site. The
+ *   manifest is checked by the rules of the `bringyourownagent` library
+ *   (0.1-draft, M1-M21); an invalid one gets `null`.
+ * - Every "no" is `null` (declined, blocked, no fitting model, no answer in
+ *   120 s, no wallet running) and `{ ok: false }` for calls: a page cannot
+ *   tell them apart.
+ * - `call` checks the grant, the skill, the input and the manifest's limits
+ *   (`maxClipSeconds` and the 15 s of the skill, measured from the WAV
+ *   itself; `maxTextChars`; `maxCallsPerMinute`; `maxParallelCalls`;
+ *   `maxCallSeconds`; `maxAnswerTokens` caps `params.maxTokens`).
+ *
+ * Who answers: when the page has the Playwright binding `__testwalletByoa`
+ * (installed by `testwallet/extension.py`), the test plays the visitor and the
+ * models and sees a log of everything. Without it, the stub works alone: the
+ * consent is `window.confirm`, `text.generate` echoes the prompt and
+ * `audio.transcribe` answers "(test wallet) audio of N.N s".
+ *
+ * Time is read from `Date.now()` and `setTimeout` at the moment of use, so a
+ * test that installs Playwright's `page.clock` controls the 120 s consent
+ * timeout, grant expiry and the per-minute window without waiting.
+ */
+(() => {
+  'use strict';
+
+  // -- The wallet 0.1 (specs/byoa-sites.md) ----------------------------------
+
+  /** The Playwright binding through which the test answers. */
+  const BINDING = '__testwalletByoa';
+  /** "no answer in 120 seconds" is a "no". */
+  const CONSENT_TIMEOUT_MS = 120_000;
+  /** audio.transcribe takes clips "up to 15 seconds". */
+  const SKILL_MAX_CLIP_SECONDS = 15;
+  /** The window of maxCallsPerMinute (the library's RATE_WINDOW_MS). */
+  const RATE_WINDOW_MS = 60_000;
+  /** The skills the wallet 0.1 serves. */
+  const WALLET_SKILLS = ['audio.transcribe', 'text.generate'];
+  /** Calls in flight when the manifest sets no maxParallelCalls ("the wallet's default is 8"). */
+  const DEFAULT_PARALLEL_CALLS = 8;
+  /** How long a grant lasts unless the test says otherwise (not in the spec: our choice). */
+  const DEFAULT_GRANT_SECONDS = 3600;
+  /** The clip the skill takes. */
+  const WAV = { format: 1, channels: 1, rate: 16000, bits: 16 };
+  /** Base64 longer than this is not a 15 s clip, whatever it holds: refused before decoding. */
+  const MAX_AUDIO_BASE64 = 4 * 1024 * 1024;
+  /** The receipt of an answer that came from the test wallet. */
+  const RECEIPT = Object.freeze({ cost: '0 USD', provider: 'testwallet' });
+
+  if (!servesOrigin(location) || 'byoa' in window) return;
+
+  // -- Types -------------------------------------------------------------------
+
+  /**
+   * @typedef {{ code: string, path: string, message: string }} Issue
+   * @typedef {{ ok: boolean, errors: Issue[], warnings: Issue[] }} ValidationResult
+   * @typedef {{ grantId: string, skills: string[], expiresAt: string, models?: string[] }} Grant
+   * @typedef {{ ok: true, output: Record<string, unknown>, receipt: Record<string, unknown> } | { ok: false }} CallResult
+   *
+   * What the wallet (the test, or the standalone visitor) answers to a request.
+   * @typedef {object} WalletAnswer
+   * @property {'allow'|'decline'|'block'|'no-answer'|'no-wallet'|'quiet'} decision
+   *   `quiet`: no dialog was shown (no click, or an invalid manifest).
+   * @property {boolean} [onItsOwn] the visitor chose "decide on my own": no dialog, no click needed
+   * @property {string[] | null} [skills] the skills the visitor ticked (null: all offered)
+   * @property {number | null} [models] how many text models the visitor ticked (null: as many as asked)
+   * @property {{ skills: string[], textModels: number }} [available] what the visitor's wallet can run
+   * @property {number} [expiresInSeconds]
+   *
+   * What the test answers to a call.
+   * @typedef {{ ok: true, output: Record<string, unknown>, receipt?: Record<string, unknown> } | { ok: false } | { default: true }} ModelAnswer
+   *
+   * @typedef {object} GrantState
+   * @property {Grant} grant
+   * @property {Record<string, any>} manifest
+   * @property {number} expiresAtMs
+   */
+
+  // -- The manifest rules ------------------------------------------------------
+  // A port of bringyourownagent 0.0.2 validate_manifest (spec/rules-0.1-draft.md,
+  // M1-M21): the same codes, paths and messages, in the same order.
+  // tests/testwallet/test_byoa_stub.py checks the two agree on a table of cases.
+
+  const SUPPORTED_VERSIONS = ['0.1-draft'];
+  const KNOWN_SKILLS = [
+    'text.generate', 'text.understand', 'text.embed', 'audio.transcribe', 'audio.speak',
+    'image.understand', 'image.generate', 'video.understand', 'video.generate',
+  ];
+  const PRIVACY_CLASSES = ['public', 'personal', 'personal-voice', 'sensitive', 'local-only'];
+  const KNOWN_LIMITS = ['maxCallsPerMinute', 'maxClipSeconds', 'maxTextChars'];
+  const COUNT_LIMITS = ['maxCallsPerMinute', 'maxTextChars'];
+  const COST_PERIODS = ['perCall', 'perSession', 'perHour'];
+  const TOP_LEVEL_FIELDS = ['byoa', 'purpose', 'skills', 'privacy', 'expectedCost'];
+  const PURPOSE_FIELDS = ['summary', 'limits'];
+  const SUMMARY_MAX_LENGTH = 200;
+  const SKILL_ID_MAX_LENGTH = 64;
+  const MAX_NUMBER = 9007199254740991;
+  // Unicode White_Space, spelled out as the library does.
+  const BLANK = /^[\u0009-\u000d\u0020\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*$/;
+  const SEGMENT = '[a-z][a-z0-9]*(?:-[a-z0-9]+)*';
+  const SKILL_ID = new RegExp(`^${SEGMENT}\\.${SEGMENT}$`);
+  const MONEY = /^(0|[1-9][0-9]{0,11})(?:\.([0-9]{1,6}))? ([A-Z]{3})$/;
+
+  /**
+   * Check a manifest (a JSON value) against the 0.1-draft rules.
+   * @param {unknown} manifest
+   * @returns {ValidationResult}
+   */
+  function validateManifest(manifest) {
+    /** @type {Issue[]} */ const errors = [];
+    /** @type {Issue[]} */ const warnings = [];
+    /** @type {(code: string, path: string, message: string) => void} */
+    const error = (code, path, message) => { errors.push({ code, path, message }); };
+    /** @type {(code: string, path: string, message: string) => void} */
+    const warn = (code, path, message) => { warnings.push({ code, path, message }); };
+
+    // M1
+    if (!isObject(manifest)) {
+      error('manifest-not-object', '', 'the manifest must be a JSON object');
+      return { ok: false, errors, warnings };
+    }
+    // M2, M3
+    const version = field(manifest, 'byoa');
+    const problem = versionProblem(version);
+    if (problem !== null) error(version == null ? 'version-missing' : 'version-unsupported', '/byoa', problem);
+
+    // M4-M9
+    const purpose = field(manifest, 'purpose');
+    if (!isObject(purpose)) error('purpose-missing', '/purpose', 'field "purpose" is missing or is not an object');
+    else checkPurpose(purpose, error, warn);
+
+    // M10-M15
+    const skills = field(manifest, 'skills');
+    if (!isObject(skills) || presentKeys(skills).length === 0) {
+      error('skills-missing', '/skills', 'field "skills" must be an object with at least one skill');
+    } else {
+      checkSkills(skills, error, warn);
+    }
+
+    // M16, M17
+    const privacy = field(manifest, 'privacy');
+    const classes = PRIVACY_CLASSES.join(', ');
+    if (privacy == null) {
+      error('privacy-missing', '/privacy', `field "privacy" is missing; use one of: ${classes}`);
+    } else if (!(typeof privacy === 'string' && PRIVACY_CLASSES.includes(privacy))) {
+      error('privacy-unknown', '/privacy', `privacy class ${quote(privacy)} is unknown; use one of: ${classes}`);
+    }
+
+    // M18-M20
+    const cost = field(manifest, 'expectedCost');
+    if (cost == null) {
+      warn('cost-missing', '/expectedCost',
+        'field "expectedCost" is missing; visitors decide faster when they see an expected cost');
+    } else if (!isObject(cost)) {
+      error('cost-invalid', '/expectedCost', '"expectedCost" must be an object such as {"perSession": "0.06 USD"}');
+    } else {
+      const keys = presentKeys(cost);
+      if (!keys.some((key) => COST_PERIODS.includes(key))) {
+        warn('cost-missing', '/expectedCost', `"expectedCost" has none of: ${COST_PERIODS.join(', ')}`);
+      }
+      for (const key of keys) {
+        const path = pointer('expectedCost', key);
+        if (COST_PERIODS.includes(key)) {
+          if (!isMoney(cost[key])) {
+            error('cost-invalid', path, `"expectedCost.${key}" must be a money string such as "0.06 USD"`);
+          }
+        } else {
+          warn('field-unknown', path, `unknown field ${quote(key)} in "expectedCost"; this version ignores it`);
+        }
+      }
+    }
+
+    // M21
+    for (const key of presentKeys(manifest)) {
+      if (!TOP_LEVEL_FIELDS.includes(key)) {
+        warn('field-unknown', pointer(key), `unknown field ${quote(key)}; this version ignores it`);
+      }
+    }
+    return { ok: errors.length === 0, errors, warnings };
+  }
+
+  /**
+   * @param {Record<string, any>} purpose
+   * @param {(code: string, path: string, message: string) => void} error
+   * @param {(code: string, path: string, message: string) => void} warn
+   */
+  function checkPurpose(purpose, error, warn) {
+    const summary = field(purpose, 'summary');
+    if (typeof summary !== 'string' || BLANK.test(summary)) {
+      error('summary-missing', '/purpose/summary',
+        '"purpose.summary" must be a non-empty string: one short sentence for the visitor');
+    } else if (codePoints(summary) > SUMMARY_MAX_LENGTH) {
+      error('summary-too-long', '/purpose/summary',
+        `"purpose.summary" has ${codePoints(summary)} characters; the limit is ${SUMMARY_MAX_LENGTH}`);
+    }
+    const limits = field(purpose, 'limits');
+    if (limits != null) {
+      if (!isObject(limits)) {
+        error('limit-invalid', '/purpose/limits', '"purpose.limits" must be an object');
+      } else {
+        for (const name of presentKeys(limits)) {
+          const path = pointer('purpose', 'limits', name);
+          if (KNOWN_LIMITS.includes(name)) {
+            const problem = limitProblem(name, limits[name]);
+            if (problem !== null) error('limit-invalid', path, problem);
+          } else {
+            warn('limit-unknown', path, `unknown limit ${quote(name)}; wallets that do not know it will ignore it`);
+          }
+        }
+      }
+    }
+    for (const key of presentKeys(purpose)) {
+      if (!PURPOSE_FIELDS.includes(key)) {
+        warn('field-unknown', pointer('purpose', key), `unknown field ${quote(key)} in "purpose"; this version ignores it`);
+      }
+    }
+  }
+
+  /**
+   * @param {Record<string, any>} skills
+   * @param {(code: string, path: string, message: string) => void} error
+   * @param {(code: string, path: string, message: string) => void} warn
+   */
+  function checkSkills(skills, error, warn) {
+    let anyRequired = false;
+    for (const skillId of presentKeys(skills)) {
+      const path = pointer('skills', skillId);
+      if (!isSkillId(skillId)) {
+        error('skill-id-invalid', path,
+          `skill id ${quote(skillId)} must have the form domain.action in lower case, e.g. "audio.transcribe"`);
+      } else if (!KNOWN_SKILLS.includes(skillId)) {
+        warn('skill-unknown', path, `skill ${quote(skillId)} is not in the 0.1-draft vocabulary; check the spelling`);
+      }
+      const entry = skills[skillId];
+      if (!isObject(entry)) {
+        error('skill-invalid', path, `skill ${quote(skillId)} must be an object of parameters`);
+        continue;
+      }
+      const required = field(entry, 'required');
+      if (typeof required !== 'boolean') {
+        error('skill-required-invalid', `${path}/required`, `skill ${quote(skillId)} must state "required": true or false`);
+      } else if (required) {
+        anyRequired = true;
+      }
+    }
+    if (!anyRequired) {
+      warn('no-required-skill', '/skills',
+        'no skill is marked "required": true; the site claims to work without any of them');
+    }
+  }
+
+  /**
+   * Why a known limit value is invalid, or null.
+   * @param {string} name
+   * @param {unknown} value
+   * @returns {string | null}
+   */
+  function limitProblem(name, value) {
+    if (COUNT_LIMITS.includes(name)) {
+      if (!isCount(value)) return `limit ${quote(name)} must be a whole number from 0 to ${MAX_NUMBER}`;
+    } else if (!isNonNegative(value)) {
+      return `limit ${quote(name)} must be a number from 0 to ${MAX_NUMBER}`;
+    }
+    return null;
+  }
+
+  /**
+   * @param {unknown} value
+   * @returns {string | null}
+   */
+  function versionProblem(value) {
+    if (value == null) return 'field "byoa" is missing; it names the protocol version, e.g. "0.1-draft"';
+    if (!(typeof value === 'string' && SUPPORTED_VERSIONS.includes(value))) {
+      return `protocol version ${quote(value)} is not supported; supported: ${SUPPORTED_VERSIONS.map(quote).join(', ')}`;
+    }
+    return null;
+  }
+
+  /**
+   * A JSON object (not an array, not null).
+   * @param {unknown} value
+   * @returns {value is Record<string, any>}
+   */
+  function isObject(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+  }
+
+  /**
+   * An own field of a JSON object; never something inherited such as "constructor".
+   * @param {Record<string, any>} object
+   * @param {string} key
+   * @returns {any}
+   */
+  function field(object, key) {
+    return Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined;
+  }
+
+  /** @param {unknown} value */
+  function isNonNegative(value) {
+    return typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= MAX_NUMBER;
+  }
+
+  /** A whole number from 0 to MAX_NUMBER (20.0 is whole: JSON has one number type). @param {unknown} value */
+  function isCount(value) {
+    return isNonNegative(value) && Number.isInteger(value);
+  }
+
+  /** @param {unknown} value */
+  function isSkillId(value) {
+    return typeof value === 'string' && value.length <= SKILL_ID_MAX_LENGTH && SKILL_ID.test(value);
+  }
+
+  /** @param {unknown} value */
+  function isMoney(value) {
+    return typeof value === 'string' && MONEY.test(value);
+  }
+
+  /** Length in Unicode code points, as Python's len(). @param {string} text */
+  function codePoints(text) {
+    return [...text].length;
+  }
+
+  /**
+   * Keys whose value is not null, in Unicode code point order (a null field is absent).
+   * @param {Record<string, any>} object
+   * @returns {string[]}
+   */
+  function presentKeys(object) {
+    return Object.keys(object).filter((key) => object[key] != null).sort(byCodePoint);
+  }
+
+  /**
+   * Compare by code points, not by UTF-16 units (they differ above U+FFFF).
+   * @param {string} a
+   * @param {string} b
+   */
+  function byCodePoint(a, b) {
+    const x = [...a];
+    const y = [...b];
+    for (let i = 0; i < Math.min(x.length, y.length); i += 1) {
+      const d = /** @type {number} */ (x[i].codePointAt(0)) - /** @type {number} */ (y[i].codePointAt(0));
+      if (d !== 0) return d;
+    }
+    return x.length - y.length;
+  }
+
+  /**
+   * A JSON Pointer (RFC 6901).
+   * @param {...string} parts
+   */
+  function pointer(...parts) {
+    return parts.map((part) => `/${String(part).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+  }
+
+  /**
+   * A JSON value inside a message, spelled as Python's json.dumps(ensure_ascii=False).
+   * @param {unknown} value
+   * @returns {string}
+   */
+  function quote(value) {
+    if (Array.isArray(value)) return `[${value.map(quote).join(', ')}]`;
+    if (isObject(value)) {
+      return `{${Object.keys(value).map((key) => `${JSON.stringify(key)}: ${quote(value[key])}`).join(', ')}}`;
+    }
+    return JSON.stringify(value);
+  }
+
+  // -- The clip ---------------------------------------------------------------
+
+  /**
+   * Measure a clip from its bytes: the seconds of samples actually present, or
+   * null when it is not a 16 kHz mono 16-bit PCM RIFF/WAVE file. The wallet never
+   * trusts a length the page states.
+   * @param {Uint8Array} bytes
+   * @returns {number | null}
+   */
+  function clipSeconds(bytes) {
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    /** @param {number} at */
+    const tag = (at) => String.fromCharCode(...bytes.subarray(at, at + 4));
+    if (bytes.length < 12 || tag(0) !== 'RIFF' || tag(8) !== 'WAVE') return null;
+    let fmt = null;
+    let samples = null;
+    let at = 12;
+    while (at + 8 <= bytes.length) {
+      const id = tag(at);
+      const size = view.getUint32(at + 4, true);
+      const body = Math.max(0, Math.min(size, bytes.length - at - 8)); // what is there, not what the header claims
+      if (id === 'fmt ' && body >= 16) {
+        fmt = {
+          format: view.getUint16(at + 8, true),
+          channels: view.getUint16(at + 10, true),
+          rate: view.getUint32(at + 12, true),
+          bits: view.getUint16(at + 22, true),
+        };
+      } else if (id === 'data') {
+        samples = body;
+        break;
+      }
+      at += 8 + size + (size & 1);
+    }
+    if (fmt === null || samples === null) return null;
+    if (fmt.format !== WAV.format || fmt.channels !== WAV.channels || fmt.rate !== WAV.rate || fmt.bits !== WAV.bits) {
+      return null;
+    }
+    return samples / (WAV.rate * WAV.channels * (WAV.bits / 8));
+  }
+
+  /**
+   * Strict base64 (the alphabet, padded to a multiple of 4), or null.
+   * @param {unknown} text
+   * @returns {Uint8Array | null}
+   */
+  function decodeBase64(text) {
+    if (typeof text !== 'string' || text.length > MAX_AUDIO_BASE64) return null;
+    if (text.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(text)) return null;
+    try {
+      return Uint8Array.from(atob(text), (ch) => ch.charCodeAt(0));
+    } catch {
+      return null;
+    }
+  }
+
+  // -- Sites, grants, limits ----------------------------------------------------
+
+  /**
+   * Whether the extension serves this page: https, or http on localhost / 127.0.0.1.
+   * @param {Location} where
+   */
+  function servesOrigin(where) {
+    if (where.protocol === 'https:') return true;
+    return where.protocol === 'http:' && (where.hostname === 'localhost' || where.hostname === '127.0.0.1');
+  }
+
+  /** @type {Map<string, GrantState>} */
+  const grants = new Map();
+  /** Times (ms) of the calls that went to a model, for maxCallsPerMinute. @type {number[]} */
+  let callTimes = [];
+  let inFlight = 0;
+  let nextRef = 1;
+
+  /**
+   * A number limit of the manifest, or undefined when it sets none (or an invalid one).
+   * @param {Record<string, any>} manifest
+   * @param {string} name
+   * @returns {number | undefined}
+   */
+  function limit(manifest, name) {
+    const limits = field(manifest.purpose, 'limits');
+    const value = isObject(limits) ? field(limits, name) : undefined;
+    return isNonNegative(value) ? value : undefined;
+  }
+
+  /**
+   * The grant the visitor's answer gives for this manifest, or null when the
+   * wallet cannot serve a required skill ("no fitting model") or nothing is left.
+   * @param {Record<string, any>} manifest
+   * @param {WalletAnswer} answer
+   * @returns {Grant | null}
+   */
+  function grantFor(manifest, answer) {
+    const available = answer.available ?? { skills: WALLET_SKILLS, textModels: 1 };
+    /** @type {string[]} */ const skills = [];
+    /** @type {string[] | undefined} */ let models;
+    for (const skill of presentKeys(manifest.skills)) {
+      const entry = manifest.skills[skill];
+      const required = entry.required === true;
+      const ticked = answer.skills == null || answer.skills.includes(skill);
+      let serves = WALLET_SKILLS.includes(skill) && available.skills.includes(skill);
+      /** @type {number | undefined} */ let count;
+      if (serves && skill === 'text.generate') {
+        // specs/byoa-sites.md: a "models" block asks for several models; the grant lists them as m1, m2...
+        const asked = isObject(entry.models) && Number.isInteger(entry.models.count) && entry.models.count >= 1
+          ? entry.models.count : null;
+        const need = asked ?? 1;
+        const have = Math.min(available.textModels, answer.models ?? need);
+        const enough = asked !== null && entry.models.need === 'required' ? have >= need : have >= 1;
+        serves = enough;
+        if (asked !== null) count = Math.min(have, need);
+      }
+      if (required && !(serves && ticked)) return null;
+      if (serves && ticked) {
+        skills.push(skill);
+        if (count !== undefined) models = Array.from({ length: count }, (_, i) => `m${i + 1}`);
+      }
+    }
+    if (skills.length === 0) return null;
+    const seconds = answer.expiresInSeconds ?? DEFAULT_GRANT_SECONDS;
+    /** @type {Grant} */
+    const grant = { grantId: newGrantId(), skills, expiresAt: new Date(Date.now() + seconds * 1000).toISOString() };
+    if (models) grant.models = models;
+    return grant;
+  }
+
+  function newGrantId() {
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    return `g-${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+  }
+
+  /**
+   * A JSON copy of a value the page handed over (what crossing to the
+   * extension does), or undefined when it is not JSON.
+   * @param {unknown} value
+   * @returns {any}
+   */
+  function asJson(value) {
+    try {
+      const text = JSON.stringify(value);
+      return text === undefined ? undefined : JSON.parse(text);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Check one call's input against the skill and the manifest. Returns what
+   * was measured, or the reason it is refused.
+   * @param {string} skill
+   * @param {Record<string, any>} input
+   * @param {Record<string, any>} params
+   * @param {GrantState} state
+   * @returns {{ refused: string } | { summary: Record<string, unknown>, params: Record<string, any> }}
+   */
+  function checkInput(skill, input, params, state) {
+    const { manifest, grant } = state;
+    if (params.model != null && !(grant.models ?? []).includes(params.model)) return { refused: 'model-not-granted' };
+    if (skill === 'audio.transcribe') {
+      const audio = field(input, 'audio');
+      if (!isObject(audio) || audio.mime !== 'audio/wav') return { refused: 'audio-invalid' };
+      const bytes = decodeBase64(audio.base64);
+      const seconds = bytes === null ? null : clipSeconds(bytes);
+      if (bytes === null || seconds === null) return { refused: 'audio-invalid' };
+      const summary = { audio: { mime: audio.mime, bytes: bytes.length, clipSeconds: seconds } };
+      const max = Math.min(limit(manifest, 'maxClipSeconds') ?? SKILL_MAX_CLIP_SECONDS, SKILL_MAX_CLIP_SECONDS);
+      if (seconds > max) return { refused: 'clip-too-long' };
+      const languages = field(manifest.skills[skill], 'languages');
+      if (params.language != null) {
+        if (typeof params.language !== 'string') return { refused: 'params-invalid' };
+        if (Array.isArray(languages) && !languages.includes(params.language)) return { refused: 'language-not-declared' };
+      }
+      return { summary, params };
+    }
+    if (skill === 'text.generate') {
+      const messages = field(input, 'messages');
+      const fine = Array.isArray(messages) && messages.length > 0 && messages.every(
+        (m) => isObject(m) && typeof m.role === 'string' && typeof m.content === 'string');
+      if (!fine) return { refused: 'messages-invalid' };
+      const textChars = messages.reduce((sum, m) => sum + codePoints(m.content), 0);
+      const maxText = limit(manifest, 'maxTextChars');
+      if (maxText !== undefined && textChars > maxText) return { refused: 'text-too-long' };
+      if (params.maxTokens != null && !(Number.isInteger(params.maxTokens) && params.maxTokens >= 1)) {
+        return { refused: 'params-invalid' };
+      }
+      if (params.choices != null && !(Array.isArray(params.choices) && params.choices.every((c) => typeof c === 'string'))) {
+        return { refused: 'params-invalid' };
+      }
+      const cap = limit(manifest, 'maxAnswerTokens');
+      if (cap !== undefined && Number.isInteger(cap)) {
+        params = { ...params, maxTokens: Math.min(params.maxTokens ?? cap, cap) };
+      }
+      return { summary: { messages: messages.length, textChars }, params };
+    }
+    return { refused: 'skill-not-served' };
+  }
+
+  /**
+   * Whether one more call fits in maxCallsPerMinute now (the library's rule C11:
+   * calls in (now - 60 s, now]).
+   * @param {Record<string, any>} manifest
+   * @param {number} now
+   */
+  function withinRate(manifest, now) {
+    callTimes = callTimes.filter((t) => now - RATE_WINDOW_MS < t && t <= now);
+    const max = limit(manifest, 'maxCallsPerMinute');
+    return max === undefined || callTimes.length < max;
+  }
+
+  // -- Who answers: the test through the binding, or the stub alone --------------
+
+  /** @returns {((message: Record<string, unknown>) => Promise<any>) | null} */
+  function binding() {
+    const fn = /** @type {any} */ (window)[BINDING];
+    return typeof fn === 'function' ? fn : null;
+  }
+
+  /**
+   * Ask the wallet about a request. Never throws: a failure is a "no".
+   * @param {Record<string, unknown>} message
+   * @returns {Promise<WalletAnswer>}
+   */
+  async function askWallet(message) {
+    const send = binding();
+    if (send === null) return askVisitorHere(message);
+    try {
+      return await send(message);
+    } catch (error) {
+      console.error('testwallet byoa: the test failed to answer a request', error);
+      return { decision: 'no-wallet' };
+    }
+  }
+
+  /**
+   * The standalone visitor: a confirm() after a click, nothing without one.
+   * @param {Record<string, any>} message
+   * @returns {WalletAnswer}
+   */
+  function askVisitorHere(message) {
+    if (!message.activated || !message.valid) return { decision: 'quiet' };
+    const skills = presentKeys(message.manifest.skills).join(', ');
+    const text = `Test wallet (not an AI): ${location.origin} asks to use ${skills}.\n`
+      + `Purpose: ${message.manifest.purpose.summary}\n\nAllow? Answers will be fixed test texts.`;
+    return { decision: window.confirm(text) ? 'allow' : 'decline' };
+  }
+
+  /**
+   * Ask the model (the test) for a call's output. Never throws.
+   * @param {Record<string, unknown>} message
+   * @returns {Promise<ModelAnswer>}
+   */
+  async function askModel(message) {
+    const send = binding();
+    if (send === null) return { default: true };
+    try {
+      return await send(message);
+    } catch (error) {
+      console.error('testwallet byoa: the test failed to answer a call', error);
+      return { ok: false };
+    }
+  }
+
+  /**
+   * Tell the test what the page received (for its log). Never throws.
+   * @param {Record<string, unknown>} message
+   */
+  async function report(message) {
+    const send = binding();
+    if (send === null) return;
+    try {
+      await send(message);
+    } catch (error) {
+      console.error('testwallet byoa: the test failed to take a report', error);
+    }
+  }
+
+  /**
+   * The deterministic answer of the stub alone: labelled, never pretending to be an AI.
+   * @param {string} skill
+   * @param {Record<string, any>} input
+   * @param {Record<string, any>} summary
+   * @returns {Record<string, unknown>}
+   */
+  function defaultOutput(skill, input, summary) {
+    if (skill === 'audio.transcribe') return { text: `(test wallet) audio of ${summary.audio.clipSeconds.toFixed(1)} s` };
+    const users = input.messages.filter((/** @type {any} */ m) => m.role === 'user');
+    const prompt = (users.length ? users[users.length - 1] : input.messages[input.messages.length - 1]).content;
+    return { text: `(test wallet) ${prompt}` };
+  }
+
+  /**
+   * Resolve with `value`, or with `fallback` after `ms` on the page's clock.
+   * @template T, F
+   * @param {Promise<T>} promise
+   * @param {number | undefined} ms
+   * @param {F} fallback
+   * @returns {Promise<T | F>}
+   */
+  function within(promise, ms, fallback) {
+    if (ms === undefined) return promise;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(fallback), ms);
+      promise.then((value) => { clearTimeout(timer); resolve(value); });
+    });
+  }
+
+  /** @returns {Promise<never>} */
+  function forever() {
+    return new Promise(() => {});
+  }
+
+  // -- window.byoa -----------------------------------------------------------
+
+  /**
+   * Ask the visitor for the skills a manifest declares. Call it from a click
+   * handler. Resolves with a grant, or null for every "no".
+   * @param {unknown} manifest
+   * @returns {Promise<Grant | null>}
+   */
+  async function request(manifest) {
+    // Read before anything else: transient activation is a property of this moment.
+    const activated = Boolean(navigator.userActivation && navigator.userActivation.isActive);
+    const ref = nextRef++;
+    const json = asJson(manifest);
+    const validation = validateManifest(json);
+    const valid = validation.ok;
+    if (!valid) {
+      // The page only ever sees null; its developer sees why here (stable codes, JSON Pointer paths).
+      console.warn('testwallet byoa: the manifest is invalid, request() answers null:', validation.errors);
+    }
+    // The consent dialog stays open until the visitor answers or 120 s pass on the
+    // page's clock; "no-answer" from the test is a visitor who never answers.
+    /** @type {WalletAnswer} */
+    const noAnswer = { decision: 'no-answer' };
+    const deadline = within(forever(), CONSENT_TIMEOUT_MS, noAnswer);
+    const answer = await Promise.race([
+      askWallet({ type: 'request', ref, activated, manifest: json ?? null, valid, validation }),
+      deadline,
+    ]);
+    const settled = answer.decision === 'no-answer' ? await deadline : answer;
+    let grant = null;
+    /** @type {string} */
+    let reason = settled.decision;
+    if (!valid) reason = 'manifest-invalid';
+    else if (!activated && !settled.onItsOwn) reason = 'no-click';
+    else if (settled.decision === 'allow') {
+      grant = grantFor(json, settled);
+      if (grant === null) reason = 'no-fitting-model';
+    }
+    if (grant) {
+      grants.set(grant.grantId, { grant, manifest: json, expiresAtMs: Date.parse(grant.expiresAt) });
+      grant = Object.freeze({ ...grant, skills: Object.freeze([...grant.skills]), ...(grant.models ? { models: Object.freeze([...grant.models]) } : {}) });
+    }
+    await report({ type: 'request-done', ref, grant: grant ? asJson(grant) : null, reason: grant ? 'granted' : reason });
+    return /** @type {Grant | null} */ (grant);
+  }
+
+  /**
+   * Use a granted skill once. Resolves with { ok: true, output, receipt } or { ok: false }.
+   * @param {string} grantId
+   * @param {string} skill
+   * @param {unknown} input
+   * @param {unknown} [params]
+   * @returns {Promise<CallResult>}
+   */
+  async function call(grantId, skill, input, params) {
+    const ref = nextRef++;
+    const now = Date.now();
+    const state = typeof grantId === 'string' ? grants.get(grantId) : undefined;
+    const jsonInput = asJson(input);
+    const jsonParams = params == null ? {} : asJson(params);
+    /**
+     * @param {string} refused
+     * @param {Record<string, unknown> | null} [summary]
+     */
+    const refuse = async (refused, summary = null) => {
+      await report({ type: 'call', ref, grantId, skill, summary, params: jsonParams ?? null, refused });
+      return /** @type {CallResult} */ ({ ok: false });
+    };
+    if (!state) return refuse('no-grant');
+    if (now >= state.expiresAtMs) {
+      grants.delete(grantId);
+      return refuse('grant-expired');
+    }
+    if (typeof skill !== 'string' || !state.grant.skills.includes(skill)) return refuse('skill-not-granted');
+    if (!isObject(jsonInput) || !isObject(jsonParams)) return refuse('input-invalid');
+    const checked = checkInput(skill, jsonInput, jsonParams, state);
+    if ('refused' in checked) return refuse(checked.refused);
+    const { summary } = checked;
+    if (!withinRate(state.manifest, now)) return refuse('rate-exceeded', summary);
+    const parallel = limit(state.manifest, 'maxParallelCalls');
+    if (inFlight >= (parallel !== undefined && Number.isInteger(parallel) && parallel >= 1 ? parallel : DEFAULT_PARALLEL_CALLS)) {
+      return refuse('too-many-in-flight', summary);
+    }
+    callTimes.push(now);
+    inFlight += 1;
+    let answer;
+    try {
+      const seconds = limit(state.manifest, 'maxCallSeconds');
+      answer = await within(
+        askModel({ type: 'call', ref, grantId, skill, summary, input: jsonInput, params: checked.params, refused: null }),
+        seconds === undefined ? undefined : seconds * 1000,
+        /** @type {ModelAnswer} */ ({ ok: false }),
+      );
+    } finally {
+      inFlight -= 1;
+    }
+    /** @type {CallResult} */
+    let result = { ok: false };
+    if ('default' in answer) {
+      result = { ok: true, output: defaultOutput(skill, jsonInput, summary), receipt: { ...RECEIPT } };
+    } else if (answer.ok && isObject(answer.output) && typeof answer.output.text === 'string') {
+      result = { ok: true, output: answer.output, receipt: isObject(answer.receipt) ? answer.receipt : { ...RECEIPT } };
+    }
+    if (!grants.has(grantId)) result = { ok: false }; // released while the call ran
+    await report({ type: 'call-done', ref, ok: result.ok });
+    return result;
+  }
+
+  /**
+   * Give a grant back: later calls with it get { ok: false }.
+   * @param {string} grantId
+   * @returns {Promise<void>}
+   */
+  async function release(grantId) {
+    const known = grants.delete(grantId);
+    await report({ type: 'release', grantId, known });
+  }
+
+  Object.defineProperty(window, 'byoa', {
+    value: Object.freeze({ request, call, release }),
+    writable: false,
+    configurable: false,
+    enumerable: true,
+  });
+  window.dispatchEvent(new Event('byoa:ready'));
+})();

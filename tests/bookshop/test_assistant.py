@@ -1,0 +1,261 @@
+"""
+The bookshop's assistant in Chromium with the test wallet: the visitor's AI
+answers through AI Wallet and calls the shop's tools over MCP on a real daphne.
+"""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from testwallet.aiwallet import AUTO, ToolCall
+
+pytestmark = [pytest.mark.browser, pytest.mark.live]
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "bookshop"
+
+
+@pytest.fixture
+async def shop(aiwallet, page, daphne_server):
+    """The shop page with the test wallet installed, and the console errors it logs."""
+    page.console_problems = []
+    page.on("console", lambda m: m.type == "error" and page.console_problems.append(m.text))
+    page.on("pageerror", lambda e: page.console_problems.append(str(e)))
+    await aiwallet.install(page)
+    await page.goto(daphne_server.url + "/bookshop/")
+    return page
+
+
+async def widget_state(page, state, timeout=5000):
+    await page.locator(f'ai-connect-widget[data-state="{state}"]').wait_for(timeout=timeout)
+    return (await page.locator("ai-connect-widget").text_content()).strip()
+
+
+async def connect(page):
+    await widget_state(page, "disconnected")
+    await page.get_by_role("button", name="Connect your AI").click()
+    await widget_state(page, "connected")
+
+
+async def ask(page, question):
+    await page.locator("#question").fill(question)
+    await page.get_by_role("button", name="Ask", exact=True).click()
+
+
+async def answered(page, timeout=5000):
+    """Wait until the page is ready for the next question; return the last answer's text."""
+    await page.locator("#ask-button:enabled").wait_for(state="attached", timeout=timeout)
+    await page.locator("#stop").wait_for(state="hidden", timeout=timeout)
+    return await page.locator(".turn.assistant .text").last.text_content()
+
+
+async def test_the_model_searches_the_shop_and_the_answer_streams_in_with_cards(shop, aiwallet):
+    aiwallet.reply(tool_calls=[ToolCall("search_books", {"mood": "calm", "limit": 3})])
+    final = aiwallet.reply(["Three calm ", "books for ", "tonight."], hold_after=0)
+    await connect(shop)
+    await ask(shop, "A calm book for tonight")
+    await final.held()
+    # While the model writes its answer, the page says what the tool did and shows the cards.
+    assert await shop.locator("#activity").text_content() == "Looking for calm books…"
+    cards = shop.locator(".assistant-cards .title")
+    await cards.nth(2).wait_for()
+    titles = await cards.all_text_contents()
+    final.resume()
+    assert await answered(shop) == "Three calm books for tonight."
+    chat = aiwallet.chats[1]
+    tool_message = next(m for m in chat.messages if m["role"] == "tool")
+    assert all(f"{title} by" in tool_message["content"] for title in titles)
+    assert [m["role"] for m in chat.messages] == ["system", "user", "assistant", "tool"]
+    link = shop.locator(".assistant-cards .title").first
+    assert (await link.get_attribute("href")).startswith("/bookshop/books/")
+    assert shop.console_problems == []
+
+
+async def test_a_follow_up_question_carries_the_transcript(shop, aiwallet):
+    aiwallet.reply("Try Dune.")
+    aiwallet.reply("It is about a desert planet.")
+    await connect(shop)
+    await ask(shop, "Something epic?")
+    assert await answered(shop) == "Try Dune."
+    await ask(shop, "What is it about?")
+    assert await answered(shop) == "It is about a desert planet."
+    messages = aiwallet.chats[-1].messages
+    assert [(m["role"], m["content"]) for m in messages[1:]] == [
+        ("user", "Something epic?"),
+        ("assistant", "Try Dune."),
+        ("user", "What is it about?"),
+    ]
+
+
+async def test_add_to_basket_on_an_answer_card_fills_this_visitors_basket(shop, aiwallet, daphne_server):
+    aiwallet.reply(tool_calls=[ToolCall("search_books", {"query": "Frank Herbert"})])
+    aiwallet.reply("Dune it is.")
+    await connect(shop)
+    await ask(shop, "Herbert?")
+    await answered(shop)
+    await shop.locator(".assistant-cards button", has_text="Add to basket").click()
+    await shop.locator(".assistant-cards button", has_text="In your basket").wait_for()
+    await shop.goto(daphne_server.url + "/bookshop/basket/")
+    assert "Dune" in await shop.locator("#basket").text_content()
+
+
+async def test_stop_on_the_page_aborts_the_answer_at_once(shop, aiwallet):
+    reply = aiwallet.reply(["Once ", "upon ", "a time"], hold_after=1)
+    await connect(shop)
+    await ask(shop, "Tell me a story")
+    await reply.held()
+    await shop.get_by_role("button", name="Stop").click()
+    await answered(shop)
+    chat = aiwallet.chats[-1]
+    await chat.ended()
+    assert chat.outcome == "cancelled"
+    assert await shop.locator(".turn.assistant").last.get_attribute("class") == "turn assistant stopped"
+    assert await shop.locator(".turn.assistant .text").last.text_content() == "Once "
+    assert "Stopped" in await shop.locator("#assistant-error").text_content()
+
+
+async def test_stop_in_the_wallet_shows_that_the_visitor_stopped_it(shop, aiwallet):
+    reply = aiwallet.reply(["Once ", "upon"], hold_after=1)
+    await connect(shop)
+    await ask(shop, "Tell me a story")
+    await reply.held()
+    aiwallet.press_stop()
+    await answered(shop)
+    error = shop.locator("#assistant-error")
+    assert await error.text_content() == "You stopped the answer in AI Wallet."
+    assert await error.get_attribute("data-status") == "499"
+
+
+@pytest.mark.parametrize(
+    "arrange, status, words",
+    [
+        (lambda w: w.fail(429, "Your plan is spent"), "429", "reached a limit"),
+        (lambda w: w.fail(503, "Overloaded"), "503", "could not answer"),
+        (lambda w: w.fail_network("Could not reach api.example"), "502", "could not reach your AI provider"),
+        (lambda w: w.mark_updated(), "410", "Reload this page"),
+        (lambda w: w.remove_account("Test wallet"), "403", "no AI account connected"),
+    ],
+    ids=["429", "503", "502", "410", "403-no-account"],
+)
+async def test_each_wallet_error_shows_its_message_for_the_visitor(shop, aiwallet, arrange, status, words):
+    await connect(shop)
+    arrange(aiwallet)
+    await ask(shop, "Anything")
+    await answered(shop)
+    error = shop.locator("#assistant-error")
+    await error.wait_for()
+    assert await error.get_attribute("data-status") == status
+    assert words in await error.text_content()
+
+
+async def test_a_locked_wallet_that_stays_locked_says_to_unlock(shop, aiwallet):
+    await connect(shop)
+    aiwallet.lock()
+    aiwallet.unlocking = "close"
+    await ask(shop, "Anything")
+    await answered(shop)
+    assert "Unlock it" in await shop.locator("#assistant-error").text_content()
+
+
+async def test_a_site_switched_off_mid_answer_gets_401_and_says_connect_again(shop, aiwallet):
+    first = aiwallet.reply(tool_calls=[ToolCall("list_moods", {})], hold_after=0)
+    await connect(shop)
+    await ask(shop, "Which moods?")
+    await first.held()
+    aiwallet.switch_off()
+    await widget_state(shop, "disconnected")
+    first.resume()
+    await answered(shop)
+    error = shop.locator("#assistant-error")
+    assert await error.get_attribute("data-status") == "401"
+    assert "Connect again" in await error.text_content()
+
+
+async def test_a_decline_shows_the_error_state_and_own_mode_still_works(shop, aiwallet):
+    aiwallet.approval = "decline"
+    await widget_state(shop, "disconnected")
+    await shop.get_by_role("button", name="Connect your AI").click()
+    assert "The connection was declined" in await widget_state(shop, "error")
+    assert await shop.get_by_role("button", name="Try again").is_visible()
+    assert await shop.locator("#ask").is_hidden()
+    await shop.locator("input[name=q]").fill("Tolkien")
+    await shop.get_by_role("button", name="Search").click()
+    await shop.locator("#search-results .title", has_text="The Hobbit").wait_for()
+
+
+async def test_a_link_notice_updates_the_widget_without_a_reload(shop, aiwallet):
+    aiwallet.add_account("Claude", "claude-haiku-4-5")
+    await connect(shop)
+    aiwallet.switch(account="Claude")
+    await shop.locator("ai-connect-widget", has_text="Answered by Claude (claude-haiku-4-5)").wait_for()
+    aiwallet.switch_off()
+    await widget_state(shop, "disconnected")
+
+
+async def test_with_auto_the_widget_and_answer_name_the_account_that_answered(shop, aiwallet):
+    aiwallet.add_account("Claude", "claude-haiku-4-5")
+    aiwallet.set_default_account("Claude")
+    await connect(shop)
+    aiwallet.switch(account=AUTO)
+    await shop.locator("ai-connect-widget", has_text="Answered by Auto").wait_for()
+    aiwallet.reply("Piranesi.")
+    await ask(shop, "One book")
+    await answered(shop)
+    who = await shop.locator(".turn.assistant .who").last.text_content()
+    assert who == f"Answered by {aiwallet.chats[-1].account} ({aiwallet.chats[-1].model})"
+
+
+async def test_model_markup_and_remote_images_stay_inert_text(shop, aiwallet, daphne_server):
+    remote_requests, dialogs = [], []
+    shop.on("request", lambda r: "evil.example" in r.url and remote_requests.append(r.url))
+    shop.on("dialog", lambda d: dialogs.append(d.message))
+    payload = '<img src=x onerror=alert(1)> ![cat](https://evil.example/cat.png) <script>alert(2)</script>'
+    aiwallet.reply([payload[:20], payload[20:]])
+    await connect(shop)
+    await ask(shop, payload)
+    assert await answered(shop) == payload
+    assert await shop.locator("#transcript img, #transcript script").count() == 0
+    assert remote_requests == [] and dialogs == []
+
+
+async def test_the_sdk_blurb_uses_the_published_openai_sdk_through_the_wallet(aiwallet, page, daphne_server):
+    await aiwallet.install(page)
+    await page.goto(daphne_server.url + "/bookshop/books/dune/")
+    await connect(page)
+    aiwallet.reply(["A desert planet, ", "a spice, a reckoning."])
+    await page.get_by_role("button", name="Write a one-line blurb").click()
+    await page.locator("#blurb", has_text="a reckoning.").wait_for()
+    assert await page.locator("#blurb").text_content() == "A desert planet, a spice, a reckoning."
+    chat = aiwallet.chats[-1]
+    assert "Dune" in json.dumps(chat.messages)
+    assert (chat.options or {}).get("maxTokens") == 60
+
+
+async def test_each_widget_state_has_its_own_words_and_a_screenshot(aiwallet, page, daphne_server):
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    widget = page.locator("ai-connect-widget")
+    seen = {}
+
+    async def capture(state):
+        seen[state] = (await widget_state(page, state)).strip()
+        await widget.screenshot(path=ARTIFACTS / f"widget-{state}.png")
+
+    await page.goto(daphne_server.url + "/bookshop/")
+    await capture("noWallet")
+    # "checking" lasts at most the 300 ms discovery: show it with a client that is still looking.
+    await page.evaluate("""() => { document.querySelector('ai-connect-widget').client =
+        { state: { status: 'checking' }, subscribe: () => () => {}, installUrl: '' }; }""")
+    await capture("checking")
+    await aiwallet.install(page)
+    aiwallet.approval = "wait"
+    await page.goto(daphne_server.url + "/bookshop/")
+    await capture("disconnected")
+    await page.get_by_role("button", name="Connect your AI").click()
+    await capture("connecting")
+    (await aiwallet.approval_window()).decline()
+    await capture("error")
+    aiwallet.approval = "approve"
+    await page.get_by_role("button", name="Try again").click()
+    await capture("connected")
+    assert len(set(seen.values())) == 6
+    assert await widget.get_attribute("role") == "status"

@@ -1,0 +1,671 @@
+"""
+The test wallet's ``window.aiwallet`` against specs/wallet-provider.md, in Debian's Chromium.
+
+Each test drives the in-page provider with ``page.evaluate`` and the wallet behind it with the
+``aiwallet`` fixture, on the home page of the real server.
+"""
+
+import asyncio
+
+import pytest
+import pytest_asyncio
+
+from testwallet.aiwallet import AUTO, ScriptError, ToolCall, aiwallet_script
+
+pytestmark = [pytest.mark.browser, pytest.mark.live]
+
+TIMEOUT_MS = 5000
+
+# Runs one request in the page and returns what the page saw: the result or the error (its name,
+# status and message), and every streamed event, then "settled" when the promise settled.
+ASK = """async ([method, params]) => {
+  const events = [];
+  const onEvent = (event) => events.push(event);
+  try {
+    const result = await window.aiwallet.request(method, params ?? undefined, onEvent);
+    events.push({ kind: 'settled' });
+    return { result, events };
+  } catch (error) {
+    events.push({ kind: 'settled' });
+    return { error: { name: error.name, status: error.status, message: error.message }, events };
+  }
+}"""
+
+# Starts a request without waiting for it: `window.asked` settles with its result or error (and
+# whether that error is the abort's reason), `window.seen` holds the events as they stream, and
+# `window.stop()` aborts it.
+START = """([method, params]) => {
+  window.seen = [];
+  const controller = new AbortController();
+  const reason = new DOMException('The visitor left the page', 'AbortError');
+  window.stop = () => controller.abort(reason);
+  const onEvent = (event) => window.seen.push(event);
+  window.asked = window.aiwallet.request(method, params ?? undefined, onEvent, controller.signal).then(
+    (result) => ({ result }),
+    (error) => ({
+      error: { name: error.name, status: error.status, message: error.message },
+      sameReason: error === reason,
+    }),
+  );
+}"""
+
+# Starts a connect and a chat at the same moment: `window.both` settles with what ASK returns for each.
+ASK_BOTH = f"""() => {{
+  const ask = {ASK};
+  const chat = {{ messages: [{{ role: 'user', content: 'hi' }}] }};
+  window.both = Promise.all([ask(['connect', null]), ask(['chat', chat])]);
+}}"""
+
+# Collects the link notices of this page in `window.links`.
+LISTEN = "() => { window.links = []; window.aiwallet.onLink((link) => window.links.push(link)); }"
+
+ECHO_LINK = {"connected": True, "providerName": "Test wallet", "model": "echo-1"}
+QUESTION = {"messages": [{"role": "user", "content": "A calm book for tonight"}]}
+TOOLS = [
+    {"name": "search_books", "description": "Find books by mood.", "inputSchema": {"type": "object"}},
+    {"name": "get_book", "description": "Read one book.", "inputSchema": {"type": "object"}},
+]
+
+
+async def ask(page, method, params=None):
+    """Run one request in the page and return what the page saw."""
+    return await settled(page.evaluate(ASK, [method, params]))
+
+
+def refused(status, message):
+    """Return the error a page sees when the wallet refuses with `status` and `message`."""
+    return {"name": "WalletRequestError", "status": status, "message": message}
+
+
+async def settled(evaluation):
+    """Await a page evaluation that waits on the wallet, within the bound."""
+    return await asyncio.wait_for(evaluation, TIMEOUT_MS / 1000)
+
+
+async def notices(page, count):
+    """Wait until the page has received `count` link notices; return them."""
+    # A function, not an expression: the site's CSP forbids the eval an expression needs.
+    await page.wait_for_function("(count) => window.links.length >= count", arg=count, timeout=TIMEOUT_MS)
+    return await page.evaluate("window.links")
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def site(aiwallet, page, daphne_server):
+    """The home page with the test wallet installed; the wallet is not yet approved."""
+    await aiwallet.install(page)
+    await page.goto(daphne_server.url + "/")
+    return page
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def connected(aiwallet, site, daphne_server):
+    """The home page of a site the visitor approved before it loaded."""
+    aiwallet.approve_site(daphne_server.url)
+    await site.reload()
+    return site
+
+
+# -- Discovery -----------------------------------------------------------------------------------
+
+
+async def test_provider_is_defined_before_the_page_scripts_run(site):
+    await site.locator("html[data-wallets-checked=true]").wait_for(timeout=TIMEOUT_MS)
+    assert await site.locator('[data-wallet="aiwallet"] .status').text_content() == "found"
+
+
+async def test_provider_announces_itself_when_it_is_defined(aiwallet, page, daphne_server):
+    await page.add_init_script(
+        "window.addEventListener('aiwallet:announce', (event) => { window.announced = event.detail; });"
+    )
+    await aiwallet.install(page)
+    await page.goto(daphne_server.url + "/")
+    assert await page.evaluate("window.announced === window.aiwallet && window.announced.isAIWallet === true")
+
+
+async def test_script_loaded_after_the_announce_finds_the_wallet_through_aiwallet_request(site):
+    found = await site.evaluate(
+        """() => {
+          const announced = [];
+          window.addEventListener('aiwallet:announce', (event) => announced.push(event.detail));
+          window.dispatchEvent(new Event('aiwallet:request'));
+          window.dispatchEvent(new Event('aiwallet:request'));
+          return { count: announced.length, same: announced.every((detail) => detail === window.aiwallet) };
+        }"""
+    )
+    assert found == {"count": 2, "same": True}
+
+
+async def test_provider_is_frozen_and_cannot_be_replaced(site):
+    checks = await site.evaluate(
+        """() => {
+          const wallet = window.aiwallet;
+          const descriptor = Object.getOwnPropertyDescriptor(window, 'aiwallet');
+          window.aiwallet = { isAIWallet: true, name: 'Impostor' };
+          let redefined = true;
+          try { Object.defineProperty(window, 'aiwallet', { value: {} }); } catch { redefined = false; }
+          const original = wallet.request;
+          wallet.request = () => null;
+          let strictThrows = false;
+          try {
+            (function () { 'use strict'; window.aiwallet = {}; })();
+          } catch (error) {
+            strictThrows = error instanceof TypeError;
+          }
+          return {
+            writable: descriptor.writable, configurable: descriptor.configurable, frozen: Object.isFrozen(wallet),
+            same: window.aiwallet === wallet, redefined, patched: wallet.request !== original, strictThrows,
+            deleted: delete window.aiwallet,
+            keys: Object.keys(wallet).sort(), isAIWallet: wallet.isAIWallet, name: wallet.name,
+          };
+        }"""
+    )
+    assert checks == {
+        "writable": False, "configurable": False, "frozen": True, "same": True, "redefined": False,
+        "patched": False, "strictThrows": True, "deleted": False, "keys": ["isAIWallet", "name", "onLink", "request"],
+        "isAIWallet": True, "name": "Test wallet",
+    }
+
+
+async def test_provider_is_defined_in_the_top_frame_only(site):
+    # A same-origin document that may be framed (the site's own pages refuse to be).
+    await site.route("**/framed", lambda route: route.fulfill(body="<p>framed</p>", content_type="text/html"))
+    await site.evaluate(
+        """() => new Promise((resolve) => {
+          const frame = document.createElement('iframe');
+          frame.src = '/framed';
+          frame.onload = resolve;
+          document.body.append(frame);
+        })"""
+    )
+    assert await site.evaluate("'aiwallet' in document.querySelector('iframe').contentWindow") is False
+
+
+# -- status, connect, disconnect -----------------------------------------------------------------
+
+
+async def test_status_of_a_site_not_yet_approved_is_disconnected_without_asking(aiwallet, site):
+    assert await ask(site, "status") == {"result": {"connected": False}, "events": [{"kind": "settled"}]}
+    assert aiwallet.approval_windows == []
+
+
+async def test_connect_asks_the_visitor_once_then_status_is_connected(aiwallet, site):
+    link = {"connected": True, "providerName": "Test wallet", "model": "echo-1"}
+    assert (await ask(site, "connect"))["result"] == link
+    assert (await ask(site, "connect"))["result"] == link
+    assert (await ask(site, "status"))["result"] == link
+    assert len(aiwallet.approval_windows) == 1
+
+
+async def test_approval_window_shows_the_host_and_the_account_and_waits_for_the_visitor(aiwallet, site, daphne_server):
+    aiwallet.add_account("Claude", "claude-haiku-5-5")
+    aiwallet.set_default_account("Claude")
+    aiwallet.approval = "wait"
+    await site.evaluate(START, ["connect", None])
+    window = await aiwallet.approval_window()
+    assert window.host == daphne_server.url.removeprefix("http://")
+    assert window.account == "Claude"
+    window.approve()
+    asked = await settled(site.evaluate("window.asked"))
+    assert asked["result"] == {"connected": True, "providerName": "Claude", "model": "claude-haiku-5-5"}
+
+
+@pytest.mark.parametrize("visitor", ["decline", "close"])
+async def test_connect_declined_or_closed_rejects_403(aiwallet, site, visitor):
+    aiwallet.approval = visitor
+    asked = await ask(site, "connect")
+    assert asked["error"] == refused(403, "The connection was declined")
+    assert (await ask(site, "status"))["result"] == {"connected": False}
+
+
+async def test_approve_stays_disabled_until_the_wallet_holds_an_account(aiwallet, site):
+    aiwallet.remove_account("Test wallet")
+    aiwallet.approval = "wait"
+    await site.evaluate(START, ["connect", None])
+    window = await aiwallet.approval_window()
+    assert window.account is None
+    with pytest.raises(ScriptError, match="add_account"):
+        window.approve()
+    aiwallet.add_account("ChatGPT", "gpt-6-luna")
+    window.approve()
+    assert (await settled(site.evaluate("window.asked")))["result"] == {
+        "connected": True, "providerName": "ChatGPT", "model": "gpt-6-luna",
+    }
+
+
+@pytest.mark.parametrize("method", ["connect", "chat"])
+async def test_wallet_not_set_up_rejects_403(aiwallet, site, method):
+    aiwallet.set_up = False
+    asked = await ask(site, method, QUESTION)
+    assert asked["error"]["status"] == 403
+    assert asked["error"]["message"] == "AI Wallet is not set up yet. Open it from the browser toolbar."
+
+
+async def test_locked_wallet_reports_disconnected_and_closing_the_unlock_window_rejects_403(aiwallet, connected):
+    aiwallet.lock()
+    assert (await ask(connected, "status"))["result"] == {"connected": False}
+    aiwallet.unlocking = "close"
+    for method in ("connect", "chat"):
+        asked = await ask(connected, method, QUESTION)
+        assert asked["error"] == refused(403, "AI Wallet is locked. Unlock it to continue.")
+
+
+async def test_requests_that_meet_the_lock_share_one_unlock_window_and_go_on_once_unlocked(aiwallet, connected):
+    aiwallet.lock()
+    aiwallet.unlocking = "wait"
+    await connected.evaluate(ASK_BOTH)
+    window = await aiwallet.unlock_window()
+    await aiwallet.until(lambda wallet: len(window.requests) == 2)  # both wait on the one window
+    window.unlock()
+    link, chat = await settled(connected.evaluate("window.both"))
+    assert link["result"]["connected"] is True
+    assert chat["result"]["message"]["content"] == "Echo: hi"
+    assert len(aiwallet.unlock_windows) == 1
+
+
+async def test_closing_the_unlock_window_rejects_every_request_waiting_on_it(aiwallet, connected):
+    aiwallet.lock()
+    aiwallet.unlocking = "wait"
+    await connected.evaluate(ASK_BOTH)
+    window = await aiwallet.unlock_window()
+    await aiwallet.until(lambda wallet: len(window.requests) == 2)
+    window.close()
+    answers = await settled(connected.evaluate("window.both"))
+    assert [answer["error"]["message"] for answer in answers] == ["AI Wallet is locked. Unlock it to continue."] * 2
+    assert aiwallet.locked is True
+
+
+async def test_disconnect_removes_the_site_and_on_a_locked_wallet_rejects_403(aiwallet, connected):
+    aiwallet.lock()
+    asked = await ask(connected, "disconnect")
+    assert asked["error"] == refused(403, "The wallet is locked")
+    aiwallet.unlock()
+    assert (await ask(connected, "disconnect"))["result"] == {"connected": False}
+    assert (await ask(connected, "status"))["result"] == {"connected": False}
+    aiwallet.approval = "decline"
+    assert (await ask(connected, "connect"))["error"]["status"] == 403  # the next connect asks again
+
+
+# -- The error table -----------------------------------------------------------------------------
+
+
+async def test_chat_without_messages_rejects_400(connected):
+    for params in (None, {}, {"messages": []}):
+        asked = await ask(connected, "chat", params)
+        assert asked["error"] == refused(400, "A chat request carries its messages")
+
+
+async def test_chat_from_a_site_not_approved_rejects_401(site):
+    asked = await ask(site, "chat", QUESTION)
+    assert asked["error"] == refused(401, "This site is not connected to AI Wallet")
+    assert asked["events"] == [{"kind": "settled"}]
+
+
+async def test_chat_whose_account_is_gone_rejects_403(aiwallet, connected):
+    aiwallet.remove_account("Test wallet")
+    asked = await ask(connected, "chat", QUESTION)
+    assert asked["error"] == refused(403, "AI Wallet has no AI account connected")
+
+
+async def test_chat_on_auto_with_no_account_rejects_403(aiwallet, connected):
+    aiwallet.switch(AUTO)
+    aiwallet.remove_account("Test wallet")
+    asked = await ask(connected, "chat", QUESTION)
+    assert asked["error"]["status"] == 403
+    assert asked["error"]["message"] == "AI Wallet has no AI account connected"
+
+
+async def test_unknown_method_rejects_404_naming_the_method(site):
+    asked = await ask(site, "summarize")
+    assert asked["error"] == refused(404, "AI Wallet has no method named summarize")
+
+
+async def test_updated_wallet_rejects_every_request_410(aiwallet, connected):
+    aiwallet.mark_updated()
+    for method in ("status", "connect", "disconnect", "chat"):
+        asked = await ask(connected, method, QUESTION)
+        assert asked["error"] == refused(410, "AI Wallet was updated. Reload this page to use it again.")
+
+
+async def test_provider_refusal_rejects_with_the_provider_status_and_sends_no_start(aiwallet, connected):
+    aiwallet.fail(429, "Your plan's quota is spent")
+    asked = await ask(connected, "chat", QUESTION)
+    assert asked["error"] == refused(429, "Test wallet answered 429: Your plan's quota is spent")
+    assert asked["events"] == [{"kind": "settled"}]
+    assert aiwallet.chats[-1].outcome == "failed"
+
+
+async def test_network_failure_rejects_502_with_the_reason(aiwallet, connected):
+    aiwallet.fail_network("Could not reach api.example.com")
+    asked = await ask(connected, "chat", QUESTION)
+    assert asked["error"] == refused(502, "Could not reach api.example.com")
+
+
+async def test_stop_pressed_in_the_wallet_mid_stream_rejects_499(aiwallet, connected):
+    reply = aiwallet.reply(["Piranesi ", "suits ", "a calm evening."], hold_after=1)
+    await connected.evaluate(START, ["chat", QUESTION])
+    await reply.held()
+    assert await connected.evaluate("window.seen.map((event) => event.kind)") == ["start", "text"]
+    assert aiwallet.press_stop() == [aiwallet.chats[-1]]
+    asked = await settled(connected.evaluate("window.asked"))
+    assert asked["error"] == refused(499, "The answer was stopped from AI Wallet")
+    assert await connected.evaluate("window.seen") == [
+        {"kind": "start", "providerName": "Test wallet", "model": "echo-1"}, {"kind": "text", "delta": "Piranesi "},
+    ]
+    assert await aiwallet.chats[-1].ended() == "stopped"
+
+
+# -- Streaming -----------------------------------------------------------------------------------
+
+
+async def test_chat_streams_one_start_then_each_delta_in_order_before_it_settles(aiwallet, connected):
+    aiwallet.reply(["Piranesi ", "suits ", "a calm evening."], model="echo-1-2026-01-01")
+    asked = await ask(connected, "chat", QUESTION)
+    assert asked["events"] == [
+        {"kind": "start", "providerName": "Test wallet", "model": "echo-1"},
+        {"kind": "text", "delta": "Piranesi "},
+        {"kind": "text", "delta": "suits "},
+        {"kind": "text", "delta": "a calm evening."},
+        {"kind": "settled"},
+    ]
+    assert asked["result"]["message"] == {"role": "assistant", "content": "Piranesi suits a calm evening."}
+    assert asked["result"]["finishReason"] == "stop"
+    assert asked["result"]["model"] == "echo-1-2026-01-01"  # as the provider names it
+
+
+async def test_held_answer_streams_on_when_resumed(aiwallet, connected):
+    reply = aiwallet.reply(["One ", "two ", "three."], hold_after=1)
+    await connected.evaluate(START, ["chat", QUESTION])
+    await reply.held()
+    assert await connected.evaluate("window.seen.map((event) => event.delta ?? event.kind)") == ["start", "One "]
+    reply.resume()
+    asked = await settled(connected.evaluate("window.asked"))
+    assert asked["result"]["message"]["content"] == "One two three."
+    seen = await connected.evaluate("window.seen.map((event) => event.delta ?? event.kind)")
+    assert seen == ["start", "One ", "two ", "three."]
+
+
+async def test_tools_only_step_sends_start_right_before_the_result(aiwallet, connected):
+    aiwallet.reply(tool_calls=[ToolCall("search_books", {"mood": "calm"})])
+    asked = await ask(connected, "chat", {**QUESTION, "tools": TOOLS})
+    assert asked["events"] == [{"kind": "start", "providerName": "Test wallet", "model": "echo-1"}, {"kind": "settled"}]
+    assert asked["result"]["finishReason"] == "toolCalls"
+    assert asked["result"]["message"]["content"] == ""
+
+
+async def test_tool_calls_carry_stable_ids_and_parsed_arguments(aiwallet, connected):
+    reply = aiwallet.reply(
+        tool_calls=[ToolCall("search_books", '{"mood": "calm"}'), ToolCall("get_book", {"slug": "piranesi"})]
+    )
+    asked = await ask(connected, "chat", {**QUESTION, "tools": TOOLS})
+    calls = asked["result"]["message"]["toolCalls"]
+    assert [(call["name"], call["arguments"]) for call in calls] == [
+        ("search_books", {"mood": "calm"}), ("get_book", {"slug": "piranesi"}),
+    ]
+    ids = [call["id"] for call in calls]
+    assert len(set(ids)) == 2 and all(ids)
+    assert ids == [call.id for call in reply.tool_calls]
+    # The page answers each call by its id; the wallet reads the same ids back.
+    answered = [
+        *QUESTION["messages"],
+        asked["result"]["message"],
+        *({"role": "tool", "toolCallId": call["id"], "name": call["name"], "content": "[]"} for call in calls),
+    ]
+    await ask(connected, "chat", {"messages": answered, "tools": TOOLS})
+    assert [m["toolCallId"] for m in aiwallet.chats[-1].messages if m["role"] == "tool"] == ids
+    assert aiwallet.chats[-1].messages[1]["toolCalls"] == calls
+
+
+async def test_reply_calling_a_tool_the_chat_did_not_offer_is_a_script_error(aiwallet, connected):
+    aiwallet.reply(tool_calls=[ToolCall("delete_everything")])
+    asked = await ask(connected, "chat", {**QUESTION, "tools": TOOLS})
+    assert asked["error"]["status"] == 500
+    assert asked["events"] == [{"kind": "settled"}]
+    with pytest.raises(ScriptError, match="search_books, get_book"):
+        aiwallet.raise_script_errors()
+
+
+async def test_model_function_answers_when_nothing_is_queued(aiwallet, connected):
+    seen = []
+
+    async def model(chat):
+        seen.append((chat.origin, chat.account, chat.model, chat.messages[-1]["content"]))
+        return f"{len(chat.messages)} message(s) read"
+
+    aiwallet.model = model
+    asked = await ask(connected, "chat", QUESTION)
+    assert asked["result"]["message"]["content"] == "1 message(s) read"
+    assert seen == [(aiwallet.requests[-1].origin, "Test wallet", "echo-1", "A calm book for tonight")]
+
+
+async def test_echo_model_answers_when_the_test_scripts_nothing(connected):
+    asked = await ask(connected, "chat", {"messages": [
+        {"role": "system", "content": "Be brief."},
+        {"role": "user", "content": [{"type": "text", "text": "Which book "}, {"type": "text", "text": "is calm?"}]},
+    ]})
+    deltas = [event["delta"] for event in asked["events"] if event["kind"] == "text"]
+    assert deltas == ["Echo: ", "Which ", "book ", "is ", "calm?"]
+    assert asked["result"] == {
+        "message": {"role": "assistant", "content": "Echo: Which book is calm?"},
+        "finishReason": "stop",
+        "model": "echo-1",
+        "usage": {"inputTokens": 6, "outputTokens": 5, "cachedInputTokens": 0},
+    }
+
+
+# -- Auto ----------------------------------------------------------------------------------------
+
+
+async def test_auto_link_has_no_model_and_start_names_the_account_that_answers(aiwallet, connected):
+    aiwallet.add_account("Claude", "claude-haiku-5-5")
+    aiwallet.add_account("ChatGPT", "gpt-6-luna")
+    aiwallet.auto_order = ["Claude", "ChatGPT"]
+    aiwallet.switch(AUTO)
+    assert (await ask(connected, "status"))["result"] == {"connected": True, "providerName": "Auto"}
+    aiwallet.fail(429, "Plan spent")  # Claude fails before any text: the wallet moves on
+    aiwallet.reply("From the next account.")
+    asked = await ask(connected, "chat", QUESTION)
+    assert asked["events"][0] == {"kind": "start", "providerName": "ChatGPT", "model": "gpt-6-luna"}
+    assert [event["kind"] for event in asked["events"]] == ["start", "text", "settled"]
+    assert asked["result"]["model"] == "gpt-6-luna"
+    assert aiwallet.chats[-1].account == "ChatGPT"
+
+
+# -- Link notices --------------------------------------------------------------------------------
+
+
+async def test_switching_account_or_model_sends_the_site_a_link_notice(aiwallet, connected):
+    await connected.evaluate(LISTEN)
+    aiwallet.add_account("Claude", "claude-haiku-5-5")
+    aiwallet.switch("Claude")
+    aiwallet.switch(model="claude-opus-5")
+    links = await notices(connected, 3)
+    assert links == [
+        {"connected": True, "providerName": "Test wallet", "model": "echo-1"},  # the vault changed: a repeat
+        {"connected": True, "providerName": "Claude", "model": "claude-haiku-5-5"},
+        {"connected": True, "providerName": "Claude", "model": "claude-opus-5"},
+    ]
+    asked = await ask(connected, "chat", QUESTION)
+    assert asked["events"][0] == {"kind": "start", "providerName": "Claude", "model": "claude-opus-5"}
+
+
+async def test_site_switched_off_gets_a_last_notice_in_each_of_its_pages(aiwallet, context, daphne_server):
+    await aiwallet.install(context)
+    aiwallet.approve_site(daphne_server.url)
+    pages = [await context.new_page(), await context.new_page()]
+    for page in pages:
+        await page.goto(daphne_server.url + "/")
+        await page.evaluate(LISTEN)
+    aiwallet.switch_off()
+    for page in pages:
+        assert await notices(page, 1) == [{"connected": False}]
+    assert (await ask(pages[0], "status"))["result"] == {"connected": False}
+
+
+async def test_disconnect_notifies_every_page_of_the_origin(aiwallet, context, daphne_server):
+    await aiwallet.install(context)
+    aiwallet.approve_site(daphne_server.url)
+    first, second = await context.new_page(), await context.new_page()
+    for page in (first, second):
+        await page.goto(daphne_server.url + "/")
+        await page.evaluate(LISTEN)
+    await ask(first, "disconnect")
+    assert await notices(second, 1) == [{"connected": False}]
+    assert await notices(first, 1) == [{"connected": False}]
+
+
+async def test_unlock_notifies_approved_sites_and_lock_sends_nothing(aiwallet, connected):
+    await connected.evaluate(LISTEN)
+    sent = len(aiwallet.notices)
+    aiwallet.lock()
+    assert (await ask(connected, "status"))["result"] == {"connected": False}
+    assert len(aiwallet.notices) == sent
+    aiwallet.unlock()
+    assert await notices(connected, 1) == [{"connected": True, "providerName": "Test wallet", "model": "echo-1"}]
+
+
+async def test_on_link_returns_a_function_that_removes_the_listener(aiwallet, connected):
+    await connected.evaluate(
+        """() => {
+          window.links = []; window.removed = [];
+          window.aiwallet.onLink((link) => window.links.push(link));
+          const remove = window.aiwallet.onLink((link) => window.removed.push(link));
+          remove();
+        }"""
+    )
+    aiwallet.switch(model="echo-2")
+    await notices(connected, 1)
+    assert await connected.evaluate("window.removed") == []
+
+
+# -- Abort ---------------------------------------------------------------------------------------
+
+
+async def test_abort_rejects_at_once_with_the_signal_reason_and_the_wallet_stops_the_chat(aiwallet, connected):
+    reply = aiwallet.reply(["Piranesi ", "suits ", "a calm evening."], hold_after=2)
+    await connected.evaluate(START, ["chat", QUESTION])
+    await reply.held()
+    # The wallet holds the answer and will never send more: only the abort can settle it, and it
+    # has to before a zero-delay timer fires.
+    outcome = await connected.evaluate(
+        """async () => {
+          let settled = null;
+          window.asked.then((answer) => { settled = answer; });
+          window.stop();
+          await new Promise((resolve) => setTimeout(resolve, 0));
+          return settled && { sameReason: settled.sameReason, kinds: window.seen.map((event) => event.kind) };
+        }"""
+    )
+    assert outcome == {"sameReason": True, "kinds": ["start", "text", "text"]}
+    assert await aiwallet.chats[-1].ended() == "cancelled"
+    assert aiwallet.requests[-1].answer is None  # the page asked for nothing more
+
+
+async def test_abort_while_the_unlock_window_is_open_withdraws_the_request(aiwallet, connected):
+    aiwallet.lock()
+    aiwallet.unlocking = "wait"
+    await connected.evaluate(START, ["chat", QUESTION])
+    await aiwallet.unlock_window()
+    await connected.evaluate("window.stop()")
+    assert await settled(connected.evaluate("window.asked.then(({ sameReason }) => sameReason)")) is True
+    aiwallet.unlock()
+    assert aiwallet.chats == []  # no model was asked
+
+
+async def test_already_aborted_signal_rejects_without_asking_the_wallet(aiwallet, connected):
+    same = await connected.evaluate(
+        """async () => {
+          const reason = new Error('Not now');
+          try { await window.aiwallet.request('chat', {}, undefined, AbortSignal.abort(reason)); }
+          catch (error) { return error === reason; }
+        }"""
+    )
+    assert same is True
+    assert aiwallet.requests == []
+
+
+# -- The log -------------------------------------------------------------------------------------
+
+
+async def test_request_log_holds_each_method_params_and_origin(aiwallet, connected, daphne_server):
+    await ask(connected, "status")
+    await ask(connected, "chat", {**QUESTION, "options": {"temperature": 0.2}})
+    assert [(r.method, r.params, r.origin) for r in aiwallet.requests] == [
+        ("status", None, daphne_server.url),
+        ("chat", {**QUESTION, "options": {"temperature": 0.2}}, daphne_server.url),
+    ]
+    assert aiwallet.chats[-1].options == {"temperature": 0.2}
+
+
+# -- Without the binding -------------------------------------------------------------------------
+
+
+async def test_stub_alone_asks_with_confirm_and_echoes_as_a_test_wallet(page, daphne_server):
+    dialogs = []
+
+    async def answer(dialog):
+        dialogs.append(dialog.message)
+        await (dialog.accept() if len(dialogs) > 1 else dialog.dismiss())
+
+    page.on("dialog", answer)
+    await page.add_init_script(path=aiwallet_script())
+    await page.goto(daphne_server.url + "/")
+    assert (await ask(page, "connect"))["error"]["message"] == "The connection was declined"
+    assert (await ask(page, "chat", QUESTION))["error"]["status"] == 401
+    assert (await ask(page, "connect"))["result"] == ECHO_LINK
+    assert "not an AI" in dialogs[0]
+    asked = await ask(page, "chat", QUESTION)
+    assert asked["events"][0] == {"kind": "start", "providerName": "Test wallet", "model": "echo-1"}
+    assert asked["result"]["message"]["content"] == "Echo: A calm book for tonight"
+    assert (await ask(page, "nothing"))["error"]["status"] == 404
+    assert (await ask(page, "disconnect"))["result"] == {"connected": False}
+    assert (await ask(page, "status"))["result"] == {"connected": False}
+
+
+# -- @aiconnect/core against the stub ------------------------------------------------------------
+
+
+async def test_aiconnect_connects_chats_runs_tools_and_follows_notices_through_the_stub(aiwallet, site):
+    aiwallet.add_account("Claude", "claude-haiku-5-5")
+    aiwallet.set_default_account("Claude")
+    aiwallet.reply(tool_calls=[ToolCall("search_books", {"mood": "calm"})])
+    aiwallet.reply(["Piranesi ", "suits a calm evening."])
+    await settled(site.evaluate(
+        """async () => {
+          const { AiConnect, runConversation } = await import('/static/aiconnect/index.js');
+          const client = new AiConnect();
+          window.client = client;
+          window.states = [];
+          client.subscribe((state) => window.states.push(state.status));
+          await client.connect();
+          const { state } = client;
+          window.ran = [];
+          window.text = '';
+          const searchBooks = { name: 'search_books', description: 'Find books.', inputSchema: { type: 'object' } };
+          const tools = {
+            listTools: async () => [searchBooks],
+            callTool: async (name, args) => { window.ran.push([name, args]); return '[{"title":"Piranesi"}]'; },
+          };
+          const added = await runConversation({
+            session: state.session, tools,
+            messages: [{ role: 'user', content: 'A calm book for tonight' }],
+            onText: (delta) => { window.text += delta; },
+          });
+          window.added = added.map((message) => message.role);
+        }"""
+    ))
+    assert await site.evaluate("window.states") == ["disconnected", "connecting", "connected"]
+    assert await site.evaluate("window.ran") == [["search_books", {"mood": "calm"}]]
+    assert await site.evaluate("window.text") == "Piranesi suits a calm evening."
+    assert await site.evaluate("window.added") == ["assistant", "tool", "assistant"]
+    first, second = aiwallet.chats
+    assert second.messages[-1]["toolCallId"] == second.messages[-2]["toolCalls"][0]["id"]
+    assert first.tools[0]["name"] == "search_books"
+    # A notice from the wallet moves the client's state; a refusal reaches it with its status.
+    aiwallet.switch("Test wallet")
+    await site.wait_for_function("() => client.state.providerName === 'Test wallet'", timeout=TIMEOUT_MS)
+    aiwallet.fail(429, "Plan spent")
+    answer = await settled(site.evaluate(
+        """() => client.state.session.chat({ messages: [{ role: 'user', content: 'hi' }] })
+          .catch((error) => ({ name: error.name, status: error.status, message: error.message }))"""
+    ))
+    assert answer == refused(429, "Test wallet answered 429: Plan spent")

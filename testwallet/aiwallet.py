@@ -1,0 +1,1003 @@
+"""
+A test double of AI Wallet (``window.aiwallet``) for browser tests, driven from pytest.
+
+``frontend/testwallet/aiwallet.js`` defines the provider in the page, as the real wallet's content
+script does; this module is the wallet behind it. The test plays the visitor (the unlock and
+approval windows, the account picked for each site, the Stop button) and the model that answers,
+and reads what the page asked for. Everything follows specs/wallet-provider.md, so a page that
+works against it works against AI Wallet. It is not an AI: unless the test says otherwise, the
+only account is ``Test wallet`` on ``echo-1``, which answers "Echo: " and the last user message.
+
+A complete test::
+
+    async def test_the_site_answers_through_the_wallet(aiwallet, page, daphne_server):
+        await aiwallet.install(page)  # before the page loads
+        aiwallet.approve_site(daphne_server.url)  # the visitor approved this site earlier
+        aiwallet.reply(["Piranesi suits ", "a calm evening."])
+        await page.goto(daphne_server.url + "/")
+        answer = await page.evaluate(
+            "() => window.aiwallet.request('chat', {messages: [{role: 'user', content: 'A calm book?'}]})"
+        )
+        assert answer["message"]["content"] == "Piranesi suits a calm evening."
+        assert aiwallet.requests[-1].method == "chat"
+
+The ``aiwallet`` fixture gives each test a fresh :class:`AiWalletStub` (function-scoped, on the
+session event loop that pytest-playwright-asyncio's ``page`` and ``context`` use).
+
+Installing
+    ``await aiwallet.install(page_or_context)``: define ``window.aiwallet`` in every document the
+    page (or every page of the context) loads from then on, before the page's scripts run. Pages
+    of one context share the wallet: approvals, the lock and link notices span them.
+
+The visitor's windows
+    ``aiwallet.approval``: what the visitor does in the approval window ``connect`` opens:
+    ``"approve"`` (the default), ``"decline"``, ``"close"``, or ``"wait"`` to decide in the test
+    with ``window = await aiwallet.approval_window()`` then ``window.approve()``,
+    ``window.decline()`` or ``window.close()`` (``window.origin``, ``window.host`` and
+    ``window.account`` are what the window shows).
+    ``aiwallet.unlocking``: what the visitor does in the unlock window a locked wallet opens:
+    ``"unlock"`` (the default), ``"close"``, or ``"wait"`` and then
+    ``(await aiwallet.unlock_window()).unlock()`` or ``.close()``. Requests that meet the lock at
+    the same time share one window.
+
+The wallet's state
+    ``aiwallet.lock()`` / ``aiwallet.unlock()``; ``aiwallet.set_up = False`` (a wallet with no
+    vault yet); ``aiwallet.mark_updated()`` (the extension was updated: every request gets 410).
+    ``aiwallet.approve_site(url, account=None, model=None)``: approve an origin beforehand.
+    ``aiwallet.switch(account=None, model=None, origin=None)``: the visitor picks another account
+    (or ``AUTO``) or model for the site; its pages get a link notice.
+    ``aiwallet.switch_off(origin=None)``: the visitor removes the site; its pages get
+    ``{connected: false}``.
+    ``aiwallet.add_account(name, model)``, ``remove_account(name)``, ``set_default_account(name)``;
+    ``aiwallet.accounts``. With ``AUTO`` the wallet tries the accounts in ``aiwallet.auto_order``
+    (default: the order they were added) and the next one answers when one fails.
+    When no ``origin`` is given, these act on every approved site.
+
+The model
+    ``aiwallet.reply(text, tool_calls=(), finish_reason=None, model=None, usage=True,
+    hold_after=None)`` queues the next answer: ``text`` is a string or a list of deltas;
+    ``tool_calls`` holds ``ToolCall(name, arguments)`` (arguments as a dict or a JSON string);
+    ``hold_after=n`` holds the stream once the page has received ``n`` deltas (0: before the
+    ``start``), until ``await reply.held()`` ... ``reply.resume()``, or Stop, or the page aborts.
+    ``aiwallet.fail(429, "Your plan is spent")`` queues a provider refusal: the page gets
+    ``<account> answered 429: Your plan is spent``. ``aiwallet.fail_network(reason)`` queues a
+    502 with ``reason`` as the message.
+    ``aiwallet.model = function``: answers when the queue is empty; it takes a :class:`Chat` and
+    returns a :class:`Reply` or a string (or awaits one), or raises :class:`ProviderError` /
+    :class:`ProviderUnreachable`. Without either, the echo model answers.
+    ``aiwallet.press_stop()``: the visitor presses Stop: each running chat ends with 499.
+
+What happened
+    ``aiwallet.requests``: each :class:`Request` (``method``, ``params``, ``origin``, ``answer``).
+    ``aiwallet.chats``: each :class:`Chat` that reached a model, with ``account``, ``model``,
+    ``outcome`` (``"answered"``, ``"failed"``, ``"stopped"``, ``"cancelled"``) and
+    ``await chat.ended()``. ``aiwallet.notices``: each link notice as ``(origin, link)``.
+    ``aiwallet.approval_windows`` and ``aiwallet.unlock_windows``: each window that opened.
+    ``aiwallet.link(origin)`` and ``aiwallet.is_approved(url)``: what the wallet holds for a site.
+    ``await aiwallet.until(lambda wallet: ...)``: wait until the wallet's state says so.
+
+Every wait takes a ``timeout`` in seconds (5 by default) and raises ``TimeoutError`` saying what
+did not happen. A reply the page could not have asked for (a tool call on a step that offered no
+tools, an unknown tool) is a :class:`ScriptError`: the page gets a 500 and the fixture raises it
+when the test ends (``aiwallet.raise_script_errors()`` raises it earlier, and forgets it).
+"""
+
+import asyncio
+import inspect
+import itertools
+import json
+import re
+from collections import deque
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+from urllib.parse import urlsplit
+
+import pytest_asyncio
+
+__all__ = [
+    "AUTO",
+    "Account",
+    "AiWalletStub",
+    "ApprovalWindow",
+    "Chat",
+    "ProviderError",
+    "ProviderUnreachable",
+    "Reply",
+    "Request",
+    "ScriptError",
+    "ToolCall",
+    "UnlockWindow",
+    "aiwallet",
+    "aiwallet_script",
+]
+
+#: The Playwright binding the page calls (frontend/testwallet/aiwallet.js).
+BINDING = "__testwalletAiwallet"
+#: The account name of a site on which the wallet picks the account for each answer.
+AUTO = "Auto"
+#: How long a wait of the driver lasts by default, in seconds.
+DEFAULT_TIMEOUT = 5.0
+
+
+def aiwallet_script():
+    """Return the path of the in-page provider script, ``frontend/testwallet/aiwallet.js``.
+
+    ``testwallet/stubs`` links to ``frontend/testwallet`` in the repository and
+    holds copies in an installed wheel, so this works in both.
+    """
+    return Path(__file__).parent / "stubs" / "aiwallet.js"
+
+
+# -- The wallet's errors (wallet-provider.md, "Errors") -------------------------------------------
+
+NO_MESSAGES = (400, "A chat request carries its messages")
+NOT_CONNECTED = (401, "This site is not connected to AI Wallet")
+DECLINED = (403, "The connection was declined")
+NOT_SET_UP = (403, "AI Wallet is not set up yet. Open it from the browser toolbar.")
+LOCKED = (403, "AI Wallet is locked. Unlock it to continue.")
+LOCKED_DISCONNECT = (403, "The wallet is locked")
+NO_ACCOUNT = (403, "AI Wallet has no AI account connected")
+UPDATED = (410, "AI Wallet was updated. Reload this page to use it again.")
+STOPPED = (499, "The answer was stopped from AI Wallet")
+#: Not in the spec: the test's own script went wrong (see ScriptError).
+SCRIPT_FAILED = 500
+
+
+class ProviderError(Exception):
+    """
+    Raised by a model function when the provider refuses the call; the page gets
+    ``<account> answered <status>: <detail>`` with ``status``.
+    """
+
+    def __init__(self, status, detail):
+        super().__init__(f"answered {status}: {detail}")
+        self.status = status
+        self.detail = detail
+
+
+class ProviderUnreachable(Exception):
+    """Raised by a model function when the provider cannot be reached; the page gets 502 and the reason."""
+
+    def __init__(self, reason):
+        super().__init__(reason)
+        self.reason = reason
+
+
+class ScriptError(AssertionError):
+    """Raised when the test's script of the wallet asks for something the page could not have met."""
+
+
+# -- What the test scripts ------------------------------------------------------------------------
+
+
+@dataclass
+class Account:
+    """An AI account in the wallet: its display name and its default model."""
+
+    name: str
+    model: str
+
+
+@dataclass
+class ToolCall:
+    """A tool the model asks for; ``arguments`` is a dict or the JSON text of one."""
+
+    name: str
+    arguments: dict | str = field(default_factory=dict)
+    id: str | None = None
+
+
+@dataclass(eq=False)
+class Reply:
+    """
+    One answer of the model: its text (a string, or the list of deltas it streams in), the tools
+    it calls, and how it ends. ``model`` is the model as the provider names it (default: the one
+    the wallet asked for); ``usage`` is a dict, ``True`` to count words, or ``None`` for none.
+    """
+
+    text: str | list[str] = ""
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    finish_reason: str | None = None
+    model: str | None = None
+    usage: dict | bool | None = True
+    hold_after: int | None = None
+
+    def __post_init__(self):
+        self._pulse = asyncio.Event()
+        self._resumed = asyncio.Event()
+        self._held = False
+
+    @property
+    def deltas(self):
+        """The pieces of text the answer streams."""
+        if isinstance(self.text, str):
+            return [self.text] if self.text else []
+        return [delta for delta in self.text if delta]
+
+    async def held(self, timeout=DEFAULT_TIMEOUT):
+        """Wait until the page has received the answer up to ``hold_after`` and asks for more."""
+        if self.hold_after is None:
+            raise ScriptError("This reply never holds: queue it with hold_after=<number of deltas>.")
+        await _until(lambda: self._held, lambda: self._pulse, timeout, "The answer did not reach its hold point")
+
+    def resume(self):
+        """Let a held answer stream on."""
+        self._resumed.set()
+
+
+@dataclass(eq=False)
+class Request:
+    """A request the page sent: what it asked and, once answered, the last event it got."""
+
+    method: str
+    params: Any
+    origin: str
+    answer: dict | None = None
+
+
+@dataclass(eq=False)
+class Chat:
+    """A ``chat`` that reached a model: the conversation, and which account answered it and how."""
+
+    messages: list
+    tools: list | None
+    options: dict | None
+    origin: str
+    account: str | None = None
+    model: str | None = None
+    outcome: Literal["answered", "failed", "stopped", "cancelled"] | None = None
+
+    def __post_init__(self):
+        self._pulse = asyncio.Event()
+
+    async def ended(self, timeout=DEFAULT_TIMEOUT):
+        """Wait until the chat has ended; return its outcome."""
+        await _until(lambda: self.outcome is not None, lambda: self._pulse, timeout, "The chat did not end")
+        return self.outcome
+
+    def _end(self, outcome):
+        if self.outcome is None:
+            self.outcome = outcome
+            _pulse(self)
+
+
+@dataclass(eq=False)
+class ApprovalWindow:
+    """The window in which the visitor approves a site: it shows the host and the account that will answer."""
+
+    origin: str
+    account: str | None
+    request: Request
+    _wallet: "AiWalletStub" = field(repr=False)
+    decision: Literal["approve", "decline", "close"] | None = None
+
+    @property
+    def host(self):
+        return urlsplit(self.origin).netloc
+
+    def approve(self):
+        """Press Approve: the site is saved with the default account."""
+        if not self._wallet.accounts:
+            raise ScriptError("Approve is disabled while the wallet holds no account: add_account() first.")
+        self._decide("approve")
+
+    def decline(self):
+        """Press Decline: the page gets 'The connection was declined'."""
+        self._decide("decline")
+
+    def close(self):
+        """Close the window: the page gets 'The connection was declined'."""
+        self._decide("close")
+
+    def _decide(self, decision):
+        if self.decision is not None:
+            raise ScriptError(f"This approval window was already closed ({self.decision}).")
+        self.decision = decision
+        self._wallet._changed()
+
+
+@dataclass(eq=False)
+class UnlockWindow:
+    """The window in which the visitor unlocks the wallet; every request that met the lock waits on it."""
+
+    _wallet: "AiWalletStub" = field(repr=False)
+    decision: Literal["unlock", "close"] | None = None
+    #: The requests waiting on this window.
+    requests: list[Request] = field(default_factory=list)
+
+    def unlock(self):
+        """Unlock the wallet: the waiting requests go on."""
+        self._wallet.unlock()
+
+    def close(self):
+        """Close the window without unlocking: the waiting requests get 'AI Wallet is locked…'."""
+        if self.decision is None:
+            self.decision = "close"
+            self._wallet._unlock_window = None
+            self._wallet._changed()
+
+
+# -- The wallet -----------------------------------------------------------------------------------
+
+
+class _Interrupted(Exception):
+    """Raised inside an answer when the page aborted it or the test ended."""
+
+
+@dataclass(eq=False)
+class _Page:
+    id: str
+    origin: str
+    frame: Any
+    notices: asyncio.Queue = field(default_factory=asyncio.Queue)
+
+    def is_open(self):
+        page = getattr(self.frame, "page", None)
+        closed = page is not None and page.is_closed()
+        return not closed and not self.frame.is_detached()
+
+
+@dataclass(eq=False)
+class _Answering:
+    """A request being answered: its log entry, its events as the page pulls them, and its interruptions."""
+
+    log: Request
+    events: Any = None
+    chat: Chat | None = None
+    cancelled: bool = False
+    stop_pressed: bool = False
+    pulling: bool = False
+    pulse: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+class AiWalletStub:
+    """The wallet behind the test wallet's ``window.aiwallet``: see the module's documentation."""
+
+    __test__ = False  # a helper, not a test class
+
+    #: What the visitor may do in each window.
+    APPROVAL_CHOICES = ("approve", "decline", "close", "wait")
+    UNLOCK_CHOICES = ("unlock", "close", "wait")
+
+    def __init__(self, accounts=None):
+        """Hold ``accounts`` (Account list; default: 'Test wallet' on 'echo-1'), unlocked, no site approved."""
+        self.accounts = [Account(a.name, a.model) for a in accounts] if accounts else [Account("Test wallet", "echo-1")]
+        self.default_account = self.accounts[0].name if self.accounts else None
+        self.auto_order = None
+        self.set_up = True
+        self.locked = False
+        self.updated = False
+        self.approval = "approve"
+        self.unlocking = "unlock"
+        self.model = None
+        self.requests: list[Request] = []
+        self.chats: list[Chat] = []
+        self.notices: list[tuple[str, dict]] = []
+        self.approval_windows: list[ApprovalWindow] = []
+        self.unlock_windows: list[UnlockWindow] = []
+        self._sites = {}  # origin -> {"account": name or AUTO, "model": name or None}
+        self._queue = deque()
+        self._pages = {}
+        self._answering = {}
+        self._cancelled_early = set()
+        self._unlock_window = None
+        self._tool_call_ids = itertools.count(1)
+        self._script_errors = []
+        self._pulse = asyncio.Event()
+        self._installed = []
+
+    @property
+    def approval(self):
+        """What the visitor does in the next approval windows: approve, decline, close, or wait for the test."""
+        return self._approval
+
+    @approval.setter
+    def approval(self, choice):
+        if choice not in self.APPROVAL_CHOICES:
+            raise ValueError(f"approval is one of {', '.join(self.APPROVAL_CHOICES)}; got {choice!r}.")
+        self._approval = choice
+
+    @property
+    def unlocking(self):
+        """What the visitor does in the next unlock window: unlock, close, or wait for the test."""
+        return self._unlocking
+
+    @unlocking.setter
+    def unlocking(self, choice):
+        if choice not in self.UNLOCK_CHOICES:
+            raise ValueError(f"unlocking is one of {', '.join(self.UNLOCK_CHOICES)}; got {choice!r}.")
+        self._unlocking = choice
+
+    # -- Installing -------------------------------------------------------------------------------
+
+    async def install(self, target):
+        """
+        Define ``window.aiwallet`` in ``target`` (a Playwright Page or BrowserContext) before its scripts
+        run, in every document it loads from now on (a page already loaded gets it at its next load).
+        """
+        if any(target is done for done in self._installed):
+            return
+        await target.expose_binding(BINDING, self._on_call)
+        await target.add_init_script(path=aiwallet_script())
+        self._installed.append(target)
+
+    async def aclose(self):
+        """End every pending wait of the pages: the test is over."""
+        for answering in list(self._answering.values()):
+            answering.cancelled = True
+            _pulse(answering)
+            if not answering.pulling:
+                await answering.events.aclose()
+        self._answering.clear()
+        for page in self._pages.values():
+            page.notices.put_nowait(None)
+        self._pages.clear()
+        await asyncio.sleep(0)
+
+    def raise_script_errors(self):
+        """Raise the first error the test's script caused (a ScriptError, or the model function's), and forget them."""
+        errors, self._script_errors = self._script_errors, []
+        if errors:
+            raise errors[0]
+
+    # -- The visitor's windows --------------------------------------------------------------------
+
+    async def approval_window(self, timeout=DEFAULT_TIMEOUT):
+        """Wait for an approval window that is open, and return it (the oldest first)."""
+        await _until(self._open_approval, lambda: self._pulse, timeout, "No approval window opened")
+        return self._open_approval()
+
+    async def unlock_window(self, timeout=DEFAULT_TIMEOUT):
+        """Wait until the unlock window is open, and return it."""
+        await _until(lambda: self._unlock_window, lambda: self._pulse, timeout, "No unlock window opened")
+        return self._unlock_window
+
+    async def until(self, predicate, timeout=DEFAULT_TIMEOUT):
+        """Wait until ``predicate(wallet)`` is true, such as ``lambda w: len(w.requests) == 2``."""
+        await _until(lambda: predicate(self), lambda: self._pulse, timeout, f"{predicate} did not become true")
+
+    def _open_approval(self):
+        return next((w for w in self.approval_windows if w.decision is None), None)
+
+    # -- The wallet's state -----------------------------------------------------------------------
+
+    def lock(self):
+        """Lock the wallet. Pages get no notice ("The wallet sends nothing when it locks")."""
+        self.locked = True
+
+    def unlock(self):
+        """Unlock the wallet: requests waiting in the unlock window go on, and approved sites get a notice."""
+        self.locked = False
+        if self._unlock_window is not None:
+            self._unlock_window.decision = "unlock"
+            self._unlock_window = None
+        self._vault_changed()
+
+    def mark_updated(self):
+        """The extension was updated: from now on every request is answered 410 at once."""
+        self.updated = True
+
+    def add_account(self, name, model):
+        """Connect an AI account; the first one becomes the default."""
+        if self._find_account(name) is not None or name == AUTO:
+            raise ScriptError(f"An account named {name!r} exists already.")
+        self.accounts.append(Account(name, model))
+        self.default_account = self.default_account or name
+        self._vault_changed()
+        for window in self.approval_windows:
+            if window.decision is None and window.account is None:  # its Approve button comes alive
+                window.account = self.default_account
+                if self.approval == "approve":
+                    window.approve()
+
+    def remove_account(self, name):
+        """Remove an account. Sites that answered with it keep it, and their chats get 403."""
+        self.accounts.remove(self._account(name))
+        if self.default_account == name:
+            self.default_account = self.accounts[0].name if self.accounts else None
+        self._vault_changed()
+
+    def set_default_account(self, name):
+        """Make ``name`` the account that answers the sites approved from now on."""
+        self.default_account = self._account(name).name
+        self._vault_changed()
+
+    def approve_site(self, url, account=None, model=None):
+        """Approve the origin of ``url`` as if the visitor had, with ``account`` (default: the default one)."""
+        account = account or self.default_account
+        if account is None:
+            raise ScriptError("The wallet holds no account: add_account() first.")
+        self._check_account(account)
+        self._sites[origin_of(url)] = {"account": account, "model": model}
+        self._vault_changed()
+
+    def switch(self, account=None, model=None, origin=None):
+        """Pick another account (or AUTO) and/or model for a site; its pages get a link notice."""
+        if account is not None:
+            self._check_account(account)
+        for site_origin in self._approved(origin):
+            site = self._sites[site_origin]
+            if account is not None:
+                site["account"], site["model"] = account, None
+            if model is not None:
+                site["model"] = model
+        self._vault_changed()
+
+    def switch_off(self, origin=None):
+        """Remove a site, as the visitor does in the wallet; its pages get ``{connected: false}``."""
+        for site_origin in self._approved(origin):
+            del self._sites[site_origin]
+            self._notify(site_origin, {"connected": False})
+        self._vault_changed()
+
+    def is_approved(self, url):
+        """Return whether the origin of ``url`` is approved."""
+        return origin_of(url) in self._sites
+
+    def link(self, origin):
+        """Return the WalletLink of ``origin``, as ``status`` answers it."""
+        site = self._sites.get(origin)
+        if not self.set_up or self.locked or site is None:
+            return {"connected": False}
+        if site["account"] == AUTO:
+            return {"connected": True, "providerName": AUTO}
+        account = self._find_account(site["account"])
+        model = site["model"] or (account.model if account else None)
+        return {"connected": True, "providerName": site["account"], **({"model": model} if model else {})}
+
+    # -- The model --------------------------------------------------------------------------------
+
+    def reply(self, text="", *, tool_calls=(), finish_reason=None, model=None, usage=True, hold_after=None):
+        """Queue the model's next answer and return it (a Reply you may wait on when it holds)."""
+        answer = Reply(text, list(tool_calls), finish_reason, model, usage, hold_after)
+        self._queue.append(answer)
+        return answer
+
+    def fail(self, status, detail):
+        """Queue a provider refusal: the page gets ``<account> answered <status>: <detail>``."""
+        self._queue.append(ProviderError(status, detail))
+
+    def fail_network(self, reason):
+        """Queue a network failure between the wallet and the provider: the page gets 502 and ``reason``."""
+        self._queue.append(ProviderUnreachable(reason))
+
+    def press_stop(self):
+        """Press Stop in the wallet's side panel: every running chat ends with 499. Return those chats."""
+        stopped = []
+        for answering in self._answering.values():
+            if answering.chat is not None and answering.chat.outcome is None:
+                answering.stop_pressed = True
+                stopped.append(answering.chat)
+                _pulse(answering)
+        return stopped
+
+    # -- The binding ------------------------------------------------------------------------------
+
+    async def _on_call(self, source, message):
+        """Called by Playwright for each call of the binding from a page."""
+        op = message.get("op")
+        if op == "hello":
+            return self._hello(source["frame"], message["page"], message["origin"])
+        if op == "listen":
+            page = self._pages.get(message["page"])
+            return await page.notices.get() if page is not None else None
+        if op == "request":
+            return self._open(message)
+        if op == "next":
+            return await self._next(message["id"])
+        if op == "cancel":
+            return await self._cancel(message["id"])
+        raise ValueError(f"Unknown op {op!r} from the page script; expected hello, listen, request, next or cancel.")
+
+    def _hello(self, frame, page_id, origin):
+        for old_id, old in list(self._pages.items()):
+            if old.frame is frame or not old.is_open():  # that document was replaced or closed
+                old.notices.put_nowait(None)
+                del self._pages[old_id]
+        self._pages[page_id] = _Page(page_id, origin, frame)
+
+    def _open(self, message):
+        log = Request(message["method"], message.get("params"), message["origin"])
+        self.requests.append(log)
+        answering = _Answering(log)
+        answering.events = self._answer(answering)
+        if message["id"] in self._cancelled_early:
+            answering.cancelled = True
+        self._answering[message["id"]] = answering
+        self._changed()
+
+    async def _next(self, request_id):
+        answering = self._answering.get(request_id)
+        if answering is None:
+            return None
+        answering.pulling = True
+        try:
+            event = await anext(answering.events, None)
+        except Exception as error:  # a bug of the driver or of the test's model function
+            self._script_errors.append(error)
+            event = _error(SCRIPT_FAILED, f"The test wallet's script failed: {error}")
+        finally:
+            answering.pulling = False
+        if event is None or event["kind"] in ("result", "error"):
+            answering.log.answer = event
+            self._answering.pop(request_id, None)
+            self._changed()
+        return event
+
+    async def _cancel(self, request_id):
+        answering = self._answering.get(request_id)
+        if answering is None:
+            self._cancelled_early.add(request_id)
+            return None
+        answering.cancelled = True
+        _pulse(answering)
+        if not answering.pulling:  # the answer sits at a yield: close it there
+            self._answering.pop(request_id, None)
+            await answering.events.aclose()
+        return None
+
+    # -- Answering --------------------------------------------------------------------------------
+
+    async def _answer(self, answering):
+        """Yield the events that answer one request, producing each when the page asks for it."""
+        if answering.cancelled:
+            return
+        if self.updated:
+            yield _error(*UPDATED)
+            return
+        method = answering.log.method
+        handler = {"status": self._status, "connect": self._connect, "disconnect": self._disconnect, "chat": self._chat}
+        if method not in handler:
+            yield _error(404, f"AI Wallet has no method named {method}")
+            return
+        try:
+            async for event in handler[method](answering):
+                yield event
+        except _Interrupted:
+            return
+
+    async def _status(self, answering):
+        yield _result(self.link(answering.log.origin))
+
+    async def _connect(self, answering):
+        origin = answering.log.origin
+        if not self.set_up:
+            yield _error(*NOT_SET_UP)
+            return
+        if not await self._unlocked(answering):
+            yield _error(*LOCKED)
+            return
+        if origin not in self._sites:
+            window = ApprovalWindow(origin, self.default_account, answering.log, self)
+            self.approval_windows.append(window)
+            self._changed()
+            if self.approval != "wait" and (self.approval != "approve" or self.accounts):
+                window._decide(self.approval)
+            try:
+                await self._gate(answering, lambda: window.decision is not None)
+            except _Interrupted:  # the page withdrew the request: the window goes with it
+                window.decision = window.decision or "close"
+                raise
+            if window.decision != "approve":
+                yield _error(*DECLINED)
+                return
+            self._sites[origin] = {"account": window.account, "model": None}  # the account it showed
+            self._vault_changed()
+        yield _result(self.link(origin))
+
+    async def _disconnect(self, answering):
+        origin = answering.log.origin
+        if self.locked:
+            yield _error(*LOCKED_DISCONNECT)
+            return
+        self._sites.pop(origin, None)
+        self._notify(origin, {"connected": False})
+        self._vault_changed()
+        yield _result({"connected": False})
+
+    async def _chat(self, answering):
+        params = answering.log.params if isinstance(answering.log.params, dict) else {}
+        messages = params.get("messages")
+        if not isinstance(messages, list) or not messages:
+            yield _error(*NO_MESSAGES)
+            return
+        if not self.set_up:
+            yield _error(*NOT_SET_UP)
+            return
+        if not await self._unlocked(answering):
+            yield _error(*LOCKED)
+            return
+        origin = answering.log.origin
+        site = self._sites.get(origin)
+        if site is None:
+            yield _error(*NOT_CONNECTED)
+            return
+        if site["account"] == AUTO:
+            order = self.auto_order or [account.name for account in self.accounts]
+            candidates = [(name, None) for name in order if self._find_account(name) is not None]
+        elif self._find_account(site["account"]) is not None:
+            candidates = [(site["account"], site["model"])]
+        else:
+            candidates = []
+        if not candidates:
+            yield _error(*NO_ACCOUNT)
+            return
+
+        chat = Chat(messages, params.get("tools"), params.get("options"), origin)
+        answering.chat = chat
+        self.chats.append(chat)
+        try:
+            async for event in self._run_model(answering, chat, candidates):
+                yield event
+        except (GeneratorExit, _Interrupted):  # the page aborted it, or the test ended
+            chat._end("cancelled")
+            raise
+        except Exception:
+            chat._end("failed")
+            raise
+
+    async def _run_model(self, answering, chat, candidates):
+        # "With Auto, the wallet tries its accounts in turn … moves to the next account only while
+        # nothing has streamed … an account that failed before it gets no start."
+        failure = None
+        for name, model in candidates:
+            chat.account, chat.model = name, model or self._find_account(name).model
+            if self._stop_or_cancel(answering):
+                break
+            try:
+                answer = await self._model_answer(chat)
+            except ProviderError as error:
+                failure = _error(error.status, f"{name} answered {error.status}: {error.detail}")
+                continue
+            except ProviderUnreachable as error:
+                failure = _error(502, error.reason)
+                continue
+            async for event in self._stream(answering, chat, answer):
+                yield event
+            return
+        if self._stop_or_cancel(answering):
+            chat._end("stopped")
+            yield _error(*STOPPED)
+            return
+        chat._end("failed")
+        yield failure
+
+    def _stop_or_cancel(self, answering):
+        if answering.cancelled:
+            raise _Interrupted
+        return answering.stop_pressed
+
+    async def _model_answer(self, chat):
+        """Return the Reply of the next queued answer, the model function or the echo model; raise its failure."""
+        if self._queue:
+            answer = self._queue.popleft()
+        elif self.model is not None:
+            answer = self.model(chat)
+            if inspect.isawaitable(answer):
+                answer = await answer
+        else:
+            answer = echo_reply(chat.messages)
+        if isinstance(answer, Exception):
+            raise answer
+        if isinstance(answer, str):
+            answer = Reply(answer)
+        if not isinstance(answer, Reply):
+            raise ScriptError(f"The model answered {answer!r}; expected a Reply or a string.")
+        return answer
+
+    async def _stream(self, answering, chat, answer):
+        tool_calls = self._tool_calls(chat, answer)
+        deltas = answer.deltas
+        if answer.hold_after is not None and not 0 <= answer.hold_after <= len(deltas):
+            raise ScriptError(f"hold_after={answer.hold_after}, but the reply streams {len(deltas)} delta(s).")
+        for index in range(len(deltas) + 1):
+            if answer.hold_after == index:
+                answer._held = True
+                _pulse(answer)
+                await self._gate(answering, lambda: answer._resumed.is_set(), answer._resumed)
+            if self._stop_or_cancel(answering):
+                chat._end("stopped")
+                yield _error(*STOPPED)
+                return
+            if index == 0:  # "right before the first text, or right before the result"
+                yield {"kind": "start", "providerName": chat.account, "model": chat.model}
+                if self._stop_or_cancel(answering):
+                    chat._end("stopped")
+                    yield _error(*STOPPED)
+                    return
+            if index < len(deltas):
+                yield {"kind": "text", "delta": deltas[index]}
+        content = "".join(deltas)
+        message = {"role": "assistant", "content": content}
+        if tool_calls:
+            message["toolCalls"] = tool_calls
+        result = {
+            "message": message,
+            "finishReason": answer.finish_reason or ("toolCalls" if tool_calls else "stop"),
+            "model": answer.model or chat.model,
+        }
+        usage = _usage(chat.messages, deltas) if answer.usage is True else answer.usage
+        if usage:
+            result["usage"] = usage
+        chat._end("answered")
+        yield _result(result)
+
+    def _tool_calls(self, chat, answer):
+        """Return the answer's tool calls with their ids and parsed arguments; check the chat offered them."""
+        if not answer.tool_calls:
+            return []
+        offered = [tool.get("name") for tool in chat.tools or [] if isinstance(tool, dict)]
+        calls = []
+        for call in answer.tool_calls:
+            if not offered:
+                raise ScriptError(f"The reply calls {call.name!r}, but this chat offered no tools.")
+            if call.name not in offered:
+                raise ScriptError(f"The reply calls {call.name!r}; this chat offered {', '.join(offered)}.")
+            arguments = json.loads(call.arguments) if isinstance(call.arguments, str) else call.arguments
+            if not isinstance(arguments, dict):
+                raise ScriptError(f"The arguments of {call.name!r} are {arguments!r}; expected an object.")
+            call.id = call.id or f"call_{next(self._tool_call_ids)}"
+            calls.append({"id": call.id, "name": call.name, "arguments": arguments})
+        return calls
+
+    # -- Waiting ----------------------------------------------------------------------------------
+
+    async def _unlocked(self, answering):
+        """Return whether the wallet is unlocked, after the visitor's unlock window when it is locked."""
+        if not self.locked:
+            return True
+        window = self._unlock_window
+        if window is None:
+            # "Requests from several pages at the same moment share one unlock window."
+            window = self._unlock_window = UnlockWindow(self)
+            self.unlock_windows.append(window)
+            self._changed()
+            if self.unlocking == "unlock":
+                window.unlock()
+            elif self.unlocking == "close":
+                window.close()
+        window.requests.append(answering.log)
+        self._changed()
+        await self._gate(answering, lambda: window.decision is not None)
+        return window.decision == "unlock"
+
+    async def _gate(self, answering, ready, *events):
+        """Wait until ``ready()``; raise _Interrupted when the page aborts the request meanwhile."""
+        while not ready():
+            if answering.cancelled:
+                raise _Interrupted
+            if answering.stop_pressed and answering.chat is not None:
+                return
+            waits = [asyncio.ensure_future(e.wait()) for e in (self._pulse, answering.pulse, *events)]
+            try:
+                await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for wait in waits:
+                    wait.cancel()
+        if answering.cancelled:
+            raise _Interrupted
+
+    def _changed(self):
+        """Wake every wait: something the test or a page waits on may have changed."""
+        _pulse(self)
+
+    # -- Link notices -----------------------------------------------------------------------------
+
+    def _vault_changed(self):
+        """Send every open page of an approved origin its link ("each time the vault's contents change")."""
+        self._changed()
+        if self.locked:
+            return
+        for origin in {page.origin for page in self._pages.values()}:
+            if origin in self._sites:
+                self._notify(origin, self.link(origin))
+
+    def _notify(self, origin, link):
+        self.notices.append((origin, link))
+        for page_id, page in list(self._pages.items()):
+            if page.origin != origin:
+                continue
+            if page.is_open():
+                page.notices.put_nowait({"kind": "link", "link": dict(link)})
+            else:
+                del self._pages[page_id]
+
+    # -- Accounts and sites -----------------------------------------------------------------------
+
+    def _find_account(self, name):
+        return next((account for account in self.accounts if account.name == name), None)
+
+    def _account(self, name):
+        account = self._find_account(name)
+        if account is None:
+            names = ", ".join(a.name for a in self.accounts) or "none"
+            raise ScriptError(f"The wallet has no account named {name!r}; its accounts: {names}.")
+        return account
+
+    def _check_account(self, name):
+        if name != AUTO:
+            self._account(name)
+
+    def _approved(self, origin):
+        if origin is not None:
+            origin = origin_of(origin)
+            if origin not in self._sites:
+                raise ScriptError(f"{origin} is not an approved site; approve_site() or connect first.")
+            return [origin]
+        if not self._sites:
+            raise ScriptError("No site is approved yet: approve_site() or connect first.")
+        return list(self._sites)
+
+
+# -- Helpers --------------------------------------------------------------------------------------
+
+
+def origin_of(url):
+    """Return the origin of ``url`` as ``location.origin`` spells it (default ports left out)."""
+    parts = urlsplit(url)
+    scheme, host = parts.scheme.lower(), (parts.hostname or "").lower()
+    if ":" in host:
+        host = f"[{host}]"
+    default = {"http": 80, "https": 443}.get(scheme)
+    port = parts.port
+    return f"{scheme}://{host}" + (f":{port}" if port and port != default else "")
+
+
+def echo_reply(messages):
+    """Return the echo model's answer: "Echo: " and the last user message, a word per delta."""
+    last = next((m for m in reversed(messages) if isinstance(m, dict) and m.get("role") == "user"), {})
+    content = f"Echo: {_text_of(last.get('content'))}"
+    return Reply(re.findall(r"\s*\S+\s*", content) or [content])
+
+
+def _usage(messages, deltas):
+    """Count words, as the in-page echo model does: a deterministic stand-in for token counts."""
+    words = sum(len(_text_of(m.get("content")).split()) for m in messages if isinstance(m, dict))
+    return {"inputTokens": words, "outputTokens": len(deltas), "cachedInputTokens": 0}
+
+
+def _text_of(content):
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        texts = (part.get("text") for part in content if isinstance(part, dict) and part.get("type") == "text")
+        return "".join(text for text in texts if isinstance(text, str))
+    return ""
+
+
+def _result(result):
+    return {"kind": "result", "result": result}
+
+
+def _error(status, message):
+    return {"kind": "error", "status": status, "message": message}
+
+
+def _pulse(owner):
+    """Wake the waits on ``owner`` (anything with a ``_pulse`` or ``pulse`` event)."""
+    name = "_pulse" if hasattr(owner, "_pulse") else "pulse"
+    getattr(owner, name).set()
+    setattr(owner, name, asyncio.Event())
+
+
+async def _until(ready, pulse, timeout, what):
+    """Wait until ``ready()`` is true, waking on each pulse; raise TimeoutError with ``what`` after ``timeout`` s."""
+    try:
+        async with asyncio.timeout(timeout):
+            while not ready():
+                await pulse().wait()
+    except TimeoutError:
+        raise TimeoutError(f"{what} within {timeout} s.") from None
+
+
+# -- The fixture ----------------------------------------------------------------------------------
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def aiwallet():
+    """A test double of AI Wallet: ``await aiwallet.install(page)`` before the page loads."""
+    wallet = AiWalletStub()
+    yield wallet
+    await wallet.aclose()
+    wallet.raise_script_errors()

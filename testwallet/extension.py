@@ -1,0 +1,429 @@
+"""
+The test wallet's BYOA extension: ``window.byoa`` in a Playwright page, with
+the test playing the visitor (the consent window) and the models (every
+call's output), and a log of what the page asked and received.
+
+The stub itself is ``frontend/testwallet/byoa.js``; it keeps the wallet's
+rules of specs/byoa-sites.md (only https and http://localhost / 127.0.0.1,
+``request`` only from a click, the manifest checked by the rules of the
+``bringyourownagent`` library, every "no" a ``null``, the WAV measured by the
+wallet, ``maxCallsPerMinute``...). This module only answers for the visitor
+and the models, through the Playwright binding ``__testwalletByoa``.
+
+A test, with pytest-playwright-asyncio's ``page`` and the ``daphne_server``
+fixture::
+
+    async def test_spoken_answer_is_shown(page, daphne_server, byoa_extension):
+        await byoa_extension.install(page)            # before the page's scripts
+        byoa_extension.allow()                        # the visitor presses Allow
+        byoa_extension.reply("audio.transcribe", {"text": "Peru"})
+        await page.goto(daphne_server.url + "/geography/")
+        await page.click("#voice")
+        ...
+        assert byoa_extension.calls[0].summary["audio"]["clipSeconds"] <= 15
+
+The fixture ``byoa_extension`` is a fresh :class:`ByoaExtension` per test; at
+teardown it raises :class:`ScriptError` if a scripted answer was unusable.
+
+Installing
+    ``await ext.install(page_or_context)`` exposes the binding and adds the
+    stub as an init script, so it runs before any of the page's scripts, on
+    every navigation. Install before ``goto``. To control time (the 120 s
+    consent timeout, the per-minute window, grant expiry), call
+    ``await page.clock.install()`` before ``goto`` and move it with
+    ``page.clock.fast_forward(...)``.
+
+The visitor (a standing answer; the last call wins)
+    ``allow(skills=None, models=None, expires_in=None, decide_on_my_own=False)``
+        the consent window is answered with Allow; ``skills`` and ``models``
+        narrow what the visitor ticks; ``decide_on_my_own=True`` also ticks
+        "decide on my own", so later requests are granted with no window and
+        no click.
+    ``decline()``, ``no_answer()`` (the window stays open until the 120 s
+        pass), ``block()`` (the site is blocked), ``no_fitting_model()`` (the
+        wallet can run none of the skills), ``have(skills=..., text_models=...)``
+        (what the wallet can run), ``no_wallet()`` (the extension without a
+        running wallet), ``decide_on_my_own()`` (chosen earlier for the site).
+    The default visitor allows, with both skills and one text model.
+
+The models (per skill; queued outputs first, then the function, then the default)
+    ``reply(skill, *outputs)`` queues outputs, each a dict such as
+        ``{"text": "Peru"}`` or :data:`FAILED` (that call gets ``{ok: false}``);
+        a dict may also be ``{"output": {...}, "receipt": {...}}``.
+    ``answer_with(skill, function)``: ``function(call)`` gets the
+        :class:`CallRecord` and returns an output, :data:`FAILED`, or an
+        awaitable of either.
+    ``fail_calls(skill=None, failing=True)``: every later call (of that
+        skill) gets ``{ok: false}``.
+    With no script the stub's deterministic default answers: text.generate
+    echoes the prompt, audio.transcribe says "(test wallet) audio of N.N s".
+
+The log
+    ``requests``: :class:`RequestRecord` per ``request()`` (the manifest, whether
+    it came from a click, the validation errors, the decision, the grant the
+    page got or why it got null). ``calls``: :class:`CallRecord` per ``call()``
+    (skill, input summary, params, the input, why the stub refused it, whether
+    the page got ``ok``). ``releases``: the released grant ids.
+    ``await wait_until(predicate, timeout=5.0)`` waits for the log to satisfy
+    a condition, with a bound.
+
+Caveats
+    Playwright's ``page.evaluate`` runs with a user gesture in Chromium, and the
+    activation lasts a few seconds: a ``request`` made from ``evaluate`` counts
+    as clicked. To test the page's behaviour without a click, let the page ask
+    by itself (at load, from a timer it sets up before any ``evaluate``).
+    The stub's state (grants, the per-minute window) lives in the page and
+    starts afresh on each navigation; the log lives here, across pages.
+    The binding is a global of the page, as any exposed binding is.
+"""
+
+import asyncio
+import enum
+import inspect
+from collections import defaultdict, deque
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+__all__ = [
+    "BINDING",
+    "FAILED",
+    "ByoaExtension",
+    "CallRecord",
+    "Consent",
+    "RequestRecord",
+    "ScriptError",
+    "byoa_extension",
+    "script_path",
+]
+
+#: The Playwright binding through which byoa.js asks the test.
+BINDING = "__testwalletByoa"
+
+#: The skills the wallet 0.1 serves (specs/byoa-sites.md).
+WALLET_SKILLS = ("audio.transcribe", "text.generate")
+
+
+def script_path():
+    """Return the path of the stub, ``frontend/testwallet/byoa.js``.
+
+    ``testwallet/stubs`` links to ``frontend/testwallet`` in the repository and
+    holds copies in an installed wheel, so this works in both.
+    """
+    return Path(__file__).parent / "stubs" / "byoa.js"
+
+
+class ScriptError(AssertionError):
+    """Raised at teardown when a scripted answer could not be used (wrong shape, an exception)."""
+
+
+class Consent(enum.Enum):
+    """How the visitor answers the consent window."""
+
+    ALLOW = "allow"  # presses Allow
+    DECLINE = "decline"  # presses Decline
+    NO_ANSWER = "no-answer"  # leaves the window open: null after 120 s on the page's clock
+
+
+class _Failed:
+    def __repr__(self):
+        return "FAILED"
+
+
+#: A scripted output that makes the call fail (the page gets ``{ok: false}``).
+FAILED = _Failed()
+
+
+@dataclass
+class RequestRecord:
+    """One ``window.byoa.request(manifest)``."""
+
+    origin: str
+    activated: bool  # called with user activation (a click)
+    manifest: object
+    valid: bool
+    errors: list  # the manifest's errors, as the bringyourownagent library reports them
+    warnings: list
+    decision: str = ""  # the wallet's answer: allow, decline, block, no-answer, no-wallet, quiet
+    on_its_own: bool = False  # answered by "decide on my own"
+    grant: dict | None = None  # what the page got
+    reason: str = ""  # "granted", or why the page got null
+    done: bool = False
+
+
+@dataclass
+class CallRecord:
+    """One ``window.byoa.call(grantId, skill, input, params)``."""
+
+    origin: str
+    grant_id: object
+    skill: object
+    summary: dict | None  # measured by the stub: {"audio": {"mime", "bytes", "clipSeconds"}} or {"messages", "textChars"}
+    params: dict | None  # as the model got them (maxTokens capped by maxAnswerTokens)
+    input: dict | None = None  # the whole input; None for a call the stub refused
+    refused: str | None = None  # why the stub refused it without asking a model
+    ok: bool | None = None  # what the page got
+    output: dict | None = None
+    done: bool = False
+
+
+class ByoaExtension:
+    """The visitor and the models behind one test's ``window.byoa``."""
+
+    def __init__(self):
+        self.requests = []
+        self.calls = []
+        self.releases = []
+        self.problems = []
+        self._consent = Consent.ALLOW
+        self._ticked_skills = None
+        self._ticked_models = None
+        self._expires_in = None
+        self._tick_decide_on_my_own = False
+        self._decides_on_its_own = False
+        self._blocked = False
+        self._wallet_running = True
+        self._skills = WALLET_SKILLS
+        self._text_models = 1
+        self._outputs = defaultdict(deque)
+        self._functions = {}
+        self._failing = set()
+        self._failing_all = False
+        self._pending = {}
+        self._changed = asyncio.Event()
+        self._installed = []
+
+    # -- installing ------------------------------------------------------------
+
+    async def install(self, target):
+        """Give a Playwright page or browser context ``window.byoa``, before its scripts run."""
+        if any(target is done for done in self._installed):
+            return
+        await target.expose_binding(BINDING, self._on_message)
+        await target.add_init_script(path=str(script_path()))
+        self._installed.append(target)
+
+    # -- the visitor -------------------------------------------------------------
+
+    def allow(self, *, skills=None, models=None, expires_in=None, decide_on_my_own=False):
+        """Answer the consent window with Allow, ticking `skills` (all offered when None) and `models` text models."""
+        self._consent = Consent.ALLOW
+        self._ticked_skills = None if skills is None else list(skills)
+        self._ticked_models = models
+        self._expires_in = expires_in
+        self._tick_decide_on_my_own = decide_on_my_own
+
+    def decline(self):
+        """Answer the consent window with Decline."""
+        self._consent = Consent.DECLINE
+
+    def no_answer(self):
+        """Leave the consent window open: the page gets null when 120 s have passed on its clock."""
+        self._consent = Consent.NO_ANSWER
+
+    def block(self, blocked=True):
+        """Block the site (or unblock it): every request gets null, with no window."""
+        self._blocked = blocked
+
+    def no_wallet(self, running=False):
+        """Act as the extension with no wallet running (or with one again): requests get null, calls fail."""
+        self._wallet_running = running
+
+    def have(self, *, skills=WALLET_SKILLS, text_models=1):
+        """Set what the visitor's wallet can run: these skills, with this many text models."""
+        unknown = set(skills) - set(WALLET_SKILLS)
+        if unknown:
+            raise ValueError(f"the wallet 0.1 serves {', '.join(WALLET_SKILLS)}; got {', '.join(sorted(unknown))}")
+        self._skills = tuple(skills)
+        self._text_models = text_models
+
+    def no_fitting_model(self):
+        """Leave the wallet with no model at all: a request for any required skill gets null."""
+        self.have(skills=(), text_models=0)
+
+    def decide_on_my_own(self, on=True):
+        """Let the wallet decide on its own for the site: requests are granted with no window and no click."""
+        self._decides_on_its_own = on
+
+    # -- the models ----------------------------------------------------------------
+
+    def reply(self, skill, *outputs):
+        """Queue outputs for the next calls of `skill`; :data:`FAILED` makes one call fail."""
+        for output in outputs:
+            _check_output(skill, output)
+        self._outputs[skill].extend(outputs)
+
+    def answer_with(self, skill, function):
+        """Answer calls of `skill` with ``function(call)`` (after any queued outputs); None removes it."""
+        if function is None:
+            self._functions.pop(skill, None)
+        else:
+            self._functions[skill] = function
+
+    def fail_calls(self, skill=None, failing=True):
+        """Make every later call of `skill` (of any skill when None) fail, or stop doing so."""
+        if skill is None:
+            self._failing_all = failing
+            if not failing:
+                self._failing.clear()
+        elif failing:
+            self._failing.add(skill)
+        else:
+            self._failing.discard(skill)
+
+    # -- the log -------------------------------------------------------------------
+
+    def calls_of(self, skill):
+        """Return the logged calls of one skill."""
+        return [call for call in self.calls if call.skill == skill]
+
+    async def wait_until(self, predicate, timeout=5.0):
+        """Wait until ``predicate(self)`` is true, at most `timeout` seconds (TimeoutError after)."""
+        async with asyncio.timeout(timeout):
+            while not predicate(self):
+                self._changed.clear()
+                await self._changed.wait()
+
+    def check(self):
+        """Raise ScriptError if a scripted answer could not be used during the test."""
+        if self.problems:
+            raise ScriptError("the test wallet could not use a scripted answer:\n" + "\n".join(self.problems))
+
+    # -- the binding -------------------------------------------------------------
+
+    async def _on_message(self, source, message):
+        """Called by byoa.js for each request, call, report and release."""
+        try:
+            return await self._dispatch(_origin(source), source["frame"], message)
+        except Exception as error:
+            self.problems.append(f"{type(error).__name__}: {error}")
+            raise
+        finally:
+            self._changed.set()
+
+    async def _dispatch(self, origin, frame, message):
+        kind = message.get("type")
+        key = (id(frame), message.get("ref"))
+        if kind == "request":
+            record = RequestRecord(
+                origin=origin,
+                activated=message["activated"],
+                manifest=message["manifest"],
+                valid=message["valid"],
+                errors=message["validation"]["errors"],
+                warnings=message["validation"]["warnings"],
+            )
+            self.requests.append(record)
+            self._changed.set()
+            self._pending[key] = record
+            answer = self._answer_request(record)
+            record.decision, record.on_its_own = answer["decision"], answer.get("onItsOwn", False)
+            return answer
+        if kind == "request-done":
+            record = self._pending.pop(key, None) or RequestRecord("", False, None, False, [], [])
+            record.grant, record.reason, record.done = message["grant"], message["reason"], True
+            return None
+        if kind == "call":
+            record = CallRecord(
+                origin=origin,
+                grant_id=message.get("grantId"),
+                skill=message.get("skill"),
+                summary=message.get("summary"),
+                params=message.get("params"),
+                input=message.get("input"),
+                refused=message.get("refused"),
+            )
+            self.calls.append(record)
+            self._changed.set()
+            if record.refused:
+                record.ok, record.done = False, True
+                return None
+            self._pending[key] = record
+            return await self._answer_call(record)
+        if kind == "call-done":
+            record = self._pending.pop(key, None) or CallRecord("", None, None, None, None)
+            record.ok, record.done = message["ok"], True
+            if not record.ok:
+                record.output = None
+            return None
+        if kind == "release":
+            self.releases.append(message.get("grantId"))
+            return None
+        raise ValueError(f"byoa.js sent an unknown message type {kind!r}")
+
+    def _answer_request(self, record):
+        if not self._wallet_running:
+            return {"decision": "no-wallet"}
+        if self._blocked:
+            return {"decision": "block"}
+        if not record.valid:
+            return {"decision": "quiet"}  # the wallet shows nothing for a manifest it rejects
+        if self._decides_on_its_own:
+            return self._allowed(on_its_own=True)
+        if not record.activated:
+            return {"decision": "quiet"}  # no click: the wallet shows nothing
+        if self._consent is Consent.ALLOW:
+            if self._tick_decide_on_my_own:
+                self._decides_on_its_own = True
+            return self._allowed(on_its_own=False)
+        return {"decision": self._consent.value}
+
+    def _allowed(self, *, on_its_own):
+        answer = {
+            "decision": "allow",
+            "onItsOwn": on_its_own,
+            "skills": self._ticked_skills,
+            "models": self._ticked_models,
+            "available": {"skills": list(self._skills), "textModels": self._text_models},
+        }
+        if self._expires_in is not None:
+            answer["expiresInSeconds"] = self._expires_in
+        return answer
+
+    async def _answer_call(self, call):
+        if not self._wallet_running or self._failing_all or call.skill in self._failing:
+            return {"ok": False}
+        queue = self._outputs.get(call.skill)
+        if queue:
+            output = queue.popleft()
+        elif call.skill in self._functions:
+            output = self._functions[call.skill](call)
+            if inspect.isawaitable(output):
+                output = await output
+            _check_output(call.skill, output)
+        else:
+            return {"default": True}
+        if output is FAILED:
+            return {"ok": False}
+        if "output" in output:
+            call.output = output["output"]
+            return {"ok": True, "output": output["output"], **({"receipt": output["receipt"]} if "receipt" in output else {})}
+        call.output = output
+        return {"ok": True, "output": output}
+
+
+def _check_output(skill, output):
+    """Raise TypeError unless `output` is something a call of `skill` can answer with."""
+    if output is FAILED:
+        return
+    if not isinstance(output, dict):
+        raise TypeError(f"an output of {skill} must be a dict such as {{'text': '...'}} or FAILED; got {output!r}")
+    body = output["output"] if "output" in output else output
+    if skill in WALLET_SKILLS and not (isinstance(body, dict) and isinstance(body.get("text"), str)):
+        raise TypeError(f"an output of {skill} is {{'text': <str>}} (specs/byoa-sites.md); got {output!r}")
+
+
+def _origin(source):
+    """Return the origin of the frame that called, as the browser reports it (never as the page says)."""
+    parts = urlsplit(source["frame"].url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+@pytest.fixture
+def byoa_extension():
+    """Return the visitor and models behind ``window.byoa``; ``await byoa_extension.install(page)`` first."""
+    extension = ByoaExtension()
+    yield extension
+    extension.check()
