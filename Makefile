@@ -15,7 +15,7 @@ WS_MAX := 4194304
 
 VENDOR := frontend/vendor/openai.js
 
-.PHONY: run test install install-test frontend-deps browser check clean vendor-if-npm
+.PHONY: run test frontend-deps debian-packages check clean vendor-if-npm
 
 run: $(VENV)/.installed vendor-if-npm
 	$(BIN)/python manage.py migrate --noinput
@@ -24,7 +24,7 @@ run: $(VENV)/.installed vendor-if-npm
 		--websocket-max-message-size $(WS_MAX) --websocket-max-frame-size $(WS_MAX) \
 		sites.config.asgi:application
 
-test: $(VENV)/.installed-test frontend-deps $(VENDOR) browser
+test: $(VENV)/.installed-test frontend-deps $(VENDOR) debian-packages
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 	cd frontend && npm test
 
@@ -55,8 +55,8 @@ vendor-if-npm:
 	@if command -v npm >/dev/null; then $(MAKE) --no-print-directory $(VENDOR); \
 	else echo "npm not found: the bookshop's SDK feature stays off (install Node.js 20+ to turn it on)."; fi
 
-browser:
-	@scripts/ensure-chromium
+debian-packages:
+	@scripts/ensure-debian-packages
 
 check: $(VENV)/.installed
 	$(BIN)/python manage.py check

@@ -1,0 +1,85 @@
+"""
+Beyond one process (DESIGN.md, "Scale"): two daphne processes share one
+database and a Redis channel layer; a wallet connected to process A serves a
+call made by a page on process B.
+"""
+
+import shutil
+import subprocess
+import threading
+
+import pytest
+
+from testwallet.server import DaphneServer
+from tests.byoa.conftest import Browser
+from tests.byoa.test_live import clip
+
+pytestmark = [
+    pytest.mark.live,
+    pytest.mark.skipif(
+        shutil.which("redis-server") is None,
+        reason="redis-server is not installed (Debian: apt-get install redis-server; .ci/run installs it)",
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def redis_url(tmp_path_factory):
+    """A private redis-server on a free port, for this module only."""
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    process = subprocess.Popen(
+        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+         "--dir", str(tmp_path_factory.mktemp("redis"))],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    ready = threading.Event()
+
+    def watch():
+        for line in process.stdout:
+            if b"Ready to accept connections" in line:
+                ready.set()
+        ready.set()  # it exited
+
+    threading.Thread(target=watch, daemon=True).start()
+    try:
+        assert ready.wait(20) and process.poll() is None, "redis-server did not start"
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+@pytest.fixture(scope="module")
+def two_processes(redis_url, tmp_path_factory):
+    """Two daphne processes of the project: one database file, one Redis channel layer."""
+    workdir = tmp_path_factory.mktemp("two-daphnes")
+    env = {"REDIS_URL": redis_url}
+    first = DaphneServer("sites.config.asgi:application", settings_module="tests.byoa.live_settings",
+                         workdir=workdir, env=env)
+    second = DaphneServer("sites.config.asgi:application", settings_module="tests.byoa.live_settings",
+                          workdir=workdir, env=env, setup_commands=())
+    with first, second:
+        yield first, second
+
+
+async def test_a_wallet_connected_to_one_process_serves_a_call_made_on_another(two_processes, direct_wallet):
+    first, second = two_processes
+    browser = Browser(first)
+    try:
+        await browser.open_page()
+        answer = await browser.new_link()
+        assert f":{first.port}/" in answer["link"].replace("%3A", ":").replace("%2F", "/")
+        wallet = await direct_wallet(answer["link"], {"audio.transcribe": {"text": "Peru"}})
+        assert wallet.opened, wallet.activity
+        # The same browser session (its cookie), now served by the other process.
+        response = await browser.http.post(
+            f"{second.url}/_test/call", json={"skill": "audio.transcribe", "input": clip(), "params": {}}
+        )
+        assert response.json() == {"output": {"text": "Peru"}}, second.output()[-3000:]
+    finally:
+        await browser.close()
