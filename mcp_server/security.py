@@ -5,8 +5,10 @@ Who may call the MCP endpoint: checks made before the SDK sees a request.
   ``validate_host``, so the MCP route follows the same rules as every page
   rather than a second list of host:port strings kept in sync by hand).
 - ``Origin``, when a browser sends one, must be this site's own origin (the
-  scheme and Host of the request) or one listed in ``MCP_SERVER["ALLOWED_ORIGINS"]``:
-  a page on another site must not call tools with the visitor's cookies.
+  scheme and Host of the request) or one listed in ``MCP_SERVER["ALLOWED_ORIGINS"]``
+  or Django's ``CSRF_TRUSTED_ORIGINS``: a page on another site must not call
+  tools with the visitor's cookies. Behind a TLS-terminating proxy the scheme
+  comes from ``SECURE_PROXY_SSL_HEADER``, as ``request.is_secure()`` does.
   Clients that are not browsers send no Origin and are let through.
 - No CORS headers are ever sent, so a foreign page cannot read a response either.
 
@@ -40,10 +42,24 @@ def refusal(scope):
         return 421, "This host is not served here; add it to ALLOWED_HOSTS."
     origin = _header(scope, b"origin")
     if origin is not None:
-        own_origin = f"{scope.get('scheme', 'http')}://{host}"
-        if origin != own_origin and origin not in mcp_setting("ALLOWED_ORIGINS"):
+        own_origin = f"{_scheme(scope)}://{host}"
+        trusted = (*mcp_setting("ALLOWED_ORIGINS"), *settings.CSRF_TRUSTED_ORIGINS)
+        if origin != own_origin and origin not in trusted:
             return 403, "Cross-origin requests to this MCP server are not allowed."
     return None
+
+
+def _scheme(scope):
+    """Return the request's scheme, trusting the proxy's header only where Django is told to."""
+    proxy_header = settings.SECURE_PROXY_SSL_HEADER
+    if proxy_header:
+        name, secure_value = proxy_header
+        # Django names it as a META key (HTTP_X_FORWARDED_PROTO); ASGI has the raw header.
+        raw_name = name.removeprefix("HTTP_").replace("_", "-").lower().encode("latin-1")
+        forwarded = _header(scope, raw_name)
+        if forwarded is not None:
+            return "https" if forwarded.split(",")[0].strip() == secure_value else "http"
+    return scope.get("scheme", "http")
 
 
 async def send_refusal(send, status, message):

@@ -259,3 +259,18 @@ async def test_each_widget_state_has_its_own_words_and_a_screenshot(aiwallet, pa
     await capture("connected")
     assert len(set(seen.values())) == 6
     assert await widget.get_attribute("role") == "status"
+
+
+async def test_a_failed_add_to_basket_says_so_and_can_be_tried_again(shop, aiwallet):
+    aiwallet.reply(tool_calls=[ToolCall("search_books", {"query": "Frank Herbert"})])
+    aiwallet.reply("Dune it is.")
+    await connect(shop)
+    await ask(shop, "Herbert?")
+    await answered(shop)
+    await shop.route("**/api/mcp", lambda route: route.abort())
+    button = shop.locator(".assistant-cards button").first
+    await button.click()
+    await shop.locator(".assistant-cards button:enabled", has_text="Could not add: try again").wait_for()
+    await shop.unroute("**/api/mcp")
+    await button.click()
+    await shop.locator(".assistant-cards button:disabled", has_text="In your basket").wait_for()

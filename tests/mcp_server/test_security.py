@@ -36,3 +36,24 @@ def test_listed_extra_origin_is_accepted(settings):
 @pytest.mark.parametrize("host", ["evil.example", "evil.example:8000", "", None])
 def test_host_outside_allowed_hosts_is_refused(host):
     assert refusal(scope(host=host))[0] == 421
+
+
+def test_behind_a_tls_proxy_the_sites_https_origin_is_its_own(settings):
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    request = scope(host="shop.example", origin="https://shop.example")
+    settings.ALLOWED_HOSTS = ["shop.example"]
+    request["headers"].append((b"x-forwarded-proto", b"https"))
+    assert refusal(request) is None
+
+
+def test_the_proxy_header_is_ignored_unless_django_trusts_it(settings):
+    settings.SECURE_PROXY_SSL_HEADER = None
+    settings.ALLOWED_HOSTS = ["shop.example"]
+    request = scope(host="shop.example", origin="https://shop.example")
+    request["headers"].append((b"x-forwarded-proto", b"https"))
+    assert refusal(request)[0] == 403
+
+
+def test_csrf_trusted_origins_may_call(settings):
+    settings.CSRF_TRUSTED_ORIGINS = ["https://admin.example"]
+    assert refusal(scope(origin="https://admin.example")) is None

@@ -80,7 +80,7 @@ form.addEventListener('submit', async (event) => {
   try {
     await ask(text);
   } catch (error) {
-    transcriptView.lastElementChild?.classList.add('stopped');
+    [...transcriptView.querySelectorAll('.turn.assistant')].at(-1)?.classList.add('stopped');
     showError(error);
   } finally {
     activity.textContent = '';
@@ -154,7 +154,10 @@ export function toolActivity({ name, arguments: args }) {
 
 /**
  * Render the books a search_books result names as cards under the answer.
- * The slugs come from the tool's text; the facts come from the shop's own JSON.
+ * `callTool` gives the page the result's text only (aiconnect-core.md,
+ * "McpToolSource"), so the slugs are read from the "[slug]" marks our tool
+ * writes, and the facts come from the shop's own JSON, never from model text.
+ * Cards are extra: when they cannot be fetched the answer still stands.
  *
  * @param {{ element: HTMLElement }} answer
  * @param {string} result
@@ -163,9 +166,16 @@ async function showCards(answer, result) {
   const slugs = [...result.matchAll(/\[([a-z0-9-]+)\]/g)].map((match) => match[1]);
   if (slugs.length === 0) return;
   const query = new URLSearchParams(slugs.map((slug) => ['slug', slug]));
-  const response = await fetch(`/bookshop/books.json?${query}`);
-  if (!response.ok) return;
-  const { books } = await response.json();
+  /** @type {{ books: Parameters<typeof bookCard>[0][] }} */
+  let found;
+  try {
+    const response = await fetch(`/bookshop/books.json?${query}`);
+    if (!response.ok) return;
+    found = await response.json();
+  } catch {
+    return;
+  }
+  const { books } = found;
   const list = document.createElement('ul');
   list.className = 'cards assistant-cards';
   for (const book of books) list.append(bookCard(book));
@@ -199,8 +209,14 @@ function bookCard(book) {
   add.setAttribute('aria-label', `Add ${book.title} to basket`);
   add.addEventListener('click', async () => {
     add.disabled = true;
-    const said = await tools.callTool('add_to_basket', { slug: book.slug });
-    add.textContent = said.startsWith('Tool error:') ? 'Could not add' : 'In your basket';
+    try {
+      const said = await tools.callTool('add_to_basket', { slug: book.slug });
+      add.textContent = said.startsWith('Tool error:') ? 'Could not add: try again' : 'In your basket';
+    } catch {
+      add.textContent = 'Could not add: try again';
+    } finally {
+      add.disabled = add.textContent === 'In your basket';
+    }
   });
   item.append(cover, title, author, moods, price, add);
   return item;
