@@ -46,4 +46,13 @@ def check_mcp_server_settings(app_configs, **kwargs):
                 id="mcp_server.E004",
             )
         )
+    if settings.SESSION_ENGINE == "django.contrib.sessions.backends.signed_cookies":
+        errors.append(
+            checks.Warning(
+                "Tools cannot save the visitor's session with the signed_cookies engine: "
+                "an MCP response sets no cookie, so what a tool writes (a basket) is lost.",
+                hint="Use a server-side SESSION_ENGINE (db, cache or cached_db).",
+                id="mcp_server.W001",
+            )
+        )
     return errors

@@ -51,3 +51,8 @@ def test_default_settings_pass_the_checks(settings):
 )
 def test_bad_settings_are_reported_by_id(settings, value, expected):
     assert error_ids(value, settings) == [expected]
+
+
+def test_cookie_sessions_are_warned_about_because_tools_cannot_save_them(settings):
+    settings.SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
+    assert [m.id for m in check_mcp_server_settings(None)] == ["mcp_server.W001"]
