@@ -48,7 +48,7 @@ frontend/node_modules/.package-lock.json: frontend/package.json frontend/package
 
 # The published openai SDK, bundled for the bookshop's "use the SDK you already
 # have" feature (pages have no bundler). Without npm the page says it is missing.
-$(VENDOR): frontend/vendor-src/openai.js frontend/node_modules/.package-lock.json
+$(VENDOR): frontend/vendor-src/openai.js frontend/vendor-src/openai.d.ts frontend/node_modules/.package-lock.json
 	cd frontend && npm run --silent build:vendor
 
 vendor-if-npm:
