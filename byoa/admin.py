@@ -10,6 +10,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.contrib import admin, messages
 
+from byoa import events, pairings
 from byoa.models import CallLog, Pairing
 
 
@@ -55,17 +56,31 @@ class PairingAdmin(admin.ModelAdmin):
         self.message_user(request, f"{count} pairing(s) resumed.", messages.SUCCESS)
 
     def _set_status(self, request, queryset, status):
-        closed = close_connections(queryset)
-        count = queryset.update(status=status)
+        count, closed = stop_pairings(queryset, status)
         self.message_user(request, f"{count} pairing(s) {status}; {closed} live connection(s) closed.")
+
+
+def stop_pairings(queryset, status):
+    """Pause or revoke pairings, then close their live connections; return (pairings, connections)."""
+    rows = list(queryset.values_list("pk", "channel_name"))  # before the update changes what the queryset matches
+    # The status first: a wallet coming back between the two steps is then
+    # refused, and a closed connection's pairing is never left active.
+    count = Pairing.objects.filter(pk__in=[pk for pk, _channel in rows]).update(status=status)
+    pairings.forget_local_pairings(pk for pk, _channel in rows)
+    return count, _send_close([channel for _pk, channel in rows if channel])
 
 
 def close_connections(queryset):
     """Tell the live connection of each pairing to say bye and close; return how many."""
+    return _send_close([name for name in queryset.values_list("channel_name", flat=True) if name])
+
+
+def _send_close(channels):
+    # At most once: a lost close is caught by the connection's own periodic
+    # status check (byoa.consumers.TOUCH_SECONDS).
     layer = get_channel_layer()
-    channels = [name for name in queryset.values_list("channel_name", flat=True) if name]
     for channel in channels:
-        async_to_sync(layer.send)(channel, {"type": "byoa.close"})
+        async_to_sync(layer.send)(channel, {"type": events.CLOSE})
     return len(channels)
 
 

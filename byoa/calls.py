@@ -31,9 +31,8 @@ import asyncio
 from channels.exceptions import ChannelFull
 from channels.layers import get_channel_layer
 
-from byoa import pairings
+from byoa import events, pairings
 from byoa.conf import byoa_setting
-from byoa.consumers import CHUNK, RESULT
 
 __all__ = ["WalletStream", "call_wallet", "stream_wallet"]
 
@@ -83,16 +82,8 @@ class WalletStream:
             return
         layer = get_channel_layer()
         reply = await layer.new_channel("byoa.reply.")
-        call = {
-            "type": "byoa.call",
-            "reply": reply,
-            "skill": self.skill,
-            "input": self.input,
-            "params": self.params,
-            "timeout": self.timeout,
-        }
         try:
-            await layer.send(channel, call)
+            await layer.send(channel, events.call(reply, self.skill, self.input, self.params, self.timeout))
         except ChannelFull:
             return
         while True:
@@ -103,9 +94,9 @@ class WalletStream:
                 message = await asyncio.wait_for(layer.receive(reply), remaining)
             except TimeoutError:
                 return
-            if message.get("type") == CHUNK:
+            if message.get("type") == events.CHUNK:
                 yield message["delta"]
-            elif message.get("type") == RESULT:
+            elif message.get("type") == events.RESULT:
                 if message.get("ok"):
                     self.output = message.get("output")
                 return

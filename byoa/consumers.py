@@ -3,8 +3,9 @@ The wallet's WebSocket at ``/byoa/ws``: one consumer per connection.
 
 It only handles the socket: it turns frames into calls of ``pairings`` and
 channel-layer messages, and channel-layer messages into frames. What a frame
-means is in ``protocol``; who may call what, in ``grants``; the server -> wallet
-API, in ``calls``. Close codes: see ``byoa.protocol``.
+means is in ``protocol``; the channel-layer events, in ``events``; who may call
+what, in ``grants``; the server -> wallet API, in ``calls``. Close codes: see
+``byoa.protocol``.
 
 The wallet is not a browser and authenticates only by its hello: a request
 with an ``Origin`` is refused at the handshake, and no cookie is read.
@@ -18,7 +19,7 @@ from channels.exceptions import ChannelFull
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.consumer import get_handler_name
 
-from byoa import clock, pairings, protocol
+from byoa import clock, events, pairings, protocol
 from byoa.conf import byoa_setting
 from byoa.grants import Grant
 from byoa.inflight import InFlight, Pending
@@ -26,9 +27,10 @@ from byoa.protocol import CloseCode
 
 logger = logging.getLogger(__name__)
 
-RESULT = "byoa.result"  # channel-layer message to a caller: the call's outcome
-CHUNK = "byoa.chunk"  # channel-layer message to a caller: one streamed delta
-FAILED = {"type": RESULT, "ok": False, "output": None}
+# How often a ping marks the pairing seen and re-reads its status: "last seen"
+# to the minute is enough, and so is closing within a minute a connection
+# whose pause or revoke message the channel layer lost.
+TOUCH_SECONDS = 60
 
 
 class WalletConsumer(AsyncWebsocketConsumer):
@@ -104,7 +106,7 @@ class WalletConsumer(AsyncWebsocketConsumer):
         self.pairing_id, self.grant = opened.pairing_id, opened.grant
         pairings.remember_local(self.pairing_id, self.channel_name)
         if opened.previous_channel:
-            await self._tell(opened.previous_channel, {"type": "byoa.replaced"})
+            await self._tell(opened.previous_channel, {"type": events.REPLACED})
         await self.send(protocol.dump(protocol.welcome(opened.token, opened.manifest)))
         logger.info("BYOA wallet connected for pairing %s", self.pairing_id)
 
@@ -114,10 +116,8 @@ class WalletConsumer(AsyncWebsocketConsumer):
             await self._unsolicited(frame)
             return
         ok = frame.get("ok") is True and isinstance(frame.get("output"), dict)
-        await self._tell(pending.reply, {"type": RESULT, "ok": ok, "output": frame["output"] if ok else None})
-        if byoa_setting("CALL_LOG"):
-            duration_ms = int((time.monotonic() - pending.started) * 1000)
-            pairings.log_call(self.pairing_id, pending.skill, pending.model, ok, max(0, duration_ms), frame.get("receipt"))
+        await self._tell(pending.reply, events.result(ok, frame.get("output")))
+        self._receipt(pending, ok, frame.get("receipt"))
 
     async def on_chunk(self, frame):
         pending = self.calls.get(frame.get("id"))
@@ -126,7 +126,7 @@ class WalletConsumer(AsyncWebsocketConsumer):
             return
         delta = protocol.chunk_delta(frame)
         if pending.stream and delta:
-            await self._tell(pending.reply, {"type": CHUNK, "delta": delta})
+            await self._tell(pending.reply, events.chunk(delta))
 
     async def _unsolicited(self, frame):
         if self.calls.was_expired(frame.get("id")):
@@ -137,15 +137,16 @@ class WalletConsumer(AsyncWebsocketConsumer):
 
     async def on_grant(self, frame):
         grant = Grant.parse(protocol.grant_of(frame))
-        if grant is not None:
+        if grant is not None and grant != self.grant:  # a repeated grant costs no database write
             self.grant = grant
-            await pairings.record_grant(self.pairing_id, frame["grant"])
+            await pairings.record_grant(self.pairing_id, grant)
 
     async def on_ping(self, frame):
         now = asyncio.get_running_loop().time()
-        if now - self.last_touch > 60:  # "last seen" to the minute is enough
+        if now - self.last_touch > TOUCH_SECONDS:
             self.last_touch = now
-            await pairings.touch(self.pairing_id)
+            if not await pairings.touch(self.pairing_id):
+                await self._bye()  # paused or revoked, and the admin's close never came
 
     async def on_bye(self, frame):
         await self._close(CloseCode.NORMAL)
@@ -161,13 +162,29 @@ class WalletConsumer(AsyncWebsocketConsumer):
             or len(self.calls) >= self.grant.max_parallel
             or not self.grant.allows(event["skill"], params, clock.now())
         ):
-            await self._tell(event["reply"], FAILED)
+            await self._tell(event["reply"], events.FAILED)
             return
         model = params.get("model") if isinstance(params.get("model"), str) else ""
         pending = Pending(event["reply"], event["skill"], model, params.get("stream") is True)
         call_id = self.calls.add(pending)
-        pending.timer = asyncio.get_running_loop().call_later(event["timeout"], self.calls.expire, call_id)
+        pending.timer = asyncio.get_running_loop().call_later(event["timeout"], self._expire, call_id, event["timeout"])
         await self.send(protocol.dump(protocol.call(call_id, event["skill"], event["input"], params)))
+
+    def _expire(self, call_id, timeout):
+        # The caller gave up, but the wallet may still be working on the call:
+        # it keeps its slot until its late result comes, or for as long as the
+        # wallet may work on a call (maxCallSeconds; the call's timeout again
+        # when the grant sets none).
+        hold = self.grant.max_call_seconds or timeout
+        pending = self.calls.expire(call_id, hold)
+        if pending is not None:
+            self._receipt(pending, False)
+
+    def _receipt(self, pending, ok, receipt=None):
+        """Queue the receipt of a call that reached the wallet (never its content)."""
+        if byoa_setting("CALL_LOG"):
+            duration_ms = int((time.monotonic() - pending.started) * 1000)
+            pairings.log_call(self.pairing_id, pending.skill, pending.model, ok, max(0, duration_ms), receipt)
 
     async def byoa_replaced(self, event):
         """Called when a newer connection of the same pairing said hello: say bye and close."""
@@ -197,7 +214,8 @@ class WalletConsumer(AsyncWebsocketConsumer):
             timer.cancel()
         self.closing = True
         for pending in self.calls.drain() if hasattr(self, "calls") else ():
-            await self._tell(pending.reply, FAILED)
+            await self._tell(pending.reply, events.FAILED)
+            self._receipt(pending, False)
         if getattr(self, "pairing_id", None) is not None:
             pairings.forget_local(self.pairing_id, self.channel_name)
             await pairings.detach(self.pairing_id, self.channel_name)

@@ -9,12 +9,26 @@ The shape, from specs/byoa-sites.md and DESIGN.md::
 
 ``models`` lists the model codes the visitor ticked (an object keyed by code
 is accepted too); a call names one in ``params.model`` and may name no other.
+
+A hello may be 4 MB, so a Grant keeps only what it understands, within the
+bounds below, and ``as_json()`` is what the database stores.
 """
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
+
+import bringyourownagent
 
 from byoa.conf import byoa_setting
+from byoa.manifests import EXTENSION_LIMITS
+
+#: The limits a grant may state; others are dropped.
+LIMITS = frozenset(bringyourownagent.KNOWN_LIMITS) | frozenset(EXTENSION_LIMITS)
+MAX_LIMIT = 10**9  # a limit value beyond this is no limit worth keeping
+MAX_SKILLS = 32
+MAX_SKILL_CHARS = 64  # CallLog.skill
+MAX_MODELS = 32
+MAX_MODEL_CHARS = 32  # CallLog.model
 
 
 @dataclass(frozen=True)
@@ -29,8 +43,8 @@ class Grant:
         """Return the Grant a wallet sent, or None when it is not a grant."""
         if not isinstance(value, dict):
             return None
-        skills = value.get("skills")
-        if not isinstance(skills, list) or not all(isinstance(s, str) for s in skills):
+        skills = _names(value.get("skills"), MAX_SKILLS, MAX_SKILL_CHARS, kinds=(list,))
+        if skills is None:
             return None
         expires_at = _timestamp(value.get("expiresAt"))
         if expires_at is None:
@@ -40,10 +54,21 @@ class Grant:
             return None
         models = value.get("models")
         if models is not None:
-            if not isinstance(models, (list, dict)) or not all(isinstance(m, str) for m in models):
+            models = _names(models, MAX_MODELS, MAX_MODEL_CHARS, kinds=(list, dict))
+            if models is None:
                 return None
-            models = frozenset(models)
-        return cls(frozenset(skills), expires_at, dict(limits), models)
+        return cls(skills, expires_at, _known_limits(limits), models)
+
+    def as_json(self):
+        """Return the grant as the database keeps it: only what this class understands."""
+        value = {
+            "skills": sorted(self.skills),
+            "expiresAt": self.expires_at.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "limits": dict(self.limits),
+        }
+        if self.models is not None:
+            value["models"] = sorted(self.models)
+        return value
 
     @property
     def max_parallel(self):
@@ -52,6 +77,11 @@ class Grant:
         if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
             return value
         return byoa_setting("PARALLEL_CALLS")
+
+    @property
+    def max_call_seconds(self):
+        """Return how long the wallet may work on one call, or None when the grant says not."""
+        return self.limits.get("maxCallSeconds") or None
 
     def allows(self, skill, params, now):
         """Return True when a call of this skill with these params is within the grant."""
@@ -63,8 +93,29 @@ class Grant:
         return True
 
 
+def _names(value, most, longest, kinds):
+    """Return a frozenset of short strings, or None when value is not a small list (or object) of them."""
+    if not isinstance(value, kinds) or len(value) > most:
+        return None
+    if not all(isinstance(name, str) and len(name) <= longest for name in value):
+        return None
+    return frozenset(value)
+
+
+def _known_limits(limits):
+    """Return the limits this server knows, with values that are plain non-negative numbers."""
+    return {
+        name: number
+        for name, number in limits.items()
+        if name in LIMITS
+        and isinstance(number, (int, float))
+        and not isinstance(number, bool)
+        and 0 <= number <= MAX_LIMIT  # False for NaN and infinities too
+    }
+
+
 def _timestamp(value):
-    if not isinstance(value, str):
+    if not isinstance(value, str) or len(value) > 40:
         return None
     try:
         moment = datetime.fromisoformat(value)

@@ -1,11 +1,17 @@
 """
 The calls in flight on one wallet connection: wire ids, who waits for each
 result, and which late results to drop quietly.
+
+A call whose caller gave up is still in flight for the wallet, so it counts
+against ``maxParallelCalls`` until its late result comes or a hold time ends.
 """
 
 import time
 from collections import deque
 from dataclasses import dataclass, field
+from datetime import timedelta
+
+from byoa import clock
 
 
 @dataclass
@@ -28,9 +34,15 @@ class InFlight:
         self._pending = {}
         # Ids whose caller gave up: a slow wallet's late result is not a flood.
         self._expired = deque(maxlen=remember_expired)
+        # Ids whose caller gave up -> when they stop counting as in flight.
+        self._late = {}
 
     def __len__(self):
-        return len(self._pending)
+        """Return how many calls the wallet may be working on: pending ones and late ones still held."""
+        if self._late:
+            now = clock.now()
+            self._late = {call_id: until for call_id, until in self._late.items() if until > now}
+        return len(self._pending) + len(self._late)
 
     def add(self, pending):
         """Record a call and return its wire id."""
@@ -45,18 +57,27 @@ class InFlight:
         return self._pending.get(call_id)
 
     def pop(self, call_id):
-        """Remove and return the pending call with this wire id, or None."""
+        """Remove and return the pending call with this wire id, or None (a late result frees its slot)."""
         pending = self.get(call_id)
         if pending is not None:
             del self._pending[call_id]
             if pending.timer is not None:
                 pending.timer.cancel()
+        elif type(call_id) is int:
+            self._late.pop(call_id, None)
         return pending
 
-    def expire(self, call_id):
-        """Forget a call whose caller timed out; its result, if any, is dropped quietly."""
-        if self._pending.pop(call_id, None) is not None:
+    def expire(self, call_id, hold_seconds):
+        """Remove and return a call whose caller timed out, or None.
+
+        It still counts as in flight for ``hold_seconds`` or until its result
+        comes; that result is then dropped quietly.
+        """
+        pending = self._pending.pop(call_id, None)
+        if pending is not None:
             self._expired.append(call_id)
+            self._late[call_id] = clock.now() + timedelta(seconds=hold_seconds)
+        return pending
 
     def was_expired(self, call_id):
         return type(call_id) is int and call_id in self._expired
@@ -68,4 +89,5 @@ class InFlight:
             if each.timer is not None:
                 each.timer.cancel()
         self._pending.clear()
+        self._late.clear()
         return pending

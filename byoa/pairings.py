@@ -11,7 +11,7 @@ import logging
 from dataclasses import dataclass
 
 from channels.db import database_sync_to_async
-from django.db import IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, transaction
 
 from byoa import clock, codes, manifests, tokens
 from byoa.exceptions import ManifestError, UnknownManifest
@@ -41,14 +41,19 @@ def _open(hello, channel_name):
     wallet = hello.get("wallet") if isinstance(hello.get("wallet"), dict) else {}
     wallet = {key: str(wallet[key])[:100] for key in ("name", "version") if key in wallet}
     session, token = hello.get("session"), hello.get("pairing")
-    if isinstance(session, str):
-        return _open_with_code(session, grant, hello["grant"], wallet, channel_name)
-    if session is None and isinstance(token, str):
-        return _resume(token, grant, hello["grant"], wallet, channel_name)
+    try:
+        if isinstance(session, str):
+            return _open_with_code(session, grant, wallet, channel_name)
+        if session is None and isinstance(token, str):
+            return _resume(token, grant, wallet, channel_name)
+    except DatabaseError as exc:
+        # A wallet must not crash its connection through the database: it gets
+        # bad-session. The error's text may quote the row, so only its class is logged.
+        logger.warning("BYOA could not open a pairing from a hello (%s)", type(exc).__name__)
     return None
 
 
-def _open_with_code(code, grant, raw_grant, wallet, channel_name):
+def _open_with_code(code, grant, wallet, channel_name):
     now = clock.now()
     with transaction.atomic():
         row = codes.consume(code)
@@ -59,7 +64,7 @@ def _open_with_code(code, grant, raw_grant, wallet, channel_name):
             token_digest=tokens.digest(token),
             visitor=row.visitor,
             site=row.site,
-            grant=raw_grant,
+            grant=grant.as_json(),
             wallet=wallet,
             channel_name=channel_name,
             created_at=now,
@@ -70,7 +75,7 @@ def _open_with_code(code, grant, raw_grant, wallet, channel_name):
     return Opened(pairing.pk, token, row.manifest, grant, "")
 
 
-def _resume(token, grant, raw_grant, wallet, channel_name):
+def _resume(token, grant, wallet, channel_name):
     if not 1 <= len(token) <= 256:
         return None
     with transaction.atomic():
@@ -87,7 +92,7 @@ def _resume(token, grant, raw_grant, wallet, channel_name):
             return None
         previous = pairing.channel_name
         pairing.channel_name = channel_name
-        pairing.grant, pairing.wallet, pairing.last_seen = raw_grant, wallet, clock.now()
+        pairing.grant, pairing.wallet, pairing.last_seen = grant.as_json(), wallet, clock.now()
         pairing.save(update_fields=["channel_name", "grant", "wallet", "last_seen"])
     return Opened(pairing.pk, token, manifest, grant, previous if previous != channel_name else "")
 
@@ -98,11 +103,12 @@ def _detach(pairing_id, channel_name):
 
 
 def _touch(pairing_id):
-    Pairing.objects.filter(pk=pairing_id).update(last_seen=clock.now())
+    """Mark an active pairing seen now; return False when it is no longer active (or gone)."""
+    return Pairing.objects.filter(pk=pairing_id, status=Pairing.Status.ACTIVE).update(last_seen=clock.now()) == 1
 
 
-def _record_grant(pairing_id, raw_grant):
-    Pairing.objects.filter(pk=pairing_id).update(grant=raw_grant, last_seen=clock.now())
+def _record_grant(pairing_id, grant):
+    Pairing.objects.filter(pk=pairing_id).update(grant=grant.as_json(), last_seen=clock.now())
 
 
 def _receipt(pairing_id, skill, model, ok, duration_ms, receipt):
@@ -168,8 +174,11 @@ def _write_receipts(batch):
 
 
 # The live connections of this process, so that a call to a wallet connected
-# here needs no database query. Pausing or revoking closes the connection
-# (byoa.admin), which removes it from here.
+# here needs no database query. Pausing or revoking drops the entries of this
+# process at once (byoa.admin) and closes the connection, which drops the entry
+# of the process it runs in. Should that close be lost (the channel layer
+# delivers at most once), the connection closes itself within a minute: its
+# periodic touch finds the pairing no longer active.
 _local_channels = {}
 
 
@@ -180,6 +189,12 @@ def remember_local(pairing_id, channel_name):
 def forget_local(pairing_id, channel_name):
     if _local_channels.get(pairing_id) == channel_name:
         del _local_channels[pairing_id]
+
+
+def forget_local_pairings(pairing_ids):
+    """Drop the live connections of these pairings from this process (they were paused or revoked)."""
+    for pairing_id in pairing_ids:
+        _local_channels.pop(pairing_id, None)
 
 
 open_from_hello = database_sync_to_async(_open)

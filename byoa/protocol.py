@@ -30,6 +30,7 @@ so it never gets a close code.
 
 import enum
 import json
+import math
 
 VERSION = "0.1"
 
@@ -45,10 +46,29 @@ class NotJSON(ValueError):
     """Raised when a text frame is not JSON."""
 
 
+def _no_constant(name):
+    # NaN, Infinity and -Infinity are Python's extension, not JSON (RFC 8259,
+    # section 6); stored in a JSONField they fail the database's JSON check.
+    raise NotJSON(f"{name} is not a JSON number")
+
+
+def _finite_float(text):
+    value = float(text)
+    if math.isinf(value):  # 1e999: valid JSON syntax, but Python reads it as Infinity
+        raise NotJSON("a number too large for a double")
+    return value
+
+
+_decoder = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite_float)
+
+
 def parse(text):
     """Return the frame as a dict, or None for JSON that is not an object."""
     try:
-        frame = json.loads(text)
+        frame = _decoder.decode(text)
+    # ValueError covers NotJSON from the hooks above and, deliberately, an
+    # integer of more than 4300 digits (Python's int conversion limit): such a
+    # frame is treated as not JSON. RecursionError: nesting too deep.
     except (ValueError, RecursionError) as exc:
         raise NotJSON("the frame is not JSON") from exc
     return frame if isinstance(frame, dict) else None

@@ -115,6 +115,7 @@ class DirectWallet:
         self._tasks = set()
         self._stopping = False
         self._gate_state = {"spent": None, "callTimes": []}
+        self._answering = 0  # calls being answered now, against the grant's maxParallelCalls
 
     # -- taking a link ---------------------------------------------------------
 
@@ -286,11 +287,18 @@ class DirectWallet:
 
     async def _answer(self, ws, frame):
         call_id = frame.get("id")
-        try:
-            reply = await self._run_call(ws, frame)
-        except Exception as exc:  # a backend failure is a "no" for this call, never a crash
-            logger.debug("call failed: %s", type(exc).__name__)
+        if self._answering >= self.grant["limits"]["maxParallelCalls"]:
+            # The hello announced this cap: a server that sends more gets a "no", not more work.
             reply = protocol.result(call_id, False)
+        else:
+            self._answering += 1
+            try:
+                reply = await self._run_call(ws, frame)
+            except Exception as exc:  # a backend failure is a "no" for this call, never a crash
+                logger.debug("call failed: %s", type(exc).__name__)
+                reply = protocol.result(call_id, False)
+            finally:
+                self._answering -= 1
         try:
             await ws.send(protocol.dump(reply))
         except websockets.ConnectionClosed:

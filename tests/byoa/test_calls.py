@@ -1,11 +1,14 @@
 """call_wallet and stream_wallet against the consumer (WebsocketCommunicator as the wallet)."""
 
+import ast
 import asyncio
+from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from channels.db import database_sync_to_async
 
-from byoa import pairings, tokens
+from byoa import calls, clock, pairings, tokens
 from byoa.calls import call_wallet, stream_wallet
 from byoa.models import CallLog, Pairing
 from tests.byoa.conftest import pair
@@ -186,3 +189,68 @@ async def test_chunks_of_a_call_made_without_stream_are_not_forwarded(wallet_soc
     await wallet.send_json_to({"type": "chunk", "id": call["id"], "delta": "Pe"})
     await wallet.send_json_to({"type": "result", "id": call["id"], "ok": True, "output": {"text": "Peru"}})
     assert await asyncio.wait_for(caller, 5) == {"text": "Peru"}
+
+
+async def test_a_timed_out_call_keeps_its_slot_until_its_late_result_comes(wallet_socket):
+    wallet, pairing = await paired(wallet_socket, limits={"maxParallelCalls": 1})
+    assert await call_wallet(pairing, "audio.transcribe", CLIP, timeout=0.2) is None
+    late = await wallet.receive_json_from(timeout=5)
+    # The wallet is still working on it: one more would be two at once.
+    assert await call_wallet(pairing, "audio.transcribe", CLIP, timeout=5) is None
+    assert await wallet.receive_nothing(timeout=0.1)
+    await wallet.send_json_to({"type": "result", "id": late["id"], "ok": True, "output": {"text": "late"}})
+    caller = asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", CLIP, timeout=5))
+    again = await wallet.receive_json_from(timeout=5)
+    await wallet.send_json_to({"type": "result", "id": again["id"], "ok": True, "output": {"text": "ok"}})
+    assert await asyncio.wait_for(caller, 5) == {"text": "ok"}
+
+
+async def test_a_timed_out_call_without_a_late_result_frees_its_slot_after_max_call_seconds(wallet_socket, monkeypatch):
+    wallet, pairing = await paired(wallet_socket, limits={"maxParallelCalls": 1, "maxCallSeconds": 30})
+    assert await call_wallet(pairing, "audio.transcribe", CLIP, timeout=0.2) is None
+    await wallet.receive_json_from(timeout=5)
+    assert await call_wallet(pairing, "audio.transcribe", CLIP, timeout=5) is None
+    later = clock.now() + timedelta(seconds=31)
+    monkeypatch.setattr("byoa.clock.now", lambda: later)
+    caller = asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", CLIP, timeout=5))
+    again = await wallet.receive_json_from(timeout=5)
+    await wallet.send_json_to({"type": "result", "id": again["id"], "ok": True, "output": {"text": "ok"}})
+    assert await asyncio.wait_for(caller, 5) == {"text": "ok"}
+
+
+async def test_a_call_that_times_out_leaves_one_failed_receipt_even_when_its_result_comes_late(wallet_socket):
+    wallet, pairing = await paired(wallet_socket)
+    assert await call_wallet(pairing, "audio.transcribe", CLIP, timeout=0.2) is None
+    call = await wallet.receive_json_from(timeout=5)
+    await wallet.send_json_to({"type": "result", "id": call["id"], "ok": True, "output": {"text": "Peru"}})
+    await wallet.send_json_to({"type": "bye"})  # handled after the late result: frames are sequential
+    await wallet.receive_output(5)
+    await pairings.flush_receipts()
+    log = await database_sync_to_async(CallLog.objects.get)()
+    assert (log.skill, log.ok) == ("audio.transcribe", False) and log.duration_ms >= 200
+    assert "Peru" not in str(log.__dict__) and "UklGR" not in str(log.__dict__)
+
+
+async def test_a_call_dropped_by_a_disconnect_leaves_a_failed_receipt(wallet_socket):
+    wallet, pairing = await paired(wallet_socket, site="quiz", skills=["text.generate"], models=["m1"])
+    caller = asyncio.ensure_future(call_wallet(pairing, "text.generate", {"messages": []}, {"model": "m1"}, timeout=30))
+    await wallet.receive_json_from(timeout=5)
+    await wallet.disconnect(code=1006)
+    assert await asyncio.wait_for(caller, 5) is None
+    await pairings.flush_receipts()
+    log = await database_sync_to_async(CallLog.objects.get)()
+    assert (log.skill, log.model, log.ok, log.cost) == ("text.generate", "m1", False, "")
+
+
+async def test_a_call_refused_without_reaching_the_wallet_leaves_no_receipt(wallet_socket):
+    wallet, pairing = await paired(wallet_socket)
+    assert await call_wallet(pairing, "text.generate", {"messages": []}, timeout=5) is None
+    await pairings.flush_receipts()
+    assert await database_sync_to_async(CallLog.objects.count)() == 0
+
+
+def test_calls_does_not_import_the_consumer():
+    tree = ast.parse(Path(calls.__file__).read_text())
+    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    assert "byoa.consumers" not in imported

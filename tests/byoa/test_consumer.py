@@ -4,9 +4,10 @@ import json
 
 import pytest
 from channels.db import database_sync_to_async
+from django.db import IntegrityError
 
-from byoa import manifests, tokens
-from byoa.admin import close_connections
+from byoa import manifests, pairings, tokens
+from byoa.admin import close_connections, stop_pairings
 from byoa.models import Pairing, SessionCode
 from byoa.protocol import CloseCode
 from tests.byoa.conftest import hello, new_code, pair
@@ -201,3 +202,98 @@ async def test_a_cookie_is_no_substitute_for_a_hello(wallet_socket, settings):
     communicator, connected = await wallet_socket(headers=[(b"cookie", b"sessionid=whatever")])
     assert connected
     assert await close_code(communicator) == 4008
+
+
+@pytest.mark.parametrize("number", ["NaN", "Infinity", "-Infinity", "1e999", "9" * 4301])
+async def test_a_hello_with_a_number_json_cannot_carry_closes_with_4007(wallet_socket, number):
+    code, _wait = await new_code()
+    communicator, _ = await wallet_socket()
+    text = json.dumps(hello(session=code, limits={"maxParallelCalls": 1})).replace('"maxParallelCalls": 1', f'"maxParallelCalls": {number}')
+    assert number in text
+    await communicator.send_to(text_data=text)
+    assert await close_code(communicator) == 4007
+    assert await database_sync_to_async(Pairing.objects.count)() == 0
+
+
+async def test_a_database_error_during_hello_gets_bad_session_and_close_4008_and_logs_no_code(wallet_socket, monkeypatch, caplog):
+    code, _wait = await new_code()
+
+    def failing_consume(value):
+        raise IntegrityError(f"CHECK constraint failed for {value}")
+
+    monkeypatch.setattr("byoa.codes.consume", failing_consume)
+    communicator, _ = await wallet_socket()
+    await communicator.send_json_to(hello(session=code))
+    assert await communicator.receive_json_from(timeout=5) == {"type": "error", "code": "bad-session"}
+    assert await close_code(communicator) == 4008
+    assert "IntegrityError" in caplog.text and code not in caplog.text
+
+
+async def test_a_hello_stores_only_the_grant_the_server_understands(wallet_socket):
+    code, _wait = await new_code()
+    communicator, _ = await wallet_socket()
+    frame = hello(session=code, limits={"maxParallelCalls": 2, "unknown": "x" * 1000}, padding="x" * 100_000)
+    await communicator.send_json_to(frame)
+    welcome = await communicator.receive_json_from(timeout=5)
+    stored = (await get_pairing(token_digest=tokens.digest(welcome["pairing"]))).grant
+    assert stored == {"skills": ["audio.transcribe"], "expiresAt": frame["grant"]["expiresAt"], "limits": {"maxParallelCalls": 2}}
+
+
+async def test_a_grant_frame_that_changes_nothing_writes_nothing(wallet_socket, monkeypatch):
+    communicator, _welcome = await pair(wallet_socket)
+    writes = []
+    record = pairings.record_grant
+
+    async def counting(pairing_id, grant):
+        writes.append(grant)
+        await record(pairing_id, grant)
+
+    monkeypatch.setattr(pairings, "record_grant", counting)
+    changed = {"skills": ["audio.transcribe"], "expiresAt": "2099-01-01T00:00:00Z", "limits": {"maxParallelCalls": 1}}
+    for _ in range(3):
+        await communicator.send_json_to({"type": "grant", "grant": {**changed, "padding": "ignored"}})
+    await communicator.send_json_to({"type": "bye"})  # handled after the grants: frames are sequential
+    await close_code(communicator)
+    assert len(writes) == 1
+
+
+async def test_pausing_writes_the_status_before_it_sends_the_close(wallet_socket, monkeypatch):
+    communicator, welcome = await pair(wallet_socket)
+    queryset = Pairing.objects.filter(token_digest=tokens.digest(welcome["pairing"]))
+    seen = []
+
+    class RecordingLayer:
+        async def send(self, channel, message):
+            seen.append((message["type"], await queryset.values_list("status", flat=True).aget()))
+
+    monkeypatch.setattr("byoa.admin.get_channel_layer", RecordingLayer)
+    assert await database_sync_to_async(stop_pairings)(queryset, Pairing.Status.PAUSED) == (1, 1)
+    assert seen == [("byoa.close", Pairing.Status.PAUSED)]
+
+
+async def test_a_paused_pairing_has_no_live_channel_even_when_its_close_is_lost(wallet_socket, monkeypatch):
+    communicator, welcome = await pair(wallet_socket)
+    pairing = await get_pairing(token_digest=tokens.digest(welcome["pairing"]))
+    assert await pairings.live_channel(pairing.pk)
+
+    class LosingLayer:
+        async def send(self, channel, message):
+            pass  # the channel layer delivers at most once
+
+    monkeypatch.setattr("byoa.admin.get_channel_layer", LosingLayer)
+    await database_sync_to_async(stop_pairings)(Pairing.objects.filter(pk=pairing.pk), Pairing.Status.PAUSED)
+    assert await pairings.live_channel(pairing.pk) == ""
+
+
+@pytest.mark.parametrize("status", [Pairing.Status.PAUSED, Pairing.Status.REVOKED])
+async def test_a_ping_closes_a_connection_whose_pairing_is_no_longer_active(wallet_socket, monkeypatch, status):
+    monkeypatch.setattr("byoa.consumers.TOUCH_SECONDS", -1)  # every ping re-reads the status
+    communicator, welcome = await pair(wallet_socket)
+    await communicator.send_json_to({"type": "ping"})
+    assert await communicator.receive_nothing(timeout=0.2)  # still active: nothing happens
+    pairing = await get_pairing(token_digest=tokens.digest(welcome["pairing"]))
+    await set_status(pairing.pk, status)  # as if the admin's close had been lost
+    await communicator.send_json_to({"type": "ping"})
+    assert await communicator.receive_json_from(timeout=5) == {"type": "bye"}
+    assert await close_code(communicator) == 1000
+    assert await pairings.live_channel(pairing.pk) == ""

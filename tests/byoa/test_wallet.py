@@ -414,3 +414,31 @@ async def test_the_openai_compatible_backend_fails_on_an_error_status():
 def test_the_command_line_refuses_a_bad_link_and_prints_why(capsys):
     assert cli.main(["bringyourownagent://connect?v=0.2", "--script", 'audio.transcribe={"text":"x"}']) == 1
     assert "link refused (version)" in capsys.readouterr().out
+
+
+async def test_a_call_over_the_wallets_own_max_parallel_calls_gets_ok_false():
+    release = asyncio.Event()
+
+    async def slow(input, params):
+        await release.wait()
+        return {"text": "Peru"}
+
+    async with FakeSite() as site:
+
+        async def script(ws):
+            site.hellos.append(json.loads(await ws.recv()))
+            await ws.send(json.dumps(protocol.welcome("token-" + "t" * 40, site.manifest)))
+            await ws.send(json.dumps(protocol.call(1, "audio.transcribe", clip_input(1), {})))
+            await ws.send(json.dumps(protocol.call(2, "audio.transcribe", clip_input(1), {})))
+            async for message in ws:
+                await site.calls.put(json.loads(message))
+
+        site.script = script
+        capped = wallet({"audio.transcribe": slow}, limits={"maxParallelCalls": 1})
+        assert await capped.open(site.link())
+        assert site.hellos[0]["grant"]["limits"]["maxParallelCalls"] == 1
+        assert await asyncio.wait_for(site.calls.get(), 5) == {"type": "result", "id": 2, "ok": False}
+        release.set()
+        first = await asyncio.wait_for(site.calls.get(), 5)
+        assert (first["id"], first["ok"]) == (1, True)
+        await capped.close()

@@ -1,0 +1,33 @@
+"""
+The channel-layer events of ``byoa``: what callers (``byoa.calls``), the admin
+(``byoa.admin``) and wallet connections (``byoa.consumers``) send each other.
+
+An event's ``type`` names the handler of the consumer that receives it
+(``byoa.call`` -> ``WalletConsumer.byoa_call``); ``RESULT`` and ``CHUNK`` go to
+a caller's own reply channel, which no consumer reads. The frames on the
+wallet's socket are another matter: see ``byoa.protocol``.
+"""
+
+CALL = "byoa.call"  # caller -> connection: send this call to the wallet
+REPLACED = "byoa.replaced"  # newer connection -> older one of the same pairing: say bye
+CLOSE = "byoa.close"  # admin -> connection: the pairing was paused or revoked, say bye
+RESULT = "byoa.result"  # connection -> caller: the call's outcome
+CHUNK = "byoa.chunk"  # connection -> caller: one streamed delta
+
+#: The outcome of every call that gives the caller None.
+FAILED = {"type": RESULT, "ok": False, "output": None}
+
+
+def call(reply, skill, input, params, timeout):
+    """Return the event that asks a connection to call its wallet; the outcome goes to ``reply``."""
+    return {"type": CALL, "reply": reply, "skill": skill, "input": input, "params": params, "timeout": timeout}
+
+
+def result(ok, output):
+    """Return the outcome of a call for its caller."""
+    return {"type": RESULT, "ok": ok, "output": output if ok else None}
+
+
+def chunk(delta):
+    """Return one streamed delta for a caller."""
+    return {"type": CHUNK, "delta": delta}
