@@ -31,6 +31,9 @@ DEFAULTS = {
     "PARALLEL_CALLS": 4,
     # Results for call ids that are not in flight tolerated before closing.
     "UNSOLICITED_RESULTS": 16,
+    # A connection held by another process counts as live while it was seen
+    # (hello or ping) this recently; wallets ping every 30 s.
+    "LIVE_SECONDS": 180,
     # Keep a receipt row (skill, ok, duration, cost, provider) per call.
     "CALL_LOG": True,
 }

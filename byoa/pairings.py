@@ -9,11 +9,13 @@ The functions the consumer awaits run in Django's database thread
 import asyncio
 import logging
 from dataclasses import dataclass
+from datetime import timedelta
 
 from channels.db import database_sync_to_async
 from django.db import DatabaseError, IntegrityError, transaction
 
 from byoa import clock, codes, manifests, tokens
+from byoa.conf import byoa_setting
 from byoa.exceptions import ManifestError, UnknownManifest
 from byoa.grants import Grant
 from byoa.models import CallLog, Pairing
@@ -204,13 +206,23 @@ record_grant = database_sync_to_async(_record_grant)
 
 
 async def live_channel(pairing):
-    """Return the channel of a pairing's live connection, or "" when it is away or not active."""
+    """Return the channel of a pairing's live connection, or "" when it is away or not active.
+
+    A connection held by another process is known only from the database. If
+    that process died, its channel name stays behind; a wallet pings every 30 s
+    and the consumer records it at least every minute, so a connection not seen
+    for ``BYOA["LIVE_SECONDS"]`` is treated as gone and its calls fail at once
+    instead of waiting for their timeout.
+    """
     pk = pairing.pk if isinstance(pairing, Pairing) else pairing
     local = _local_channels.get(pk)
     if local:
         return local
+    seen_since = clock.now() - timedelta(seconds=byoa_setting("LIVE_SECONDS"))
     found = await (
-        Pairing.objects.filter(pk=pk, status=Pairing.Status.ACTIVE).values_list("channel_name", flat=True).afirst()
+        Pairing.objects.filter(pk=pk, status=Pairing.Status.ACTIVE, last_seen__gte=seen_since)
+        .values_list("channel_name", flat=True)
+        .afirst()
     )
     return found or ""
 

@@ -297,3 +297,17 @@ async def test_a_ping_closes_a_connection_whose_pairing_is_no_longer_active(wall
     assert await communicator.receive_json_from(timeout=5) == {"type": "bye"}
     assert await close_code(communicator) == 1000
     assert await pairings.live_channel(pairing.pk) == ""
+
+
+async def test_a_connection_of_another_process_not_seen_for_long_counts_as_gone(wallet_socket, monkeypatch):
+    from datetime import timedelta
+
+    from byoa import clock
+
+    communicator, welcome = await pair(wallet_socket)
+    pairing = await get_pairing(token_digest=tokens.digest(welcome["pairing"]))
+    pairings.forget_local(pairing.pk, pairing.channel_name)  # as seen from another process
+    assert await pairings.live_channel(pairing.pk) == pairing.channel_name
+    later = clock.now() + timedelta(seconds=181)
+    monkeypatch.setattr("byoa.clock.now", lambda: later)  # no hello or ping for over LIVE_SECONDS
+    assert await pairings.live_channel(pairing.pk) == ""
