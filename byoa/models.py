@@ -23,7 +23,7 @@ class SessionCode(models.Model):
     # The manifest text of the link, echoed byte for byte in the welcome.
     manifest = models.TextField()
     created_at = models.DateTimeField(db_index=True)
-    expires_at = models.DateTimeField()
+    expires_at = models.DateTimeField(db_index=True)  # the clean-up on every issue() filters by it
     used_at = models.DateTimeField(null=True, blank=True)
     pairing = models.ForeignKey("Pairing", null=True, blank=True, on_delete=models.SET_NULL)
 
