@@ -9,6 +9,12 @@
 /** @typedef {import('./types.js').WalletLink} WalletLink */
 /** @typedef {import('./types.js').WalletProvider} WalletProvider */
 
+/** @param {unknown} error */
+function reportListenerError(error) {
+  if (typeof globalThis.reportError === 'function') globalThis.reportError(error);
+  else queueMicrotask(() => { throw error; });
+}
+
 /** The AI Wallet page, where a visitor without the wallet gets it. */
 export const INSTALL_URL = 'https://tensorpass.app/wallet';
 
@@ -131,7 +137,15 @@ export class AiConnect {
     const { session: _current, ...current } = /** @type {any} */ (this.state);
     if (JSON.stringify(next) === JSON.stringify(current)) return;
     this.state = state;
-    for (const listener of [...this.#listeners]) listener(state);
+    for (const listener of [...this.#listeners]) {
+      // A page's listener that throws must not change the connection's outcome or silence the
+      // other listeners; its error is reported as an uncaught one, as EventTarget does.
+      try {
+        listener(state);
+      } catch (error) {
+        reportListenerError(error);
+      }
+    }
   }
 
   /**

@@ -69,6 +69,9 @@ export async function walletFetch(settledState, input, init = {}) {
   }
 
   const state = await settledState();
+  // The visitor may take a while to approve: an SDK that gave up meanwhile must not start a
+  // chat on their account ("WalletFetch": aborting the SDK's signal stops the chat).
+  signal?.throwIfAborted();
   if (state?.status !== 'connected') {
     const message = !state ? NOT_IN_BROWSER : state.status === 'noWallet' ? NOT_INSTALLED : NOT_CONNECTED;
     return jsonResponse(401, translator.errorBody(401, message));

@@ -131,6 +131,25 @@ describe('AiConnect.subscribe', () => {
 });
 
 describe('AiConnect.connect', () => {
+  it('should keep the wallet\'s outcome and call every listener when one listener throws', async () => {
+    const wallet = createFakeWallet({ connectResult: LINKED });
+    const { client, seen } = clientOn(wallet);
+    await waitForStatus(client, 'disconnected');
+    /** @type {unknown[]} */
+    const reported = [];
+    const original = globalThis.reportError;
+    globalThis.reportError = (error) => reported.push(error);
+    try {
+      client.subscribe(() => { throw new Error('a bug in the page'); });
+      await client.connect();
+    } finally {
+      globalThis.reportError = original;
+    }
+    assert.equal(client.state.status, 'connected');
+    assert.deepEqual(seen, ['disconnected', 'connecting', 'connected']);
+    assert.deepEqual(reported.map((error) => /** @type {Error} */ (error).message), ['a bug in the page', 'a bug in the page']);
+  });
+
   it('should move disconnected -> connecting -> connected on approval', async () => {
     const wallet = createFakeWallet({ connectResult: LINKED });
     const { client, seen } = clientOn(wallet);

@@ -135,6 +135,32 @@ describe('WalletFetch 401 answers', () => {
     await connecting;
     assert.equal((await answer).status, 200);
   });
+
+  it('should start no chat when the SDK aborts while the visitor is still approving', async () => {
+    const wallet = createFakeWallet({ connectResult: TEST_LINK });
+    restore = installWindow(createFakeWindow({ aiwallet: wallet }));
+    const client = new AiConnect();
+    await waitForStatus(client, 'disconnected');
+    const approval = wallet.holdConnect();
+    const connecting = client.connect();
+    await wallet.waitForRequest('connect');
+    const controller = new AbortController();
+    const reason = new Error('the SDK gave up');
+    // Abort just after WalletFetch's first check, so that it happens while fetch waits for the visitor.
+    const { signal } = controller;
+    const firstCheck = signal.throwIfAborted.bind(signal);
+    signal.throwIfAborted = () => {
+      firstCheck();
+      delete (/** @type {any} */ (signal)).throwIfAborted;
+      controller.abort(reason);
+    };
+    const answer = client.fetch(CHAT_URL, post({ ...HELLO, stream: true }, { signal }));
+    await wallet.waitForRequest('connect');
+    approval.approve();
+    await connecting;
+    await assert.rejects(answer, (error) => error === reason);
+    assert.equal(wallet.requests.filter((request) => request.method === 'chat').length, 0);
+  });
 });
 
 describe('WalletFetch answers', () => {
