@@ -61,7 +61,9 @@ The model
     ``start``), until ``await reply.held()`` ... ``reply.resume()``, or Stop, or the page aborts.
     ``aiwallet.fail(429, "Your plan is spent")`` queues a provider refusal: the page gets
     ``<account> answered 429: Your plan is spent``. ``aiwallet.fail_network(reason)`` queues a
-    502 with ``reason`` as the message.
+    502 with ``reason`` as the message. ``reply(text, fail_after=ProviderError(500, "Overloaded"))``
+    streams the text and then fails (a provider that breaks off mid-answer; no other account is
+    tried once text has streamed).
     ``aiwallet.model = function``: answers when the queue is empty; it takes a :class:`Chat` and
     returns a :class:`Reply` or a string (or awaits one), or raises :class:`ProviderError` /
     :class:`ProviderUnreachable`. Without either, the echo model answers.
@@ -202,6 +204,9 @@ class Reply:
     model: str | None = None
     usage: dict | bool | None = True
     hold_after: int | None = None
+    # A provider failure after the text has streamed, e.g. ProviderError(500, "Overloaded"):
+    # the page has the deltas, then the chat rejects (no other account is tried).
+    fail_after: "ProviderError | ProviderUnreachable | None" = None
 
     def __post_init__(self):
         self._pulse = asyncio.Event()
@@ -548,9 +553,10 @@ class AiWalletStub:
 
     # -- The model --------------------------------------------------------------------------------
 
-    def reply(self, text="", *, tool_calls=(), finish_reason=None, model=None, usage=True, hold_after=None):
+    def reply(self, text="", *, tool_calls=(), finish_reason=None, model=None, usage=True, hold_after=None,
+              fail_after=None):
         """Queue the model's next answer and return it (a Reply you may wait on when it holds)."""
-        answer = Reply(text, list(tool_calls), finish_reason, model, usage, hold_after)
+        answer = Reply(text, list(tool_calls), finish_reason, model, usage, hold_after, fail_after)
         self._queue.append(answer)
         return answer
 
@@ -747,11 +753,8 @@ class AiWalletStub:
                 break
             try:
                 answer = await self._model_answer(chat)
-            except ProviderError as error:
-                failure = _error(error.status, f"{name} answered {error.status}: {error.detail}")
-                continue
-            except ProviderUnreachable as error:
-                failure = _error(502, error.reason)
+            except (ProviderError, ProviderUnreachable) as error:
+                failure = _failure(name, error)
                 continue
             async for event in self._stream(answering, chat, answer):
                 yield event
@@ -808,6 +811,12 @@ class AiWalletStub:
                     return
             if index < len(deltas):
                 yield {"kind": "text", "delta": deltas[index]}
+        if answer.fail_after is not None:
+            # Text has streamed, so the wallet stays with this account ("moves to the next
+            # account only while nothing has streamed") and the chat fails.
+            chat._end("failed")
+            yield _failure(chat.account, answer.fail_after)
+            return
         content = "".join(deltas)
         message = {"role": "assistant", "content": content}
         if tool_calls:
@@ -972,6 +981,13 @@ def _result(result):
 
 def _error(status, message):
     return {"kind": "error", "status": status, "message": message}
+
+
+def _failure(account, error):
+    """Return the error event of a provider failure, worded as the wallet's error table says."""
+    if isinstance(error, ProviderUnreachable):
+        return _error(502, error.reason)
+    return _error(error.status, f"{account} answered {error.status}: {error.detail}")
 
 
 def _pulse(owner):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from testwallet.aiwallet import AUTO, ToolCall
+from testwallet.aiwallet import AUTO, ProviderError, ToolCall
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -146,6 +146,17 @@ async def test_each_wallet_error_shows_its_message_for_the_visitor(shop, aiwalle
     await error.wait_for()
     assert await error.get_attribute("data-status") == status
     assert words in await error.text_content()
+
+
+async def test_a_provider_failing_mid_answer_keeps_the_text_and_shows_the_error(shop, aiwallet):
+    aiwallet.reply(["Try ", "Dune"], fail_after=ProviderError(503, "Overloaded"))
+    await connect(shop)
+    await ask(shop, "Anything")
+    assert await answered(shop) == "Try Dune"
+    assert await shop.locator(".turn.assistant").last.get_attribute("class") == "turn assistant stopped"
+    error = shop.locator("#assistant-error")
+    assert await error.get_attribute("data-status") == "503"
+    assert "Overloaded" in await error.text_content()
 
 
 async def test_a_locked_wallet_that_stays_locked_says_to_unlock(shop, aiwallet):

@@ -10,7 +10,7 @@ import asyncio
 import pytest
 import pytest_asyncio
 
-from testwallet.aiwallet import AUTO, ScriptError, ToolCall, aiwallet_script
+from testwallet.aiwallet import AUTO, ProviderError, ScriptError, ToolCall, aiwallet_script
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -332,6 +332,18 @@ async def test_provider_refusal_rejects_with_the_provider_status_and_sends_no_st
     assert asked["error"] == refused(429, "Test wallet answered 429: Your plan's quota is spent")
     assert asked["events"] == [{"kind": "settled"}]
     assert aiwallet.chats[-1].outcome == "failed"
+
+
+async def test_provider_failing_mid_answer_rejects_after_the_text_it_streamed(aiwallet, connected):
+    aiwallet.add_account("Claude", "claude-haiku-4-5")
+    aiwallet.switch(AUTO)  # even with Auto: once text has streamed, no other account is tried
+    aiwallet.reply(["Piranesi ", "suits"], fail_after=ProviderError(500, "Overloaded"))
+    asked = await ask(connected, "chat", QUESTION)
+    assert asked["error"] == refused(500, "Test wallet answered 500: Overloaded")
+    kinds = [event["kind"] for event in asked["events"]]
+    assert kinds == ["start", "text", "text", "settled"]
+    assert aiwallet.chats[-1].outcome == "failed"
+    assert len(aiwallet.chats) == 1
 
 
 async def test_network_failure_rejects_502_with_the_reason(aiwallet, connected):
