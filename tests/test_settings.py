@@ -12,7 +12,8 @@ PROBE = (
     "import json, django; from django.conf import settings; django.setup(); "
     "print(json.dumps({'debug': settings.DEBUG, 'key': settings.SECRET_KEY, "
     "'hosts': settings.ALLOWED_HOSTS, 'db': settings.DATABASES['default']['ENGINE'], "
-    "'layer': settings.CHANNEL_LAYERS['default']['BACKEND']}))"
+    "'layer': settings.CHANNEL_LAYERS['default']['BACKEND'], "
+    "'proxy': settings.SECURE_PROXY_SSL_HEADER, 'secure_cookies': settings.SESSION_COOKIE_SECURE}))"
 )
 
 
@@ -29,6 +30,7 @@ def test_defaults_are_safe_for_one_machine(tmp_path):
     assert values["hosts"] == ["127.0.0.1", "localhost", "[::1]"]
     assert values["db"] == "django.db.backends.sqlite3"
     assert values["layer"] == "channels.layers.InMemoryChannelLayer"
+    assert values["proxy"] is None and values["secure_cookies"] is False
 
 
 def test_secret_key_is_generated_once_outside_git_and_reused(tmp_path):
@@ -55,3 +57,9 @@ def test_environment_overrides_every_default(tmp_path):
     assert values["hosts"] == ["shop.example", "www.shop.example"]
     assert values["db"] == "django.db.backends.postgresql"
     assert values["layer"] == "channels_redis.core.RedisChannelLayer"
+
+
+def test_behind_a_tls_proxy_requests_count_as_https_and_cookies_are_secure(tmp_path):
+    values = settings_with(tmp_path, DJANGO_BEHIND_TLS_PROXY="1")
+    assert values["proxy"] == ["HTTP_X_FORWARDED_PROTO", "https"]
+    assert values["secure_cookies"] is True

@@ -13,6 +13,11 @@ environment, with defaults that are safe to run on one machine:
                           processes (default: in-memory, one process)
     DJANGO_SERVE_STATIC   "0" when a proxy or CDN serves /static/ (default: served by
                           the ASGI app itself)
+    DJANGO_BEHIND_TLS_PROXY  "1" behind a proxy that terminates TLS and sets
+                          X-Forwarded-Proto (run daphne with --proxy-headers):
+                          requests count as https and cookies are secure
+    DJANGO_SECURE_COOKIES "1" for secure session and CSRF cookies (on by default
+                          with DJANGO_BEHIND_TLS_PROXY)
 """
 
 import os
@@ -152,7 +157,10 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
-SESSION_COOKIE_SECURE = _env_flag("DJANGO_SECURE_COOKIES", default=False)
+if _env_flag("DJANGO_BEHIND_TLS_PROXY"):
+    # Only behind a proxy that sets this header itself: a client could send it too.
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SESSION_COOKIE_SECURE = _env_flag("DJANGO_SECURE_COOKIES", default=_env_flag("DJANGO_BEHIND_TLS_PROXY"))
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 
 STATIC_URL = "static/"
