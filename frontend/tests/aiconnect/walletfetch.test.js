@@ -122,7 +122,8 @@ describe('WalletFetch 401 answers', () => {
     assert.equal((await client.fetch(CHAT_URL, post(HELLO))).status, 200);
   });
 
-  it('should wait for the visitor\'s approval before it answers', async () => {
+  /** A page whose visitor has the approval window open; `approval.approve()` ends it. */
+  async function approving() {
     const wallet = createFakeWallet({ connectResult: TEST_LINK });
     restore = installWindow(createFakeWindow({ aiwallet: wallet }));
     const client = new AiConnect();
@@ -130,6 +131,11 @@ describe('WalletFetch 401 answers', () => {
     const approval = wallet.holdConnect();
     const connecting = client.connect();
     await wallet.waitForRequest('connect');
+    return { wallet, client, approval, connecting };
+  }
+
+  it('should wait for the visitor\'s approval before it answers', async () => {
+    const { client, approval, connecting } = await approving();
     const answer = client.fetch(CHAT_URL, post(HELLO));
     approval.approve();
     await connecting;
@@ -137,25 +143,22 @@ describe('WalletFetch 401 answers', () => {
   });
 
   it('should start no chat when the SDK aborts while the visitor is still approving', async () => {
-    const wallet = createFakeWallet({ connectResult: TEST_LINK });
-    restore = installWindow(createFakeWindow({ aiwallet: wallet }));
-    const client = new AiConnect();
-    await waitForStatus(client, 'disconnected');
-    const approval = wallet.holdConnect();
-    const connecting = client.connect();
-    await wallet.waitForRequest('connect');
+    const { wallet, client, approval, connecting } = await approving();
     const controller = new AbortController();
     const reason = new Error('the SDK gave up');
     // Abort just after WalletFetch's first check, so that it happens while fetch waits for the visitor.
     const { signal } = controller;
     const firstCheck = signal.throwIfAborted.bind(signal);
-    signal.throwIfAborted = () => {
-      firstCheck();
-      delete (/** @type {any} */ (signal)).throwIfAborted;
-      controller.abort(reason);
-    };
+    const aborted = new Promise((resolve) => {
+      signal.throwIfAborted = () => {
+        firstCheck();
+        delete (/** @type {any} */ (signal)).throwIfAborted;
+        controller.abort(reason);
+        resolve(undefined);
+      };
+    });
     const answer = client.fetch(CHAT_URL, post({ ...HELLO, stream: true }, { signal }));
-    await wallet.waitForRequest('connect');
+    await aborted;
     approval.approve();
     await connecting;
     await assert.rejects(answer, (error) => error === reason);
