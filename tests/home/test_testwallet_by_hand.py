@@ -24,4 +24,5 @@ def test_testwallet_choice_sticks_for_the_session_until_turned_off(client, setti
 def test_testwallet_parameter_does_nothing_without_debug(client, settings):
     settings.DEBUG = False
     page = client.get("/?testwallet=1").content.decode()
-    assert "testwallet" not in page
+    assert "/static/testwallet/" not in page
+    assert "not from an AI" not in page
