@@ -26,9 +26,10 @@ class SiteMCPServer(MCPServer):
         return tools
 
     async def call_tool(self, name, arguments, context=None):
-        validator = (await self._validators()).get(name)
+        validators = await self._validators()
+        validator = validators.get(name)
         if validator is None:
-            known = ", ".join(sorted(await self._validators()))
+            known = ", ".join(sorted(validators))
             raise ToolError(f"There is no tool named {name!r}. The tools are: {known}.")
         problems = sorted(validator.iter_errors(arguments), key=lambda error: list(error.path))
         if problems:

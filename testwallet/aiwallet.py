@@ -356,6 +356,24 @@ class _Answering:
     pulse: asyncio.Event = field(default_factory=asyncio.Event)
 
 
+class _Choice:
+    """An attribute that holds one of a fixed set of answers, refusing a misspelt one at once."""
+
+    def __init__(self, choices, doc):
+        self.choices, self.__doc__ = choices, doc
+
+    def __set_name__(self, owner, name):
+        self.name = name
+
+    def __get__(self, instance, owner=None):
+        return self if instance is None else instance.__dict__[self.name]
+
+    def __set__(self, instance, choice):
+        if choice not in self.choices:
+            raise ValueError(f"{self.name} is one of {', '.join(self.choices)}; got {choice!r}.")
+        instance.__dict__[self.name] = choice
+
+
 class AiWalletStub:
     """The wallet behind the test wallet's ``window.aiwallet``: see the module's documentation."""
 
@@ -364,6 +382,8 @@ class AiWalletStub:
     #: What the visitor may do in each window.
     APPROVAL_CHOICES = ("approve", "decline", "close", "wait")
     UNLOCK_CHOICES = ("unlock", "close", "wait")
+    approval = _Choice(APPROVAL_CHOICES, "What the visitor does in the next approval windows.")
+    unlocking = _Choice(UNLOCK_CHOICES, "What the visitor does in the next unlock window.")
 
     def __init__(self, accounts=None):
         """Hold ``accounts`` (Account list; default: 'Test wallet' on 'echo-1'), unlocked, no site approved."""
@@ -391,28 +411,6 @@ class AiWalletStub:
         self._script_errors = []
         self._pulse = asyncio.Event()
         self._installed = []
-
-    @property
-    def approval(self):
-        """What the visitor does in the next approval windows: approve, decline, close, or wait for the test."""
-        return self._approval
-
-    @approval.setter
-    def approval(self, choice):
-        if choice not in self.APPROVAL_CHOICES:
-            raise ValueError(f"approval is one of {', '.join(self.APPROVAL_CHOICES)}; got {choice!r}.")
-        self._approval = choice
-
-    @property
-    def unlocking(self):
-        """What the visitor does in the next unlock window: unlock, close, or wait for the test."""
-        return self._unlocking
-
-    @unlocking.setter
-    def unlocking(self, choice):
-        if choice not in self.UNLOCK_CHOICES:
-            raise ValueError(f"unlocking is one of {', '.join(self.UNLOCK_CHOICES)}; got {choice!r}.")
-        self._unlocking = choice
 
     # -- Installing -------------------------------------------------------------------------------
 

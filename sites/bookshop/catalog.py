@@ -4,6 +4,7 @@ that a visitor without a wallet gets exactly what the model gets.
 """
 
 from django.db.models import Q
+from django.urls import reverse
 
 from sites.bookshop.models import Book, Mood
 
@@ -67,6 +68,4 @@ def as_dict(book):
 
 def book_url(slug):
     """Return the path of the book's page."""
-    from django.urls import reverse
-
     return reverse("bookshop:book", args=[slug])

@@ -24,6 +24,14 @@ async def paired(wallet_socket, **options):
     return communicator, pairing
 
 
+
+async def a_call_gets_through(wallet, pairing):
+    """Make one call, answer it as the wallet, and check the caller gets the output."""
+    caller = asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", CLIP, timeout=5))
+    call = await wallet.receive_json_from(timeout=5)
+    await wallet.send_json_to({"type": "result", "id": call["id"], "ok": True, "output": {"text": "ok"}})
+    assert await asyncio.wait_for(caller, 5) == {"text": "ok"}
+
 async def test_a_call_goes_to_the_wallet_and_its_output_comes_back(wallet_socket):
     wallet, pairing = await paired(wallet_socket)
     caller = asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", CLIP, {"language": "sk"}, timeout=5))
@@ -141,10 +149,7 @@ async def test_a_call_times_out_with_none_and_its_late_result_is_dropped_quietly
     await wallet.send_json_to({"type": "result", "id": call["id"], "ok": True, "output": {"text": "late"}})
     await wallet.send_json_to({"type": "result", "id": call["id"], "ok": True, "output": {"text": "later"}})
     # The slot is free again and the connection still open.
-    caller = asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", CLIP, timeout=5))
-    again = await wallet.receive_json_from(timeout=5)
-    await wallet.send_json_to({"type": "result", "id": again["id"], "ok": True, "output": {"text": "ok"}})
-    assert await asyncio.wait_for(caller, 5) == {"text": "ok"}
+    await a_call_gets_through(wallet, pairing)
 
 
 async def test_a_wallet_that_drops_mid_call_resolves_the_call_with_none_at_once(wallet_socket):
@@ -199,10 +204,7 @@ async def test_a_timed_out_call_keeps_its_slot_until_its_late_result_comes(walle
     assert await call_wallet(pairing, "audio.transcribe", CLIP, timeout=5) is None
     assert await wallet.receive_nothing(timeout=0.1)
     await wallet.send_json_to({"type": "result", "id": late["id"], "ok": True, "output": {"text": "late"}})
-    caller = asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", CLIP, timeout=5))
-    again = await wallet.receive_json_from(timeout=5)
-    await wallet.send_json_to({"type": "result", "id": again["id"], "ok": True, "output": {"text": "ok"}})
-    assert await asyncio.wait_for(caller, 5) == {"text": "ok"}
+    await a_call_gets_through(wallet, pairing)
 
 
 async def test_a_timed_out_call_without_a_late_result_frees_its_slot_after_max_call_seconds(wallet_socket, monkeypatch):
@@ -212,10 +214,7 @@ async def test_a_timed_out_call_without_a_late_result_frees_its_slot_after_max_c
     assert await call_wallet(pairing, "audio.transcribe", CLIP, timeout=5) is None
     later = clock.now() + timedelta(seconds=31)
     monkeypatch.setattr("byoa.clock.now", lambda: later)
-    caller = asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", CLIP, timeout=5))
-    again = await wallet.receive_json_from(timeout=5)
-    await wallet.send_json_to({"type": "result", "id": again["id"], "ok": True, "output": {"text": "ok"}})
-    assert await asyncio.wait_for(caller, 5) == {"text": "ok"}
+    await a_call_gets_through(wallet, pairing)
 
 
 async def test_a_call_that_times_out_leaves_one_failed_receipt_even_when_its_result_comes_late(wallet_socket):
