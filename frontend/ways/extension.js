@@ -1,0 +1,77 @@
+// @ts-check
+/**
+ * The BYOA extension way: `window.byoa` (specs/byoa-sites.md, "With the extension"). The grant
+ * comes from a click; `text.generate` takes `choices`, `maxTokens` and, with several granted
+ * models, `model`. `null` from `request` and `{ok: false}` from `call` are the only "no".
+ * The extension answers whole, so the way does not stream.
+ */
+
+import { findByoa } from '../byoa/discovery.js';
+import { callSkill, releaseOnPageHide, requestGrant } from '../byoa/extension.js';
+import { abortable } from './messages.js';
+
+/** @typedef {import('./types.js').Way} Way */
+
+/**
+ * Return the extension way for a site whose manifest is `manifest` (the object, as shipped).
+ *
+ * @param {{ manifest: object, find?: () => Promise<any> }} options `find` discovers the
+ *   provider (default: `findByoa()`, `window.byoa` or a `byoa:ready` event within 300 ms).
+ * @returns {Way}
+ */
+export function extensionWay({ manifest, find = () => findByoa() }) {
+  /** @type {any} */
+  let provider = null;
+  /** @type {string | null} */
+  let grantId = null;
+  /** @type {(() => void) | null} */
+  let stopReleasing = null;
+
+  /** @type {Way} */
+  const way = {
+    id: 'extension',
+    label: 'BYOA extension',
+    streams: false,
+    status: 'absent',
+    detail: '',
+    models: [],
+    async detect() {
+      provider = await find();
+      way.status = provider ? 'offered' : 'absent';
+      return way.status;
+    },
+    async connect() {
+      if (!provider) return false;
+      // requestGrant must run inside the click: the wallet shows nothing without one. Its Grant
+      // keeps no `models`, so the wallet's own answer is read for them through a thin wrapper.
+      /** @type {any} */
+      let answered = null;
+      const asking = { ...provider, request: async (/** @type {object} */ m) => (answered = await provider.request(m)) };
+      const grant = await requestGrant(asking, manifest);
+      if (!grant) {
+        way.status = 'offered';
+        return false;
+      }
+      stopReleasing?.();
+      grantId = grant.grantId;
+      stopReleasing = releaseOnPageHide(provider, grant.grantId);
+      const models = /** @type {unknown} */ (answered?.models);
+      way.models = Array.isArray(models) ? models.filter((code) => typeof code === 'string') : [];
+      way.detail = way.models.length > 1 ? `${way.models.length} models granted` : '';
+      way.status = 'ready';
+      return true;
+    },
+    async generate({ messages, choices, maxTokens, model, signal }) {
+      if (!provider || !grantId) return null;
+      /** @type {Record<string, unknown>} */
+      const params = {};
+      if (choices) params.choices = choices;
+      if (maxTokens) params.maxTokens = maxTokens;
+      if (way.models.length > 0) params.model = model ?? way.models[0];
+      const result = await abortable(callSkill(provider, grantId, 'text.generate', { messages }, params), signal);
+      const text = result.ok ? result.output?.text : undefined;
+      return typeof text === 'string' ? { text, ...(params.model ? { model: String(params.model) } : {}) } : null;
+    },
+  };
+  return way;
+}

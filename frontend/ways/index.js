@@ -1,0 +1,10 @@
+// @ts-check
+/** The way chooser: one interface to generate text through any way in. Types: ./types.js. */
+
+export { WAY_ORDER, WayChooser } from './chooser.js';
+export { aiWalletWay } from './aiwallet.js';
+export { extensionWay } from './extension.js';
+export { linkWay } from './link.js';
+export { builtinWay } from './builtin.js';
+export { ownWay } from './own.js';
+export { abortable, matchChoice, withChoices } from './messages.js';
