@@ -87,7 +87,7 @@ class WalletConsumer(AsyncWebsocketConsumer):
         except protocol.NotJSON:
             await self._close(CloseCode.NOT_JSON)
             return
-        kind = frame.get("type") if frame is not None else None
+        kind = protocol.kind_of(frame)
         if self.pairing_id is None:
             if kind == "hello":
                 await self.on_hello(frame)

@@ -74,6 +74,14 @@ def parse(text):
     return frame if isinstance(frame, dict) else None
 
 
+def kind_of(frame):
+    """Return the type of a parsed frame, or None when it has no string type (such a frame means nothing)."""
+    kind = frame.get("type") if frame is not None else None
+    # Only a string names a frame: a list or an object must never reach a
+    # lookup by type, where it is unhashable.
+    return kind if isinstance(kind, str) else None
+
+
 def dump(frame):
     """Return the JSON text of a frame."""
     return json.dumps(frame, separators=(",", ":"), ensure_ascii=False)

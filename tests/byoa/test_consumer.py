@@ -41,6 +41,26 @@ async def test_frames_before_a_valid_hello_get_no_answer(wallet_socket):
     assert await communicator.receive_nothing(timeout=0.2)
 
 
+@pytest.mark.parametrize("kind", [["call"], ["result"], {}, {"type": "ping"}, 1, 1.5, True, None])
+async def test_frames_whose_type_is_not_a_string_are_ignored_before_and_after_hello(wallet_socket, kind):
+    communicator, connected = await wallet_socket()
+    assert connected
+    await communicator.send_json_to({"type": kind, "id": 1, "ok": True})
+    assert await communicator.receive_nothing(timeout=0.1)
+    communicator, _welcome = await pair(wallet_socket)
+    await communicator.send_json_to({"type": kind, "id": 1, "ok": True, "output": {}})
+    await communicator.send_json_to({"type": "bye"})  # answered only if the frame before crashed nothing
+    assert await close_code(communicator) == 1000
+
+
+@pytest.mark.parametrize("frame", [["call"], "hello", 42, None, [], {}])
+async def test_json_that_is_not_a_typed_object_is_ignored_after_hello(wallet_socket, frame):
+    communicator, _welcome = await pair(wallet_socket)
+    await communicator.send_json_to(frame)
+    await communicator.send_json_to({"type": "bye"})
+    assert await close_code(communicator) == 1000
+
+
 async def test_a_hello_with_a_fresh_code_is_welcomed_with_a_token_and_the_links_manifest(wallet_socket):
     communicator, welcome = await pair(wallet_socket)
     assert welcome["manifest"] == manifests.get("geo").encoded

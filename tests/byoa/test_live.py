@@ -118,6 +118,14 @@ async def test_a_browser_origin_is_refused_at_the_handshake_on_daphne(byoa_serve
     assert refused.value.response.status_code == 403
 
 
+async def test_a_frame_whose_type_is_a_list_is_ignored_on_the_wire(visitor, byoa_server):
+    ws = await paired_socket(visitor, byoa_server)
+    await ws.send(json.dumps({"type": ["call"]}))
+    await ws.send(json.dumps({"type": {}}))
+    await ws.send(json.dumps({"type": "bye"}))
+    assert await closed_with(ws) == 1000  # not 1011: the consumer did not crash
+
+
 async def test_non_json_closes_with_4007_on_the_wire(byoa_server):
     ws = await raw_socket(byoa_server)
     await ws.send("not json")

@@ -1,8 +1,10 @@
 """
-Property tests (hypothesis): whatever a client sends, the consumer never
-crashes and says nothing before a valid hello; and however several visitors'
-calls and several wallets' answers interleave, each caller gets its own result,
-exactly once.
+Property tests (hypothesis): whatever a client sends, before or after its
+hello (any valid JSON included: a frame whose type is a list, an array as the
+whole frame, a hello or a result with fields of the wrong types), the consumer
+never crashes and answers nothing but a bad-session; and however several
+visitors' calls and several wallets' answers interleave, each caller gets its
+own result, exactly once.
 """
 
 import asyncio
@@ -11,7 +13,7 @@ import json
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from byoa import tokens
@@ -33,17 +35,46 @@ json_values = st.recursive(
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
     max_leaves=10,
 )
-frame_types = st.sampled_from(["hello", "result", "chunk", "grant", "ping", "bye", "call", "welcome", "error"]) | st.text(max_size=10)
+not_strings = json_values.filter(lambda value: not isinstance(value, str))
+frame_types = (
+    st.sampled_from(["hello", "result", "chunk", "grant", "ping", "bye", "call", "welcome", "error"])
+    | st.text(max_size=10)
+    | not_strings  # {"type": ["call"]}, {"type": {}}, {"type": 1} ...
+)
 object_frames = st.fixed_dictionaries(
     {"type": frame_types},
     optional={"id": json_values, "session": json_values, "pairing": json_values, "grant": json_values, "ok": json_values, "v": json_values},
 )
+timestamps = st.sampled_from(["2099-01-01T00:00:00Z", "2099-01-01T00:00:00", "2099-13-01T00:00:00Z", "tomorrow", ""])
+grants = json_values | st.fixed_dictionaries(
+    {},
+    optional={
+        "skills": json_values | st.lists(st.sampled_from(["audio.transcribe", "text.generate"]) | json_values, max_size=3),
+        "expiresAt": timestamps | json_values,
+        "limits": json_values | st.dictionaries(st.sampled_from(["maxParallelCalls", "maxCallSeconds", "x"]), json_values),
+        "models": json_values | st.lists(st.sampled_from(["m1", "m2"]) | json_values, max_size=3),
+    },
+)
+hello_frames = st.fixed_dictionaries(
+    {"type": st.just("hello")},
+    optional={"v": json_values, "session": json_values, "pairing": json_values, "wallet": json_values, "grant": grants},
+)
+answer_frames = st.fixed_dictionaries(
+    {"type": st.sampled_from(["result", "chunk"])},
+    optional={"id": st.integers(0, 3) | json_values, "ok": json_values, "output": json_values, "receipt": json_values, "delta": json_values},
+)
+grant_frames = st.fixed_dictionaries({"type": st.just("grant")}, optional={"grant": grants})
 frames = st.one_of(
     object_frames.map(lambda f: ("text", json.dumps(f))),
-    json_values.map(lambda v: ("text", json.dumps(v))),
+    hello_frames.map(lambda f: ("text", json.dumps(f))),
+    answer_frames.map(lambda f: ("text", json.dumps(f))),
+    grant_frames.map(lambda f: ("text", json.dumps(f))),
+    json_values.map(lambda v: ("text", json.dumps(v))),  # arrays, strings, numbers, null as the whole frame
     st.text(max_size=50).map(lambda t: ("text", t)),
     st.binary(max_size=50).map(lambda b: ("bytes", b)),
 )
+#: Frames that once crashed the consumer after a hello (close 1011): always tried.
+CRASHERS = [("text", '{"type":["call"]}'), ("text", '{"type":{}}'), ("text", '{"type":1}'), ("text", "[1]")]
 
 
 async def outputs(communicator):
@@ -56,6 +87,7 @@ async def outputs(communicator):
 
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.lists(frames, max_size=8))
+@example(CRASHERS)
 async def test_random_frames_never_crash_the_consumer_or_get_an_answer_before_a_valid_hello(sequence):
     communicator = WebsocketCommunicator(WalletConsumer.as_asgi(), "/byoa/ws")
     connected, _ = await communicator.connect(timeout=5)
@@ -70,6 +102,21 @@ async def test_random_frames_never_crash_the_consumer_or_get_an_answer_before_a_
     assert len(closes) <= 1 and all(m["code"] in (4007, 4008) for m in closes)
     if frames_sent:
         assert closes and closes[0]["code"] == 4008
+    await communicator.disconnect(timeout=5)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.lists(frames, max_size=8))
+@example(CRASHERS)
+async def test_random_frames_after_a_hello_never_crash_the_consumer_or_get_an_answer(sequence):
+    communicator, _pairing = await open_wallet(visitor="visitor-random")
+    for kind, payload in sequence:
+        await communicator.send_input({"type": "websocket.receive", kind: payload})
+    sent = await outputs(communicator)  # re-raises if the consumer crashed
+    assert [m for m in sent if m["type"] == "websocket.send"] == []  # the server speaks only to call
+    closes = [m for m in sent if m["type"] == "websocket.close"]
+    # 1000 after a bye frame, 4007 for a frame that is not JSON, 4008 for a flood of unknown results.
+    assert len(closes) <= 1 and all(m.get("code", 1000) in (1000, 4007, 4008) for m in closes)
     await communicator.disconnect(timeout=5)
 
 
