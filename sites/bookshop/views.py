@@ -13,7 +13,7 @@ from sites.bookshop import catalog
 from sites.bookshop.basket import MAX_QUANTITY, Basket
 from sites.bookshop.covers import cover_svg
 from sites.bookshop.models import Book
-from sites.bookshop.snippet import integration_snippet
+from sites.home.snippet import integration_snippet
 
 
 async def _ensure_session(request):
@@ -41,7 +41,7 @@ async def index(request):
         "query": query or "",
         "results": results,
         "search_error": search_error,
-        "snippet": integration_snippet(),
+        "snippet": integration_snippet("bookshop/assistant.js"),
     }
     return render(request, "bookshop/index.html", context)
 

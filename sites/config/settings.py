@@ -83,6 +83,7 @@ INSTALLED_APPS = [
     "byoa",
     "sites.home",
     "sites.bookshop",
+    "sites.geography",
 ]
 
 MIDDLEWARE = [
@@ -169,7 +170,7 @@ STATIC_ROOT = VAR_DIR / "static"
 # folders meant for pages are exposed; node_modules and tests never are.
 STATICFILES_DIRS = [
     (name, FRONTEND_DIR / name)
-    for name in ("aiconnect", "byoa", "ui", "testwallet", "vendor")
+    for name in ("aiconnect", "byoa", "ui", "ways", "testwallet", "vendor")
     if (FRONTEND_DIR / name).is_dir()
 ]
 

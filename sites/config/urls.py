@@ -4,6 +4,7 @@ from django.urls import include, path
 urlpatterns = [
     path("", include("sites.home.urls")),
     path("bookshop/", include("sites.bookshop.urls")),
+    path("geography/", include("sites.geography.urls")),
     path("byoa/", include("byoa.urls")),
     path("admin/", admin.site.urls),
 ]

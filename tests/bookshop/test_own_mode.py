@@ -3,7 +3,7 @@
 import httpx
 import pytest
 
-from sites.bookshop.snippet import END, START
+from sites.home.snippet import END, START
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 

@@ -1,7 +1,7 @@
 """
-"How this page works": the integration code shown on the page is read, at
-request time, from the very static file the page runs, between two marker
-lines, so the snippet can never drift from the code.
+"How this page works", for every demo: the integration code shown on a page is
+read, at request time, from the very static file the page runs, between two
+marker lines, so the snippet can never drift from the code.
 """
 
 from django.contrib.staticfiles import finders
@@ -14,7 +14,7 @@ class SnippetMissing(LookupError):
     """Raised when the file or its marker lines are missing."""
 
 
-def integration_snippet(static_path="bookshop/assistant.js"):
+def integration_snippet(static_path):
     """Return the lines between the markers in the static file, dedented as written."""
     path = finders.find(static_path)
     if path is None:

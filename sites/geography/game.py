@@ -1,0 +1,127 @@
+"""
+One visitor's game, kept in their session: the language they answer in, the
+round, the score and the question being asked. The page only ever sends an
+answer's text; the expected country stays here until the round is over.
+
+The state is a plain dict (what the session stores); these functions take it
+and return the new one, so they are tested without a request.
+"""
+
+import random
+
+from sites.geography import names, places, scoring
+
+SESSION_KEY = "geography"
+ROUNDS = 10
+#: The longest answer judged, in characters; a longer one is refused, not cut.
+MAX_ANSWER_CHARS = 200
+
+_random = random.SystemRandom()
+
+
+class AnswerRefused(ValueError):
+    """Raised when an answer cannot be judged (too long, or the game is over)."""
+
+    def __init__(self, code, message):
+        super().__init__(message)
+        self.code = code
+
+
+def new_game(language="en", choose=_random.sample):
+    """Return the state of a fresh game of ROUNDS questions in a language."""
+    if language not in names.LANGUAGES:
+        raise names.UnknownLanguage(language)
+    keys = choose(sorted(places.all_places()), ROUNDS)
+    return {"language": language, "round": 1, "score": 0, "questions": keys, "finished": False}
+
+
+def valid(state):
+    """Return whether a session's state is one this code wrote (else start afresh)."""
+    try:
+        return (
+            state["language"] in names.LANGUAGES
+            and 1 <= state["round"] <= ROUNDS
+            and 0 <= state["score"] <= ROUNDS
+            and len(state["questions"]) == ROUNDS
+            and all(places.get(key) for key in state["questions"])
+            and isinstance(state["finished"], bool)
+        )
+    except (KeyError, TypeError, places.UnknownPlace):
+        return False
+
+
+def current_place(state):
+    """Return the Place asked about now."""
+    return places.get(state["questions"][state["round"] - 1])
+
+
+def question(state):
+    """Return the question asked now, in the game's language, or None when the game is over."""
+    return None if state["finished"] else current_place(state).question(state["language"])
+
+
+def with_language(state, language):
+    """Return the state answering in another language (same question, same score)."""
+    if language not in names.LANGUAGES:
+        raise names.UnknownLanguage(language)
+    return {**state, "language": language}
+
+
+def answer(state, text):
+    """Judge an answer to the current question; return (new state, result dict for the page)."""
+    if state["finished"]:
+        raise AnswerRefused("game-over", "This game is over; start a new one.")
+    if not isinstance(text, str):
+        raise AnswerRefused("answer-invalid", "Send the answer as text.")
+    if len(text) > MAX_ANSWER_CHARS:
+        raise AnswerRefused("answer-too-long", f"An answer is at most {MAX_ANSWER_CHARS} characters.")
+    language = state["language"]
+    place = current_place(state)
+    verdict = scoring.judge(text, place.country, prepared_names(language))
+    result = {
+        "verdict": verdict.outcome.value,
+        "answer": text,
+        "said": names.display_name(verdict.said, language) if verdict.said else None,
+    }
+    if verdict.outcome is scoring.Outcome.NO_ANSWER:
+        return state, {**result, **progress(state)}  # nothing heard: the same question again
+    state = {**state, "score": state["score"] + (verdict.outcome is scoring.Outcome.CORRECT)}
+    if state["round"] == ROUNDS:
+        state["finished"] = True
+    else:
+        state["round"] += 1
+    result["expected"] = names.display_name(place.country, language)
+    return state, {**result, **progress(state)}
+
+
+def message(result):
+    """Return the sentence the page shows for a judged answer (built from names, never from the answer's text)."""
+    if result["verdict"] == scoring.Outcome.NO_ANSWER.value:
+        return "I did not catch a country's name. Try again."
+    if result["verdict"] == scoring.Outcome.CORRECT.value:
+        return f"Right: {result['expected']}!"
+    if result["said"]:
+        return f"Not quite: you said {result['said']}; the answer is {result['expected']}."
+    return f"Not quite: I did not hear one country's name; the answer is {result['expected']}."
+
+
+def progress(state):
+    """Return what the page shows of a game: round, score, the question (never its answer)."""
+    return {
+        "round": state["round"],
+        "rounds": ROUNDS,
+        "score": state["score"],
+        "finished": state["finished"],
+        "question": question(state),
+        "language": state["language"],
+    }
+
+
+_prepared = {}
+
+
+def prepared_names(language):
+    """Return the scoring table of a language, prepared once per process."""
+    if language not in _prepared:
+        _prepared[language] = scoring.prepare(names.accepted_names(language))
+    return _prepared[language]

@@ -1,0 +1,175 @@
+"""
+The game's pages. The page sends only an answer's text (typed, or a
+transcript from the visitor's extension) or a clip (for the direct link); the
+round, the score and the expected country live in the session (game.py), and
+the verdict is scoring.py's comparison, never the model's opinion.
+
+Every POST keeps Django's CSRF protection; the page sends the token as
+``X-CSRFToken``. A form post (no JavaScript) gets a redirect to the game,
+which shows the result; a JSON post gets JSON.
+"""
+
+import base64
+import json
+
+from django.core.exceptions import RequestDataTooBig
+from django.http import JsonResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
+
+from byoa import manifests, pairings, visitors
+from byoa.calls import call_wallet
+from byoa.describe import describe
+from sites.geography import clips, game, names
+from sites.home.snippet import integration_snippet
+
+#: The manifest's name: this app's label (its manifest.json sits beside this file).
+MANIFEST = "geography"
+LAST_KEY = "geography_last"  # the result a form post shows after its redirect
+NO_WALLET = "Your AI did not answer this time. Type your answer instead."
+
+
+class BadAnswer(ValueError):
+    """Raised when a request's body cannot be read as the form or JSON it claims to be."""
+
+    def __init__(self, code, message):
+        super().__init__(message)
+        self.code = code
+
+
+async def _state(request):
+    state = await request.session.aget(game.SESSION_KEY)
+    if not game.valid(state):  # a first visit, or a session this code did not write
+        state = game.new_game()
+        await request.session.aset(game.SESSION_KEY, state)
+    return state
+
+
+def _error(code, message, status=400):
+    return JsonResponse({"error": code, "message": message}, status=status)
+
+
+def _wants_json(request):
+    return request.content_type == "application/json"
+
+
+def _field(request, name):
+    """Return a field of a JSON or form body; None when it is missing."""
+    if not _wants_json(request):
+        return request.POST.get(name)
+    try:
+        body = json.loads(request.body or b"{}")
+    except ValueError:
+        raise BadAnswer("bad-json", "Send a JSON object, e.g. {\"text\": \"Peru\"}.") from None
+    if not isinstance(body, dict):
+        raise BadAnswer("bad-json", "Send a JSON object, e.g. {\"text\": \"Peru\"}.")
+    return body.get(name)
+
+
+async def _reply(request, payload, status=200):
+    """Answer JSON, or remember the payload for the page and redirect to it (a form post)."""
+    if _wants_json(request):
+        return JsonResponse(payload, status=status)
+    await request.session.aset(LAST_KEY, payload)
+    return redirect("geography:index")
+
+
+@never_cache
+@require_GET
+async def index(request):
+    """Show what the game asks of the visitor's AI, the question, and the three ways to answer."""
+    state = await _state(request)
+    manifest = manifests.get(MANIFEST)
+    last = await request.session.apop(LAST_KEY, None)
+    context = {
+        "manifest": manifest.data,
+        "manifest_lines": describe(manifest.data),
+        "progress": game.progress(state),
+        "languages": [(code, names.language_name(code)) for code in names.LANGUAGES],
+        "last": last,
+        "snippet": integration_snippet("geography/game.js"),
+    }
+    return render(request, "geography/index.html", context)
+
+
+@require_POST
+async def answer(request):
+    """Judge a typed answer, or a transcript the visitor's extension gave the page."""
+    state = await _state(request)
+    try:
+        text = _field(request, "text")
+        state, result = game.answer(state, text)
+    except (BadAnswer, game.AnswerRefused) as exc:
+        return await _reply(request, {"error": exc.code, "message": str(exc)}, status=400)
+    await request.session.aset(game.SESSION_KEY, state)
+    return await _reply(request, {**result, "message": game.message(result)})
+
+
+@require_POST
+async def clip(request):
+    """Have the visitor's paired wallet transcribe a clip, then judge the transcript.
+
+    The body is the WAV itself (Content-Type audio/wav). Only this browser
+    session's pairing is called. No pairing, a refusal or a timeout answers
+    ``transcript: null`` with a sentence for the visitor, who types instead.
+    """
+    max_seconds = manifests.get(MANIFEST).limit("maxClipSeconds", 15)
+    try:
+        declared = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        declared = 0
+    if declared > clips.max_bytes(max_seconds):
+        return _error("clip-too-large", f"A clip is at most {max_seconds} seconds ({clips.max_bytes(max_seconds)} bytes).", 413)
+    if request.content_type != "audio/wav":
+        return _error("clip-invalid", "Send the clip as the body, with Content-Type: audio/wav.", 415)
+    try:
+        data = request.body
+        clips.measure(data, max_seconds)
+    except RequestDataTooBig:
+        return _error("clip-too-large", f"A clip is at most {max_seconds} seconds.", 413)
+    except clips.ClipRefused as exc:
+        return _error(exc.code, str(exc), 413 if exc.code in ("clip-too-large", "clip-too-long") else 400)
+    state = await _state(request)
+    if state["finished"]:
+        return _error("game-over", "This game is over; start a new one.", 409)
+    transcript = await _transcribe(request, data, state["language"])
+    if transcript is None:
+        return JsonResponse({"transcript": None, "message": NO_WALLET})
+    # The wallet's text is untrusted input: judged (and echoed) at most as long as a typed answer.
+    transcript = transcript[: game.MAX_ANSWER_CHARS]
+    state, result = game.answer(state, transcript)
+    await request.session.aset(game.SESSION_KEY, state)
+    return JsonResponse({"transcript": transcript, **result, "message": game.message(result)})
+
+
+async def _transcribe(request, wav, language):
+    """Return the text this browser session's wallet heard in a clip, or None."""
+    visitor = await visitors.aexisting_visitor_id(request)
+    pairing = await pairings.for_visitor(visitor, MANIFEST)
+    if pairing is None:
+        return None
+    clip_input = {"audio": {"mime": "audio/wav", "base64": base64.b64encode(wav).decode("ascii")}}
+    output = await call_wallet(pairing, "audio.transcribe", clip_input, {"language": language})
+    text = output.get("text") if isinstance(output, dict) else None
+    return text if isinstance(text, str) else None
+
+
+@require_POST
+async def language(request):
+    """Answer in another language from now on (same question, same score)."""
+    state = await _state(request)
+    try:
+        state = game.with_language(state, _field(request, "language"))
+    except (BadAnswer, names.UnknownLanguage) as exc:
+        return await _reply(request, {"error": getattr(exc, "code", "language-invalid"), "message": str(exc)}, 400)
+    await request.session.aset(game.SESSION_KEY, state)
+    return await _reply(request, game.progress(state))
+
+
+@require_POST
+async def new_game(request):
+    """Start a new game in the same language."""
+    state = game.new_game((await _state(request))["language"])
+    await request.session.aset(game.SESSION_KEY, state)
+    return await _reply(request, game.progress(state))

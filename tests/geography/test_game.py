@@ -1,0 +1,80 @@
+"""One visitor's game state (sites/geography/game.py), without a request."""
+
+import pytest
+
+from sites.geography import game, places
+
+
+def a_game(language="en", keys=None):
+    keys = keys or ["capital:PE", "landmark:FR:the Eiffel Tower"] + sorted(places.all_places())[: game.ROUNDS - 2]
+    return game.new_game(language, choose=lambda population, k: keys[:k])
+
+
+def test_a_new_game_asks_its_first_question_in_the_chosen_language():
+    state = a_game("ru")
+    assert game.question(state) == "Столица какой страны — Лима?"
+    assert game.progress(state) == {
+        "round": 1, "rounds": game.ROUNDS, "score": 0, "finished": False,
+        "question": "Столица какой страны — Лима?", "language": "ru",
+    }
+
+
+def test_a_right_answer_scores_one_and_moves_on():
+    state, result = game.answer(a_game(), "Peru")
+    assert result["verdict"] == "correct" and result["expected"] == "Peru"
+    assert (state["round"], state["score"]) == (2, 1)
+    assert result["question"] == "In which country is the Eiffel Tower?"
+    assert game.message(result) == "Right: Peru!"
+
+
+def test_a_wrong_answer_scores_nothing_and_reveals_the_answer():
+    state, result = game.answer(a_game("sk"), "Čile")
+    assert result["verdict"] == "wrong"
+    assert result["said"] == "Čile" and result["expected"] == "Peru"
+    assert (state["round"], state["score"]) == (2, 0)
+
+
+def test_no_answer_keeps_the_same_question():
+    before = a_game()
+    state, result = game.answer(before, "   ")
+    assert result["verdict"] == "no-answer" and "expected" not in result
+    assert state == before
+
+
+def test_the_game_ends_after_the_last_round_and_refuses_more_answers():
+    state = a_game()
+    for _ in range(game.ROUNDS):
+        state, result = game.answer(state, "Peru")
+    assert result["finished"] and result["question"] is None
+    assert state["round"] == game.ROUNDS
+    with pytest.raises(game.AnswerRefused, match="over"):
+        game.answer(state, "Peru")
+
+
+def test_an_overlong_answer_is_refused_and_changes_nothing():
+    state = a_game()
+    with pytest.raises(game.AnswerRefused) as refused:
+        game.answer(state, "Peru " * 100)
+    assert refused.value.code == "answer-too-long"
+    assert state == a_game()
+
+
+def test_changing_the_language_keeps_the_question_and_score():
+    state, _ = game.answer(a_game(), "Peru")
+    switched = game.with_language(state, "sk")
+    assert game.question(switched) == "V ktorej krajine je Eiffelova veža?"
+    assert switched["score"] == 1
+
+
+@pytest.mark.parametrize(
+    "state",
+    [
+        None,
+        {},
+        {"language": "de", "round": 1, "score": 0, "questions": ["capital:PE"] * 10, "finished": False},
+        {"language": "en", "round": 1, "score": 11, "questions": ["capital:PE"] * 10, "finished": False},
+        {"language": "en", "round": 1, "score": 0, "questions": ["capital:XX"] * 10, "finished": False},
+    ],
+)
+def test_a_state_this_code_did_not_write_is_not_valid(state):
+    assert not game.valid(state)
