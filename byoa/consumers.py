@@ -21,7 +21,7 @@ from channels.consumer import get_handler_name
 
 from byoa import clock, events, pairings, protocol
 from byoa.conf import byoa_setting
-from byoa.grants import Grant
+from byoa.grants import Grant, warn_unreadable
 from byoa.inflight import InFlight, Pending
 from byoa.protocol import CloseCode
 
@@ -136,8 +136,12 @@ class WalletConsumer(AsyncWebsocketConsumer):
             await self._close(CloseCode.POLICY)
 
     async def on_grant(self, frame):
-        grant = Grant.parse(protocol.grant_of(frame))
-        if grant is not None and grant != self.grant:  # a repeated grant costs no database write
+        value = protocol.grant_of(frame)
+        if value is None:
+            return  # a grant frame without a grant changes nothing
+        grant, unreadable = Grant.read(value, self.grant)
+        warn_unreadable(unreadable, self.pairing_id, "the grant in force's")
+        if grant != self.grant:  # a repeated grant costs no database write
             self.grant = grant
             await pairings.record_grant(self.pairing_id, grant)
 

@@ -7,13 +7,24 @@ The shape, from specs/byoa-sites.md and DESIGN.md::
     {"skills": ["text.generate"], "expiresAt": "2026-10-12T23:04:10Z",
      "limits": {"maxParallelCalls": 2, ...}, "models": ["m1", "m2"]}
 
-``models`` lists the model codes the visitor ticked (an object keyed by code
-is accepted too); a call names one in ``params.model`` and may name no other.
+``models`` lists the model codes the visitor ticked (an object keyed by code,
+or a list of objects with a ``code``, is read too); a call names one in
+``params.model`` and may name no other.
+
+A grant that is partly unreadable (missing, ``expiresAt`` without a time zone,
+models as objects without codes, limits of the wrong type) does not refuse the
+pairing: to the visitor that would look like "no wallet", and nobody could
+tell why. ``Grant.read`` keeps what it can read and takes the rest from a
+fallback: at a hello, the manifest the visitor consented to
+(``Grant.from_manifest``); at a grant frame, the grant in force. An expiry that
+cannot be read stays unknown: the server then does not check it, and the
+wallet, which enforces its own grant, answers ``ok: false`` once it is over.
 
 A hello may be 4 MB, so a Grant keeps only what it understands, within the
 bounds below, and ``as_json()`` is what the database stores.
 """
 
+import logging
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -21,6 +32,8 @@ import bringyourownagent
 
 from byoa.conf import byoa_setting
 from byoa.manifests import EXTENSION_LIMITS
+
+logger = logging.getLogger(__name__)
 
 #: The limits a grant may state; others are dropped.
 LIMITS = frozenset(bringyourownagent.KNOWN_LIMITS) | frozenset(EXTENSION_LIMITS)
@@ -34,36 +47,48 @@ MAX_MODEL_CHARS = 32  # CallLog.model
 @dataclass(frozen=True)
 class Grant:
     skills: frozenset
-    expires_at: datetime
+    expires_at: datetime | None = None  # None: not known (see the module's docstring)
     limits: dict = field(default_factory=dict)
     models: frozenset | None = None  # None: the grant names no models
 
     @classmethod
-    def parse(cls, value):
-        """Return the Grant a wallet sent, or None when it is not a grant."""
+    def from_manifest(cls, manifest):
+        """Return what a manifest (a parsed object) asks for, as the grant to fall back on."""
+        manifest = manifest if isinstance(manifest, dict) else {}
+        skills = manifest.get("skills") if isinstance(manifest.get("skills"), dict) else {}
+        purpose = manifest.get("purpose") if isinstance(manifest.get("purpose"), dict) else {}
+        limits = purpose.get("limits") if isinstance(purpose.get("limits"), dict) else {}
+        names, _clean = _names(list(skills), MAX_SKILLS, MAX_SKILL_CHARS)
+        return cls(names or frozenset(), None, _known_limits(limits), _manifest_models(skills))
+
+    @classmethod
+    def read(cls, value, fallback):
+        """Return (the Grant a wallet sent, the names of the fields taken from ``fallback``)."""
         if not isinstance(value, dict):
-            return None
-        skills = _names(value.get("skills"), MAX_SKILLS, MAX_SKILL_CHARS, kinds=(list,))
-        if skills is None:
-            return None
+            return fallback, ["grant"]
+        unreadable = []
+        skills, clean = _names(value.get("skills"), MAX_SKILLS, MAX_SKILL_CHARS)
+        if not clean:
+            unreadable.append("skills")
         expires_at = _timestamp(value.get("expiresAt"))
         if expires_at is None:
-            return None
-        limits = value.get("limits") or {}
-        if not isinstance(limits, dict):
-            return None
-        models = value.get("models")
+            unreadable.append("expiresAt")
+            expires_at = fallback.expires_at
+        limits = _read_limits(value.get("limits"), fallback.limits, unreadable)
+        models = value.get("models")  # absent: the grant names no models
         if models is not None:
-            models = _names(models, MAX_MODELS, MAX_MODEL_CHARS, kinds=(list, dict))
-            if models is None:
-                return None
-        return cls(skills, expires_at, _known_limits(limits), models)
+            read_models, clean = _names(models, MAX_MODELS, MAX_MODEL_CHARS, by_code=True)
+            if not clean:
+                unreadable.append("models")
+            models = fallback.models if read_models is None else read_models
+        grant = cls(fallback.skills if skills is None else skills, expires_at, limits, models)
+        return grant, unreadable
 
     def as_json(self):
         """Return the grant as the database keeps it: only what this class understands."""
         value = {
             "skills": sorted(self.skills),
-            "expiresAt": self.expires_at.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "expiresAt": _iso(self.expires_at),
             "limits": dict(self.limits),
         }
         if self.models is not None:
@@ -85,7 +110,7 @@ class Grant:
 
     def allows(self, skill, params, now):
         """Return True when a call of this skill with these params is within the grant."""
-        if now >= self.expires_at or skill not in self.skills:
+        if (self.expires_at is not None and now >= self.expires_at) or skill not in self.skills:
             return False
         model = params.get("model") if isinstance(params, dict) else None
         if model is not None and (self.models is None or model not in self.models):
@@ -93,32 +118,97 @@ class Grant:
         return True
 
 
-def _names(value, most, longest, kinds):
-    """Return a frozenset of short strings, or None when value is not a small list (or object) of them."""
-    if not isinstance(value, kinds) or len(value) > most:
-        return None
-    if not all(isinstance(name, str) and len(name) <= longest for name in value):
-        return None
-    return frozenset(value)
+def warn_unreadable(unreadable, pairing_id, source, wallet=None):
+    """Log which fields of a wallet's grant could not be read and where their values came from.
+
+    The site's developer must be able to see why calls are limited as they
+    are; the warning names fields, never a value, a code or a token.
+    """
+    if unreadable:
+        wallet = wallet or {}
+        logger.warning(
+            "BYOA pairing %s: the grant of wallet %r %r has unreadable %s; %s values are used instead",
+            pairing_id,
+            wallet.get("name", "?"),
+            wallet.get("version", "?"),
+            ", ".join(unreadable),
+            source,
+        )
+
+
+def _names(value, most, longest, by_code=False):
+    """Return (the short names that can be read, whether every entry could), or (None, False).
+
+    A list of names, or with ``by_code`` also an object keyed by name or a
+    list of objects with a ``code``. A list of more than ``most`` entries is
+    not read at all: a partial read could drop the one that matters.
+    """
+    if by_code and isinstance(value, dict):
+        value = list(value)
+    if not isinstance(value, list) or len(value) > most:
+        return None, False
+    names = []
+    for entry in value:
+        if by_code and isinstance(entry, dict):
+            entry = entry.get("code")
+        if isinstance(entry, str) and 0 < len(entry) <= longest and entry.isprintable():
+            names.append(entry)
+    if value and not names:
+        return None, False
+    return frozenset(names), len(names) == len(value)
 
 
 def _known_limits(limits):
     """Return the limits this server knows, with values that are plain non-negative numbers."""
-    return {
-        name: number
-        for name, number in limits.items()
-        if name in LIMITS
-        and isinstance(number, (int, float))
+    return {name: number for name, number in limits.items() if name in LIMITS and _limit_ok(number)}
+
+
+def _limit_ok(number):
+    return (
+        isinstance(number, (int, float))
         and not isinstance(number, bool)
         and 0 <= number <= MAX_LIMIT  # False for NaN and infinities too
-    }
+    )
+
+
+def _read_limits(limits, fallback, unreadable):
+    """Return the known limits of a grant; one of the wrong type is the fallback's (and noted)."""
+    if limits is None:
+        return {}  # the spec's hello states none: the defaults apply
+    if not isinstance(limits, dict):
+        unreadable.append("limits")
+        return dict(fallback)
+    read = _known_limits(limits)
+    for name in sorted(LIMITS & set(limits) - set(read)):
+        unreadable.append(f"limits.{name}")
+        if name in fallback:
+            read[name] = fallback[name]
+    return read
+
+
+def _manifest_models(skills):
+    """Return the codes m1, m2 ... of the models a manifest's text.generate asks for, or None."""
+    block = skills.get("text.generate") if isinstance(skills.get("text.generate"), dict) else {}
+    models = block.get("models") if isinstance(block.get("models"), dict) else {}
+    count = models.get("count")
+    if isinstance(count, int) and not isinstance(count, bool) and 1 <= count <= MAX_MODELS:
+        return frozenset(f"m{n}" for n in range(1, count + 1))
+    return None
+
+
+def _iso(moment):
+    """Return a UTC time as the spec writes it (2026-10-12T23:04:10Z), or None."""
+    return moment.replace(microsecond=0).isoformat().replace("+00:00", "Z") if moment is not None else None
 
 
 def _timestamp(value):
+    """Return an ISO 8601 time with a time zone, in UTC, or None."""
     if not isinstance(value, str) or len(value) > 40:
         return None
     try:
         moment = datetime.fromisoformat(value)
-    except ValueError:
+        # A time without a zone is not guessed at: read as UTC, a wallet's
+        # local time could end the grant hours early (or late).
+        return moment.astimezone(UTC) if moment.tzinfo is not None else None
+    except (ValueError, OverflowError):  # OverflowError: 0001-01-01T00:00:00+01:00 is before year 1 in UTC
         return None
-    return moment if moment.tzinfo is not None else None

@@ -139,6 +139,15 @@ def encode(data):
     return json_bytes, base64.urlsafe_b64encode(json_bytes).rstrip(b"=").decode("ascii")
 
 
+def decode(encoded):
+    """Return the manifest object of a base64url text that ``encode`` made, or {} when it is not one."""
+    try:
+        data = json.loads(base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4)))
+    except (ValueError, TypeError):  # binascii.Error and UnicodeDecodeError are ValueErrors
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
 def validate(data):
     """Return the problems of a parsed manifest: the library's, then the extension fields'."""
     result = bringyourownagent.validate_manifest(data)

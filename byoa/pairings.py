@@ -17,7 +17,7 @@ from django.db import DatabaseError, IntegrityError, transaction
 from byoa import clock, codes, manifests, tokens
 from byoa.conf import byoa_setting
 from byoa.exceptions import ManifestError, UnknownManifest
-from byoa.grants import Grant
+from byoa.grants import Grant, warn_unreadable
 from byoa.models import CallLog, Pairing
 
 
@@ -37,17 +37,14 @@ class Opened:
 
 def _open(hello, channel_name):
     """Return Opened for a valid hello, or None (bad-session)."""
-    grant = Grant.parse(hello.get("grant"))
-    if grant is None:
-        return None
     wallet = hello.get("wallet") if isinstance(hello.get("wallet"), dict) else {}
     wallet = {key: str(wallet[key])[:100] for key in ("name", "version") if key in wallet}
     session, token = hello.get("session"), hello.get("pairing")
     try:
         if isinstance(session, str):
-            return _open_with_code(session, grant, wallet, channel_name)
+            return _open_with_code(session, hello.get("grant"), wallet, channel_name)
         if session is None and isinstance(token, str):
-            return _resume(token, grant, wallet, channel_name)
+            return _resume(token, hello.get("grant"), wallet, channel_name)
     except DatabaseError as exc:
         # A wallet must not crash its connection through the database: it gets
         # bad-session. The error's text may quote the row, so only its class is logged.
@@ -55,12 +52,14 @@ def _open(hello, channel_name):
     return None
 
 
-def _open_with_code(code, grant, wallet, channel_name):
+def _open_with_code(code, grant_value, wallet, channel_name):
     now = clock.now()
     with transaction.atomic():
         row = codes.consume(code)
         if row is None:
             return None
+        # What the grant does not say readably, the link's manifest says: the visitor consented to it.
+        grant, unreadable = Grant.read(grant_value, Grant.from_manifest(manifests.decode(row.manifest)))
         token = tokens.new_pairing_token()
         pairing = Pairing.objects.create(
             token_digest=tokens.digest(token),
@@ -74,10 +73,11 @@ def _open_with_code(code, grant, wallet, channel_name):
         )
         row.pairing = pairing
         row.save(update_fields=["pairing"])
+    warn_unreadable(unreadable, pairing.pk, "the manifest's", wallet)
     return Opened(pairing.pk, token, row.manifest, grant, "")
 
 
-def _resume(token, grant, wallet, channel_name):
+def _resume(token, grant_value, wallet, channel_name):
     if not 1 <= len(token) <= 256:
         return None
     with transaction.atomic():
@@ -89,14 +89,16 @@ def _resume(token, grant, wallet, channel_name):
         if pairing is None:
             return None
         try:
-            manifest = manifests.get(pairing.site).encoded  # the site's current manifest
+            manifest = manifests.get(pairing.site)  # the site's current manifest
         except (UnknownManifest, ManifestError):
             return None
+        grant, unreadable = Grant.read(grant_value, Grant.from_manifest(manifest.data))
         previous = pairing.channel_name
         pairing.channel_name = channel_name
         pairing.grant, pairing.wallet, pairing.last_seen = grant.as_json(), wallet, clock.now()
         pairing.save(update_fields=["channel_name", "grant", "wallet", "last_seen"])
-    return Opened(pairing.pk, token, manifest, grant, previous if previous != channel_name else "")
+    warn_unreadable(unreadable, pairing.pk, "the manifest's", wallet)
+    return Opened(pairing.pk, token, manifest.encoded, grant, previous if previous != channel_name else "")
 
 
 def _detach(pairing_id, channel_name):

@@ -1,6 +1,8 @@
 """The wallet consumer through WebsocketCommunicator: hello, welcome, refusals, frames, close codes."""
 
+import asyncio
 import json
+import logging
 
 import pytest
 from channels.db import database_sync_to_async
@@ -8,6 +10,7 @@ from django.db import IntegrityError
 
 from byoa import manifests, pairings, tokens
 from byoa.admin import close_connections, stop_pairings
+from byoa.calls import call_wallet
 from byoa.models import Pairing, SessionCode
 from byoa.protocol import CloseCode
 from tests.byoa.conftest import hello, new_code, pair
@@ -97,13 +100,74 @@ async def test_a_used_code_gets_bad_session(wallet_socket):
     assert (await second.receive_json_from(timeout=5))["code"] == "bad-session"
 
 
-async def test_a_hello_with_an_invalid_grant_gets_bad_session(wallet_socket):
+GEO_LIMITS = {"maxClipSeconds": 15, "maxCallsPerMinute": 600, "maxParallelCalls": 4, "maxCallSeconds": 20}
+
+
+@pytest.mark.parametrize(
+    "site, grant, stored, unreadable",
+    [
+        ("geo", None, {"skills": ["audio.transcribe"], "expiresAt": None, "limits": GEO_LIMITS}, "grant"),
+        ("geo", {"skills": "audio.transcribe", "expiresAt": "2099-01-01T00:00:00Z"},
+         {"skills": ["audio.transcribe"], "expiresAt": "2099-01-01T00:00:00Z", "limits": {}}, "skills"),
+        ("geo", {"skills": ["audio.transcribe"], "expiresAt": "2099-01-01T00:00:00"},
+         {"skills": ["audio.transcribe"], "expiresAt": None, "limits": {}}, "expiresAt"),
+        ("geo", {"skills": ["audio.transcribe"], "expiresAt": "soon", "limits": {"maxParallelCalls": "2"}},
+         {"skills": ["audio.transcribe"], "expiresAt": None, "limits": {"maxParallelCalls": 4}}, "expiresAt, limits.maxParallelCalls"),
+        ("geo", {"skills": ["audio.transcribe"], "expiresAt": "2099-01-01T00:00:00Z", "limits": [2]},
+         {"skills": ["audio.transcribe"], "expiresAt": "2099-01-01T00:00:00Z", "limits": GEO_LIMITS}, "limits"),
+        ("quiz", {"skills": ["text.generate"], "expiresAt": "2099-01-01T00:00:00Z", "models": [{"name": "Big"}, {"name": "Small"}]},
+         {"skills": ["text.generate"], "expiresAt": "2099-01-01T00:00:00Z", "limits": {}, "models": ["m1", "m2"]}, "models"),
+    ],
+)
+async def test_a_hello_with_a_fresh_code_and_a_partly_unreadable_grant_is_welcomed_and_warned_about(
+    wallet_socket, caplog, site, grant, stored, unreadable
+):
+    code, _wait = await new_code(site=site)
+    communicator, _ = await wallet_socket()
+    frame = hello(session=code)
+    if grant is None:
+        del frame["grant"]
+    else:
+        frame["grant"] = grant
+    with caplog.at_level(logging.WARNING, logger="byoa"):
+        await communicator.send_json_to(frame)
+        welcome = await communicator.receive_json_from(timeout=5)
+    assert welcome["type"] == "welcome"
+    pairing = await get_pairing(token_digest=tokens.digest(welcome["pairing"]))
+    assert pairing.grant == stored
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert warnings == [
+        f"BYOA pairing {pairing.pk}: the grant of wallet 'test wallet' '0.1' has unreadable {unreadable}; "
+        "the manifest's values are used instead"
+    ]
+    assert code not in caplog.text and welcome["pairing"] not in caplog.text
+
+
+async def test_a_pairing_whose_grant_was_missing_gets_the_calls_its_manifest_asks_for(wallet_socket):
     code, _wait = await new_code()
     communicator, _ = await wallet_socket()
     frame = hello(session=code)
-    frame["grant"] = {"skills": "audio.transcribe"}
+    del frame["grant"]
     await communicator.send_json_to(frame)
-    assert (await communicator.receive_json_from(timeout=5))["code"] == "bad-session"
+    welcome = await communicator.receive_json_from(timeout=5)
+    pairing = await get_pairing(token_digest=tokens.digest(welcome["pairing"]))
+    caller = asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", {"x": 1}, timeout=5))
+    call = await communicator.receive_json_from(timeout=5)
+    await communicator.send_json_to({"type": "result", "id": call["id"], "ok": True, "output": {"text": "Peru"}})
+    assert await caller == {"text": "Peru"}
+    assert await call_wallet(pairing, "text.generate", {"x": 1}, timeout=5) is None  # not in the manifest
+
+
+async def test_a_grant_frame_with_an_unreadable_field_keeps_the_grant_in_force_for_it(wallet_socket):
+    communicator, welcome = await pair(wallet_socket, limits={"maxParallelCalls": 2})
+    before = (await get_pairing(token_digest=tokens.digest(welcome["pairing"]))).grant
+    changed = {"skills": ["audio.transcribe", "text.generate"], "expiresAt": "later", "limits": {"maxParallelCalls": "1"}}
+    await communicator.send_json_to({"type": "grant", "grant": changed})
+    await communicator.send_json_to({"type": "bye"})
+    await close_code(communicator)
+    after = (await get_pairing(token_digest=tokens.digest(welcome["pairing"]))).grant
+    assert after == {**before, "skills": ["audio.transcribe", "text.generate"]}
+    assert after["expiresAt"] is not None and after["limits"] == {"maxParallelCalls": 2}
 
 
 async def test_a_known_pairing_comes_back_with_session_null_and_gets_the_current_manifest(wallet_socket):

@@ -45,7 +45,9 @@ object_frames = st.fixed_dictionaries(
     {"type": frame_types},
     optional={"id": json_values, "session": json_values, "pairing": json_values, "grant": json_values, "ok": json_values, "v": json_values},
 )
-timestamps = st.sampled_from(["2099-01-01T00:00:00Z", "2099-01-01T00:00:00", "2099-13-01T00:00:00Z", "tomorrow", ""])
+timestamps = st.sampled_from(
+    ["2099-01-01T00:00:00Z", "2099-01-01T00:00:00", "2099-13-01T00:00:00Z", "0001-01-01T00:00:00+01:00", "tomorrow", ""]
+)
 grants = json_values | st.fixed_dictionaries(
     {},
     optional={
