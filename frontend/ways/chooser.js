@@ -30,7 +30,7 @@ import { ownWay } from './own.js';
  */
 export const WAY_ORDER = Object.freeze(['aiwallet', 'extension', 'link', 'builtin', 'own']);
 
-/** @typedef {{ text: string, way: WayId, model?: string }} ChosenAnswer */
+/** @typedef {{ text: string, way: WayId, model?: string, data?: unknown }} ChosenAnswer */
 
 export class WayChooser {
   /** @type {Way[]} every way given, in `WAY_ORDER` */
@@ -119,10 +119,14 @@ export class WayChooser {
    * or the way said no (then own mode becomes current, with a notice). Rejects with the signal's
    * reason when aborted, and with a RangeError for a model the way was not granted.
    *
+   * With `{ fallBack: false }` a "no" resolves `null` and changes nothing (e.g. a second model's
+   * check, whose failure should not end the first model's way).
+   *
    * @param {GenerateRequest} request
+   * @param {{ fallBack?: boolean }} [options]
    * @returns {Promise<ChosenAnswer | null>}
    */
-  async generate(request) {
+  async generate(request, { fallBack = true } = {}) {
     const way = this.#current;
     if (way.id === 'own') return null;
     if (request.model !== undefined && way.models.length > 0 && !way.models.includes(request.model)) {
@@ -134,16 +138,23 @@ export class WayChooser {
       answer = await way.generate(request);
     } catch (error) {
       if (request.signal?.aborted) throw request.signal.reason;
+      if (!fallBack) return null;
       const reason = /** @type {any} */ (error)?.name === 'WalletRequestError' ? ` (${/** @type {any} */ (error).message})` : '';
       this.#fallBack(`${way.label} did not answer${reason}, so the site plays on its own.`, way);
       return null;
     }
     if (request.signal?.aborted) throw request.signal.reason;
     if (answer === null || typeof answer.text !== 'string') {
+      if (!fallBack) return null;
       this.#fallBack(`${way.label} did not answer, so the site plays on its own.`, way);
       return null;
     }
-    return { text: answer.text, way: way.id, ...(answer.model ? { model: answer.model } : {}) };
+    return {
+      text: answer.text,
+      way: way.id,
+      ...(answer.model ? { model: answer.model } : {}),
+      ...(answer.data !== undefined ? { data: answer.data } : {}),
+    };
   }
 
   async #detect() {

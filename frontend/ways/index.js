@@ -8,3 +8,4 @@ export { linkWay } from './link.js';
 export { builtinWay } from './builtin.js';
 export { ownWay } from './own.js';
 export { abortable, matchChoice, withChoices } from './messages.js';
+export { readEventStream } from './event-stream.js';

@@ -35,6 +35,8 @@
  *   absent: the way's first. Ways with one model ignore it.
  * @property {AbortSignal} [signal] Aborting it stops the generation; the promise rejects with its reason.
  * @property {(delta: string) => void} [onText] Each piece of text as it streams, where the way streams.
+ * @property {object} [serverBody] For ways where the site's server calls the model (the BYOA link):
+ *   what that server needs to build the prompt itself. Ways in the page ignore it.
  */
 
 /**
@@ -42,6 +44,7 @@
  * An answer. `text` is user input: render it as text, never as HTML.
  * @property {string} text
  * @property {string} [model] The model code or name that answered, when the way says.
+ * @property {unknown} [data] Anything more the site's server answered (the BYOA link way).
  */
 
 /**

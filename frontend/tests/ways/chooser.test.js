@@ -181,3 +181,15 @@ describe('WayChooser.generate', () => {
     assert.equal(chooser.current.id, 'extension');
   });
 });
+
+describe('WayChooser.generate without falling back', () => {
+  it('should answer null for a no and keep the current way', async () => {
+    const chooser = new WayChooser([scriptedWay('extension', { status: 'offered', answers: [null, new Error('x')], models: ['m1', 'm2'] })]);
+    await chooser.ready;
+    await chooser.use('extension');
+    assert.equal(await chooser.generate({ ...ASK, model: 'm2' }, { fallBack: false }), null);
+    assert.equal(await chooser.generate({ ...ASK, model: 'm2' }, { fallBack: false }), null);
+    assert.equal(chooser.current.id, 'extension');
+    assert.equal(chooser.notice, '');
+  });
+});

@@ -275,3 +275,40 @@ describe('linkWay', () => {
     assert.equal(dropped.status, 'offered');
   });
 });
+
+describe('readEventStream', () => {
+  /** @param {string[]} parts */
+  const body = (parts) => new ReadableStream({
+    start(controller) {
+      for (const part of parts) controller.enqueue(new TextEncoder().encode(part));
+      controller.close();
+    },
+  });
+
+  it('should yield events split anywhere across chunks, in order', async () => {
+    const { readEventStream } = await import('../../ways/event-stream.js');
+    const seen = [];
+    for await (const event of readEventStream(body(['event: del', 'ta\ndata: {"text":"Is"}\n', '\n: keep-alive\n\nevent: delta\r\ndata: {"text":" it"}\r\n\r\n', 'data: a\ndata: b\n\n']))) {
+      seen.push(event);
+    }
+    assert.deepEqual(seen, [
+      { event: 'delta', data: '{"text":"Is"}' },
+      { event: 'delta', data: '{"text":" it"}' },
+      { event: 'message', data: 'a\nb' },
+    ]);
+  });
+
+  it('should read a CR LF split between two chunks as one line end', async () => {
+    const { readEventStream } = await import('../../ways/event-stream.js');
+    const seen = [];
+    for await (const event of readEventStream(body(['data: x\r', '\ndata: y\r\n\r\n']))) seen.push(event);
+    assert.deepEqual(seen, [{ event: 'message', data: 'x\ny' }]);
+  });
+
+  it('should drop an event the stream ends in the middle of', async () => {
+    const { readEventStream } = await import('../../ways/event-stream.js');
+    const seen = [];
+    for await (const event of readEventStream(body(['event: result\ndata: {"game"']))) seen.push(event);
+    assert.deepEqual(seen, []);
+  });
+});

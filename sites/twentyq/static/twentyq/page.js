@@ -1,0 +1,312 @@
+// @ts-check
+// Twenty Questions: the visitor's own AI plays, through whichever way they bring it in, chosen
+// by frontend/ways/. The server keeps the game; this page only asks it, runs the model the way
+// in the page needs (AI Wallet, the BYOA extension, the browser's built-in model), or asks the
+// server to call the visitor's wallet (the BYOA link), and shows what comes back as text.
+// Every "no" of a way lands in own mode: the site's own questions and the catalog's answers.
+
+import { AiConnect } from '../aiconnect/index.js';
+import { startLink } from '../byoa/link.js';
+import { WayChooser, aiWalletWay, builtinWay, extensionWay, linkWay, ownWay } from '../ways/index.js';
+import { post, streamMove } from './api.js';
+import { renderGame, setText, show } from './render.js';
+
+/** @typedef {import('./render.js').Game} Game */
+/** @typedef {import('../ways/types.js').Way} Way */
+/** @typedef {import('../ways/types.js').GenerateRequest} GenerateRequest */
+
+const config = JSON.parse(/** @type {HTMLElement} */ (document.getElementById('twentyq-config')).textContent ?? '{}');
+const urls = config.urls;
+const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
+
+/** @type {Game | null} */
+let game = config.game ?? null;
+/** @type {AbortController | null} the move in flight, which Stop aborts */
+let moving = null;
+
+// --- how this page works: start
+const chooser = new WayChooser([
+  aiWalletWay(new AiConnect()),
+  extensionWay({ manifest: config.manifest }),
+  linkWay({
+    // The link flow; once the wallet is there the server calls it, never the page.
+    pair: async ({ signal } = {}) => {
+      const outcome = await startLink({
+        manifest: config.manifestName, codeUrl: urls.code, waitUrl: urls.wait, signal,
+        onLink: showLink, onTick: (left) => setText('link-countdown', `Waiting for your wallet: ${left} s`),
+      });
+      hideLink();
+      return outcome === 'connected' ? { models: [] } : null;
+    },
+    paired: async () => (config.linked ? { models: [] } : null),
+    generate: async (request) => {
+      const streamed = await streamMove(urls.stream, request.serverBody ?? {}, request.signal, {
+        onText: request.onText,
+        onStart: (models) => {
+          linkModels = models;
+          renderWays();
+        },
+      });
+      // The wallet refused, dropped or timed out, or the session lost its pairing: a "no".
+      if (!streamed || ['wallet-no-answer', 'not-linked', 'network'].includes(streamed.last?.error)) return null;
+      return { text: streamed.text, data: streamed };
+    },
+  }),
+  builtinWay(),
+  ownWay({ label: 'No AI: the site plays on its own' }),
+]);
+// --- how this page works: end
+
+/** @type {string[]} the models the server called over the link on the last move */
+let linkModels = [];
+
+chooser.subscribe(renderWays);
+renderWays();
+draw();
+chooser.ready.then(() => {
+  renderWays();
+  draw();
+});
+
+/** Draw the game for the current way. */
+function draw() {
+  renderGame(game, { usingAi: chooser.current.id !== 'own', busy: moving !== null });
+}
+
+// -- the ways: one button each, in the chooser's order; the current one is pressed ---------------
+
+function renderWays() {
+  const box = $('ways');
+  const current = chooser.current;
+  const buttons = chooser.ways.map((way) => {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'way';
+    button.dataset.way = way.id;
+    button.setAttribute('aria-pressed', String(way === current));
+    button.textContent = way.label;
+    if (way.status === 'connecting') button.disabled = true;
+    button.addEventListener('click', () => void switchTo(way));
+    return button;
+  });
+  const progress = /** @type {HTMLProgressElement | null} */ (document.getElementById('way-progress'));
+  box.replaceChildren(...buttons);
+  if (progress) box.append(progress);
+  const detail = current.detail ? ` (${current.detail})` : '';
+  const granted = current.id === 'link' ? linkModels : current.models;
+  const models = granted.length > 1 ? ` — ${granted[0]} answers, ${granted[1]} checks` : '';
+  setText('way-status', current.id === 'own'
+    ? "Answering: the site's own questions (no AI)"
+    : `Answering: ${current.label}${detail}${models}`);
+  $('way-status').dataset.way = current.id;
+  const notice = $('way-notice');
+  notice.textContent = chooser.notice;
+  notice.hidden = !chooser.notice;
+  draw();
+}
+
+/**
+ * The visitor picked `way`: start it inside this click (wallets answer only after one).
+ *
+ * @param {Way} way
+ */
+async function switchTo(way) {
+  const progress = /** @type {HTMLProgressElement | null} */ (document.getElementById('way-progress'));
+  const connected = await chooser.use(way.id, {
+    onProgress: (fraction) => {
+      if (!progress) return;
+      progress.hidden = false;
+      progress.value = fraction;
+      progress.textContent = `${Math.round(fraction * 100)}%`;
+    },
+  });
+  if (progress) progress.hidden = true;
+  if (connected && game?.status === 'playing' && game.mode === 'ai-asks' && !game.pending && !moving) await nextAiMove();
+}
+
+/** @param {string} link */
+function showLink(link) {
+  const anchor = /** @type {HTMLAnchorElement} */ ($('open-wallet'));
+  anchor.href = link;
+  anchor.hidden = false;
+  show('link-countdown', true);
+}
+
+function hideLink() {
+  show('open-wallet', false);
+  show('link-countdown', false);
+}
+
+// -- moves ------------------------------------------------------------------------------------
+
+/**
+ * Apply a server answer: draw its game, and explain an error (the game in it is unchanged).
+ *
+ * @param {{ status: number, body: any }} answer
+ * @returns {boolean} whether it was a success
+ */
+function apply({ status, body }) {
+  if (body && 'game' in body) game = body.game;
+  const failed = status !== 200;
+  const error = $('game-error');
+  error.textContent = failed ? String(body?.message ?? 'Something went wrong. Try again.') : '';
+  error.dataset.code = failed ? String(body?.error ?? '') : '';
+  error.hidden = !failed;
+  draw();
+  return !failed;
+}
+
+/**
+ * Run `work` as the one move in flight, with Stop shown; the answer is drawn when it ends.
+ *
+ * @param {(signal: AbortSignal) => Promise<void>} work
+ */
+async function asMove(work) {
+  if (moving) return;
+  moving = new AbortController();
+  show('stop', true);
+  const streamed = $('stream-text');
+  streamed.textContent = '';
+  delete streamed.dataset.state;
+  draw();
+  try {
+    await work(moving.signal);
+  } catch (error) {
+    if (!moving.signal.aborted) throw error;
+    streamed.dataset.state = 'stopped';
+    setText('game-error', 'Stopped. Ask again, or let the site play.');
+    show('game-error', true);
+  } finally {
+    moving = null;
+    show('stop', false);
+    draw();
+  }
+}
+
+$('stop').addEventListener('click', () => moving?.abort(new DOMException('Stopped on the page', 'AbortError')));
+
+/**
+ * Ask the current way for one answer to the server's prompt; `null` when the way said no.
+ *
+ * @param {{ messages: any[], params?: { maxTokens?: number, choices?: string[] } }} prompt
+ * @param {AbortSignal} signal
+ * @param {{ model?: string, check?: boolean }} [which]
+ */
+function runModel(prompt, signal, { model, check = false } = {}) {
+  const streamed = $('stream-text');
+  /** @type {GenerateRequest} */
+  const request = {
+    messages: prompt.messages,
+    maxTokens: prompt.params?.maxTokens,
+    choices: prompt.params?.choices,
+    signal,
+    onText: check ? undefined : (delta) => streamed.append(delta),
+  };
+  if (model) request.model = model;
+  return chooser.generate(request, { fallBack: !check });
+}
+
+/**
+ * One move through the current AI way: the server's prompt, the model (two in "the site thinks"
+ * when two were granted: the first answers, the second checks), the raw replies back to the server.
+ * A way that says no hands the move to own mode.
+ *
+ * @param {object} body what the move is about (`{}` or `{ question }`)
+ * @param {AbortSignal} signal
+ * @returns {Promise<'done' | 'own'>}
+ */
+async function aiMove(body, signal) {
+  const way = chooser.current;
+  if (way.id === 'link') {
+    const answer = await chooser.generate({ messages: [], serverBody: body, signal, onText: (d) => $('stream-text').append(d) });
+    if (answer === null) {
+      markCut();
+      return 'own';
+    }
+    const streamed = /** @type {{ last: any, status: number }} */ (answer.data);
+    apply({ status: streamed.status, body: streamed.last });
+    return 'done';
+  }
+  const asked = await post(urls.prompt, body, signal);
+  if (!apply(asked)) return 'done';
+  const { prompt, turn } = asked.body;
+  const models = way.models;
+  const checking = game?.mode === 'site-thinks' && models.length >= 2;
+  const [first, second] = await Promise.all([
+    runModel(prompt, signal, { model: models[0] }),
+    checking ? runModel(prompt, signal, { model: models[1], check: true }) : Promise.resolve(null),
+  ]);
+  if (first === null) return 'own';
+  const replies = [{ model: models[0] ?? null, text: first.text }];
+  if (checking) replies.push({ model: models[1], text: second?.text ?? '' });
+  apply(await post(urls.reply, { turn, way: way.id, replies }, signal));
+  return 'done';
+}
+
+function markCut() {
+  const streamed = $('stream-text');
+  if (streamed.textContent) streamed.dataset.state = 'cut';
+}
+
+/** "You think, the AI asks": the next question or guess, by the current way or the site. */
+async function nextAiMove() {
+  await asMove(async (signal) => {
+    if (chooser.current.id !== 'own' && (await aiMove({}, signal)) === 'done') return;
+    apply(await post(urls.own, {}, signal));
+  });
+}
+
+/**
+ * Intercept one of the server's own-mode forms: post it as JSON and draw the answer.
+ *
+ * @param {string} id
+ * @param {(form: HTMLFormElement, submitter: HTMLButtonElement | null) => object | null} bodyOf
+ * @param {(ok: boolean) => Promise<void> | void} [after]
+ */
+function onForm(id, bodyOf, after) {
+  const form = /** @type {HTMLFormElement | null} */ (document.getElementById(id));
+  form?.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    if (moving) return;
+    const body = bodyOf(form, /** @type {HTMLButtonElement | null} */ (/** @type {SubmitEvent} */ (event).submitter));
+    if (body === null) return;
+    let ok = false;
+    await asMove(async (signal) => { ok = apply(await post(form.action, body, signal)); });
+    await after?.(ok);
+  });
+}
+
+const turnOf = (/** @type {HTMLFormElement} */ form) => Number(new FormData(form).get('turn'));
+
+onForm('new-game', (_form, button) => ({ mode: button?.value ?? 'ai-asks' }), async (ok) => {
+  $('stream-text').textContent = '';
+  if (ok && game?.mode === 'ai-asks') await nextAiMove();
+});
+onForm('answer-form', (form, button) => ({ turn: turnOf(form), answer: button?.value }), async (ok) => {
+  if (ok && game?.status === 'playing' && !game.pending) await nextAiMove();
+});
+onForm('verdict-form', (form, button) => ({ turn: turnOf(form), correct: button?.value === 'true' }), async (ok) => {
+  if (ok && game?.status === 'playing' && !game.pending) await nextAiMove();
+});
+onForm('own-next', () => ({}));
+document.getElementById('ai-next')?.addEventListener('click', () => void nextAiMove());
+onForm('own-question-form', (form) => ({ attribute: String(new FormData(form).get('attribute') ?? '') }));
+onForm('guess-form', (form) => ({ guess: String(new FormData(form).get('guess') ?? '') }), (ok) => {
+  if (ok) /** @type {HTMLInputElement} */ ($('guess')).value = '';
+});
+
+// "The site thinks, you ask": the typed question goes to the current AI way.
+$('question-form')?.addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const input = /** @type {HTMLInputElement} */ ($('question'));
+  const question = input.value.trim();
+  if (!question || moving) return;
+  await asMove(async (signal) => {
+    if ((await aiMove({ question }, signal)) === 'own') {
+      setText('game-error', 'Your AI did not answer. Pick a question from the list: the site answers it.');
+      show('game-error', true);
+      return;
+    }
+    if ($('game-error').hidden) input.value = '';
+  });
+});

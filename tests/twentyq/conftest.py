@@ -1,0 +1,155 @@
+"""
+Fixtures of the Twenty Questions page tests: the browser's built-in model as a
+stand-in (frontend/testwallet/languagemodel.js, driven from the test through a
+Playwright binding), the page with its console errors recorded, and the few
+steps every test takes on it.
+"""
+
+import asyncio
+import inspect
+from collections import deque
+from pathlib import Path
+
+import pytest
+
+from testwallet.extension import script_path as byoa_script_path
+
+#: The Playwright binding through which languagemodel.js asks the test.
+BINDING = "__testwalletLanguageModel"
+STAND_IN = Path(byoa_script_path()).parent / "languagemodel.js"
+
+
+class BuiltinModel:
+    """The model behind the stand-in ``LanguageModel``: the test answers each prompt.
+
+    ``availability`` is what ``LanguageModel.availability()`` says ('available' by default;
+    'downloadable' makes ``create`` report a download). ``reply(*answers)`` queues answers (a
+    string, ``{"pieces": [...]}`` to stream in pieces, or ``{"error": "NotSupportedError"}``);
+    ``answer_with(function)`` answers from ``function(prompt)`` once the queue is empty. Each
+    prompt is logged in ``prompts`` as the dict the page sent (initialPrompts, input,
+    responseConstraint, streaming).
+    """
+
+    def __init__(self):
+        self.availability = "available"
+        self.prompts = []
+        self.downloads = 0
+        self._queue = deque()
+        self._function = None
+        self._changed = asyncio.Event()
+
+    async def install(self, page):
+        """Give `page` the stand-in ``LanguageModel``, before its scripts run."""
+        await page.expose_binding(BINDING, self._on_message)
+        await page.add_init_script(path=str(STAND_IN))
+
+    def reply(self, *answers):
+        """Queue the answers of the next prompts."""
+        self._queue.extend(answers)
+
+    def answer_with(self, function):
+        """Answer every prompt the queue does not with ``function(prompt)``."""
+        self._function = function
+
+    async def wait_for_prompts(self, count, timeout=5.0):
+        """Wait until `count` prompts have been asked."""
+        async with asyncio.timeout(timeout):
+            while len(self.prompts) < count:
+                self._changed.clear()
+                await self._changed.wait()
+
+    async def _on_message(self, _source, message):
+        try:
+            kind = message.get("type")
+            if kind == "availability":
+                return self.availability
+            if kind == "downloaded":
+                self.downloads += 1
+                return None
+            self.prompts.append(message)
+            if self._queue:
+                return self._queue.popleft()
+            if self._function is not None:
+                answer = self._function(message)
+                return await answer if inspect.isawaitable(answer) else answer
+            return {"error": "NotSupportedError"}
+        finally:
+            self._changed.set()
+
+
+@pytest.fixture
+def builtin_model():
+    """Return the test's built-in model; ``await builtin_model.install(page)`` before goto."""
+    return BuiltinModel()
+
+
+@pytest.fixture
+def console(page):
+    """Record the errors the page logs (and uncaught exceptions) in a list."""
+    problems = []
+    page.on("console", lambda m: m.type == "error" and problems.append(m.text))
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    return problems
+
+
+async def open_game(page, server):
+    """Open the game page and wait until the chooser has detected the ways."""
+    await page.goto(server.url + "/twentyq/")
+    await page.locator("#ways button[data-way='own']").wait_for(timeout=5000)
+
+
+async def way_ids(page):
+    """Return the ids of the ways the page offers, in its order."""
+    return await page.locator("#ways button.way").evaluate_all("(buttons) => buttons.map((b) => b.dataset.way)")
+
+
+async def answering(page, way, timeout=5000):
+    """Wait until the page says `way` answers; return the status line."""
+    await page.locator(f"#way-status[data-way='{way}']").wait_for(timeout=timeout)
+    return (await page.locator("#way-status").text_content()).strip()
+
+
+async def use_way(page, way):
+    """Click the way's button and wait until the page says it answers."""
+    await page.locator(f"#ways button[data-way='{way}']").click()
+    return await answering(page, way, timeout=10000)
+
+
+async def new_game(page, mode):
+    """Start a new game in `mode` ('ai-asks' or 'site-thinks') and wait until it shows."""
+    old = await page.locator("#game").get_attribute("data-game-id")
+    await page.locator("#new-ai-asks" if mode == "ai-asks" else "#new-site-thinks").click()
+    selector = f"#game[data-mode='{mode}']:not([data-game-id='{old}'])" if old else f"#game[data-mode='{mode}']"
+    await page.locator(selector).wait_for(timeout=5000)
+
+
+async def idle(page, timeout=10000):
+    """Wait until no move is in flight (Stop hidden) and return the game's state from the server."""
+    await page.locator("#stop").wait_for(state="hidden", timeout=timeout)
+    return await state(page)
+
+
+async def state(page):
+    """Return the session's game as the server keeps it."""
+    answer = await page.evaluate("() => fetch('/twentyq/api/state').then((r) => r.json())")
+    return answer["game"]
+
+
+async def pending_text(page, timeout=10000):
+    """Wait for the AI's pending question or guess on the page; return its text."""
+    locator = page.locator("#pending")
+    await page.wait_for_function("() => document.querySelector('#pending').textContent.trim() !== ''", timeout=timeout)
+    return (await locator.text_content()).strip()
+
+
+async def post_json(page, path, body):
+    """POST `body` from the page as its script would (with the CSRF token); return (status, json)."""
+    return await page.evaluate(
+        """async ([path, body]) => {
+            const token = document.cookie.split('; ').find((c) => c.startsWith('csrftoken='))?.split('=')[1];
+            const r = await fetch(path, {method: 'POST', headers: {'Content-Type': 'application/json',
+                'X-CSRFToken': token}, body: JSON.stringify(body)});
+            return [r.status, await r.json()];
+        }""",
+        [path, body],
+    )
