@@ -1,0 +1,65 @@
+"""
+Fixtures of the geography browser tests: Chromium with a fake microphone that
+plays speech made by Debian's espeak-ng, and the answer to the question a page shows.
+"""
+
+import shutil
+import subprocess
+
+import pytest
+import pytest_asyncio
+
+from sites.geography import names, places
+
+# A long run of words with no pause of a second or more: the recorder never
+# stops on silence by itself, so a test stops it (or lets the 15 s cap do it).
+SPEECH = ", ".join(["Peru"] * 60)
+
+
+@pytest.fixture(scope="session")
+def spoken_wav(tmp_path_factory):
+    """Return a WAV file of espeak-ng saying SPEECH (about 25 s)."""
+    espeak = shutil.which("espeak-ng")
+    if espeak is None:
+        pytest.skip("espeak-ng is not installed: run scripts/ensure-debian-packages (apt-get install espeak-ng)")
+    path = tmp_path_factory.mktemp("speech") / "peru.wav"
+    subprocess.run([espeak, "-v", "en", "-s", "150", "-g", "0", "-w", str(path), SPEECH], check=True, timeout=60)
+    return path
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="session")
+async def mic_browser(browser_type, browser_type_launch_args, spoken_wav):
+    """Chromium whose microphone plays spoken_wav in a loop, allowed without asking."""
+    args = [
+        *browser_type_launch_args.get("args", []),
+        "--use-fake-ui-for-media-stream",
+        "--use-fake-device-for-media-stream",
+        f"--use-file-for-fake-audio-capture={spoken_wav}",
+    ]
+    browser = await browser_type.launch(**{**browser_type_launch_args, "args": args})
+    yield browser
+    await browser.close()
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def mic_page(mic_browser):
+    """A fresh page in mic_browser, recording the errors its console logs."""
+    context = await mic_browser.new_context()
+    page = await context.new_page()
+    page.console_problems = []
+    page.on("console", lambda m: m.type == "error" and page.console_problems.append(m.text))
+    page.on("pageerror", lambda e: page.console_problems.append(str(e)))
+    yield page
+    await context.close()
+
+
+def _questions():
+    return {
+        place.question(language): place.country for place in places.all_places().values() for language in names.LANGUAGES
+    }
+
+
+async def right_answer(page, language="en"):
+    """Return CLDR's name of the country the page's current question asks for."""
+    question = (await page.locator("#question").text_content()).strip()
+    return names.display_name(_questions()[question], language)
