@@ -1,0 +1,94 @@
+// @ts-check
+/**
+ * The direct link, for a visitor without the extension (specs/byoa-sites.md, "Without the
+ * extension"): get a code and a link from the site, open the link, ask the site whether the
+ * wallet came. The page learns 'connected' or 'not-connected', nothing else: a decline looks like
+ * no wallet, and no code or error text leaves this module.
+ */
+
+/**
+ * Return Django's CSRF token: the `csrftoken` cookie, else a `csrfmiddlewaretoken` input, else
+ * `<meta name="csrf-token">`; null when there is none (a site that exempts the view).
+ *
+ * @param {Document} [doc]
+ * @returns {string | null}
+ */
+export function csrfToken(doc = globalThis.document) {
+  if (!doc) return null;
+  let cookies = '';
+  try { cookies = doc.cookie; } catch { /* a sandboxed document has none */ }
+  const cookie = cookies.split(';').find((c) => c.trim().startsWith('csrftoken='))?.split('=')[1]?.trim();
+  return cookie || /** @type {HTMLInputElement | null} */ (doc.querySelector('input[name="csrfmiddlewaretoken"]'))?.value
+    || doc.querySelector('meta[name="csrf-token"]')?.getAttribute('content') || null;
+}
+
+/**
+ * Open a link to the visitor's wallet and wait until it connects to the site, or not. Call it
+ * from a click handler: a browser starts an app only after a click. Never rejects.
+ *
+ * @param {import('./types.js').LinkOptions} [options]
+ * @returns {Promise<'connected' | 'not-connected'>}
+ */
+export async function startLink({
+  manifest, codeUrl = '/byoa/code', waitUrl = '/byoa/wait', seconds = 90, pollMs = 1000, signal,
+  open = (link) => location.assign(link), onLink, onTick, fetch = globalThis.fetch,
+} = {}) {
+  // One controller ends all in flight: the page's signal, the deadline, or the outcome.
+  const stop = new AbortController();
+  const quit = () => stop.abort();
+  if (signal?.aborted) return 'not-connected';
+  signal?.addEventListener('abort', quit);
+  /** @type {any} */
+  let ticker;
+  /** @type {any} */
+  let deadline;
+  /** @param {string} url @param {RequestInit} [init] */
+  const json = (url, init) => fetch(url, { credentials: 'same-origin', cache: 'no-store', signal: stop.signal, ...init })
+    .then((r) => (r.ok ? r.json() : null)).catch(() => null);
+  try {
+    const token = csrfToken();
+    const { session, link } = await json(codeUrl, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...(token && { 'X-CSRFToken': token }) },
+      body: JSON.stringify(manifest ? { manifest } : {}),
+    }) ?? {};
+    // Only a wallet link is opened, whatever else an answer holds.
+    if (typeof session !== 'string' || !session || !String(link).startsWith('bringyourownagent://')) return 'not-connected';
+    guarded(open, link);
+    guarded(onLink, link);
+    const until = Date.now() + seconds * 1000;
+    const tick = () => guarded(onTick, Math.max(0, Math.ceil((until - Date.now()) / 1000)));
+    tick();
+    ticker = setInterval(tick, 1000);
+    deadline = setTimeout(quit, seconds * 1000);
+    const url = `${waitUrl}${waitUrl.includes('?') ? '&' : '?'}session=${encodeURIComponent(session)}`;
+    while (!stop.signal.aborted) {
+      await new Promise((wake) => {
+        const done = () => { clearTimeout(timer); stop.signal.removeEventListener('abort', done); wake(null); };
+        const timer = setTimeout(done, pollMs);
+        stop.signal.addEventListener('abort', done);
+      });
+      // A failed poll (network, 500) says nothing: keep waiting until the deadline.
+      const state = stop.signal.aborted ? null : (await json(url))?.state;
+      if (state === 'connected') return 'connected';
+      if (state === 'expired') break;
+    }
+    return 'not-connected';
+  } finally {
+    clearTimeout(deadline);
+    clearInterval(ticker);
+    signal?.removeEventListener('abort', quit);
+    quit();
+  }
+}
+
+/**
+ * Call a page's callback; one that throws is reported and changes no outcome.
+ *
+ * @template T
+ * @param {((value: T) => void) | undefined} callback
+ * @param {T} value
+ */
+function guarded(callback, value) {
+  try { callback?.(value); } catch (error) { globalThis.reportError?.(error); }
+}

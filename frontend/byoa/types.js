@@ -1,0 +1,72 @@
+// @ts-check
+/**
+ * The types of the BYOA page library (specs/byoa-sites.md, "With the extension: window.byoa"),
+ * written as JSDoc so that pages need no build step and `tsc --checkJs` still checks them.
+ * Only JSDoc imports this module (`import('../byoa/types.js').Grant`): a browser never loads it.
+ */
+
+/**
+ * @typedef {object} ByoaProvider
+ * `window.byoa`, added by the BYOA extension (or a test stand-in). Every answer is untrusted.
+ * @property {(manifest: object) => Promise<unknown>} request Ask for a grant; null is "no".
+ * @property {(grantId: string, skill: string, input: unknown, params?: unknown) => Promise<unknown>} call
+ * @property {(grantId: string) => unknown} release Give the grant back.
+ */
+
+/**
+ * @typedef {object} Grant
+ * What `request` granted: its id, and the skills and expiry when the wallet stated them.
+ * @property {string} grantId
+ * @property {string[]} [skills]
+ * @property {string} [expiresAt]
+ */
+
+/**
+ * @typedef {{ ok: true, output: { [key: string]: unknown }, receipt?: { [key: string]: unknown } } | { ok: false }} CallResult
+ * A call's answer. `{ ok: false }` is the only "no"; `output` is user input (show it as text).
+ */
+
+/** @typedef {'connected' | 'not-connected'} LinkOutcome The only two things a page learns of a link. */
+
+/**
+ * @typedef {object} LinkOptions
+ * @property {string} [manifest] The name of a manifest the server knows; the server's default if left out.
+ * @property {string} [codeUrl] Where the page gets a code and a link (POST).
+ * @property {string} [waitUrl] Where the page asks whether a wallet came (GET `?session=`).
+ * @property {number} [seconds] How long to wait for the wallet (the visible countdown).
+ * @property {number} [pollMs] How often to ask `waitUrl`.
+ * @property {AbortSignal} [signal] Stops waiting: the outcome is then 'not-connected'.
+ * @property {(link: string) => void} [open] Opens the link; call `startLink` from a click.
+ * @property {(link: string) => void} [onLink] Show the link too (the browser's question may be closed).
+ * @property {(secondsLeft: number) => void} [onTick] The countdown, at least once a second.
+ * @property {typeof fetch} [fetch]
+ */
+
+/** @typedef {'button' | 'silence' | 'cap' | 'abort'} StopReason What ended a recording. */
+
+/**
+ * @typedef {object} Clip
+ * A recording as the `audio.transcribe` skill takes it.
+ * @property {Uint8Array} wav 16 kHz mono 16-bit PCM WAV.
+ * @property {Float32Array} samples The same clip as 16 kHz floats.
+ * @property {number} seconds Its length, measured from the WAV (`wavInfo`), at most `maxSeconds`.
+ * @property {StopReason} stoppedBy
+ */
+
+/**
+ * @typedef {object} Recording
+ * @property {() => void} stop The visitor's stop button.
+ * @property {Promise<Clip>} done Settles once the microphone is released.
+ */
+
+/**
+ * @typedef {object} RecordOptions
+ * @property {number} [maxSeconds] The cap (the skill takes up to 15 s); the clip is cut there.
+ * @property {number} [silenceSeconds] Stop after this much silence that follows speech.
+ * @property {(level: number) => void} [onLevel] 0..1, about 40 times a second, for a level meter.
+ * @property {(secondsLeft: number) => void} [onTick] Whole seconds left before the cap.
+ * @property {AbortSignal} [signal] Ends the recording (`stoppedBy: 'abort'`).
+ * @property {MediaTrackConstraints} [constraints] Added to the microphone's constraints.
+ */
+
+export {};
