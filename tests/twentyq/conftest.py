@@ -153,3 +153,51 @@ async def post_json(page, path, body):
         }""",
         [path, body],
     )
+
+
+class Player:
+    """A visitor who thinks of `thing` and answers the attribute questions of the catalog truly."""
+
+    def __init__(self, name):
+        from sites.twentyq import catalog
+
+        self.catalog = catalog.load()
+        self.thing = self.catalog.thing(name)
+        self._answers = {attribute.question: attribute.key for attribute in self.catalog.attributes}
+
+    def answer(self, question):
+        """Return 'yes' / 'no' for a catalog question, 'unknown' for any other."""
+        key = self._answers.get(question)
+        if key is None:
+            return "unknown"
+        return "yes" if self.thing.attributes[key] else "no"
+
+    def is_it(self, guess):
+        """Return whether a guess names the thing."""
+        return self.catalog.find(guess) is self.thing
+
+
+async def answer_pending(page, player):
+    """Answer the AI's pending move on the page as `player` would; return (kind, text)."""
+    game = await state(page)
+    pending = game["pending"]
+    if pending["kind"] == "guess":
+        await page.locator("#verdict-right" if player.is_it(pending["text"]) else "#verdict-wrong").click()
+    else:
+        await page.locator(f"#answer-{player.answer(pending['text'])}").click()
+    return pending["kind"], pending["text"]
+
+
+async def ai_move_shown(page, entries, timeout=10000):
+    """Wait until the game shows `entries` history entries and the AI's next move (or the end)."""
+    await page.wait_for_function(
+        """(entries) => {
+            const game = document.querySelector('#game');
+            if (game.dataset.status === 'over') return true;
+            const shown = (id) => !document.getElementById(id).hidden;
+            return document.querySelectorAll('#history li').length >= entries
+                && document.querySelector('#stop').hidden && (shown('answer-form') || shown('verdict-form'));
+        }""",
+        arg=entries,
+        timeout=timeout,
+    )

@@ -1,0 +1,87 @@
+"""
+The Twenty Questions page with no AI at all, in Chromium on a real daphne: the
+manifest in plain words before any click, the ways a plain browser has, and own
+mode played to the end in both modes.
+"""
+
+import pytest
+
+from tests.twentyq.conftest import Player, ai_move_shown, answer_pending, new_game, open_game, state, way_ids
+
+pytestmark = [pytest.mark.browser, pytest.mark.live]
+
+
+async def test_the_manifest_is_shown_in_plain_words_before_any_click(page, daphne_server, console):
+    await open_game(page, daphne_server)
+    text = await page.locator("#manifest-plain").inner_text()
+    assert "Twenty Questions" in text
+    assert "two" in text.lower() or "2" in text
+    assert "Nothing is asked until you click" in text
+    assert console == []
+
+
+async def test_a_browser_without_wallets_is_offered_the_link_then_own_mode_and_own_mode_answers(page, daphne_server, console):
+    await open_game(page, daphne_server)
+    assert await way_ids(page) == ["link", "own"]
+    assert await page.locator("#way-status").text_content() == "Answering: the site's own questions (no AI)"
+    assert await page.locator("#ways button[data-way='own']").get_attribute("aria-pressed") == "true"
+    assert console == []
+
+
+async def test_own_mode_you_think_the_site_asks_until_the_game_ends(page, daphne_server, console):
+    player = Player("giraffe")
+    await open_game(page, daphne_server)
+    await new_game(page, "ai-asks")
+    await ai_move_shown(page, 0)
+    for turn in range(1, 21):
+        game = await state(page)
+        if game["status"] == "over":
+            break
+        assert game["pending"]["by"] == "site"
+        await answer_pending(page, player)
+        await ai_move_shown(page, turn)
+    game = await state(page)
+    assert game["status"] == "over"
+    assert game["winner"] == "ai"
+    assert game["history"][-1]["kind"] == "guess" and game["history"][-1]["answer"] == "right"
+    assert await page.locator("#game-result").text_content() == "The AI found it. Well played!"
+    items = await page.locator("#history li").all_text_contents()
+    assert len(items) == len(game["history"])
+    assert items[0].startswith("1. The site asked: ")
+    assert await page.locator("#answer-form").is_hidden()
+    assert console == []
+
+
+async def test_own_mode_the_site_thinks_you_ask_from_the_list_and_guess_until_the_game_ends(page, daphne_server, console):
+    await open_game(page, daphne_server)
+    await new_game(page, "site-thinks")
+    assert await page.locator("#question-form").is_hidden()  # no AI: only the site's questions
+    from sites.twentyq import catalog
+
+    things = list(catalog.load().things)
+    keys = [attribute.key for attribute in catalog.load().attributes]
+    asked = 0
+    while len(things) > 1 and asked < 12:
+        # The question that splits the remaining things most evenly.
+        key = min(keys, key=lambda k: abs(sum(t.attributes[k] for t in things) - len(things) / 2))
+        keys.remove(key)
+        await page.locator("#attribute").select_option(key)
+        await page.locator("#ask-own").click()
+        asked += 1
+        await page.locator("#history li").nth(asked - 1).wait_for(timeout=5000)
+        answer = (await state(page))["history"][-1]["answer"]
+        assert answer in ("yes", "no")
+        things = [t for t in things if t.attributes[key] == (answer == "yes")]
+    for thing in things:
+        game = await state(page)
+        if game["status"] == "over":
+            break
+        await page.locator("#guess").fill(thing.name)
+        await page.locator("#guess-button").click()
+        await page.locator("#history li").nth(len(game["history"])).wait_for(timeout=5000)
+    game = await state(page)
+    assert game["status"] == "over" and game["winner"] == "visitor"
+    assert game["history"][-1]["answer"] == "right"
+    assert (await page.locator("#game-result").text_content()).startswith("You found it! It was ")
+    assert await page.locator("#guess-form").is_hidden()
+    assert console == []
