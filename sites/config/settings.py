@@ -84,6 +84,7 @@ INSTALLED_APPS = [
     "sites.home",
     "sites.bookshop",
     "sites.geography",
+    "sites.twentyq",
 ]
 
 MIDDLEWARE = [

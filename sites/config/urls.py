@@ -5,6 +5,7 @@ urlpatterns = [
     path("", include("sites.home.urls")),
     path("bookshop/", include("sites.bookshop.urls")),
     path("geography/", include("sites.geography.urls")),
+    path("twentyq/", include("sites.twentyq.urls")),
     path("byoa/", include("byoa.urls")),
     path("admin/", admin.site.urls),
 ]
