@@ -52,8 +52,9 @@ export async function startLink({
       headers: { 'Content-Type': 'application/json', ...(token && { 'X-CSRFToken': token }) },
       body: JSON.stringify(manifest ? { manifest } : {}),
     }) ?? {};
-    // Only a wallet link is opened, whatever else an answer holds.
-    if (typeof session !== 'string' || !session || !String(link).startsWith('bringyourownagent://')) return 'not-connected';
+    // Only a wallet link is opened, whatever else an answer holds; and nothing after an abort.
+    const valid = typeof session === 'string' && session && typeof link === 'string' && link.startsWith('bringyourownagent://');
+    if (!valid || stop.signal.aborted) return 'not-connected';
     guarded(open, link);
     guarded(onLink, link);
     const until = Date.now() + seconds * 1000;

@@ -47,7 +47,7 @@
 /**
  * @typedef {object} Clip
  * A recording as the `audio.transcribe` skill takes it.
- * @property {Uint8Array} wav 16 kHz mono 16-bit PCM WAV.
+ * @property {Uint8Array<ArrayBuffer>} wav 16 kHz mono 16-bit PCM WAV (a fetch body as it is).
  * @property {Float32Array} samples The same clip as 16 kHz floats.
  * @property {number} seconds Its length, measured from the WAV (`wavInfo`), at most `maxSeconds`.
  * @property {StopReason} stoppedBy

@@ -80,7 +80,7 @@ export function resampler(fromRate, toRate = SAMPLE_RATE) {
  *
  * @param {Float32Array} samples
  * @param {number} [sampleRate]
- * @returns {Uint8Array}
+ * @returns {Uint8Array<ArrayBuffer>}
  */
 export function encodeWav(samples, sampleRate = SAMPLE_RATE) {
   const size = samples.length * 2;

@@ -184,6 +184,15 @@ describe('startLink', () => {
     assert.equal(ticks.mock.callCount(), tickCount, 'the countdown stops too');
   });
 
+  it('should open nothing when the signal aborts while the code is being fetched', async () => {
+    const controller = new AbortController();
+    const server = fakeServer({ code: () => { controller.abort(); return Response.json({ session: WAIT_ID, link: LINK }); } });
+    const opened = mock.fn();
+    assert.equal(await startLink({ fetch: server.fetch, open: opened, signal: controller.signal }), 'not-connected');
+    assert.equal(opened.mock.callCount(), 0);
+    assert.equal(server.polls().length, 0);
+  });
+
   it("should end 'not-connected' without a request when the signal is already aborted", async () => {
     const server = fakeServer({});
     assert.equal(await startLink({ fetch: server.fetch, open: () => {}, signal: AbortSignal.abort() }), 'not-connected');
@@ -197,6 +206,8 @@ describe('startLink', () => {
     ['a body that is not JSON', new Response('<html>', { status: 200 })],
     ['an answer without a session', Response.json({ link: LINK })],
     ['a link that is not a wallet link', Response.json({ session: WAIT_ID, link: 'javascript:alert(1)' })],
+    ['a link that is not a string', Response.json({ session: WAIT_ID, link: [LINK] })],
+    ['a session that is not a string', Response.json({ session: 42, link: LINK })],
   ])) {
     it(`should end 'not-connected' and open nothing when the code POST gets ${name}`, async () => {
       const server = fakeServer({ code });
