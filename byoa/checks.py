@@ -5,7 +5,8 @@ runs no checks of its own).
 
     byoa.E001  BYOA has an unknown key
     byoa.E002  a number setting is not a positive number
-    byoa.E003  BYOA["ENDPOINT"] is not a wss:// URL (or ws:// on localhost)
+    byoa.E003  BYOA["ENDPOINT"] breaks the wallet's host rules (byoa.endpoints);
+               ws:// or wss:// to localhost, 127.0.0.1 or [::1] only with DEBUG on
     byoa.E004  BYOA["DEFAULT_MANIFEST"] names no manifest
     byoa.E010  a manifest file cannot be read or is not JSON
     byoa.E011  a manifest breaks the draft rules (bringyourownagent)
@@ -15,12 +16,10 @@ runs no checks of its own).
     byoa.W011  a manifest's base64url text is over 4096 characters
 """
 
-from urllib.parse import urlsplit
-
 from django.core import checks
 from django.core.exceptions import ImproperlyConfigured
 
-from byoa import manifests
+from byoa import endpoints, manifests
 from byoa.conf import DEFAULTS, byoa_setting
 
 TAG = "byoa"
@@ -68,25 +67,21 @@ def check_settings(app_configs, **kwargs):
                 checks.Error(f"BYOA[{key!r}] must be a positive number; it is {value!r}.", id="byoa.E002")
             )
     endpoint = byoa_setting("ENDPOINT")
-    if endpoint is not None and not _endpoint_ok(endpoint):
+    # The wallet's own rules: it refuses every link to another endpoint in silence.
+    reason = endpoints.problem(endpoint, dev_local=settings.DEBUG) if endpoint is not None else ""
+    if reason:
         errors.append(
             checks.Error(
-                f"BYOA['ENDPOINT'] must be a wss:// URL; it is {endpoint!r}.",
-                hint="Use e.g. 'wss://game.example.org/byoa/ws'; ws:// is only for localhost, "
-                "and None builds it from each request.",
+                f"BYOA['ENDPOINT'] is {endpoint!r}, which an agent wallet refuses: {reason}.",
+                hint="Use the wss:// URL of the wallet route on the site's public DNS name, e.g. "
+                "'wss://game.example.org/byoa/ws' (no IP address, localhost, .local, .home.arpa, "
+                ".internal, .lan or single-label name), or None to build it from each request. "
+                "ws:// to localhost, 127.0.0.1 or [::1] is allowed only with DEBUG on, for local tests "
+                "(the wallet needs BYOA_WALLET_DEV_LOCAL=1).",
                 id="byoa.E003",
             )
         )
     return errors
-
-
-def _endpoint_ok(endpoint):
-    if not isinstance(endpoint, str):
-        return False
-    parts = urlsplit(endpoint)
-    if parts.scheme == "ws":
-        return parts.hostname in ("localhost", "127.0.0.1", "::1")
-    return parts.scheme == "wss" and bool(parts.hostname) and not parts.fragment
 
 
 @checks.register(TAG)

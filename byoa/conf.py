@@ -10,7 +10,9 @@ DEFAULTS = {
     "DEFAULT_MANIFEST": None,
     # The WebSocket URL put into links, e.g. "wss://game.example.org/byoa/ws".
     # None: built from the request (wss://<host>/byoa/ws; ws:// only for a page
-    # served over plain HTTP from localhost, i.e. development).
+    # served over plain HTTP from localhost, i.e. development). Either way it
+    # must pass the wallet's host rules (byoa.endpoints; loopback only with
+    # DEBUG on), or no link is built: check byoa.E003, POST /byoa/code a 500.
     "ENDPOINT": None,
     # The path of the wallet route, used when ENDPOINT is None.
     "WS_PATH": "/byoa/ws",

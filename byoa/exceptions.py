@@ -3,7 +3,8 @@ The exceptions of ``byoa``, server and headless wallet alike::
 
     Exception
     ├── django.core.exceptions.ImproperlyConfigured
-    │   └── ManifestError          a manifest file cannot be used
+    │   ├── ManifestError          a manifest file cannot be used
+    │   └── EndpointRefused        a link would carry an endpoint that wallets refuse
     ├── LookupError
     │   └── UnknownManifest        a page asked for a manifest that is not installed
     ├── RateLimited                too many codes asked for; carries retry_after
@@ -18,6 +19,20 @@ from django.core.exceptions import ImproperlyConfigured
 
 class ManifestError(ImproperlyConfigured):
     """Raised when a manifest file is missing, not JSON, invalid or too large."""
+
+
+class EndpointRefused(ImproperlyConfigured):
+    """Raised when the endpoint a link would carry breaks the wallet's host rules (``byoa.endpoints``)."""
+
+    def __init__(self, endpoint, reason):
+        self.endpoint = endpoint
+        self.reason = reason
+        super().__init__(
+            f"A link would send the wallet to {endpoint}, which an agent wallet refuses: {reason}. "
+            "Set BYOA['ENDPOINT'] to the wss:// URL of the wallet route on the site's public DNS name "
+            "(e.g. 'wss://game.example.org/byoa/ws'), or serve the page over https on such a name; "
+            "for local tests only, turn DEBUG on (the wallet then needs BYOA_WALLET_DEV_LOCAL=1)."
+        )
 
 
 class UnknownManifest(LookupError):

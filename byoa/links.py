@@ -1,17 +1,26 @@
 """
 The ``bringyourownagent://connect`` link a page opens (specs/byoa-sites.md,
 "The link"), and the WebSocket endpoint it names.
+
+A link is built only with an endpoint that the wallet's host rules accept
+(``byoa.endpoints``): a wallet refuses any other link in silence, so the page
+would wait in vain. With DEBUG on, ws:// and wss:// to localhost, 127.0.0.1
+and [::1] are accepted too, for a wallet run with BYOA_WALLET_DEV_LOCAL=1.
 """
 
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
+from django.conf import settings
 from django.http.request import split_domain_port
 
+from byoa import endpoints
 from byoa.conf import byoa_setting
+from byoa.exceptions import EndpointRefused
 from byoa.protocol import VERSION
 
 SCHEME = "bringyourownagent"
-LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]", "::1")
+_ORIGIN_SCHEMES = {"wss": "https", "ws": "http"}  # a WebSocket URL's origin is its http(s) twin
+_DEFAULT_PORTS = {"https": 443, "http": 80}
 
 
 def build(endpoint, manifest, code):
@@ -25,16 +34,40 @@ def build(endpoint, manifest, code):
 
 
 def endpoint_for(request):
-    """Return the wallet route's URL as the wallet must open it for this request's host.
+    """Return the wallet route's URL as the wallet must open it; raise EndpointRefused if a wallet would refuse it.
+
+    ``BYOA["ENDPOINT"]`` when set, else built from the request's host.
+    """
+    endpoint = byoa_setting("ENDPOINT") or endpoint_at(request.get_host(), request.is_secure())
+    reason = endpoints.problem(endpoint, dev_local=settings.DEBUG)
+    if reason:
+        raise EndpointRefused(endpoint, reason)
+    return endpoint
+
+
+def endpoint_at(host, secure):
+    """Return the wallet route's URL on ``host`` (a Host header value).
 
     wss:// always, except for a page served over plain HTTP from localhost:
-    that is development by construction, and the wallet accepts ws://localhost
-    only with its developer switch on.
+    that is development by construction (and accepted only with DEBUG on).
     """
-    configured = byoa_setting("ENDPOINT")
-    if configured:
-        return configured
-    host = request.get_host()
     hostname, _port = split_domain_port(host)
-    local = not request.is_secure() and hostname in LOOPBACK_HOSTS
+    local = not secure and endpoints.is_loopback(hostname)
     return f"{'ws' if local else 'wss'}://{host}{byoa_setting('WS_PATH')}"
+
+
+def origin_of(url):
+    """Return the web origin of a ws://, wss://, http:// or https:// URL, or "" for anything else.
+
+    The form is https://host[:port], the host in lower case and no default
+    port, so that an Origin header and an endpoint compare as equal strings.
+    """
+    try:
+        parts = urlsplit(url)
+        scheme, port = _ORIGIN_SCHEMES.get(parts.scheme, parts.scheme), parts.port
+    except (ValueError, TypeError):
+        return ""
+    if scheme not in _DEFAULT_PORTS or not parts.hostname:
+        return ""
+    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    return f"{scheme}://{host}" + (f":{port}" if port not in (None, _DEFAULT_PORTS[scheme]) else "")

@@ -9,16 +9,26 @@ treats both as opaque strings, exactly as in the spec's sample.
 
 These are ordinary Django POST views: CSRF protection stays on, so the page
 sends Django's token (``X-CSRFToken``) with its fetch.
+
+A link whose endpoint a wallet would refuse (``byoa.endpoints``: an IP
+address, localhost without DEBUG, a local name, not wss://) is never built:
+``POST /byoa/code`` answers 500 with ``{"error": "endpoint-refused",
+"message": ...}`` naming the setting to fix, and issues no code. It is a 500,
+not a 4xx, because nothing in the request is wrong: the server is configured
+for links that no wallet accepts, and no retry by the page can change that.
 """
 
 import json
+import logging
 
 from django.http import JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from byoa import codes, links, manifests, visitors
-from byoa.exceptions import RateLimited, UnknownManifest
+from byoa.exceptions import EndpointRefused, RateLimited, UnknownManifest
+
+logger = logging.getLogger(__name__)
 
 
 @never_cache
@@ -34,13 +44,17 @@ def code(request, manifest=None):
     except UnknownManifest as exc:
         return JsonResponse({"error": "unknown-manifest", "message": str(exc)}, status=404)
     try:
+        endpoint = links.endpoint_for(request)  # before a code is issued: a refused link costs none
+    except EndpointRefused as exc:
+        logger.error("BYOA cannot build a link: %s", exc)
+        return JsonResponse({"error": "endpoint-refused", "message": str(exc)}, status=500)
+    try:
         secret, wait_id = codes.issue(visitors.visitor_id(request), request.META.get("REMOTE_ADDR"), chosen)
     except RateLimited as exc:
         response = JsonResponse({"error": "rate-limited", "message": str(exc)}, status=429)
         response["Retry-After"] = str(exc.retry_after)
         return response
-    link = links.build(links.endpoint_for(request), chosen.encoded, secret)
-    return JsonResponse({"session": wait_id, "link": link})
+    return JsonResponse({"session": wait_id, "link": links.build(endpoint, chosen.encoded, secret)})
 
 
 def _requested_manifest(request):

@@ -1,7 +1,8 @@
 """
 The checks the wallet applies to a ``bringyourownagent://connect`` link before
 anything else (specs/byoa-sites.md, "Checks before anything else"), and to
-the address it connects to after the visitor's Allow.
+the address it connects to after the visitor's Allow. The endpoint's host
+rules are ``byoa.endpoints``, which the server applies to the links it builds.
 
 ``BYOA_WALLET_DEV_LOCAL=1`` (or ``dev_local=True``) additionally allows
 ``ws://`` and ``wss://`` to localhost, 127.0.0.1 and [::1], for local tests.
@@ -19,11 +20,11 @@ from urllib.parse import parse_qsl, urlsplit
 
 import bringyourownagent
 
+from byoa import endpoints
+from byoa.endpoints import LOOPBACK
 from byoa.exceptions import LinkRefused
 
 MAX_MANIFEST_BYTES = 4096
-LOCAL_SUFFIXES = (".localhost", ".local", ".home.arpa", ".internal", ".lan")
-LOOPBACK = ("localhost", "127.0.0.1", "::1")
 _BASE64URL = re.compile(r"[A-Za-z0-9_-]+")
 _CODE = re.compile(r"[A-Za-z0-9_-]{22,256}")
 
@@ -73,42 +74,10 @@ def check_link(link, *, dev_local=None):
 
 def check_endpoint(endpoint, *, dev_local=False):
     """Return the endpoint when it is wss:// on a public DNS name (or allowed local)."""
-    try:
-        parts = urlsplit(endpoint)
-        hostname = (parts.hostname or "").rstrip(".").lower()
-        parts.port  # noqa: B018  (raises for a bad port)
-    except ValueError:
-        raise LinkRefused("endpoint", "the endpoint is not a URL") from None
-    if parts.fragment or parts.username or parts.password or "@" in parts.netloc:
-        raise LinkRefused("endpoint", "the endpoint has credentials or a fragment")
-    if dev_local and hostname in LOOPBACK and parts.scheme in ("ws", "wss"):
-        return endpoint
-    if parts.scheme != "wss":
-        raise LinkRefused("endpoint", "the endpoint is not wss://")
-    if not hostname or _is_ip_spelling(hostname):
-        raise LinkRefused("endpoint", "the endpoint's host is an IP address or empty")
-    if hostname == "localhost" or hostname.endswith(LOCAL_SUFFIXES) or "." not in hostname:
-        raise LinkRefused("endpoint", "the endpoint's host is a local or single-label name")
+    reason = endpoints.problem(endpoint, dev_local=dev_local)  # the one definition, shared with the server
+    if reason:
+        raise LinkRefused("endpoint", reason)
     return endpoint
-
-
-def _is_ip_spelling(hostname):
-    if hostname.startswith("[") or ":" in hostname:
-        return True
-    try:
-        ipaddress.ip_address(hostname)
-        return True
-    except ValueError:
-        pass
-    # inet_aton reads 2130706433, 0x7f.1, 0177.0.0.1 and 127.1 as addresses, as
-    # browsers and resolvers do; a name whose last label is a number is one too.
-    try:
-        socket.inet_aton(hostname)
-        return True
-    except OSError:
-        pass
-    last = hostname.rsplit(".", 1)[-1]
-    return bool(re.fullmatch(r"[0-9]+|0x[0-9a-f]*", last))
 
 
 def check_manifest(text):

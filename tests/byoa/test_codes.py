@@ -9,10 +9,19 @@ from django.test import Client, RequestFactory
 from django.utils import timezone
 
 from byoa import clock, codes, links, manifests, tokens
-from byoa.exceptions import RateLimited
+from byoa.exceptions import EndpointRefused, RateLimited
 from byoa.models import SessionCode
 
 pytestmark = pytest.mark.django_db
+
+PUBLIC = {"HTTP_HOST": "game.example.org", "secure": True}
+
+
+@pytest.fixture(autouse=True)
+def public_host(settings):
+    """The pages of these tests are served over https on a public DNS name, as in production."""
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "game.example.org"]
+
 
 
 class FakeClock:
@@ -143,16 +152,54 @@ def test_the_link_is_exactly_as_the_spec_says():
     [
         ("game.example.org", True, "wss://game.example.org/byoa/ws"),
         ("game.example.org", False, "wss://game.example.org/byoa/ws"),  # TLS ends at the proxy
+        ("game.example.org:8443", True, "wss://game.example.org:8443/byoa/ws"),
+    ],
+)
+def test_the_endpoint_is_wss_on_the_requests_public_host(settings, host, secure, expected):
+    settings.ALLOWED_HOSTS = ["*"]
+    request = RequestFactory().get("/", HTTP_HOST=host, secure=secure)
+    assert links.endpoint_for(request) == expected
+
+
+@pytest.mark.parametrize(
+    "host, secure, expected",
+    [
         ("localhost:8000", False, "ws://localhost:8000/byoa/ws"),
         ("127.0.0.1:8000", False, "ws://127.0.0.1:8000/byoa/ws"),
         ("[::1]:8000", False, "ws://[::1]:8000/byoa/ws"),
         ("localhost:8000", True, "wss://localhost:8000/byoa/ws"),
     ],
 )
-def test_the_endpoint_is_wss_except_for_plain_http_on_localhost(settings, host, secure, expected):
+def test_in_debug_a_page_on_localhost_gets_a_loopback_endpoint(settings, host, secure, expected):
     settings.ALLOWED_HOSTS = ["*"]
+    settings.DEBUG = True
     request = RequestFactory().get("/", HTTP_HOST=host, secure=secure)
     assert links.endpoint_for(request) == expected
+
+
+@pytest.mark.parametrize(
+    "host, secure",
+    [
+        ("localhost:8000", False),
+        ("127.0.0.1:8000", False),
+        ("[::1]:8000", False),
+        ("localhost", True),
+        ("10.0.0.5", True),
+        ("2130706433", True),
+        ("0x7f.1", True),
+        ("intranet", True),
+        ("nas.local", True),
+        ("db.internal", True),
+        ("router.lan", True),
+        ("nas.home.arpa", True),
+    ],
+)
+def test_outside_debug_an_endpoint_a_wallet_would_refuse_is_never_built(settings, host, secure):
+    settings.ALLOWED_HOSTS = ["*"]
+    request = RequestFactory().get("/", HTTP_HOST=host, secure=secure)
+    with pytest.raises(EndpointRefused) as refused:
+        links.endpoint_for(request)
+    assert "BYOA['ENDPOINT']" in str(refused.value) and "DEBUG" in str(refused.value)
 
 
 def test_a_configured_endpoint_wins(settings):
@@ -160,8 +207,34 @@ def test_a_configured_endpoint_wins(settings):
     assert links.endpoint_for(RequestFactory().get("/")) == "wss://ws.example.org/wallet"
 
 
+@pytest.mark.parametrize("endpoint", ["wss://192.0.2.7/byoa/ws", "ws://ws.example.org/byoa/ws", "ws://localhost:8000/byoa/ws"])
+def test_a_configured_endpoint_a_wallet_would_refuse_is_never_put_in_a_link(settings, endpoint):
+    settings.BYOA = {**settings.BYOA, "ENDPOINT": endpoint}
+    with pytest.raises(EndpointRefused):
+        links.endpoint_for(RequestFactory().get("/"))
+
+
+@pytest.mark.parametrize(
+    "url, origin",
+    [
+        ("wss://game.example.org/byoa/ws", "https://game.example.org"),
+        ("wss://Game.Example.org:443/byoa/ws", "https://game.example.org"),
+        ("wss://game.example.org:8443/byoa/ws", "https://game.example.org:8443"),
+        ("ws://127.0.0.1:8000/byoa/ws", "http://127.0.0.1:8000"),
+        ("ws://[::1]:80/byoa/ws", "http://[::1]"),
+        ("https://game.example.org", "https://game.example.org"),
+        ("http://localhost:8000", "http://localhost:8000"),
+        ("null", ""),
+        ("ftp://game.example.org", ""),
+        ("https://game.example.org:99999", ""),
+    ],
+)
+def test_origin_of_gives_the_http_twin_of_an_endpoint_without_a_default_port(url, origin):
+    assert links.origin_of(url) == origin
+
+
 def post_code(client, **data):
-    return client.post("/byoa/code", data, HTTP_HOST="localhost:8000")
+    return client.post("/byoa/code", data, **PUBLIC)
 
 
 def test_post_code_returns_a_wait_handle_and_a_link_for_this_session():
@@ -170,13 +243,13 @@ def test_post_code_returns_a_wait_handle_and_a_link_for_this_session():
     assert response.status_code == 200 and response["Cache-Control"].startswith("max-age=0")
     body = response.json()
     query = dict(parse_qsl(urlsplit(body["link"]).query))
-    assert body["link"].startswith("bringyourownagent://connect?v=0.1&endpoint=ws%3A%2F%2Flocalhost%3A8000%2F")
-    assert unquote(query["endpoint"]) == "ws://localhost:8000/byoa/ws"
+    assert body["link"].startswith("bringyourownagent://connect?v=0.1&endpoint=wss%3A%2F%2Fgame.example.org%2F")
+    assert unquote(query["endpoint"]) == "wss://game.example.org/byoa/ws"
     assert query["manifest"] == manifests.get("geo").encoded
     assert query["session"] != body["session"]  # the code never goes into a logged URL
     row = codes.consume(query["session"])
     assert row.visitor == client.session["byoa_visitor"]
-    wait = client.get("/byoa/wait", {"session": body["session"]})
+    wait = client.get("/byoa/wait", {"session": body["session"]}, **PUBLIC)
     assert wait.json() == {"state": "connected"}
 
 
@@ -208,3 +281,19 @@ def test_wait_tells_another_browser_session_nothing():
 
 def test_wait_says_expired_for_an_unknown_handle():
     assert Client().get("/byoa/wait", {"session": "nothing"}).json() == {"state": "expired"}
+
+
+def test_post_code_outside_debug_refuses_a_link_to_localhost_with_a_500_naming_the_setting():
+    response = Client().post("/byoa/code", HTTP_HOST="localhost:8000")
+    assert response.status_code == 500 and response["Content-Type"] == "application/json"
+    body = response.json()
+    assert body["error"] == "endpoint-refused"
+    assert "ws://localhost:8000/byoa/ws" in body["message"] and "the endpoint is not wss://" in body["message"]
+    assert "BYOA['ENDPOINT']" in body["message"] and "DEBUG" in body["message"]
+    assert not SessionCode.objects.exists()  # no code was issued, none counts against the rate limits
+
+
+def test_post_code_in_debug_builds_a_ws_link_to_localhost(settings):
+    settings.DEBUG = True
+    body = Client().post("/byoa/code", HTTP_HOST="localhost:8000").json()
+    assert unquote(dict(parse_qsl(urlsplit(body["link"]).query))["endpoint"]) == "ws://localhost:8000/byoa/ws"

@@ -21,10 +21,11 @@ SECRET_OUTPUT = "output-the-model-said-timbuktu"
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_the_whole_flow_in_process_logs_no_code_token_or_content(caplog):
+async def test_the_whole_flow_in_process_logs_no_code_token_or_content(caplog, settings):
+    settings.BYOA = {**settings.BYOA, "ENDPOINT": "wss://game.example.org/byoa/ws"}  # as a deployment sets it
     caplog.set_level(logging.DEBUG)
     client = AsyncClient()
-    answer = (await client.post("/byoa/code", HTTP_HOST="localhost")).json()
+    answer = (await client.post("/byoa/code")).json()
     code = dict(parse_qsl(urlsplit(answer["link"]).query))["session"]
     assert (await client.get("/byoa/wait", {"session": answer["session"]})).json()["state"] == "waiting"
     wallet = WebsocketCommunicator(WalletConsumer.as_asgi(), "/byoa/ws")

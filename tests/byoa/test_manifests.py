@@ -184,6 +184,44 @@ def test_check_reports_bad_settings(settings):
     assert ids == ["byoa.E001", "byoa.E002", "byoa.E003", "byoa.E004"]
 
 
+@pytest.mark.parametrize(
+    "endpoint",
+    [
+        "wss://93.184.216.34/byoa/ws",
+        "wss://2130706433/byoa/ws",
+        "wss://0x7f000001/byoa/ws",
+        "wss://0177.0.0.1/byoa/ws",
+        "wss://[2606:4700::1111]/byoa/ws",
+        "wss://localhost/byoa/ws",
+        "wss://printer.local/byoa/ws",
+        "wss://nas.home.arpa/byoa/ws",
+        "wss://db.internal/byoa/ws",
+        "wss://router.lan/byoa/ws",
+        "wss://intranet/byoa/ws",
+        "ws://game.example.org/byoa/ws",
+        "ws://127.0.0.1:8000/byoa/ws",
+        42,
+    ],
+)
+def test_check_reports_an_endpoint_the_wallet_refuses_with_a_fix(settings, endpoint):
+    settings.BYOA = {"ENDPOINT": endpoint}
+    [error] = [m for m in checks.check_settings(None) if m.id == "byoa.E003"]
+    assert "which an agent wallet refuses" in error.msg and "wss://game.example.org/byoa/ws" in error.hint
+
+
+@pytest.mark.parametrize("endpoint", ["ws://127.0.0.1:8000/byoa/ws", "ws://localhost/byoa/ws", "wss://[::1]:8443/byoa/ws"])
+def test_check_allows_a_loopback_endpoint_only_in_debug(settings, endpoint):
+    settings.BYOA = {"ENDPOINT": endpoint}
+    assert [m.id for m in checks.check_settings(None)] == ["byoa.E003"]
+    settings.DEBUG = True
+    assert checks.check_settings(None) == []
+
+
+def test_check_accepts_a_wss_endpoint_on_a_public_name(settings):
+    settings.BYOA = {"ENDPOINT": "wss://game.example.org:8443/byoa/ws"}
+    assert checks.check_settings(None) == []
+
+
 def test_a_manifest_json_beside_an_apps_code_is_found(settings, tmp_path):
     settings.BYOA = {}
     (tmp_path / "demoapp").mkdir()
