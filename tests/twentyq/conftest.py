@@ -95,7 +95,7 @@ def console(page):
 async def open_game(page, server):
     """Open the game page and wait until the chooser has detected the ways."""
     await page.goto(server.url + "/twentyq/")
-    await page.locator("#ways button[data-way='own']").wait_for(timeout=5000)
+    await page.locator("#ways[data-ready='true'] button[data-way='own']").wait_for(timeout=5000)
 
 
 async def way_ids(page):

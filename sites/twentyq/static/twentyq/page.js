@@ -64,6 +64,7 @@ chooser.subscribe(renderWays);
 renderWays();
 draw();
 chooser.ready.then(() => {
+  $('ways').dataset.ready = 'true';
   renderWays();
   draw();
 });
@@ -229,7 +230,7 @@ async function aiMove(body, signal) {
   }
   const asked = await post(urls.prompt, body, signal);
   if (!apply(asked)) return 'done';
-  const { prompt, turn } = asked.body;
+  const { prompt, turn, promptId } = asked.body;
   const models = way.models;
   const checking = game?.mode === 'site-thinks' && models.length >= 2;
   const [first, second] = await Promise.all([
@@ -239,7 +240,7 @@ async function aiMove(body, signal) {
   if (first === null) return 'own';
   const replies = [{ model: models[0] ?? null, text: first.text }];
   if (checking) replies.push({ model: models[1], text: second?.text ?? '' });
-  apply(await post(urls.reply, { turn, way: way.id, replies }, signal));
+  apply(await post(urls.reply, { promptId, turn, way: way.id, replies }, signal));
   return 'done';
 }
 
