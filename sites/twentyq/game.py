@@ -234,6 +234,8 @@ class Game:
         prompt = self.data["prompt"]
         if not prompt:
             raise GameError("no-pending", "No AI move was asked for; ask again.")
+        if not isinstance(prompt_id, str):
+            raise BadInput("bad-prompt-id", "Send the promptId that the prompt's answer gave.")
         self._check_turn(turn, prompt["turn"])
         if prompt_id != prompt["id"]:
             raise GameError("stale-turn", "That reply was for an earlier request; the game has moved on.")

@@ -18,16 +18,14 @@ import logging
 from byoa.calls import stream_wallet
 
 from sites.twentyq import store
-from sites.twentyq.exceptions import GameError
+from sites.twentyq.exceptions import GameError, UnusableReply
 from sites.twentyq.game import Game
-from sites.twentyq.replies import MAX_REPLY_CHARS
-from sites.twentyq.rules import LINK_WAY
+from sites.twentyq.replies import MAX_REPLY_CHARS, parse_choice
+from sites.twentyq.rules import CHOICES, LINK_WAY
 
 logger = logging.getLogger(__name__)
 
 SKILL = "text.generate"
-#: How long one model may take over its answer, deltas included.
-CALL_SECONDS = 30
 
 
 def event(name, data):
@@ -35,8 +33,12 @@ def event(name, data):
     return f"event: {name}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n".encode()
 
 
-async def move_events(session, pairing, models, prompt, *, timeout=CALL_SECONDS):
-    """Yield the events of one streamed move; ``prompt`` is (id, turn, messages, params)."""
+async def move_events(session, pairing, models, prompt, *, timeout=None):
+    """Yield the events of one streamed move; ``prompt`` is (id, turn, messages, params).
+
+    Each model's call is bounded by ``timeout`` seconds, deltas included
+    (default: ``BYOA["CALL_SECONDS"]``).
+    """
     prompt_id, turn, messages, params = prompt
     yield event("start", {"turn": turn, "models": [model or "m1" for model in models]})
     texts = []
@@ -58,7 +60,18 @@ async def move_events(session, pairing, models, prompt, *, timeout=CALL_SECONDS)
                 return
             text = ""  # the check model said nothing: shown as its problem
         texts.append((model, text))
+        if index == 1:
+            yield event("reply", _check_event(model, text))
     yield await _record(session, prompt_id, turn, texts)
+
+
+def _check_event(model, text):
+    """Return the check model's outcome as the page shows it (agreement is decided when recorded)."""
+    try:
+        answer, problem = parse_choice(text, CHOICES), None
+    except UnusableReply as exc:
+        answer, problem = None, exc.message
+    return {"model": model, "answer": answer, "problem": problem}
 
 
 async def _record(session, prompt_id, turn, texts):

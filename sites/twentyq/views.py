@@ -18,7 +18,6 @@ from django.views.decorators.http import require_GET, require_POST
 
 from byoa import manifests, pairings, visitors
 from byoa.describe import describe
-from byoa.grants import Grant
 
 from sites.twentyq import catalog as catalog_module
 from sites.twentyq import live, store
@@ -166,8 +165,7 @@ async def stream(request):
             GameError("not-linked", "No AI wallet is linked to this browser now; link one, or play on without it."),
             game,
         )
-    granted = Grant.parse(pairing.grant)
-    models = sorted(granted.models) if granted is not None and granted.models else [None]
+    models = _granted_models(pairing) or [None]  # None: the grant names no models, so no params.model
     started = {}
 
     def change(game, body):
@@ -271,6 +269,12 @@ def _back(request, exc=None):
         messages.error(request, exc.message)
     # 303: the browser follows a form's POST with a GET of the page.
     return HttpResponseRedirect(reverse("twentyq:index"), status=303)
+
+
+def _granted_models(pairing):
+    """Return the model codes the visitor ticked, as the pairing stores its grant (Grant.as_json)."""
+    models = pairing.grant.get("models") if isinstance(pairing.grant, dict) else None
+    return sorted(code for code in models if isinstance(code, str)) if isinstance(models, list) else []
 
 
 async def _pairing(request):
