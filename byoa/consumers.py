@@ -7,8 +7,11 @@ means is in ``protocol``; the channel-layer events, in ``events``; who may call
 what, in ``grants``; the server -> wallet API, in ``calls``. Close codes: see
 ``byoa.protocol``.
 
-The wallet is not a browser and authenticates only by its hello: a request
-with an ``Origin`` is refused at the handshake, and no cookie is read.
+The wallet authenticates only by its hello, and no cookie is read. A
+request with an ``Origin`` header is refused at the handshake (HTTP 403),
+unless that origin is the endpoint's own (https://game.example.org for
+wss://game.example.org/byoa/ws; http:// for ws://): a wallet's WebSocket
+client may send that one, but a browser page of another site cannot.
 """
 
 import asyncio
@@ -19,7 +22,7 @@ from channels.exceptions import ChannelFull
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.consumer import get_handler_name
 
-from byoa import clock, events, pairings, protocol
+from byoa import clock, events, links, pairings, protocol
 from byoa.conf import byoa_setting
 from byoa.grants import Grant, warn_unreadable
 from byoa.inflight import InFlight, Pending
@@ -46,8 +49,8 @@ class WalletConsumer(AsyncWebsocketConsumer):
         await handler(message)
 
     async def connect(self):
-        """Called when a client opens the socket: refuse browsers, else wait for a hello."""
-        if any(name == b"origin" for name, _value in self.scope.get("headers", ())):
+        """Called when a client opens the socket: refuse pages of other sites, else wait for a hello."""
+        if not self._origin_allowed():
             await self.close()  # before accept: daphne answers the handshake with 403
             return
         self.pairing_id = None
@@ -58,6 +61,16 @@ class WalletConsumer(AsyncWebsocketConsumer):
         self.last_touch = 0.0
         await self.accept()
         self.hello_timer = asyncio.get_running_loop().call_later(byoa_setting("HELLO_SECONDS"), self._no_hello)
+
+    def _origin_allowed(self):
+        """Return True when the handshake has no Origin, or only the endpoint's own."""
+        headers = self.scope.get("headers", ())
+        origins = [value.decode("latin-1") for name, value in headers if name == b"origin"]
+        if not origins:
+            return True  # a desktop wallet, or a client library that sends none
+        host = next((value.decode("latin-1") for name, value in headers if name == b"host"), "")
+        own = links.own_origin(host, self.scope.get("scheme") == "wss")
+        return bool(own) and all(links.origin_of(origin) == own for origin in origins)
 
     def _no_hello(self):
         self._task(self._close(CloseCode.POLICY))

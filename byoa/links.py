@@ -11,7 +11,7 @@ and [::1] are accepted too, for a wallet run with BYOA_WALLET_DEV_LOCAL=1.
 from urllib.parse import quote, urlsplit
 
 from django.conf import settings
-from django.http.request import split_domain_port
+from django.http.request import split_domain_port, validate_host
 
 from byoa import endpoints
 from byoa.conf import byoa_setting
@@ -54,6 +54,26 @@ def endpoint_at(host, secure):
     hostname, _port = split_domain_port(host)
     local = not secure and endpoints.is_loopback(hostname)
     return f"{'ws' if local else 'wss'}://{host}{byoa_setting('WS_PATH')}"
+
+
+def own_origin(host, secure):
+    """Return the origin of the endpoint that links to this host carry, or "" for a host this site does not serve.
+
+    ``host`` is the Host header of a connection to the wallet route and
+    ``secure`` whether it came over TLS. A wallet's WebSocket client may send
+    this Origin (several libraries do by default); a page of another site
+    cannot, since its browser sends that site's origin.
+    """
+    configured = byoa_setting("ENDPOINT")
+    if configured:
+        return origin_of(configured)
+    domain, _port = split_domain_port(host)
+    allowed = settings.ALLOWED_HOSTS
+    if settings.DEBUG and not allowed:
+        allowed = [".localhost", "127.0.0.1", "[::1]"]  # as Django's own request.get_host() does
+    if not domain or not validate_host(domain, allowed):
+        return ""
+    return origin_of(endpoint_at(host, secure))
 
 
 def origin_of(url):

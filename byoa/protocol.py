@@ -24,8 +24,11 @@ becomes 4000 + the code the spec meant:
                                        wallet sees 1006 and no close frame
     =====  ==========================  ===============================================
 
-A connection with a browser ``Origin`` is refused at the handshake (HTTP 403),
-so it never gets a close code.
+A connection whose ``Origin`` is not the endpoint's own (a page of another
+site) is refused at the handshake (HTTP 403), so it never gets a close code.
+
+A frame means something only when it is a JSON object whose ``type`` is a
+string (``kind_of``); any other valid JSON is ignored, before a hello and after.
 """
 
 import enum

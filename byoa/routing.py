@@ -6,7 +6,7 @@ The WebSocket route of the wallet, for the project's ASGI router::
 It must not be wrapped in ``AllowedHostsOriginValidator`` (a desktop wallet
 sends no Origin, which that validator refuses) nor in a session or auth
 middleware (the wallet authenticates by its hello, never by a cookie). The
-consumer itself refuses any request that carries a browser Origin.
+consumer itself refuses a request whose Origin is not the endpoint's own.
 """
 
 from django.urls import path

@@ -9,8 +9,9 @@ Origin policy, route by route:
 - WebSockets: each app's routes say their own policy. The BYOA wallet route
   (/byoa/ws) must accept connections that carry no Origin (a desktop wallet
   sends none), so it is not wrapped in AllowedHostsOriginValidator, which
-  refuses those; instead its consumer refuses any request that carries an
-  Origin (a browser) at the handshake, and it reads no cookie.
+  refuses those; instead its consumer refuses, at the handshake, any request
+  whose Origin is not the endpoint's own (a page of another site), and it
+  reads no cookie.
 """
 
 import os
@@ -40,7 +41,7 @@ mcp_application = MCPApplication()
 
 # Apps that serve WebSockets add their routes here. The BYOA wallet route is
 # deliberately not wrapped in an Origin validator or a session middleware: its
-# consumer refuses any request with an Origin and never reads a cookie.
+# consumer refuses any Origin but the endpoint's own and never reads a cookie.
 websocket_routes = [*byoa_websocket_urlpatterns]
 
 application = ProtocolTypeRouter(

@@ -30,8 +30,50 @@ get_pairing = database_sync_to_async(lambda **kw: Pairing.objects.get(**kw))
 set_status = database_sync_to_async(lambda pk, status: Pairing.objects.filter(pk=pk).update(status=status))
 
 
-async def test_a_request_with_a_browser_origin_is_refused_at_the_handshake(wallet_socket):
-    _communicator, connected = await wallet_socket(headers=[(b"origin", b"https://evil.example")])
+@pytest.fixture
+def public_host(settings):
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "game.example.org"]
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        [(b"origin", b"https://evil.example")],
+        [(b"host", b"game.example.org"), (b"origin", b"https://evil.example")],
+        [(b"host", b"game.example.org"), (b"origin", b"http://game.example.org")],  # the endpoint is wss://
+        [(b"host", b"game.example.org"), (b"origin", b"https://game.example.org:8443")],
+        [(b"host", b"game.example.org"), (b"origin", b"null")],
+        [(b"host", b"game.example.org"), (b"origin", b"https://game.example.org"), (b"origin", b"https://evil.example")],
+        [(b"host", b"rebound.example"), (b"origin", b"https://rebound.example")],  # not a host this site serves
+    ],
+)
+async def test_a_page_of_another_site_is_refused_at_the_handshake(wallet_socket, public_host, headers):
+    _communicator, connected = await wallet_socket(headers=headers)
+    assert not connected
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        [(b"host", b"game.example.org")],
+        [(b"host", b"game.example.org"), (b"origin", b"https://game.example.org")],
+        [(b"host", b"game.example.org"), (b"origin", b"https://Game.Example.org:443")],
+        [(b"host", b"127.0.0.1:8000"), (b"origin", b"http://127.0.0.1:8000")],  # ws:// on loopback
+    ],
+)
+async def test_a_handshake_with_no_origin_or_the_endpoints_own_is_accepted_and_paired(wallet_socket, public_host, headers):
+    code, _wait = await new_code()
+    communicator, connected = await wallet_socket(headers=headers)
+    assert connected
+    await communicator.send_json_to(hello(session=code))
+    assert (await communicator.receive_json_from(timeout=5))["type"] == "welcome"
+
+
+async def test_with_a_configured_endpoint_its_origin_is_the_one_accepted(wallet_socket, settings):
+    settings.BYOA = {**settings.BYOA, "ENDPOINT": "wss://ws.example.org/wallet"}
+    _communicator, connected = await wallet_socket(headers=[(b"host", b"ws.example.org"), (b"origin", b"https://ws.example.org")])
+    assert connected
+    _communicator, connected = await wallet_socket(headers=[(b"host", b"localhost"), (b"origin", b"http://localhost")])
     assert not connected
 
 

@@ -118,6 +118,15 @@ async def test_a_browser_origin_is_refused_at_the_handshake_on_daphne(byoa_serve
     assert refused.value.response.status_code == 403
 
 
+async def test_a_wallet_sending_the_endpoints_own_origin_is_welcomed_on_daphne(visitor, byoa_server):
+    code = code_of((await visitor.new_link())["link"])
+    ws = await raw_socket(byoa_server, origin=byoa_server.url)  # http://127.0.0.1:<port> for ws://127.0.0.1:<port>
+    await ws.send(json.dumps(hello(session=code)))
+    assert json.loads(await ws.recv())["type"] == "welcome"
+    await ws.send(json.dumps({"type": "bye"}))
+    assert await closed_with(ws) == 1000
+
+
 async def test_a_frame_whose_type_is_a_list_is_ignored_on_the_wire(visitor, byoa_server):
     ws = await paired_socket(visitor, byoa_server)
     await ws.send(json.dumps({"type": ["call"]}))
