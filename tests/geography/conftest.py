@@ -43,7 +43,7 @@ async def mic_browser(browser_type, browser_type_launch_args, spoken_wav):
 
 @pytest_asyncio.fixture(loop_scope="session")
 async def mic_page(mic_browser):
-    """A fresh page in mic_browser, recording the errors its console logs."""
+    """A fresh page (and browser session) in mic_browser, recording the errors its console logs."""
     context = await mic_browser.new_context()
     page = await context.new_page()
     page.console_problems = []
@@ -51,6 +51,34 @@ async def mic_page(mic_browser):
     page.on("pageerror", lambda e: page.console_problems.append(str(e)))
     yield page
     await context.close()
+
+
+@pytest.fixture(scope="session")
+def dev_server(tmp_path_factory):
+    """The project under a real daphne with DEBUG on, as `DJANGO_DEBUG=1 make run` serves it.
+
+    The direct link needs it: outside DEBUG the site builds links only for a
+    wss:// endpoint on a public name, and a test's server is ws://127.0.0.1.
+    """
+    from testwallet.server import DaphneServer
+
+    server = DaphneServer(
+        "sites.config.asgi:application",
+        env={"DJANGO_DEBUG": "1"},
+        workdir=tmp_path_factory.mktemp("geography-daphne"),
+    )
+    with server:
+        yield server
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    if report.failed and "dev_server" in getattr(item, "fixturenames", ()):
+        server = item.funcargs.get("dev_server")
+        if server is not None:
+            report.sections.append(("dev daphne output", server.output()[-20000:]))
+    return report
 
 
 def _questions():
