@@ -6,7 +6,8 @@
  *
  * A classic script (no `import`/`export`): it runs as a Playwright init script or as a plain
  * `<script>` before the page's own scripts (`?testwallet=1` in DEBUG, sites/templates/base.html).
- * It does nothing where the browser already has `LanguageModel`.
+ * It replaces a `LanguageModel` the browser has (Chromium builds expose one whose model may never
+ * be there): where it is injected, the stand-in is what was asked for.
  *
  * - `availability(options)`: 'unavailable' | 'downloadable' | 'downloading' | 'available'.
  * - `create({ initialPrompts, monitor, signal, expectedInputs, ... })`: when the model is not yet
@@ -27,7 +28,7 @@
   'use strict';
 
   const BINDING = '__testwalletLanguageModel';
-  if ('LanguageModel' in window) return;
+  if (/** @type {any} */ (window).LanguageModel?.isTestStandIn) return;
 
   /** @returns {((message: object) => Promise<any>) | null} */
   const binding = () => {
@@ -149,6 +150,8 @@
   }
 
   const LanguageModel = Object.freeze({
+    /** Marks the stand-in, so that a second injection keeps the first. */
+    isTestStandIn: true,
     /** @param {object} [_options] */
     async availability(_options) {
       const send = binding();

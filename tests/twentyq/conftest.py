@@ -201,3 +201,19 @@ async def ai_move_shown(page, entries, timeout=10000):
         arg=entries,
         timeout=timeout,
     )
+
+
+@pytest.fixture(scope="session")
+def debug_server(tmp_path_factory):
+    """The project under daphne with DEBUG on, as a developer runs it: links may point at ws://127.0.0.1
+    (byoa.E003 allows loopback only with DEBUG) and ``?testwallet=1`` works; wallet calls end after 2 s."""
+    from testwallet.server import DaphneServer
+
+    server = DaphneServer(
+        "sites.config.asgi:application",
+        settings_module="tests.twentyq.live_settings",
+        env={"DJANGO_DEBUG": "1"},
+        workdir=tmp_path_factory.mktemp("twentyq-debug-daphne"),
+    )
+    with server:
+        yield server
