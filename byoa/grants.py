@@ -63,7 +63,12 @@ class Grant:
 
     @classmethod
     def read(cls, value, fallback):
-        """Return (the Grant a wallet sent, the names of the fields taken from ``fallback``)."""
+        """Return (the Grant a wallet sent, the names of the fields it could not wholly read).
+
+        What can be read is kept (the readable skills of a list with a bad
+        entry, the readable limits); a field with nothing readable is
+        ``fallback``'s.
+        """
         if not isinstance(value, dict):
             return fallback, ["grant"]
         unreadable = []
@@ -122,15 +127,15 @@ def warn_unreadable(unreadable, pairing_id, source, wallet=None):
     """Log which fields of a wallet's grant could not be read and where their values came from.
 
     The site's developer must be able to see why calls are limited as they
-    are; the warning names fields, never a value, a code or a token.
+    are; the warning names fields and the wallet (as it calls itself, quoted),
+    never a value, a code or a token.
     """
     if unreadable:
-        wallet = wallet or {}
+        who = f"wallet {wallet.get('name', '?')!r} {wallet.get('version', '?')!r}" if wallet else "the wallet"
         logger.warning(
-            "BYOA pairing %s: the grant of wallet %r %r has unreadable %s; %s values are used instead",
+            "BYOA pairing %s: the grant of %s has unreadable %s; the readable part is kept, the rest is %s",
             pairing_id,
-            wallet.get("name", "?"),
-            wallet.get("version", "?"),
+            who,
             ", ".join(unreadable),
             source,
         )

@@ -180,7 +180,7 @@ async def test_a_hello_with_a_fresh_code_and_a_partly_unreadable_grant_is_welcom
     warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert warnings == [
         f"BYOA pairing {pairing.pk}: the grant of wallet 'test wallet' '0.1' has unreadable {unreadable}; "
-        "the manifest's values are used instead"
+        "the readable part is kept, the rest is the manifest's"
     ]
     assert code not in caplog.text and welcome["pairing"] not in caplog.text
 
