@@ -4,11 +4,13 @@ link, applies the wallet's checks, "asks" the visitor (a consent you choose),
 connects to the site's WebSocket and answers its calls from a backend.
 
     python -m byoa.wallet '<link>' --consent allow --script audio.transcribe='{"text":"Peru"}'
+    python -m byoa.wallet '<link>' --transcriber pocketsphinx --vocabulary countries.txt
 """
 
 from byoa.wallet.backends import Backend, BackendError, OpenAICompatibleBackend, ScriptedBackend
 from byoa.wallet.client import Consent, DirectWallet, State, reconnect_delays
 from byoa.wallet.links import Link, check_link
+from byoa.wallet.transcriber import PocketSphinxBackend  # imports pocketsphinx only when built
 
 __all__ = [
     "Backend",
@@ -17,6 +19,7 @@ __all__ = [
     "DirectWallet",
     "Link",
     "OpenAICompatibleBackend",
+    "PocketSphinxBackend",
     "ScriptedBackend",
     "State",
     "check_link",

@@ -9,6 +9,9 @@ Examples::
 
     # text answers from a local Ollama, with two model codes
     python -m byoa.wallet "$LINK" --openai-url http://127.0.0.1:11434/v1 --model m1=llama3.2 --model m2=qwen2.5
+
+    # transcribe clips offline, hearing only the phrases of a file (pip install 'visitor-ai[speech]')
+    python -m byoa.wallet "$LINK" --transcriber pocketsphinx --vocabulary countries.txt
 """
 
 import argparse
@@ -30,11 +33,22 @@ def parse_args(argv):
     parser.add_argument("--model", action="append", default=[], metavar="CODE=NAME", help="e.g. m1=llama3.2")
     parser.add_argument("--api-key-env", default="OPENAI_API_KEY", help="environment variable with the API key")
     parser.add_argument("--provider-kind", default="local-model", help="local-model, api-key, ...")
+    parser.add_argument("--transcriber", choices=["pocketsphinx"], help="answer audio.transcribe offline (English)")
+    parser.add_argument("--vocabulary", metavar="FILE", help="the phrases the transcriber may hear, one per line")
     parser.add_argument("--dev-local", action="store_true", help="allow ws://localhost (like BYOA_WALLET_DEV_LOCAL=1)")
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    if args.vocabulary and not args.transcriber:
+        parser.error("--vocabulary needs --transcriber")
+    if args.transcriber and (args.openai_url or args.script):
+        parser.error("--transcriber answers alone: drop --openai-url and --script")
+    return args
 
 
 def build_backend(args):
+    if args.transcriber:
+        from byoa.wallet.transcriber import PocketSphinxBackend, read_vocabulary
+
+        return PocketSphinxBackend(read_vocabulary(args.vocabulary) if args.vocabulary else None)
     if args.openai_url:
         models = dict(item.split("=", 1) for item in args.model) or {"m1": "default"}
         return OpenAICompatibleBackend(
@@ -47,8 +61,8 @@ def build_backend(args):
     return ScriptedBackend(script)
 
 
-async def run(args):
-    wallet = DirectWallet(build_backend(args), consent=args.consent, dev_local=args.dev_local or None)
+async def run(args, backend):
+    wallet = DirectWallet(backend, consent=args.consent, dev_local=args.dev_local or None)
     connected = False
     try:
         connected = await wallet.open(args.link)
@@ -64,7 +78,12 @@ async def run(args):
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
     try:
-        return asyncio.run(run(args))
+        backend = build_backend(args)
+    except (ImportError, OSError, ValueError) as exc:  # a missing extra, an unreadable or unusable vocabulary
+        print(f"python -m byoa.wallet: error: {exc}", file=sys.stderr)
+        return 2
+    try:
+        return asyncio.run(run(args, backend))
     except KeyboardInterrupt:
         return 130
 

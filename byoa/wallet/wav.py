@@ -1,6 +1,7 @@
 """
 How long a clip is, measured by the wallet itself from the WAV bytes (the
 skill takes 16 kHz, mono, 16-bit PCM); it never trusts a length the page states.
+A transcriber reads the same samples (``pcm``).
 """
 
 import struct
@@ -14,6 +15,11 @@ class NotAClip(ValueError):
 
 def clip_seconds(data):
     """Return the duration of a WAV clip in seconds, from the samples actually present."""
+    return len(pcm(data)) / (RATE * CHANNELS * BITS // 8)
+
+
+def pcm(data):
+    """Return the PCM bytes of a 16 kHz mono 16-bit WAV clip: what its data chunk really holds."""
     if len(data) < 12 or data[:4] != b"RIFF" or data[8:12] != b"WAVE":
         raise NotAClip("not a RIFF/WAVE file")
     at, fmt, samples = 12, None, None
@@ -23,7 +29,7 @@ def clip_seconds(data):
         if chunk_id == b"fmt " and len(body) >= 16:
             fmt = struct.unpack("<HHIIHH", body[:16])
         elif chunk_id == b"data":
-            samples = len(body)  # what is there, not what the header claims
+            samples = body  # what is there, not what the header claims
             break
         at += 8 + size + (size & 1)
     if fmt is None or samples is None:
@@ -31,7 +37,7 @@ def clip_seconds(data):
     audio_format, channels, rate, _byte_rate, _align, bits = fmt
     if (audio_format, channels, rate, bits) != (1, CHANNELS, RATE, BITS):
         raise NotAClip("not 16 kHz mono 16-bit PCM")
-    return samples / (RATE * CHANNELS * BITS // 8)
+    return samples
 
 
 def silent_clip(seconds):

@@ -119,6 +119,12 @@ def test_a_header_that_claims_another_length_is_not_believed():
     assert wav.clip_seconds(bytes(data)) == 3
 
 
+def test_the_samples_of_a_clip_are_what_its_data_chunk_really_holds():
+    data = bytearray(wav.silent_clip(1))
+    data[40:44] = (10 * 32000).to_bytes(4, "little")
+    assert wav.pcm(bytes(data) + b"\x01\x02") == bytes(32000) + b"\x01\x02"
+
+
 @pytest.mark.parametrize("data", [b"", b"RIFF....WAVE", wav.silent_clip(1).replace(b"\x80>\x00\x00", b"D\xac\x00\x00", 1)])
 def test_what_is_not_a_16khz_mono_pcm_wav_is_not_a_clip(data):
     with pytest.raises(wav.NotAClip):

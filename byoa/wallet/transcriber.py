@@ -1,0 +1,124 @@
+"""
+``audio.transcribe`` offline, with CMU PocketSphinx and the US English model
+that its package ships (nothing is downloaded at run time)::
+
+    pip install 'visitor-ai[speech]'
+
+    backend = PocketSphinxBackend(vocabulary=["Peru", "France", "New Zealand"])
+    wallet = DirectWallet(backend)
+
+With a ``vocabulary`` the recognizer may only answer one of its phrases (a
+JSGF grammar), or nothing: far more reliable than free-form recognition,
+which this small model does poorly. The model is English only: a call whose
+``language`` is not English is answered ``ok: false``, so the page goes its own
+way (a typed answer) instead of scoring English words heard in Russian speech.
+"""
+
+import asyncio
+import base64
+import random
+import re
+import sys
+import threading
+from array import array
+
+from byoa.wallet import wav
+from byoa.wallet.backends import Backend, BackendError
+
+INSTALL_HINT = "pip install 'visitor-ai[speech]' (make test installs it)"
+DITHER_SEED = 16000
+
+
+def read_vocabulary(path):
+    """Return the phrases of a vocabulary file: one per line; blank lines and # comments are skipped."""
+    with open(path, encoding="utf-8") as lines:
+        return [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
+
+
+def is_english(language):
+    """Return True for a language tag the English model can hear (``en``, ``en-GB`` ...) or none at all."""
+    return language is None or (isinstance(language, str) and re.fullmatch(r"en(-[A-Za-z0-9]+)*", language) is not None)
+
+
+class PocketSphinxBackend(Backend):
+    """Answer ``audio.transcribe`` with PocketSphinx, free-form or restricted to a vocabulary."""
+
+    receipt_provider = "pocketsphinx"
+
+    def __init__(self, vocabulary=None):
+        if isinstance(vocabulary, str):
+            raise TypeError("vocabulary is a list of phrases: read a file with read_vocabulary(path)")
+        try:
+            import pocketsphinx
+        except ImportError:
+            raise ImportError(f"the pocketsphinx transcriber needs the speech extra: {INSTALL_HINT}") from None
+        # With a vocabulary the grammar replaces the language model: not loading it saves time and memory.
+        free_form = {} if vocabulary is None else {"lm": None}
+        self.decoder = pocketsphinx.Decoder(samprate=wav.RATE, loglevel="FATAL", **free_form)
+        self.phrases = None  # the model's spelling of each phrase -> the vocabulary's
+        if vocabulary is not None:
+            self.phrases = self._phrases(vocabulary)
+            grammar = f"#JSGF V1.0;\ngrammar vocabulary;\npublic <phrase> = {' | '.join(sorted(self.phrases))};\n"
+            self.decoder.add_jsgf_string("vocabulary", grammar)
+            self.decoder.activate_search("vocabulary")
+        # One decoder, one clip at a time: it keeps state between start_utt and end_utt.
+        self.lock = threading.Lock()
+
+    def _phrases(self, vocabulary):
+        phrases, unknown = {}, []
+        for phrase in vocabulary:
+            words = re.findall(r"[\w']+", phrase.casefold())
+            if not words or any(self.decoder.lookup_word(word) is None for word in words):
+                unknown.append(phrase)
+                continue
+            phrases.setdefault(" ".join(words), phrase)
+        if unknown:
+            raise ValueError(
+                f"not in the English model's dictionary: {', '.join(map(repr, unknown))}; "
+                "remove these phrases or spell them with common English words"
+            )
+        if not phrases:
+            raise ValueError("the vocabulary is empty: give at least one phrase")
+        return phrases
+
+    def skills(self):
+        return {"audio.transcribe"}
+
+    async def run(self, skill, input, params):
+        if skill != "audio.transcribe":
+            raise BackendError(f"this backend does not answer {skill}")
+        if not is_english(params.get("language")):
+            raise BackendError("the pocketsphinx model is English only")
+        try:
+            samples = wav.pcm(base64.b64decode(input["audio"]["base64"], validate=True))
+        except (TypeError, KeyError, ValueError) as exc:
+            raise BackendError("the input is not a 16 kHz mono 16-bit WAV clip") from exc
+        return {"text": await asyncio.to_thread(self._transcribe, samples)}
+
+    def _transcribe(self, samples):
+        """Return the text heard in 16-bit PCM samples ("" when nothing is recognized)."""
+        with self.lock:
+            self.decoder.start_utt()
+            self.decoder.process_raw(_dithered(samples), full_utt=True)
+            self.decoder.end_utt()
+            hypothesis = self.decoder.hyp()
+        heard = hypothesis.hypstr if hypothesis is not None else ""
+        if self.phrases is None:
+            return heard
+        # The grammar's best path may stop inside a phrase ("new" of "new zealand"): that is no answer.
+        return self.phrases.get(heard, "")
+
+
+def _dithered(samples):
+    """Return the samples with +-1 of noise, the same for the same clip.
+
+    Digital silence (runs of exact zeros, as synthetic speech and padded clips
+    have) breaks the model's log-energy features. PocketSphinx's own ``dither``
+    draws from one generator for the decoder's life, so a clip's transcript
+    would depend on the clips decoded before it; this noise does not.
+    """
+    values = array("h", samples[: len(samples) // 2 * 2])
+    if sys.byteorder == "big":
+        values.byteswap()  # WAV is little-endian; the decoder reads native order
+    noise = random.Random(DITHER_SEED)
+    return array("h", (max(-32768, min(32767, v + noise.randint(-1, 1))) for v in values)).tobytes()

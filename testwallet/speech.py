@@ -1,0 +1,109 @@
+"""
+Spoken clips for tests: Debian's ``espeak-ng`` says a text, and the result is
+the clip ``audio.transcribe`` takes (16 kHz, mono, 16-bit PCM WAV).
+
+::
+
+    from testwallet.speech import spoken_wav
+
+    path = spoken_wav("Peru", tmp_path / "peru.wav")            # a pathlib.Path
+    clip = base64.b64encode(path.read_bytes()).decode()
+
+Chromium's fake microphone (``--use-file-for-fake-audio-capture``) can play the
+same file to a page.
+"""
+
+import functools
+import math
+import operator
+import shutil
+import subprocess
+import tempfile
+import wave
+from array import array
+from pathlib import Path
+
+RATE = 16000  # what audio.transcribe takes (specs/byoa-sites.md)
+KERNEL_HALF_WIDTH = 16  # input samples each side of an output sample
+
+
+class SpeechSynthesizerMissing(RuntimeError):
+    """Raised when espeak-ng is not installed."""
+
+
+def spoken_wav(text, path, *, voice="en", words_per_minute=130, pad_seconds=0.3):
+    """Say ``text`` with espeak-ng into ``path`` as a 16 kHz mono 16-bit PCM WAV; return the path.
+
+    ``voice`` is an espeak-ng voice (``en``, ``ru``, ``sk`` ...). The speech is
+    framed by ``pad_seconds`` of silence, as a visitor's clip would be.
+    """
+    espeak = shutil.which("espeak-ng")
+    if espeak is None:
+        raise SpeechSynthesizerMissing(
+            "espeak-ng is not installed: `make test` installs it (scripts/ensure-debian-packages), "
+            "or run: apt-get install espeak-ng"
+        )
+    path = Path(path)
+    with tempfile.TemporaryDirectory() as scratch:
+        said = Path(scratch) / "said.wav"
+        subprocess.run(
+            [espeak, "-v", voice, "-s", str(words_per_minute), "-w", str(said), "--", text],
+            check=True,
+            capture_output=True,
+            timeout=60,
+        )
+        with wave.open(str(said), "rb") as source:
+            if source.getnchannels() != 1 or source.getsampwidth() != 2:
+                raise ValueError("espeak-ng did not write mono 16-bit PCM")
+            rate = source.getframerate()
+            samples = array("h", source.readframes(source.getnframes()))
+    silence = array("h", bytes(2 * int(pad_seconds * RATE)))
+    speech = silence + resample(samples, rate, RATE) + silence
+    with wave.open(str(path), "wb") as clip:
+        clip.setnchannels(1)
+        clip.setsampwidth(2)
+        clip.setframerate(RATE)
+        clip.writeframes(speech.tobytes())
+    return path
+
+
+def resample(samples, from_rate, to_rate):
+    """Return 16-bit ``samples`` at ``from_rate`` resampled to ``to_rate``, low-pass filtered first.
+
+    A windowed-sinc filter in plain Python: the stdlib's ``audioop.ratecv`` was
+    removed in Python 3.13 (and does no anti-aliasing), and the project has no
+    numpy to lean on. espeak-ng writes 22050 Hz; a clip of a few seconds takes
+    a fraction of a second.
+    """
+    if from_rate == to_rate:
+        return array("h", samples)
+    step = math.gcd(from_rate, to_rate)
+    up, down = to_rate // step, from_rate // step
+    kernels = _kernels(up, down)
+    width = len(kernels[0])  # taps from -width/2 + 1 to width/2 around the output's place
+    padded = [0] * width + list(samples) + [0] * width
+    out = array("h")
+    for n in range(len(samples) * up // down):
+        phase, first = (n * down) % up, (n * down) // up
+        start = width + first - width // 2 + 1
+        value = sum(map(operator.mul, kernels[phase], padded[start : start + width]))
+        out.append(max(-32768, min(32767, round(value))))
+    return out
+
+
+@functools.cache
+def _kernels(up, down):
+    """Return one filter kernel per output phase for resampling by up/down."""
+    cutoff = min(1.0, up / down)  # the new Nyquist frequency, relative to the old one
+    half = math.ceil(KERNEL_HALF_WIDTH / cutoff)
+    kernels = []
+    for phase in range(up):
+        offset = phase / up  # where the output sample falls between two input samples
+        taps = []
+        for k in range(-half + 1, half + 1):
+            x = k - offset
+            window = 0.5 + 0.5 * math.cos(math.pi * x / half) if abs(x) < half else 0.0  # Hann
+            sinc = 1.0 if x == 0 else math.sin(math.pi * cutoff * x) / (math.pi * cutoff * x)
+            taps.append(cutoff * sinc * window)
+        kernels.append(taps)
+    return kernels
