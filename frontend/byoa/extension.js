@@ -18,10 +18,12 @@
 export async function requestGrant(provider, manifest) {
   const answer = await settled(() => provider.request(manifest));
   if (!isObject(answer) || typeof answer.grantId !== 'string' || !answer.grantId) return null;
-  const { grantId, skills, expiresAt } = answer;
+  const { grantId, skills, models, expiresAt } = answer;
   return {
     grantId,
-    ...(Array.isArray(skills) && { skills: skills.filter((s) => typeof s === 'string') }),
+    ...(Array.isArray(skills) && { skills: strings(skills) }),
+    // The text models the visitor ticked, by code (m1, m2...): a call names one in params.model.
+    ...(Array.isArray(models) && { models: strings(models) }),
     ...(typeof expiresAt === 'string' && { expiresAt }),
   };
 }
@@ -70,6 +72,9 @@ async function settled(call) {
     return null;
   }
 }
+
+/** @param {unknown[]} values */
+const strings = (values) => values.filter((value) => typeof value === 'string');
 
 /**
  * @param {unknown} value

@@ -15,9 +15,10 @@
 
 /**
  * @typedef {object} Grant
- * What `request` granted: its id, and the skills and expiry when the wallet stated them.
+ * What `request` granted: its id, and the skills, text models and expiry when the wallet stated them.
  * @property {string} grantId
  * @property {string[]} [skills]
+ * @property {string[]} [models] The granted text models by code (`m1`, `m2`...), for `params.model`.
  * @property {string} [expiresAt]
  */
 

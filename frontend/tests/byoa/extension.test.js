@@ -34,6 +34,11 @@ describe('requestGrant', () => {
     assert.deepEqual(await requestGrant(byoa, MANIFEST), { grantId: 'g1', skills: ['audio.transcribe'] });
   });
 
+  it('should keep the granted text models by code, strings only', async () => {
+    const byoa = providerAnswering({ grantId: 'g1', skills: ['text.generate'], models: ['m1', { code: 'm2' }, 'm2'] });
+    assert.deepEqual(await requestGrant(byoa, MANIFEST), { grantId: 'g1', skills: ['text.generate'], models: ['m1', 'm2'] });
+  });
+
   for (const [name, answer] of /** @type {[string, unknown][]} */ ([
     ['null', null],
     ['undefined', undefined],
