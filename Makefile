@@ -17,6 +17,11 @@ VENDOR := frontend/vendor/openai.js
 
 .PHONY: run test frontend-deps debian-packages check clean vendor-if-npm
 
+# `make run` is a development server on loopback, so DEBUG is on unless you say
+# DJANGO_DEBUG=0: the BYOA direct link then builds ws://localhost links (a wallet
+# accepts those only with its developer switch, BYOA_WALLET_DEV_LOCAL=1) and
+# ?testwallet=1 offers the labelled stand-in wallets.
+run: export DJANGO_DEBUG ?= 1
 run: $(VENV)/.installed vendor-if-npm
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py load_catalog
