@@ -23,6 +23,12 @@ What it does, all on 127.0.0.1:
    daphne process's CPU time per chunk (user + system from /proc, the whole
    move included: it does not depend on what else the machine runs).
 
+Then, with the same instant wallet answering "QUESTION: Is it alive?" in
+four chunks: the time from the visitor's answer to the next question, as an
+HTTP client sees it (own mode: one POST with next=own; the direct link: the
+answer's POST, then the streamed move to its result). The page's own figure,
+for every way in, is measured in Chromium by the page's tests.
+
 The figure is wallet-sends -> page-has-bytes: it includes the wallet -> server
 WebSocket hop, so it is an upper bound of server-receives -> page-has-bytes.
 The page's own reader (fetch + TextDecoder in Chromium) is not in it. The
@@ -52,6 +58,7 @@ class TimedBackend:
     def __init__(self, chunks, pace):
         self.chunks, self.pace = chunks, pace
         self.sent = []
+        self.question = None  # when set, answer each call with this question in word-sized chunks
 
     def skills(self):
         return {"text.generate"}
@@ -66,6 +73,10 @@ class TimedBackend:
         return {"text": "x" * self.chunks}
 
     async def stream(self, skill, input, params):
+        if self.question:
+            for index, word in enumerate(self.question.split(" ")):
+                yield word if index == 0 else " " + word
+            return
         self.sent = []
         for _ in range(self.chunks):
             if self.pace:
@@ -96,6 +107,9 @@ def wallet_process(conn, chunks):
                 break
             if command == "times":
                 conn.send(backend.sent)
+            elif isinstance(command, str):
+                backend.question = command
+                conn.send(True)
             else:
                 backend.pace = command  # seconds between chunks for the next moves
                 conn.send(True)
@@ -156,6 +170,33 @@ async def one_move(http, headers, wallet):
     return latencies, len(received)
 
 
+async def answer_to_next_question(http, headers, wallet, moves):
+    """Return ms from the visitor's answer to the next question, own mode and over the link."""
+    own, link = [], []
+    wallet.ask("QUESTION: Is it alive?")
+    game = (await http.post("/twentyq/api/new", json={"mode": "ai-asks", "next": "own"}, headers=headers)).json()["game"]
+    for _ in range(moves):
+        if game["status"] != "playing" or game["pending"]["kind"] != "question":
+            game = (await http.post("/twentyq/api/new", json={"mode": "ai-asks", "next": "own"}, headers=headers)).json()["game"]
+        started = time.perf_counter()
+        body = {"turn": game["pending"]["turn"], "answer": "unknown", "next": "own"}
+        game = (await http.post("/twentyq/api/answer", json=body, headers=headers)).json()["game"]
+        own.append((time.perf_counter() - started) * 1000)
+    game = (await http.post("/twentyq/api/new", json={"mode": "ai-asks"}, headers=headers)).json()["game"]
+    async with http.stream("POST", "/twentyq/api/stream", json={}, headers=headers) as response:
+        await response.aread()
+    for _ in range(min(moves, 18)):  # turn 20 must be a guess
+        pending = (await http.get("/twentyq/api/state")).json()["game"]["pending"]
+        started = time.perf_counter()
+        await http.post("/twentyq/api/answer", json={"turn": pending["turn"], "answer": "no"}, headers=headers)
+        async with http.stream("POST", "/twentyq/api/stream", json={}, headers=headers) as response:
+            last = (await response.aread()).decode().rsplit("event: ", 1)[1]
+        link.append((time.perf_counter() - started) * 1000)
+        assert last.startswith("result"), last[:200]
+    wallet.ask("")
+    return own, link
+
+
 def report(name, latencies, received, chunks, cpu):
     ordered = sorted(latencies)
     p = lambda q: ordered[min(len(ordered) - 1, int(q * len(ordered)))]  # noqa: E731
@@ -199,6 +240,11 @@ async def main():
                         latencies, received = await one_move(http, headers, wallet)
                         cpu = server_cpu_seconds(server.process.pid) - cpu
                         report(f"{name} (run {run})", latencies, received, args.chunks, cpu)
+                own, link = await answer_to_next_question(http, headers, wallet, 19)
+                print("answer -> next question (HTTP client, no browser):")
+                for name, times in (("own mode", own), ("direct link", link)):
+                    times.sort()
+                    print(f"  {name:<12} p50 {times[len(times) // 2]:7.2f} ms  max {times[-1]:7.2f} ms  ({len(times)} moves)")
             finally:
                 wallet.close()
 
