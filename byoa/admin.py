@@ -10,7 +10,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.contrib import admin, messages
 
-from byoa import events, pairings
+from byoa import events, live
 from byoa.models import CallLog, Pairing
 
 
@@ -66,7 +66,7 @@ def stop_pairings(queryset, status):
     # The status first: a wallet coming back between the two steps is then
     # refused, and a closed connection's pairing is never left active.
     count = Pairing.objects.filter(pk__in=[pk for pk, _channel in rows]).update(status=status)
-    pairings.forget_local_pairings(pk for pk, _channel in rows)
+    live.drop(pk for pk, _channel in rows)
     return count, _send_close([channel for _pk, channel in rows if channel])
 
 

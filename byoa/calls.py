@@ -16,12 +16,14 @@ Server -> wallet calls: the one API a site's code uses to reach a visitor's wall
         ...  # pieces of the answer as they come
     stream.output  # the final output, or None
 
-This module never holds a socket. A call travels over the channel layer to
-the channel of the pairing's live connection (its consumer may run in another
-process) and its result comes back on a channel of the caller's own. ``None``
-comes at once when the wallet is away, when the call is over the grant
-(skill, model, expiry, ``maxParallelCalls``) or when the connection drops
-mid-call; otherwise at the latest after ``timeout`` seconds.
+This module never holds a socket. When the pairing's live connection is in
+this process (``byoa.live``), the call goes to it directly and its outcome
+comes back through a queue; otherwise it travels over the channel layer to
+that connection's channel (its consumer runs in another process) and the
+outcome comes back on a channel of the caller's own. Either way ``None`` comes
+at once when the wallet is away, when the call is over the grant (skill,
+model, expiry, ``maxParallelCalls``) or when the connection drops mid-call;
+otherwise at the latest after ``timeout`` seconds.
 
 Results are the wallet's: treat ``output`` as something the visitor typed.
 """
@@ -31,10 +33,15 @@ import asyncio
 from channels.exceptions import ChannelFull
 from channels.layers import get_channel_layer
 
-from byoa import events, pairings
+from byoa import events, live, pairings, protocol
 from byoa.conf import byoa_setting
+from byoa.replies import ChannelReply, LocalReply
 
 __all__ = ["WalletStream", "call_wallet", "stream_wallet"]
+
+# How long past its deadline a caller in the connection's own process waits for
+# the connection to say the call expired, should that ever not come.
+LOCAL_GRACE_SECONDS = 1.0
 
 
 async def call_wallet(pairing, skill, input, params=None, *, timeout=None):
@@ -77,21 +84,15 @@ class WalletStream:
     async def _deltas(self):
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.timeout
-        channel = await pairings.live_channel(self.pairing)
-        if not channel:
-            return
-        layer = get_channel_layer()
-        reply = await layer.new_channel("byoa.reply.")
-        try:
-            await layer.send(channel, events.call(reply, self.skill, self.input, self.params, self.timeout))
-        except ChannelFull:
+        reply, bound = await self._send_call(deadline)
+        if reply is None:
             return
         while True:
-            remaining = deadline - loop.time()
+            remaining = bound - loop.time()
             if remaining <= 0:
                 return
             try:
-                message = await asyncio.wait_for(layer.receive(reply), remaining)
+                message = await asyncio.wait_for(reply.receive(), remaining)
             except TimeoutError:
                 return
             if message.get("type") == events.CHUNK:
@@ -100,3 +101,28 @@ class WalletStream:
                 if message.get("ok"):
                     self.output = message.get("output")
                 return
+
+    async def _send_call(self, deadline):
+        """Hand the call to the pairing's live connection; return (where its outcome comes, how long to wait)."""
+        pk = getattr(self.pairing, "pk", self.pairing)
+        body = protocol.call_body(self.skill, self.input, self.params)  # encoded once, here
+        loop = asyncio.get_running_loop()
+        connection = live.get(pk)
+        if connection is not None:
+            # The connection's timer ends the call at the deadline and tells us,
+            # so that a result racing the deadline is either delivered or
+            # receipted as failed, never both. Our own bound is a safety net.
+            reply = LocalReply()
+            await connection.start_call(reply, self.skill, self.params, body, deadline - loop.time())
+            return reply, deadline + LOCAL_GRACE_SECONDS
+        channel = await pairings.live_channel(pk)
+        if not channel:
+            return None, 0
+        layer = get_channel_layer()
+        reply = ChannelReply(layer, await layer.new_channel("byoa.reply."))
+        event = events.call(reply.channel, self.skill, self.params, body, max(0.0, deadline - loop.time()))
+        try:
+            await layer.send(channel, event)
+        except ChannelFull:
+            return None, 0
+        return reply, deadline

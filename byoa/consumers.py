@@ -2,10 +2,14 @@
 The wallet's WebSocket at ``/byoa/ws``: one consumer per connection.
 
 It only handles the socket: it turns frames into calls of ``pairings`` and
-channel-layer messages, and channel-layer messages into frames. What a frame
-means is in ``protocol``; the channel-layer events, in ``events``; who may call
-what, in ``grants``; the server -> wallet API, in ``calls``. Close codes: see
+events for callers, and calls into frames. What a frame means is in
+``protocol``; the channel-layer events, in ``events``; who may call what, in
+``grants``; the server -> wallet API, in ``calls``. Close codes: see
 ``byoa.protocol``.
+
+A caller in this process hands its call to ``start_call`` directly (the
+connection is in ``byoa.live``); a caller in another process sends a
+``byoa.call`` event over the channel layer, which ends in the same method.
 
 The wallet authenticates only by its hello, and no cookie is read. A
 request with an ``Origin`` header is refused at the handshake (HTTP 403),
@@ -18,15 +22,17 @@ import asyncio
 import logging
 import time
 
-from channels.exceptions import ChannelFull
-from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.consumer import get_handler_name
+from channels.exceptions import StopConsumer
+from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
 
-from byoa import clock, events, links, pairings, protocol
+from byoa import clock, events, links, live, pairings, protocol, receipts
 from byoa.conf import byoa_setting
 from byoa.grants import Grant, warn_unreadable
 from byoa.inflight import InFlight, Pending
 from byoa.protocol import CloseCode
+from byoa.replies import ChannelReply
 
 logger = logging.getLogger(__name__)
 
@@ -38,6 +44,46 @@ TOUCH_SECONDS = 60
 
 class WalletConsumer(AsyncWebsocketConsumer):
     """The server's end of one wallet connection."""
+
+    async def __call__(self, scope, receive, send):
+        """Serve one connection until it is gone, then release what it held, whatever ended it."""
+        # Channels' own loop waits on the socket and the channel layer together,
+        # with a new task per message; here the socket is read in order in this
+        # task, and channel-layer events (calls from other processes, replaced,
+        # close) are handled beside it, as same-process calls are.
+        self.scope = scope
+        self.base_send = send
+        self.pairing_id = None
+        self.grant = None
+        self.closing = False
+        self.gone = False
+        self.calls = InFlight()
+        self.unsolicited = 0
+        self.last_touch = 0.0
+        self.hello_timer = None
+        self._tasks = set()
+        self.channel_layer = get_channel_layer(self.channel_layer_alias)
+        self.channel_name = await self.channel_layer.new_channel()
+        layer_events = asyncio.ensure_future(self._channel_events())
+        try:
+            while True:
+                await self.dispatch(await receive())
+        except StopConsumer:
+            pass
+        finally:
+            layer_events.cancel()
+            # Normally disconnect() has run; not when the server cancelled this
+            # task or a handler raised. The database write is shielded from a
+            # second cancellation.
+            await asyncio.shield(self._release())
+
+    async def _channel_events(self):
+        while True:
+            message = await self.channel_layer.receive(self.channel_name)
+            try:
+                await self.dispatch(message)
+            except Exception:  # one bad event must not deafen the connection to the next ones
+                logger.exception("BYOA connection could not handle a channel-layer event")
 
     async def dispatch(self, message):
         # Channels closes stale database connections before every message, a
@@ -51,14 +97,8 @@ class WalletConsumer(AsyncWebsocketConsumer):
     async def connect(self):
         """Called when a client opens the socket: refuse pages of other sites, else wait for a hello."""
         if not self._origin_allowed():
-            await self.close()  # before accept: daphne answers the handshake with 403
+            await self._close(None)  # before accept: the server answers the handshake with 403
             return
-        self.pairing_id = None
-        self.grant = None
-        self.closing = False
-        self.calls = InFlight()
-        self.unsolicited = 0
-        self.last_touch = 0.0
         await self.accept()
         self.hello_timer = asyncio.get_running_loop().call_later(byoa_setting("HELLO_SECONDS"), self._no_hello)
 
@@ -77,15 +117,35 @@ class WalletConsumer(AsyncWebsocketConsumer):
 
     def _task(self, coroutine):
         task = asyncio.ensure_future(coroutine)
-        self._tasks = getattr(self, "_tasks", set())
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+    async def _send_frame(self, text):
+        """Send a text frame; return False when the socket is already gone."""
+        return await self._send_message({"type": "websocket.send", "text": text})
 
     async def _close(self, code):
         if not self.closing:
             self.closing = True
             # int(): autobahn rejects any type but int, an IntEnum included.
-            await self.close(code=int(code))
+            await self._send_message({"type": "websocket.close", "code": int(code or CloseCode.NORMAL)})
+
+    async def _send_message(self, message):
+        if self.gone:
+            return False
+        try:
+            await self.base_send(message)
+        # The wallet's close frame may arrive while we still send (after its
+        # bye, say). Each server then raises its own error: uvicorn's
+        # ClientDisconnected (an OSError) or RuntimeError, hypercorn's
+        # UnexpectedMessageError, granian's RSGIProtocolClosed (a
+        # RuntimeError). All mean the socket is gone: its disconnect event
+        # follows, or the server ends this task; either way _release runs.
+        except Exception as exc:
+            self.closing = True
+            logger.debug("BYOA socket gone while sending (%s)", type(exc).__name__)
+            return False
+        return True
 
     async def receive(self, text_data=None, bytes_data=None):
         """Called with each frame: binary is ignored, non-JSON closes, each type has its handler."""
@@ -113,14 +173,14 @@ class WalletConsumer(AsyncWebsocketConsumer):
         self.hello_timer.cancel()
         opened = await pairings.open_from_hello(frame, self.channel_name)
         if opened is None:
-            await self.send(protocol.dump(protocol.bad_session()))
+            await self._send_frame(protocol.dump(protocol.bad_session()))
             await self._close(CloseCode.POLICY)
             return
         self.pairing_id, self.grant = opened.pairing_id, opened.grant
-        pairings.remember_local(self.pairing_id, self.channel_name)
+        live.add(self.pairing_id, self)
         if opened.previous_channel:
-            await self._tell(opened.previous_channel, {"type": events.REPLACED})
-        await self.send(protocol.dump(protocol.welcome(opened.token, opened.manifest)))
+            await ChannelReply(self.channel_layer, opened.previous_channel).send({"type": events.REPLACED})
+        await self._send_frame(protocol.dump(protocol.welcome(opened.token, opened.manifest)))
         logger.info("BYOA wallet connected for pairing %s", self.pairing_id)
 
     async def on_result(self, frame):
@@ -129,7 +189,7 @@ class WalletConsumer(AsyncWebsocketConsumer):
             await self._unsolicited(frame)
             return
         ok = frame.get("ok") is True and isinstance(frame.get("output"), dict)
-        await self._tell(pending.reply, events.result(ok, frame.get("output")))
+        await pending.reply.send(events.result(ok, frame.get("output")))
         self._receipt(pending, ok, frame.get("receipt"))
 
     async def on_chunk(self, frame):
@@ -139,7 +199,7 @@ class WalletConsumer(AsyncWebsocketConsumer):
             return
         delta = protocol.chunk_delta(frame)
         if pending.stream and delta:
-            await self._tell(pending.reply, events.chunk(delta))
+            await pending.reply.send(events.chunk(delta))
 
     async def _unsolicited(self, frame):
         if self.calls.was_expired(frame.get("id")):
@@ -170,22 +230,31 @@ class WalletConsumer(AsyncWebsocketConsumer):
 
     HANDLERS = {"result": on_result, "chunk": on_chunk, "grant": on_grant, "ping": on_ping, "bye": on_bye}
 
-    async def byoa_call(self, event):
-        """Called when a caller sends a call: forward it to the wallet, or refuse it at once."""
-        params = event.get("params") or {}
+    async def start_call(self, reply, skill, params, body, timeout):
+        """Send a call to the wallet, or refuse it at once; its outcome goes to ``reply``.
+
+        ``body`` is the frame's JSON without its id (``protocol.call_body``).
+        """
         if (
             self.closing
             or self.grant is None
             or len(self.calls) >= self.grant.max_parallel
-            or not self.grant.allows(event["skill"], params, clock.now())
+            or not self.grant.allows(skill, params, clock.now())
         ):
-            await self._tell(event["reply"], events.FAILED)
+            await reply.send(events.FAILED)
             return
-        model = params.get("model") if isinstance(params.get("model"), str) else ""
-        pending = Pending(event["reply"], event["skill"], model, params.get("stream") is True)
+        model = params.get("model")
+        pending = Pending(reply, skill, model if isinstance(model, str) else "", params.get("stream") is True)
         call_id = self.calls.add(pending)
-        pending.timer = asyncio.get_running_loop().call_later(event["timeout"], self._expire, call_id, event["timeout"])
-        await self.send(protocol.dump(protocol.call(call_id, event["skill"], event["input"], params)))
+        pending.timer = asyncio.get_running_loop().call_later(timeout, self._expire, call_id, timeout)
+        if not await self._send_frame(protocol.call_text(call_id, body)):
+            if self.calls.pop(call_id) is not None:  # not drained by a disconnect meanwhile
+                await reply.send(events.FAILED)
+
+    async def byoa_call(self, event):
+        """Called when a caller in another process sends a call: as ``start_call``."""
+        reply = ChannelReply(self.channel_layer, event["reply"])
+        await self.start_call(reply, event["skill"], event.get("params") or {}, event["body"], event["timeout"])
 
     def _expire(self, call_id, timeout):
         # The caller gave up, but the wallet may still be working on the call:
@@ -195,13 +264,14 @@ class WalletConsumer(AsyncWebsocketConsumer):
         hold = self.grant.max_call_seconds or timeout
         pending = self.calls.expire(call_id, hold)
         if pending is not None:
+            pending.reply.expired()
             self._receipt(pending, False)
 
     def _receipt(self, pending, ok, receipt=None):
         """Queue the receipt of a call that reached the wallet (never its content)."""
         if byoa_setting("CALL_LOG"):
             duration_ms = int((time.monotonic() - pending.started) * 1000)
-            pairings.log_call(self.pairing_id, pending.skill, pending.model, ok, max(0, duration_ms), receipt)
+            receipts.add(self.pairing_id, pending.skill, pending.model, ok, max(0, duration_ms), receipt)
 
     async def byoa_replaced(self, event):
         """Called when a newer connection of the same pairing said hello: say bye and close."""
@@ -213,27 +283,27 @@ class WalletConsumer(AsyncWebsocketConsumer):
 
     async def _bye(self):
         if self.pairing_id is not None:
-            pairings.forget_local(self.pairing_id, self.channel_name)
+            live.discard(self.pairing_id, self)
         if not self.closing:
-            await self.send(protocol.dump(protocol.bye()))
+            await self._send_frame(protocol.dump(protocol.bye()))
             await self._close(CloseCode.NORMAL)
-
-    async def _tell(self, channel, message):
-        try:
-            await self.channel_layer.send(channel, message)
-        except ChannelFull:
-            logger.warning("BYOA channel full; a message for a caller was dropped")
 
     async def disconnect(self, code):
         """Called when the socket is gone: fail its calls at once and mark the wallet away."""
-        timer = getattr(self, "hello_timer", None)
-        if timer is not None:
-            timer.cancel()
-        self.closing = True
-        for pending in self.calls.drain() if hasattr(self, "calls") else ():
-            await self._tell(pending.reply, events.FAILED)
+        await self._release()
+
+    async def _release(self):
+        """Fail the calls in flight and mark the wallet away, once."""
+        if self.gone:
+            return
+        self.gone = self.closing = True
+        if self.hello_timer is not None:
+            self.hello_timer.cancel()
+        if self.pairing_id is not None:
+            live.discard(self.pairing_id, self)
+        for pending in self.calls.drain():
+            await pending.reply.send(events.FAILED)
             self._receipt(pending, False)
-        if getattr(self, "pairing_id", None) is not None:
-            pairings.forget_local(self.pairing_id, self.channel_name)
+        if self.pairing_id is not None:
             await pairings.detach(self.pairing_id, self.channel_name)
             logger.info("BYOA wallet disconnected for pairing %s", self.pairing_id)

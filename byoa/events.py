@@ -18,9 +18,13 @@ CHUNK = "byoa.chunk"  # connection -> caller: one streamed delta
 FAILED = {"type": RESULT, "ok": False, "output": None}
 
 
-def call(reply, skill, input, params, timeout):
-    """Return the event that asks a connection to call its wallet; the outcome goes to ``reply``."""
-    return {"type": CALL, "reply": reply, "skill": skill, "input": input, "params": params, "timeout": timeout}
+def call(reply, skill, params, body, timeout):
+    """Return the event that asks a connection to call its wallet; the outcome goes to channel ``reply``.
+
+    ``body`` is the frame's JSON without its id (``protocol.call_body``): the
+    input is encoded once, by the caller, and crosses the layer as one string.
+    """
+    return {"type": CALL, "reply": reply, "skill": skill, "params": params, "body": body, "timeout": timeout}
 
 
 def result(ok, output):

@@ -14,11 +14,11 @@ from datetime import timedelta
 from byoa import clock
 
 
-@dataclass
+@dataclass(slots=True)
 class Pending:
     """One call sent to the wallet and not answered yet."""
 
-    reply: str  # the caller's own channel
+    reply: object  # where the outcome goes: a byoa.replies.LocalReply or ChannelReply
     skill: str
     model: str = ""
     stream: bool = False

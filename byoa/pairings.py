@@ -3,22 +3,22 @@ Pairings in the database: opened by a hello with a code, resumed by a hello
 with a pairing token, attached to the one live connection, and closed.
 
 The functions the consumer awaits run in Django's database thread
-(``database_sync_to_async``); each does one short transaction.
+(``database_sync_to_async``); each does one short transaction. Call receipts
+are ``byoa.receipts``; the connections live in this process, ``byoa.live``.
 """
 
-import asyncio
 import logging
 from dataclasses import dataclass
 from datetime import timedelta
 
 from channels.db import database_sync_to_async
-from django.db import DatabaseError, IntegrityError, transaction
+from django.db import DatabaseError, transaction
 
-from byoa import clock, codes, manifests, tokens
+from byoa import clock, codes, live, manifests, tokens
 from byoa.conf import byoa_setting
 from byoa.exceptions import ManifestError, UnknownManifest
 from byoa.grants import Grant, warn_unreadable
-from byoa.models import CallLog, Pairing
+from byoa.models import Pairing
 
 
 logger = logging.getLogger(__name__)
@@ -115,92 +115,6 @@ def _record_grant(pairing_id, grant):
     Pairing.objects.filter(pk=pairing_id).update(grant=grant.as_json(), last_seen=clock.now())
 
 
-def _receipt(pairing_id, skill, model, ok, duration_ms, receipt):
-    receipt = receipt if isinstance(receipt, dict) else {}
-    return CallLog(
-        pairing_id=pairing_id,
-        skill=skill[:64],
-        model=model[:32],
-        ok=ok,
-        duration_ms=duration_ms,
-        cost=str(receipt.get("cost", ""))[:40],
-        provider=str(receipt.get("provider", ""))[:40],
-        at=clock.now(),
-    )
-
-
-# Receipts are written in batches, not one INSERT (and one thread hop) per call.
-_receipts = []
-_flushing = None
-RECEIPT_BATCH_SECONDS = 0.5
-
-
-def log_call(pairing_id, skill, model, ok, duration_ms, receipt):
-    """Queue the receipt of a call (never its content); it is written within half a second."""
-    global _flushing
-    _receipts.append(_receipt(pairing_id, skill, model, ok, duration_ms, receipt))
-    if _flushing is None or _flushing.done():
-        _flushing = asyncio.ensure_future(_flush_later())
-
-
-async def _flush_later():
-    await asyncio.sleep(RECEIPT_BATCH_SECONDS)
-    try:
-        await flush_receipts()
-    except Exception:  # a receipt is not worth a crashed task; say so without content
-        logger.exception("BYOA could not write call receipts")
-
-
-def discard_receipts():
-    """Forget queued receipts and the pending write (for tests that end before it)."""
-    if _flushing is not None:
-        _flushing.cancel()
-    del _receipts[:]
-
-
-async def flush_receipts():
-    """Write the queued receipts now."""
-    batch = _receipts[:]
-    del _receipts[:]
-    if batch:
-        await database_sync_to_async(_write_receipts)(batch)
-
-
-def _write_receipts(batch):
-    try:
-        CallLog.objects.bulk_create(batch)
-    except IntegrityError:  # a pairing was deleted meanwhile: keep the others
-        for row in batch:
-            try:
-                row.save()
-            except IntegrityError:
-                pass
-
-
-# The live connections of this process, so that a call to a wallet connected
-# here needs no database query. Pausing or revoking drops the entries of this
-# process at once (byoa.admin) and closes the connection, which drops the entry
-# of the process it runs in. Should that close be lost (the channel layer
-# delivers at most once), the connection closes itself within a minute: its
-# periodic touch finds the pairing no longer active.
-_local_channels = {}
-
-
-def remember_local(pairing_id, channel_name):
-    _local_channels[pairing_id] = channel_name
-
-
-def forget_local(pairing_id, channel_name):
-    if _local_channels.get(pairing_id) == channel_name:
-        del _local_channels[pairing_id]
-
-
-def forget_local_pairings(pairing_ids):
-    """Drop the live connections of these pairings from this process (they were paused or revoked)."""
-    for pairing_id in pairing_ids:
-        _local_channels.pop(pairing_id, None)
-
-
 open_from_hello = database_sync_to_async(_open)
 detach = database_sync_to_async(_detach)
 touch = database_sync_to_async(_touch)
@@ -217,9 +131,9 @@ async def live_channel(pairing):
     instead of waiting for their timeout.
     """
     pk = pairing.pk if isinstance(pairing, Pairing) else pairing
-    local = _local_channels.get(pk)
-    if local:
-        return local
+    connection = live.get(pk)
+    if connection is not None:
+        return connection.channel_name
     seen_since = clock.now() - timedelta(seconds=byoa_setting("LIVE_SECONDS"))
     found = await (
         Pairing.objects.filter(pk=pk, status=Pairing.Status.ACTIVE, last_seen__gte=seen_since)

@@ -28,9 +28,9 @@ def byoa_settings(settings):
 def no_receipts_left_behind():
     """Drop receipts still queued when a test ends: the next test may have no database."""
     yield
-    from byoa import pairings
+    from byoa import receipts
 
-    pairings.discard_receipts()
+    receipts.discard()
 
 
 def grant(skills=("audio.transcribe",), minutes=60, **extra):

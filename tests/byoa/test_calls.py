@@ -1,4 +1,9 @@
-"""call_wallet and stream_wallet against the consumer (WebsocketCommunicator as the wallet)."""
+"""
+call_wallet and stream_wallet against the consumer (WebsocketCommunicator as
+the wallet), each test twice: the caller in the connection's process (the
+call goes to the consumer directly) and, as a caller in another process sees
+it, through the database and the channel layer.
+"""
 
 import ast
 import asyncio
@@ -8,7 +13,7 @@ from pathlib import Path
 import pytest
 from channels.db import database_sync_to_async
 
-from byoa import calls, clock, pairings, tokens
+from byoa import calls, clock, live, receipts, tokens
 from byoa.calls import call_wallet, stream_wallet
 from byoa.models import CallLog, Pairing
 from tests.byoa.conftest import pair
@@ -16,6 +21,16 @@ from tests.byoa.conftest import pair
 pytestmark = pytest.mark.django_db(transaction=True)
 
 CLIP = {"audio": {"mime": "audio/wav", "base64": "UklGRg=="}}
+
+
+@pytest.fixture(autouse=True, params=["same-process", "channel-layer"])
+def call_path(request, monkeypatch):
+    """Run each test with the caller beside the connection, then as if in another process."""
+    if request.param == "channel-layer":
+        # The connection is not in this process's registry: calls.py finds its
+        # channel in the database and sends the call over the channel layer.
+        monkeypatch.setattr(live, "get", lambda pairing_id: None)
+    return request.param
 
 
 async def paired(wallet_socket, **options):
@@ -49,7 +64,7 @@ async def test_a_call_leaves_a_receipt_without_its_content(wallet_socket):
     call = await wallet.receive_json_from(timeout=5)
     await wallet.send_json_to({"type": "result", "id": call["id"], "ok": True, "output": {"text": "Peru"}, "receipt": {"cost": "0.002 USD", "provider": "openrouter"}})
     await asyncio.wait_for(caller, 5)
-    await pairings.flush_receipts()
+    await receipts.flush()
     log = await database_sync_to_async(CallLog.objects.get)()
     assert (log.skill, log.ok, log.cost, log.provider) == ("audio.transcribe", True, "0.002 USD", "openrouter")
     assert "Peru" not in str(log.__dict__) and "UklGR" not in str(log.__dict__)
@@ -224,7 +239,7 @@ async def test_a_call_that_times_out_leaves_one_failed_receipt_even_when_its_res
     await wallet.send_json_to({"type": "result", "id": call["id"], "ok": True, "output": {"text": "Peru"}})
     await wallet.send_json_to({"type": "bye"})  # handled after the late result: frames are sequential
     await wallet.receive_output(5)
-    await pairings.flush_receipts()
+    await receipts.flush()
     log = await database_sync_to_async(CallLog.objects.get)()
     assert (log.skill, log.ok) == ("audio.transcribe", False) and log.duration_ms >= 200
     assert "Peru" not in str(log.__dict__) and "UklGR" not in str(log.__dict__)
@@ -236,7 +251,7 @@ async def test_a_call_dropped_by_a_disconnect_leaves_a_failed_receipt(wallet_soc
     await wallet.receive_json_from(timeout=5)
     await wallet.disconnect(code=1006)
     assert await asyncio.wait_for(caller, 5) is None
-    await pairings.flush_receipts()
+    await receipts.flush()
     log = await database_sync_to_async(CallLog.objects.get)()
     assert (log.skill, log.model, log.ok, log.cost) == ("text.generate", "m1", False, "")
 
@@ -244,7 +259,7 @@ async def test_a_call_dropped_by_a_disconnect_leaves_a_failed_receipt(wallet_soc
 async def test_a_call_refused_without_reaching_the_wallet_leaves_no_receipt(wallet_socket):
     wallet, pairing = await paired(wallet_socket)
     assert await call_wallet(pairing, "text.generate", {"messages": []}, timeout=5) is None
-    await pairings.flush_receipts()
+    await receipts.flush()
     assert await database_sync_to_async(CallLog.objects.count)() == 0
 
 

@@ -8,7 +8,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.db import IntegrityError
 
-from byoa import manifests, pairings, tokens
+from byoa import live, manifests, pairings, tokens
 from byoa.admin import close_connections, stop_pairings
 from byoa.calls import call_wallet
 from byoa.models import Pairing, SessionCode
@@ -432,7 +432,7 @@ async def test_a_connection_of_another_process_not_seen_for_long_counts_as_gone(
 
     communicator, welcome = await pair(wallet_socket)
     pairing = await get_pairing(token_digest=tokens.digest(welcome["pairing"]))
-    pairings.forget_local(pairing.pk, pairing.channel_name)  # as seen from another process
+    live.discard(pairing.pk, live.get(pairing.pk))  # as seen from another process
     assert await pairings.live_channel(pairing.pk) == pairing.channel_name
     later = clock.now() + timedelta(seconds=181)
     monkeypatch.setattr("byoa.clock.now", lambda: later)  # no hello or ping for over LIVE_SECONDS

@@ -1,0 +1,96 @@
+"""
+Call receipts (``byoa.models.CallLog``): one row per call that reached a
+wallet, never its input or output.
+
+A connection queues a receipt in memory (a tuple, no model instance) and the
+queue is written within ``BATCH_SECONDS`` in one transaction with one
+statement (``executemany``): a call costs no thread hop and no INSERT of its own.
+"""
+
+import asyncio
+import logging
+
+from channels.db import database_sync_to_async
+from django.db import IntegrityError, connection, transaction
+
+from byoa import clock
+from byoa.models import CallLog, Pairing
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["BATCH_SECONDS", "add", "discard", "flush"]
+
+BATCH_SECONDS = 0.5
+_COLUMNS = ("pairing", "skill", "model", "ok", "duration_ms", "cost", "provider", "at")
+
+_queued = []
+_writer = None
+
+
+def add(pairing_id, skill, model, ok, duration_ms, receipt=None):
+    """Queue the receipt of a call (never its content); it is written within BATCH_SECONDS."""
+    global _writer
+    _queued.append((pairing_id, skill, model, ok, duration_ms, receipt, clock.now()))
+    if _writer is None or _writer.done():
+        _writer = asyncio.ensure_future(_write_later())
+
+
+async def _write_later():
+    await asyncio.sleep(BATCH_SECONDS)
+    try:
+        await flush()
+    except Exception:  # a receipt is not worth a crashed task; say so without content
+        logger.exception("BYOA could not write call receipts")
+
+
+async def flush():
+    """Write the queued receipts now."""
+    batch = _queued[:]
+    del _queued[:]
+    if batch:
+        await database_sync_to_async(_write)(batch)
+
+
+def discard():
+    """Forget queued receipts and the pending write (for tests that end before it)."""
+    if _writer is not None:
+        _writer.cancel()
+    del _queued[:]
+
+
+def _row(pairing_id, skill, model, ok, duration_ms, receipt, at, at_field):
+    receipt = receipt if isinstance(receipt, dict) else {}
+    return (
+        pairing_id,
+        skill[:64],
+        model[:32],
+        ok,
+        duration_ms,
+        str(receipt.get("cost", ""))[:40],
+        str(receipt.get("provider", ""))[:40],
+        at_field.get_db_prep_value(at, connection),
+    )
+
+
+def _insert_sql():
+    fields = [CallLog._meta.get_field(name) for name in _COLUMNS]
+    columns = ", ".join(connection.ops.quote_name(field.column) for field in fields)
+    marks = ", ".join(["%s"] * len(fields))
+    return f"INSERT INTO {connection.ops.quote_name(CallLog._meta.db_table)} ({columns}) VALUES ({marks})"
+
+
+def _write(batch):
+    at_field = CallLog._meta.get_field("at")
+    rows = [_row(*receipt, at_field) for receipt in batch]
+    try:
+        _insert(rows)
+    except IntegrityError:
+        # A pairing was deleted meanwhile: its receipts go with it, the others stay.
+        alive = set(Pairing.objects.filter(pk__in={row[0] for row in rows}).values_list("pk", flat=True))
+        _insert([row for row in rows if row[0] in alive])
+
+
+def _insert(rows):
+    if rows:
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.executemany(_insert_sql(), rows)
