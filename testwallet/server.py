@@ -149,3 +149,38 @@ class DaphneServer:
 
     def __exit__(self, *exc_info):
         self.stop()
+
+
+class UvicornServer(DaphneServer):
+    """The same process management, serving with uvicorn and one of its WebSocket implementations."""
+
+    def __init__(self, application, *, ws="websockets", **options):
+        super().__init__(application, **options)
+        self.ws = ws  # "websockets", "websockets-sansio" or "wsproto"
+
+    def command(self, fd):
+        return [
+            sys.executable, "-m", "uvicorn", "--fd", str(fd), "--ws", self.ws,
+            "--ws-max-size", str(self.websocket_max_bytes), "--lifespan", "on", "--no-access-log",
+            *(["--loop", "uvloop", "--http", "httptools"] if _installed("uvloop", "httptools") else []),
+            self.application,
+        ]
+
+
+class HypercornServer(DaphneServer):
+    """The same process management, serving with hypercorn."""
+
+    def command(self, fd):
+        config = self.workdir / "hypercorn.toml"
+        config.write_text(f"websocket_max_message_size = {self.websocket_max_bytes}\n")
+        return [
+            sys.executable, "-m", "hypercorn", "--bind", f"fd://{fd}", "--config", str(config),
+            *(["--worker-class", "uvloop"] if _installed("uvloop") else []),
+            self.application,
+        ]
+
+
+def _installed(*modules):
+    from importlib.util import find_spec
+
+    return all(find_spec(module) is not None for module in modules)

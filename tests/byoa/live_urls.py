@@ -33,8 +33,16 @@ async def call(request):
     return JsonResponse({"output": await call_wallet(*args, timeout=body.get("timeout", 5))})
 
 
+async def is_live(request):
+    """Say whether this browser session's pairing has a live connection, as a call would find it."""
+    visitor = await visitors.aexisting_visitor_id(request)
+    pairing = await pairings.for_visitor(visitor, request.GET.get("site", "geo"))
+    return JsonResponse({"live": pairing is not None and bool(await pairings.live_channel(pairing))})
+
+
 urlpatterns = [
     path("_test/page", page),
     path("_test/call", call),
+    path("_test/live", is_live),
     path("", include("sites.config.urls")),
 ]

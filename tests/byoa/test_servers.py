@@ -1,0 +1,98 @@
+"""
+The wallet route on every ASGI server the project supports, each a real
+process: daphne (``make run``'s fallback and ``runserver``), uvicorn with each
+of its WebSocket implementations, and hypercorn.
+
+The close path is the point: a wallet's ``bye`` is followed at once by its
+close frame, so the consumer's own close may come after the wallet's close
+has arrived. Some servers raise on that send (uvicorn's wsproto and
+websockets-sansio modes); the connection must still release its pairing, so
+that the next call returns None at once instead of waiting for its timeout.
+"""
+
+import asyncio
+
+import pytest
+
+from testwallet.server import DaphneServer, HypercornServer, UvicornServer
+from tests.byoa.conftest import Browser
+from tests.byoa.test_live import clip
+
+pytestmark = pytest.mark.live
+
+SERVERS = {
+    "daphne": lambda **options: DaphneServer("sites.config.asgi:application", **options),
+    "uvicorn-websockets": lambda **options: UvicornServer("sites.config.asgi:application", ws="websockets", **options),
+    "uvicorn-websockets-sansio": lambda **options: UvicornServer(
+        "sites.config.asgi:application", ws="websockets-sansio", **options
+    ),
+    "uvicorn-wsproto": lambda **options: UvicornServer("sites.config.asgi:application", ws="wsproto", **options),
+    "hypercorn": lambda **options: HypercornServer("sites.config.asgi:application", **options),
+}
+
+
+@pytest.fixture(scope="module", params=list(SERVERS))
+def server(request, tmp_path_factory):
+    """The project on one server, with the BYOA test settings."""
+    make = SERVERS[request.param]
+    with make(settings_module="tests.byoa.live_settings", workdir=tmp_path_factory.mktemp(request.param)) as running:
+        yield running
+
+
+@pytest.fixture
+async def browser(server):
+    browser = Browser(server)
+    await browser.open_page()
+    yield browser
+    await browser.close()
+
+
+async def is_live(browser):
+    return (await browser.http.get("/_test/live")).json()["live"]
+
+
+async def until_not_live(browser, bound=10.0):
+    """Wait (bounded) until the server has released the pairing; return whether it did."""
+    try:
+        async with asyncio.timeout(bound):
+            while await is_live(browser):
+                pass  # each check is a request to the server, not a sleep
+    except TimeoutError:
+        return False
+    return True
+
+
+async def test_a_call_reaches_the_wallet_through_the_server(server, browser, direct_wallet):
+    wallet = await direct_wallet((await browser.new_link())["link"], {"audio.transcribe": {"text": "Peru"}})
+    assert wallet.opened, wallet.activity
+    assert await browser.call("audio.transcribe", clip()) == {"output": {"text": "Peru"}}, server.output()[-3000:]
+
+
+async def test_after_a_wallet_says_bye_the_pairing_is_not_live_and_a_call_returns_none_at_once(
+    server, browser, direct_wallet
+):
+    wallet = await direct_wallet((await browser.new_link())["link"], {"audio.transcribe": {"text": "Peru"}})
+    assert wallet.opened, wallet.activity
+    assert await is_live(browser)
+    await wallet.close()  # bye, then the close frame right behind it
+    assert await until_not_live(browser), server.output()[-3000:]
+    # A call timeout far beyond the HTTP client's: only an answer at once gets back.
+    assert await browser.call("audio.transcribe", clip(), timeout=3600) == {"output": None}
+    assert "Traceback" not in server.output(), server.output()[-3000:]
+
+
+async def test_a_wallet_that_drops_mid_call_gives_the_caller_none(server, browser, direct_wallet):
+    started = asyncio.Event()
+
+    async def never_answer(input, params):
+        started.set()
+        await asyncio.Event().wait()
+
+    wallet = await direct_wallet((await browser.new_link())["link"], {"audio.transcribe": never_answer})
+    assert wallet.opened, wallet.activity
+    caller = asyncio.ensure_future(browser.call("audio.transcribe", clip(), timeout=3600))
+    async with asyncio.timeout(10):
+        await started.wait()
+    await wallet.drop()
+    assert await asyncio.wait_for(caller, 20) == {"output": None}
+    assert await until_not_live(browser)
