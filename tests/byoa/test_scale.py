@@ -4,6 +4,7 @@ database and a Redis channel layer; a wallet connected to process A serves a
 call made by a page on process B.
 """
 
+import asyncio
 import shutil
 import subprocess
 import threading
@@ -81,5 +82,48 @@ async def test_a_wallet_connected_to_one_process_serves_a_call_made_on_another(t
             f"{second.url}/_test/call", json={"skill": "audio.transcribe", "input": clip(), "params": {}}
         )
         assert response.json() == {"output": {"text": "Peru"}}, second.output()[-3000:]
+    finally:
+        await browser.close()
+
+
+async def test_a_stream_from_a_wallet_on_another_process_arrives_in_chunks(two_processes, direct_wallet):
+    first, second = two_processes
+    browser = Browser(first)
+    try:
+        await browser.open_page()
+        link = (await browser.new_link("quiz"))["link"]
+        wallet = await direct_wallet(link, {"text.generate": {"text": "Yes it is"}}, models=["m1", "m2"])
+        assert wallet.opened, wallet.activity
+        messages = {"messages": [{"role": "user", "content": "Is it big?"}]}
+        response = await browser.http.post(
+            f"{second.url}/_test/call",
+            json={"skill": "text.generate", "input": messages, "params": {"model": "m1"}, "site": "quiz", "stream": True},
+        )
+        assert response.json() == {"output": {"text": "Yes it is"}, "deltas": ["Yes", " it", " is"]}
+    finally:
+        await browser.close()
+
+
+async def test_a_wallet_on_another_process_that_drops_mid_call_gives_the_caller_none(two_processes, direct_wallet):
+    first, second = two_processes
+    started = asyncio.Event()
+
+    async def never_answer(input, params):
+        started.set()
+        await asyncio.Event().wait()
+
+    browser = Browser(first)
+    try:
+        await browser.open_page()
+        wallet = await direct_wallet((await browser.new_link())["link"], {"audio.transcribe": never_answer})
+        assert wallet.opened, wallet.activity
+        # A call timeout far beyond the HTTP client's: only the drop can end it in time.
+        caller = asyncio.ensure_future(browser.http.post(
+            f"{second.url}/_test/call", json={"skill": "audio.transcribe", "input": clip(), "params": {}, "timeout": 3600}
+        ))
+        async with asyncio.timeout(10):
+            await started.wait()
+        await wallet.drop()
+        assert (await caller).json() == {"output": None}
     finally:
         await browser.close()
