@@ -62,7 +62,8 @@ class Player:
         """Link a headless wallet to this visitor's session by the game's link; return the wallet."""
         response = await self.http.post("/byoa/code", json={"manifest": "twentyq"}, headers=self.headers)
         assert response.status_code == 200, response.text
-        wallet = await direct_wallet(response.json()["link"], backend, **options)
+        # A generous bound on the welcome: on a loaded CI machine the server's first hello can be slow.
+        wallet = await direct_wallet(response.json()["link"], backend, **{"open_timeout": 30, **options})
         assert wallet.opened, wallet.activity
         return wallet
 
