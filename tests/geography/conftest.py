@@ -87,7 +87,11 @@ def _questions():
     }
 
 
+def question_country(question):
+    """Return the country (ISO code) a question shown on the page asks for."""
+    return _questions()[question.strip()]
+
+
 async def right_answer(page, language="en"):
     """Return CLDR's name of the country the page's current question asks for."""
-    question = (await page.locator("#question").text_content()).strip()
-    return names.display_name(_questions()[question], language)
+    return names.display_name(question_country(await page.locator("#question").text_content()), language)

@@ -1,0 +1,78 @@
+"""
+Spoken audio to a scored answer with no scripted transcript: espeak-ng says a
+country's name into Chromium's fake microphone, the page records it and sends
+it over the direct link, the headless wallet transcribes it offline with
+PocketSphinx (byoa.wallet.transcriber), and the server judges the text.
+"""
+
+import pytest
+
+from testwallet.speech import spoken_wav
+from tests.geography.conftest import question_country
+
+pytestmark = [pytest.mark.browser, pytest.mark.live]
+
+pytest.importorskip("pocketsphinx", reason="the speech extra is not installed: pip install 'visitor-ai[speech]'")
+
+# Countries the small US English model hears right when espeak-ng says them
+# (tests/byoa/test_transcriber.py measures them); a game is drawn until its
+# first question asks for one of these.
+HEARD_WELL = {
+    "AR": "Argentina", "AU": "Australia", "EG": "Egypt", "GR": "Greece",
+    "NO": "Norway", "SE": "Sweden", "ZA": "South Africa", "GB": "United Kingdom",
+}  # fmt: skip
+VOCABULARY = list(HEARD_WELL.values())
+
+
+async def a_game_asking_for_a_country_heard_well(page, server):
+    """Start new games in this browser session until the first question's answer is in HEARD_WELL."""
+    await page.goto(server.url + "/geography/")
+    token = next(c["value"] for c in await page.context.cookies() if c["name"] == "csrftoken")
+    question = await page.locator("#question").text_content()
+    for _attempt in range(300):  # 12 of the 100 places qualify: failing 300 draws is about 1e-17
+        if question_country(question) in HEARD_WELL:
+            return question_country(question)
+        response = await page.request.post(
+            server.url + "/geography/new/", data="{}", headers={"Content-Type": "application/json", "X-CSRFToken": token}
+        )
+        question = (await response.json())["question"]
+    raise AssertionError("no game asked for a country in HEARD_WELL")
+
+
+async def test_a_spoken_country_name_is_transcribed_offline_and_scored(
+    page, dev_server, browser_type, browser_type_launch_args, direct_wallet, tmp_path
+):
+    from byoa.wallet.transcriber import PocketSphinxBackend
+
+    country = await a_game_asking_for_a_country_heard_well(page, dev_server)
+    # The name, then silence: the page's recorder stops by itself after 1.5 s of it.
+    speech = spoken_wav(HEARD_WELL[country], tmp_path / "answer.wav", voice="en-us", pad_seconds=2.5)
+    args = [
+        *browser_type_launch_args.get("args", []),
+        "--use-fake-ui-for-media-stream",
+        "--use-fake-device-for-media-stream",
+        f"--use-file-for-fake-audio-capture={speech}",
+    ]
+    browser = await browser_type.launch(**{**browser_type_launch_args, "args": args})
+    try:
+        context = await browser.new_context()
+        await context.add_cookies(await page.context.cookies())  # the same visitor, the same game
+        speaker = await context.new_page()
+        await speaker.goto(dev_server.url + "/geography/")
+        assert question_country(await speaker.locator("#question").text_content()) == country
+
+        await speaker.get_by_role("button", name="Use my AI without the extension").click()
+        link = speaker.get_by_role("link", name="Open the agent wallet")
+        await link.wait_for(timeout=5000)
+        wallet = await direct_wallet(await link.get_attribute("href"), PocketSphinxBackend(VOCABULARY))
+        assert wallet.opened, wallet.activity
+        await speaker.locator("#link-state", has_text="Connected.").wait_for(timeout=5000)
+        # Dispatched: headless Chromium drops mouse input after the link (see test_voice_link.py).
+        await speaker.get_by_role("button", name="Speak your answer").dispatch_event("click")
+        await speaker.locator("#verdict[data-verdict]").wait_for(timeout=30000)
+
+        assert await speaker.locator("#transcript").text_content() == HEARD_WELL[country]
+        assert await speaker.locator("#verdict").get_attribute("data-verdict") == "correct"
+        assert await speaker.locator("#score").text_content() == "1"
+    finally:
+        await browser.close()
