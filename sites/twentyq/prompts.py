@@ -52,8 +52,8 @@ def asker(history, turn, must_guess):
         else:
             messages.append({"role": "assistant", "content": f"QUESTION: {entry['text']}"})
             said = ANSWER_WORDS[entry["answer"]] + "."
-    last = " This is your last turn: reply with GUESS." if must_guess else " Your move."
-    messages.append({"role": "user", "content": f"{said} Turn {turn} of {LIMIT}.{last}"})
+    move = "your last turn, so reply with GUESS" if must_guess else "your move"
+    messages.append({"role": "user", "content": f"{said} Turn {turn} of {LIMIT}: {move}."})
     return messages, {"maxTokens": QUESTION_TOKENS}
 
 

@@ -20,7 +20,7 @@ from byoa import manifests, pairings, visitors
 from byoa.describe import describe
 
 from sites.twentyq import catalog as catalog_module
-from sites.twentyq import live, store
+from sites.twentyq import live, pace, store
 from sites.twentyq.exceptions import BadInput, GameError
 from sites.twentyq.game import Game
 from sites.twentyq.rules import ANSWERS, CHOICES, LIMIT, MODEL_CODES, PAGE_WAYS
@@ -169,12 +169,25 @@ async def stream(request):
     started = {}
 
     def change(game, body):
+        started["previous"] = game.data["prompt"]
         started["prompt"] = game.begin_prompt(catalog_module.load(), body.get("question"))
         started["models"] = models[:1] if game.mode == "ai-asks" else models[:2]
 
     answered = await _play(request, change)
     if "prompt" not in started:
         return answered  # the game refused: a JSON error, not a stream
+    per_minute = manifests.get(MANIFEST).limit("maxCallsPerMinute", 60)
+    wait = await pace.take(request.session, len(started["models"]), per_minute)
+    if wait:
+        game = await store.load(request.session)
+        game.data["prompt"] = started["previous"]  # no move was asked for after all
+        await store.save(request.session, game)
+        response = _error_json(
+            GameError("slow-down", f"Your AI may be asked {per_minute} times a minute; try again in {wait} s."), game
+        )
+        response.status_code = 429
+        response["Retry-After"] = str(wait)
+        return response
     await request.session.asave()  # before the stream: its end reads the game again
     response = StreamingHttpResponse(
         live.move_events(request.session, pairing, started["models"], started["prompt"]),
