@@ -1,7 +1,7 @@
 """
-The Twenty Questions page and its JSON endpoints (TWENTYQ_API.md in the
-project's helpers, and the README). Each endpoint reads the body, asks the
-game for one change and answers with the game; the rules live in game.py.
+The Twenty Questions page and its JSON endpoints (the README's "The HTTP
+API"). Each endpoint reads the body, asks the game for one change and answers
+with the game; the rules live in game.py.
 
 Forms posted without a script (own mode with no JavaScript) get a redirect
 back to the page instead of JSON, with any error shown there.
@@ -26,6 +26,7 @@ from sites.twentyq.game import Game
 from sites.twentyq.rules import ANSWERS, CHOICES, LIMIT, MODEL_CODES, PAGE_WAYS
 
 MANIFEST = "twentyq"
+NOT_LINKED = GameError("not-linked", "No AI wallet is linked to this browser now; link one, or play on without it.")
 ENDPOINTS = ("state", "new", "own", "prompt", "reply", "stream", "answer", "verdict", "guess")
 
 
@@ -159,12 +160,9 @@ async def reply(request):
 async def stream(request):
     """Make a model move through the visitor's linked wallet, streamed as server-sent events."""
     pairing = await _pairing(request)
-    if pairing is None:
-        game = await store.load(request.session)
-        return _error_json(
-            GameError("not-linked", "No AI wallet is linked to this browser now; link one, or play on without it."),
-            game,
-        )
+    if pairing is None or not _wants_json(request):
+        refusal = NOT_LINKED if pairing is None else BadInput("bad-request", "Send a JSON object.")
+        return _error_json(refusal, await store.load(request.session))
     models = _granted_models(pairing) or [None]  # None: the grant names no models, so no params.model
     started = {}
 
@@ -179,15 +177,7 @@ async def stream(request):
     per_minute = manifests.get(MANIFEST).limit("maxCallsPerMinute", 60)
     wait = await pace.take(request.session, len(started["models"]), per_minute)
     if wait:
-        game = await store.load(request.session)
-        game.data["prompt"] = started["previous"]  # no move was asked for after all
-        await store.save(request.session, game)
-        response = _error_json(
-            GameError("slow-down", f"Your AI may be asked {per_minute} times a minute; try again in {wait} s."), game
-        )
-        response.status_code = 429
-        response["Retry-After"] = str(wait)
-        return response
+        return await _slow_down(request, started["previous"], per_minute, wait)
     await request.session.asave()  # before the stream: its end reads the game again
     response = StreamingHttpResponse(
         live.move_events(request.session, pairing, started["models"], started["prompt"]),
@@ -282,6 +272,18 @@ def _back(request, exc=None):
         messages.error(request, exc.message)
     # 303: the browser follows a form's POST with a GET of the page.
     return HttpResponseRedirect(reverse("twentyq:index"), status=303)
+
+
+async def _slow_down(request, previous_prompt, per_minute, wait):
+    """Undo the move just opened and answer 429: the wallet would refuse calls over its limit."""
+    game = await store.load(request.session)
+    game.data["prompt"] = previous_prompt
+    await store.save(request.session, game)
+    message = f"Your AI may be asked {per_minute} times a minute; try again in {wait} s."
+    response = _error_json(GameError("slow-down", message), game)
+    response.status_code = 429
+    response["Retry-After"] = str(wait)
+    return response
 
 
 def _granted_models(pairing):
