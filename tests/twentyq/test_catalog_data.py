@@ -98,3 +98,53 @@ def test_kinds_agree_with_the_kind_questions():
 def test_a_guess_finds_the_thing_by_name_alias_or_plural(guess, name):
     found = CATALOG.find(guess)
     assert (found.name if found else None) == name
+
+
+@pytest.mark.parametrize(
+    "name, key, value",
+    [
+        ("whale", "mammal", True),
+        ("whale", "fish", False),
+        ("shark", "fish", True),
+        ("penguin", "flies", False),
+        ("penguin", "bird", True),
+        ("bat", "flies", True),
+        ("bat", "mammal", True),
+        ("spider", "bug", True),
+        ("frog", "reptile", True),
+        ("tomato", "red", True),
+        ("banana", "yellow", True),
+        ("lemon", "sweet", False),
+        ("cheese", "dairy", True),
+        ("bread", "grain", True),
+        ("coffee", "drink", True),
+        ("Paris", "europe", True),
+        ("Paris", "city", True),
+        ("Tokyo", "asia", True),
+        ("Egypt", "africa", True),
+        ("Russia", "asia", True),
+        ("Russia", "europe", True),
+        ("Australia", "english", True),
+        ("Colosseum", "ancient", True),
+        ("Eiffel Tower", "ancient", False),
+        ("Mount Everest", "natural", True),
+        ("Antarctica", "cold", True),
+        ("Sahara", "hot", True),
+        ("knife", "blade", True),
+        ("television", "screen", True),
+        ("refrigerator", "electric", True),
+        ("bicycle", "engine", False),
+        ("car", "wheels", True),
+        ("airplane", "flies", True),
+        ("boat", "water", True),
+        ("chair", "four_legs", True),
+        ("piano", "music", True),
+        ("sun", "space", True),
+        ("moon", "night", True),
+        ("snail", "shell", True),
+        ("elephant", "huge", True),
+        ("mouse", "small", True),
+    ],
+)
+def test_well_known_facts_are_right(name, key, value):
+    assert CATALOG.thing(name).attributes[key] is value
