@@ -28,7 +28,8 @@
  * (installed by `testwallet/extension.py`), the test plays the visitor and the
  * models and sees a log of everything. Without it, the stub works alone: the
  * consent is `window.confirm`, `text.generate` echoes the prompt and
- * `audio.transcribe` answers "(test wallet) audio of N.N s".
+ * `audio.transcribe` asks the person with `window.prompt` what they said (it
+ * hears nothing), answering "(test wallet) audio of N.N s" when they type nothing.
  *
  * Time is read from `Date.now()` and `setTimeout` at the moment of use, so a
  * test that installs Playwright's `page.clock` controls the 120 s consent
@@ -663,7 +664,14 @@
    * @returns {Record<string, unknown>}
    */
   function defaultOutput(skill, input, summary) {
-    if (skill === 'audio.transcribe') return { text: `(test wallet) audio of ${summary.audio.clipSeconds.toFixed(1)} s` };
+    if (skill === 'audio.transcribe') {
+      const labelled = `(test wallet) audio of ${summary.audio.clipSeconds.toFixed(1)} s`;
+      if (binding() !== null) return { text: labelled };
+      // Alone, a person is trying a voice page by hand: the stand-in cannot hear, so it asks.
+      const said = window.prompt(`Test wallet (not a speech recogniser): your clip is ${summary.audio.clipSeconds.toFixed(1)} s. `
+        + 'Type what you said; the page gets it as the transcript.', '');
+      return { text: said || labelled };
+    }
     const users = input.messages.filter((/** @type {any} */ m) => m.role === 'user');
     const prompt = (users.length ? users[users.length - 1] : input.messages[input.messages.length - 1]).content;
     return { text: `(test wallet) ${prompt}` };

@@ -1,0 +1,73 @@
+"""The game in Chromium with no wallet at all: typed answers, a whole game, and what the page shows first."""
+
+import httpx
+import pytest
+
+from sites.home.snippet import END, START
+from tests.geography.conftest import right_answer
+
+pytestmark = [pytest.mark.browser, pytest.mark.live]
+
+
+@pytest.fixture
+async def game(page, daphne_server):
+    page.console_problems = []
+    page.on("pageerror", lambda e: page.console_problems.append(str(e)))
+    page.on("console", lambda m: m.type == "error" and page.console_problems.append(m.text))
+    await page.goto(daphne_server.url + "/geography/")
+    return page
+
+
+async def type_answer(page, text):
+    round_before = await page.locator("#round").text_content()
+    await page.get_by_label("Your answer").fill(text)
+    await page.get_by_role("button", name="Answer", exact=True).click()
+    await page.wait_for_function(
+        "before => document.querySelector('#round').textContent !== before"
+        " || document.querySelector('#question').textContent.startsWith('Game over')",
+        arg=round_before,
+        timeout=5000,
+    )
+
+
+async def test_a_whole_game_is_played_by_typing(game):
+    assert await game.locator("#mode").text_content() == "Answering by typing (own mode)"
+    for round_number in range(1, 11):
+        assert await game.locator("#round").text_content() == str(round_number)
+        await type_answer(game, await right_answer(game) if round_number % 2 else "Atlantis")
+    assert await game.locator("#question").text_content() == "Game over: 5 of 10."
+    assert await game.locator("#score").text_content() == "5"
+    await game.get_by_role("button", name="New game").click()
+    await game.locator("#round", has_text="1").wait_for()
+    await game.locator("#score", has_text="0").wait_for()
+    assert "?" in await game.locator("#question").text_content()
+    assert game.console_problems == []
+
+
+async def test_a_wrong_answer_says_what_was_named_and_what_was_right(game):
+    expected = await right_answer(game)
+    await type_answer(game, "Atlantis" if expected != "Chile" else "Peru")
+    verdict = game.locator("#verdict")
+    assert await verdict.get_attribute("data-verdict") == "wrong"
+    assert f"the answer is {expected}." in await verdict.text_content()
+
+
+async def test_answers_in_slovak_are_judged_with_slovak_names(game):
+    await game.get_by_label("I answer in").select_option("sk")
+    await game.wait_for_function("document.querySelector('#question').textContent.includes('krajin')", timeout=5000)
+    await type_answer(game, await right_answer(game, "sk"))
+    assert await game.locator("#verdict").get_attribute("data-verdict") == "correct"
+
+
+async def test_what_the_game_asks_of_the_ai_is_shown_before_any_click(game):
+    asks = await game.locator("#asks").text_content()
+    for words in ("Family geography game", "English, Russian and Slovak", "at most 15 seconds",
+                  "at most 40 uses a minute", "Recordings of your voice", "0.05 USD"):
+        assert words in asks
+
+
+async def test_how_this_page_works_shows_exactly_the_lines_of_the_served_script(game, daphne_server):
+    shown = await game.locator("#integration-snippet").text_content()
+    served = httpx.get(daphne_server.url + "/static/geography/game.js").text.splitlines()
+    assert shown == "\n".join(served[served.index(START) + 1 : served.index(END)])
+    assert "requestGrant(provider, MANIFEST)" in shown and "startLink({ manifest: 'geography'" in shown
