@@ -45,7 +45,7 @@ async def link_wallet(page, direct_wallet, backend):
     """Click the link way, hand the link the page shows to a headless wallet, wait until it answers."""
     await page.locator("#ways button[data-way='link']").click()
     anchor = page.locator("#open-wallet:not([hidden])")
-    await anchor.wait_for(timeout=5000)
+    await anchor.wait_for(timeout=10000)
     link = await anchor.get_attribute("href")
     assert link.startswith("bringyourownagent://connect?v=0.1&")
     wallet = await direct_wallet(link, backend)
@@ -72,7 +72,7 @@ async def start_game(page, mode):
     old = await page.locator("#game").get_attribute("data-game-id")
     await press(page, "#new-ai-asks" if mode == "ai-asks" else "#new-site-thinks")
     selector = f"#game[data-mode='{mode}']" + (f":not([data-game-id='{old}'])" if old else "")
-    await page.locator(selector).wait_for(timeout=5000)
+    await page.locator(selector).wait_for(timeout=10000)
 
 
 async def answer_as(page, player):
@@ -101,7 +101,7 @@ async def test_the_link_streams_the_questioners_chunks_to_the_page_in_order(game
     for piece in backend.script_pieces["m1"]:
         backend.release()
         shown += piece
-        await game_page.locator("#stream-text", has_text=shown).wait_for(timeout=5000)
+        await game_page.locator("#stream-text", has_text=shown).wait_for(timeout=10000)
         assert await game_page.locator("#stream-text").text_content() == shown
     await ai_move_shown(game_page, 0)
     assert await game_page.locator("#pending").text_content() == "The AI asks: Is it bigger than a car?"
@@ -160,7 +160,7 @@ async def test_stop_ends_a_streamed_move_and_the_game_keeps_its_state(game_page,
     backend.gated = True
     await start_game(game_page, "ai-asks")
     backend.release()
-    await game_page.locator("#stream-text", has_text="QUESTION:").wait_for(timeout=5000)
+    await game_page.locator("#stream-text", has_text="QUESTION:").wait_for(timeout=10000)
     await press(game_page, "#stop")
     game = await idle(game_page)
     assert game["pending"] is None and game["history"] == []
