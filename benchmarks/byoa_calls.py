@@ -1,56 +1,70 @@
 """
-Server -> wallet calls over the BYOA direct link, measured on loopback.
+Server -> wallet calls over the BYOA direct link, ours against the spec's
+Node.js server, measured side by side in one run on loopback.
 
-    .venv/bin/python benchmarks/byoa_calls.py [--seconds 3] [--idle 1000] [--wallets 1,10,100]
+    .venv/bin/python benchmarks/byoa_calls.py [--servers uvicorn,daphne,...] [--wallets 1,10,100]
+        [--idle 1000] [--runs 5] [--calls 20000] [--call text|clip] [--no-call-log]
 
-What it does, all on 127.0.0.1:
+Needs Node.js 18+ and the benchmark's own `ws` (once: ``npm ci --prefix benchmarks/node``).
 
-1. starts the project under a real daphne (testwallet.server.DaphneServer) with
-   a benchmark manifest and, in that process, one extra HTTP route, ``/_bench``,
-   that issues codes and runs calls with ``byoa.calls.call_wallet`` — the same
-   API a site's view uses — so the caller and the consumer share one process
-   and one in-memory channel layer, as on a one-machine deployment;
-2. for W = 1, 10, 100 headless wallets (``byoa.wallet.DirectWallet`` with an
-   instant scripted backend) the server keeps up to 4 calls in flight per
-   wallet for ``--seconds``: calls per second, p50 and p99 latency (measured in
-   the server around ``call_wallet``), and the server's CPU time per call
-   (user + system from /proc, before and after the run);
-3. connects ``--idle`` bare wallets (hello, welcome, then nothing) and reports
-   the server's resident memory per idle wallet (VmRSS before and after).
+Targets, each a fresh server process:
+  node          benchmarks/node/anchor.mjs: a server that behaves as the spec's
+                minimal Node.js + ws server, with a trigger route (the anchor)
+  <server>      the project (benchmarks.byoa_calls:application, the call log on
+                unless --no-call-log) under daphne, uvicorn (websockets,
+                websockets-sansio, wsproto; uvloop and httptools), hypercorn
+                or granian
 
-The spec's sample server (Node.js + ws) spends 20-24 us of CPU per call and
-about 16 KiB per idle wallet on these machines; the ratios are printed.
-The wallets run in this process and compete with the server for the CPUs, so
-calls per second is a floor; CPU per call is the server's own.
+The same load generator serves every target: benchmarks/node/wallets.mjs,
+headless wallets in Node that answer each call at once. Each target's
+``/_bench/run`` makes ``--calls`` calls in all (split over the W wallets, 4 in
+flight per wallet) with the site's own API (``byoa.calls.call_wallet`` for
+ours, in the server process as a page's view would). CPU per call is the
+server's own (user + system of its process tree, from /proc, around the run).
+With two or more CPUs the server runs on the last one and the load generator
+and this driver on the others (taskset / sched_setaffinity).
+
+Printed per target and W: the median and [min-max] over ``--runs`` runs of CPU
+per call, calls per second and p50/p99 latency, and the ratio to the Node
+anchor measured in the same run. Then memory per idle wallet (RSS of the
+process tree before and after ``--idle`` wallets connect that are never
+called) and CPU per call at W = 10 with those idle wallets still connected.
 """
 
+import asyncio
 import json
 import os
+import shutil
+import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-REFERENCE_CPU_US = (20, 24)
-REFERENCE_IDLE_KIB = 16
+NODE_DIR = ROOT / "benchmarks" / "node"
+MANIFEST = ROOT / "tests/byoa/manifests/bench.json"
 IN_FLIGHT = 4
+IDLE_NAME = "idle"
 
 
-# -- the server side: runs inside daphne ---------------------------------------------
+# -- the server side: runs inside the server process --------------------------------
 
 
 def _server_application():
-    """Return the project's ASGI app with the /_bench route in front (in the daphne process)."""
+    """Return the project's ASGI app with the /_bench routes in front."""
     import django
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.byoa.live_settings")
     django.setup()
     from django.conf import settings
 
+    # The test settings' DEBUG (for ws:// links) would record every query; links here are built directly.
+    settings.DEBUG = False
     # Before the router is imported: it loads and checks the manifests.
     settings.BYOA = {
         **settings.BYOA,
-        "MANIFESTS": {"bench": str(ROOT / "tests/byoa/manifests/bench.json")},
+        "MANIFESTS": {"bench": str(MANIFEST)},
         "DEFAULT_MANIFEST": "bench",
         "CODES_PER_ADDRESS": 10**9,
         "CODES_PER_SESSION": 10**9,
@@ -78,7 +92,8 @@ async def _bench(scope):
 
     query = {key: values[0] for key, values in parse_qs(scope["query_string"].decode()).items()}
     if scope["path"] == "/_bench/links":
-        endpoint = f"ws://127.0.0.1:{scope['server'][1]}/byoa/ws"
+        host = dict(scope["headers"])[b"host"].decode()
+        endpoint = f"ws://{host}/byoa/ws"
         manifest = manifests.get("bench")
 
         def issue(count):
@@ -89,186 +104,311 @@ async def _bench(scope):
 
         return {"links": await database_sync_to_async(issue)(int(query["n"]))}
     if scope["path"] == "/_bench/run":
-        return await _run_calls(float(query["seconds"]))
+        call = json.loads(Path(query["call"]).read_text())
+        run = _run_calls(int(query["calls"]), int(query.get("inflight", IN_FLIGHT)), call)
+        if not os.environ.get("BYOA_BENCH_PROFILE"):
+            return await run
+        import cProfile  # where the server's time goes (the event loop's thread only)
+
+        with cProfile.Profile() as profile:
+            result = await run
+        profile.dump_stats(os.environ["BYOA_BENCH_PROFILE"])
+        return result
     return {}
 
 
-async def _run_calls(seconds):
-    import asyncio
-
+async def _run_calls(per_wallet, inflight, call):
     from byoa.calls import call_wallet
     from byoa.models import Pairing
 
-    pairings = [p async for p in Pairing.objects.filter(site="bench", status="active").exclude(channel_name="")]
+    pairings = [
+        pk
+        async for pk in Pairing.objects.filter(site="bench", status="active")
+        .exclude(channel_name="")
+        .exclude(wallet__name=IDLE_NAME)
+        .values_list("pk", flat=True)
+    ]
     latencies, failures = [], 0
-    clip = {"audio": {"mime": "audio/wav", "base64": _CLIP}}
-    deadline = time.perf_counter() + seconds
 
-    async def worker(pairing):
-        nonlocal failures
-        while time.perf_counter() < deadline:
-            started = time.perf_counter()
-            output = await call_wallet(pairing, "audio.transcribe", clip, {"language": "en"}, timeout=10)
-            if output is None:
-                failures += 1
-            else:
-                latencies.append(time.perf_counter() - started)
+    async def wallet(pk):
+        left = per_wallet
+
+        async def worker():
+            nonlocal left, failures
+            while left > 0:
+                left -= 1
+                started = time.perf_counter()
+                if await call_wallet(pk, call["skill"], call["input"], call["params"], timeout=20) is None:
+                    failures += 1
+                else:
+                    latencies.append(time.perf_counter() - started)
+
+        await asyncio.gather(*(worker() for _ in range(min(inflight, per_wallet))))
 
     started = time.perf_counter()
-    await asyncio.gather(*(worker(p) for p in pairings for _ in range(IN_FLIGHT)))
+    await asyncio.gather(*(wallet(pk) for pk in pairings))
     elapsed = time.perf_counter() - started
     latencies.sort()
 
-    def percentile(q):
+    def at(q):
         return latencies[min(len(latencies) - 1, int(q * len(latencies)))] if latencies else None
 
-    return {
-        "wallets": len(pairings),
-        "calls": len(latencies),
-        "failures": failures,
-        "elapsed": elapsed,
-        "p50": percentile(0.50),
-        "p99": percentile(0.99),
-    }
-
-
-def _clip():
-    import base64
-
-    from byoa.wallet.wav import silent_clip
-
-    return base64.b64encode(silent_clip(0.25)).decode()
+    return {"wallets": len(pairings), "calls": len(latencies), "failures": failures, "elapsed": elapsed,
+            "p50": at(0.5), "p99": at(0.99)}
 
 
 if os.environ.get("BYOA_BENCH_SERVER") == "1":
-    _CLIP = _clip()
     application = _server_application()
 
 
 # -- the driver: this process ----------------------------------------------------------
 
 
-def _proc_cpu_seconds(pid):
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+def _cpus():
+    cpus = sorted(os.sched_getaffinity(0))
+    if len(cpus) < 2:
+        return None, None
+    return cpus[-1], cpus[:-1]  # the server's CPU; the load generator's and ours
 
 
-def _proc_rss_kib(pid):
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    raise RuntimeError("no VmRSS")
+def _pinned(command, cpu):
+    if cpu is None or shutil.which("taskset") is None:
+        return command
+    return ["taskset", "-c", str(cpu), *command]
 
 
-async def _links(http, count):
-    response = await http.get("/_bench/links", params={"n": count})
-    return response.json()["links"]
+def _targets(server_cpu, workdir, call_log):
+    from testwallet.server import DaphneServer, HypercornServer, UvicornServer
+
+    env = {"BYOA_BENCH_SERVER": "1", "BYOA_BENCH_CALL_LOG": "1" if call_log else "0", "DJANGO_LOG_LEVEL": "WARNING",
+           **({"BYOA_BENCH_PROFILE": os.environ["BYOA_BENCH_PROFILE"]} if "BYOA_BENCH_PROFILE" in os.environ else {})}
+    app = "benchmarks.byoa_calls:application"
+
+    def pin(cls):
+        class Pinned(cls):
+            def command(self, fd):
+                return _pinned(super().command(fd), server_cpu)
+
+        return Pinned
+
+    class NodeAnchor(DaphneServer):
+        def command(self, fd):
+            return _pinned(["node", str(NODE_DIR / "anchor.mjs"), str(MANIFEST), str(fd)], server_cpu)
+
+    class Granian(DaphneServer):
+        # Granian binds its own socket (it takes no file descriptor): a free port is chosen first.
+        def command(self, fd):
+            return _pinned([sys.executable, "-m", "granian", "--interface", "asgi", "--host", "127.0.0.1",
+                            "--port", str(self.port), "--loop", "uvloop", "--log-level", "warning", app], server_cpu)
+
+    def ours(cls, **options):
+        return lambda: pin(cls)(app, settings_module="tests.byoa.live_settings", env=env,
+                                workdir=tempfile.mkdtemp(dir=workdir), **options)
+
+    return {
+        "node": lambda: NodeAnchor("node", setup_commands=(), workdir=tempfile.mkdtemp(dir=workdir)),
+        "daphne": ours(DaphneServer),
+        "uvicorn": ours(UvicornServer, ws="websockets"),
+        "uvicorn-sansio": ours(UvicornServer, ws="websockets-sansio"),
+        "uvicorn-wsproto": ours(UvicornServer, ws="wsproto"),
+        "hypercorn": ours(HypercornServer),
+        "granian": ours(Granian),
+    }
 
 
-async def _measure_calls(server, http, wallet_count, seconds):
-    from byoa.wallet import DirectWallet, ScriptedBackend
+def _tree(pid):
+    """Return the pids of a process and all its descendants."""
+    children = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError):
+                continue
+            children.setdefault(ppid, []).append(int(entry.name))
+    pids, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        pids.append(current)
+        todo.extend(children.get(current, ()))
+    return pids
 
-    wallets = []
-    for link in await _links(http, wallet_count):
-        wallet = DirectWallet(ScriptedBackend({"audio.transcribe": {"text": "Peru"}}), dev_local=True)
-        if not await wallet.open(link):
-            raise RuntimeError(f"a wallet was not welcomed: {wallet.activity}")
-        wallets.append(wallet)
+
+def _cpu_seconds(pids):
+    total = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def _rss_kib(pids):
+    total = 0
+    for pid in pids:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                total += int(line.split()[1])
+    return total
+
+
+class LoadGenerator:
+    """benchmarks/node/wallets.mjs, driven over its stdin and stdout."""
+
+    def __init__(self, cpus):
+        self.cpus = cpus
+        self.process = None
+
+    async def __aenter__(self):
+        command = ["node", str(NODE_DIR / "wallets.mjs")]
+        if self.cpus and shutil.which("taskset"):
+            command = ["taskset", "-c", ",".join(map(str, self.cpus)), *command]
+        self.process = await asyncio.create_subprocess_exec(
+            *command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=2**24
+        )
+        return self
+
+    async def ask(self, command):
+        self.process.stdin.write(json.dumps(command).encode() + b"\n")
+        await self.process.stdin.drain()
+        line = await asyncio.wait_for(self.process.stdout.readline(), 300)
+        if not line:
+            raise RuntimeError("the load generator exited")
+        return json.loads(line)
+
+    async def __aexit__(self, *exc_info):
+        self.process.stdin.close()
+        await asyncio.wait_for(self.process.wait(), 30)
+
+
+def _spread(values, digits=0):
+    values = sorted(values)
+    return f"{statistics.median(values):.{digits}f} [{values[0]:.{digits}f}-{values[-1]:.{digits}f}]"
+
+
+async def _measure(server, http, load, wallets, args, call_file, name="bench wallet"):
+    """Open W wallets, run the calls --runs times, close them; return the rows."""
+    links = (await http.get(f"{server.url}/_bench/links", params={"n": wallets})).json()["links"]
+    await load.ask({"open": links, "name": name})
+    pids = _tree(server.process.pid)
+    per_wallet = max(1, args.calls // wallets)
+    params = {"calls": per_wallet, "inflight": IN_FLIGHT, "call": str(call_file)}
+    rows = []
     try:
-        cpu_before = _proc_cpu_seconds(server.process.pid)
-        result = (await http.get("/_bench/run", params={"seconds": seconds}, timeout=seconds + 60)).json()
-        cpu = _proc_cpu_seconds(server.process.pid) - cpu_before
+        await http.get(f"{server.url}/_bench/run", params={**params, "calls": max(1, per_wallet // 5)})  # warm-up
+        for _ in range(args.runs):
+            before = _cpu_seconds(pids)
+            result = (await http.get(f"{server.url}/_bench/run", params=params)).json()
+            cpu = _cpu_seconds(pids) - before
+            if result["wallets"] != wallets or result["failures"]:
+                raise RuntimeError(f"{server.application}: {result}")
+            rows.append({"cpu_us": cpu / result["calls"] * 1e6, "rate": result["calls"] / result["elapsed"],
+                         "p50": result["p50"] * 1e3, "p99": result["p99"] * 1e3})
     finally:
-        for wallet in wallets:
-            await wallet.close()
-    result["server_cpu_per_call_us"] = cpu / max(1, result["calls"]) * 1e6
-    return result
+        await load.ask({"close": True})
+    return rows
 
 
-async def _measure_idle(server, http, count):
-    import websockets
-    from websockets.asyncio.client import connect
+async def _measure_target(name, make, args, call_file, cpus):
+    import httpx
 
-    from byoa import protocol
-
-    grant = {"skills": ["audio.transcribe"], "expiresAt": "2099-01-01T00:00:00Z"}
-    sockets = []
-
-    async def connect_one(link):
-        from urllib.parse import parse_qsl, urlsplit
-
-        code = dict(parse_qsl(urlsplit(link).query))["session"]
-        ws = await connect(f"{server.ws_url}/byoa/ws", compression=None, ping_interval=None)
-        await ws.send(protocol.dump(protocol.hello(code, None, {"name": "bench"}, grant)))
-        assert json.loads(await ws.recv())["type"] == "welcome"
-        sockets.append(ws)
-
-    links = await _links(http, count + 10)
-    for link in links[:10]:  # warm up every code path before the baseline
-        await connect_one(link)
-    rss_before = _proc_rss_kib(server.process.pid)
-    import asyncio
-
-    for start in range(10, len(links), 50):
-        await asyncio.gather(*(connect_one(link) for link in links[start : start + 50]))
-    await asyncio.sleep(1)  # let the server settle its allocations (measurement, not a test wait)
-    rss_after = _proc_rss_kib(server.process.pid)
-    for ws in sockets:
-        try:
-            await ws.close()
-        except websockets.ConnectionClosed:
-            pass
-    return {"connected": len(sockets) - 10, "rss_before_kib": rss_before, "rss_after_kib": rss_after,
-            "per_wallet_kib": (rss_after - rss_before) / max(1, len(sockets) - 10)}
+    results = {}
+    with make() as server:
+        async with httpx.AsyncClient(timeout=600) as http, LoadGenerator(cpus) as load:
+            for wallets in args.wallets:
+                results[wallets] = await _measure(server, http, load, wallets, args, call_file)
+            if args.idle:
+                pids = _tree(server.process.pid)
+                warm = (await http.get(f"{server.url}/_bench/links", params={"n": 10})).json()["links"]
+                await load.ask({"open": warm, "name": IDLE_NAME})  # every code path warm before the baseline
+                before = _rss_kib(pids)
+                links = (await http.get(f"{server.url}/_bench/links", params={"n": args.idle})).json()["links"]
+                await load.ask({"open": links, "name": IDLE_NAME})
+                await asyncio.sleep(1)  # let the server settle its allocations (a measurement, not a test)
+                after = _rss_kib(pids)
+                results["idle_kib"] = (after - before) / args.idle
+                results["idle_calls"] = await _measure(server, http, load, 10, args, call_file)
+    return results
 
 
 async def _main(args):
-    import httpx
+    server_cpu, load_cpus = _cpus()
+    call = {
+        "text": {"skill": "text.generate", "input": {"messages": [{"role": "user", "content": "Is it bigger than a breadbox?"}]},
+                 "params": {"maxTokens": 16}},
+        "clip": {"skill": "audio.transcribe", "input": {"audio": {"mime": "audio/wav", "base64": _clip()}},
+                 "params": {"language": "en"}},
+    }[args.call]
+    workdir = Path(tempfile.mkdtemp(prefix="byoa-bench-"))
+    call_file = workdir / "call.json"
+    call_file.write_text(json.dumps(call))
+    if load_cpus:
+        os.sched_setaffinity(0, load_cpus)
+    targets = _targets(server_cpu, workdir, args.call_log)
+    results = {}
+    for name in ["node", *args.servers]:
+        results[name] = await _measure_target(name, targets[name], args, call_file, load_cpus)
+        print(f"  measured {name}", file=sys.stderr, flush=True)
 
-    from testwallet.server import DaphneServer
+    load = os.getloadavg()
+    print(f"BYOA server -> wallet calls on loopback: {args.call} call ({len(json.dumps(call))} bytes of JSON), "
+          f"{IN_FLIGHT} in flight per wallet, {args.calls} calls per run, {args.runs} runs, "
+          f"call log {'on' if args.call_log else 'off'}")
+    print(f"{os.cpu_count()} CPUs; server on CPU {server_cpu}, load generator on {load_cpus}; "
+          f"load average at the end {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    print("figures: median [min-max] over the runs; x node: ours / the Node anchor's median (and range) in this run")
+    header = f"{'target':<16}{'W':>6}  {'CPU us/call':<18}{'x node':<18}{'calls/s':<22}{'p50 ms':<18}{'p99 ms':<18}"
+    print(header)
+    node = results["node"]
+    for name, result in results.items():
+        for key in [*args.wallets, *(["idle_calls"] if args.idle else [])]:
+            rows = result[key]
+            cpu = [row["cpu_us"] for row in rows]
+            ref = [row["cpu_us"] for row in node[key]]
+            ratio = (f"{statistics.median(cpu) / statistics.median(ref):.1f} "
+                     f"[{min(cpu) / max(ref):.1f}-{max(cpu) / min(ref):.1f}]")
+            label = "10+idle" if key == "idle_calls" else key
+            print(f"{name:<16}{label:>6}  {_spread(cpu):<18}{ratio:<18}{_spread([r['rate'] for r in rows]):<22}"
+                  f"{_spread([r['p50'] for r in rows], 2):<18}{_spread([r['p99'] for r in rows], 2):<18}")
+    if args.idle:
+        print(f"memory per idle wallet ({args.idle} connected, RSS of the server's processes):")
+        for name, result in results.items():
+            flat = statistics.median(c["cpu_us"] for c in result["idle_calls"]) / statistics.median(
+                c["cpu_us"] for c in result[10]) if 10 in result else float("nan")
+            print(f"  {name:<16}{result['idle_kib']:>7.1f} KiB   CPU/call at W=10 with them / without: {flat:.2f}")
 
-    server = DaphneServer(
-        "benchmarks.byoa_calls:application",
-        settings_module="tests.byoa.live_settings",
-        env={"BYOA_BENCH_SERVER": "1", "BYOA_BENCH_CALL_LOG": "1" if args.call_log else "0", "DJANGO_LOG_LEVEL": "WARNING"},
-    )
-    with server:
-        async with httpx.AsyncClient(base_url=server.url, timeout=60) as http:
-            print(f"BYOA server -> wallet calls, daphne on loopback, {os.cpu_count()} CPUs, "
-                  f"{IN_FLIGHT} calls in flight per wallet, {args.seconds:g} s per run, call log {'on' if args.call_log else 'off'}")
-            print(f"{'W':>5} {'calls':>8} {'calls/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'fail':>5} {'CPU us/call':>12} {'x ref':>9}")
-            for count in args.wallets:
-                r = await _measure_calls(server, http, count, args.seconds)
-                rate = r["calls"] / r["elapsed"]
-                cpu = r["server_cpu_per_call_us"]
-                ratio = f"{cpu / REFERENCE_CPU_US[1]:.1f}-{cpu / REFERENCE_CPU_US[0]:.1f}"
-                print(f"{r['wallets']:>5} {r['calls']:>8} {rate:>9.0f} {r['p50'] * 1e3:>8.2f} {r['p99'] * 1e3:>8.2f} "
-                      f"{r['failures']:>5} {cpu:>12.0f} {ratio:>9}")
-            if args.idle:
-                idle = await _measure_idle(server, http, args.idle)
-                print(f"idle wallets: {idle['connected']} connected, server RSS {idle['rss_before_kib']} -> "
-                      f"{idle['rss_after_kib']} KiB: {idle['per_wallet_kib']:.1f} KiB per wallet "
-                      f"(x{idle['per_wallet_kib'] / REFERENCE_IDLE_KIB:.1f} the reference {REFERENCE_IDLE_KIB} KiB)")
-            print(f"reference: the spec's Node.js + ws sample server, {REFERENCE_CPU_US[0]}-{REFERENCE_CPU_US[1]} us "
-                  f"CPU per call, ~{REFERENCE_IDLE_KIB} KiB per idle wallet")
+
+def _clip():
+    import base64
+
+    sys.path.insert(0, str(ROOT))
+    from byoa.wallet.wav import silent_clip
+
+    return base64.b64encode(silent_clip(0.35)).decode()
 
 
 def main(argv=None):
     import argparse
-    import asyncio
     import resource
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=3.0, help="length of each call run (bounded)")
+    parser.add_argument("--servers", default="uvicorn,daphne", help="comma-separated: daphne, uvicorn, uvicorn-sansio, "
+                        "uvicorn-wsproto, hypercorn, granian")
     parser.add_argument("--wallets", default="1,10,100", help="comma-separated wallet counts")
     parser.add_argument("--idle", type=int, default=1000, help="idle wallets for the memory figure (0: skip)")
+    parser.add_argument("--runs", type=int, default=5, help="runs per figure, for its spread")
+    parser.add_argument("--calls", type=int, default=20000, help="calls per run, over all wallets")
+    parser.add_argument("--call", choices=["text", "clip"], default="text", help="a small text.generate, or an 11 KB clip")
     parser.add_argument("--no-call-log", dest="call_log", action="store_false", help="BYOA['CALL_LOG'] = False")
     args = parser.parse_args(argv)
+    args.servers = [name for name in args.servers.split(",") if name]
     args.wallets = [int(w) for w in args.wallets.split(",")]
-    args.seconds = min(args.seconds, 60.0)
+    if args.idle and 10 not in args.wallets:
+        args.wallets.append(10)
     args.idle = min(args.idle, 5000)
+    if not (NODE_DIR / "node_modules" / "ws").is_dir():
+        sys.exit("Install the anchor's ws first: npm ci --prefix benchmarks/node")
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 4 * args.idle + 1024)), hard))
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 4 * args.idle + 4096)), hard))
     os.chdir(ROOT)
     sys.path.insert(0, str(ROOT))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.byoa.live_settings")

@@ -1,6 +1,8 @@
 """The ``BYOA`` settings namespace, read when used, never at import."""
 
 from django.conf import settings
+from django.core.signals import setting_changed
+from django.dispatch import receiver
 
 DEFAULTS = {
     # Manifests besides the ``manifest.json`` found beside each installed app's
@@ -41,7 +43,24 @@ DEFAULTS = {
 }
 
 
+# The values in force, read at first use. A call reads several settings, and
+# each read through django.conf.settings costs as much as the rest of a line
+# of the call path; override_settings (and pytest-django's settings fixture)
+# announce a change, which clears this.
+_values = {}
+
+
 def byoa_setting(name):
     """Return the value of BYOA[name], or its documented default."""
-    overrides = getattr(settings, "BYOA", {}) or {}
-    return overrides.get(name, DEFAULTS[name])
+    try:
+        return _values[name]
+    except KeyError:
+        overrides = getattr(settings, "BYOA", {}) or {}
+        value = _values[name] = overrides.get(name, DEFAULTS[name])
+        return value
+
+
+@receiver(setting_changed)
+def _forget_values(*, setting, **kwargs):
+    if setting == "BYOA":
+        _values.clear()

@@ -9,11 +9,12 @@ statement (``executemany``): a call costs no thread hop and no INSERT of its own
 
 import asyncio
 import logging
+import time
+from datetime import UTC, datetime
 
 from channels.db import database_sync_to_async
 from django.db import IntegrityError, connection, transaction
 
-from byoa import clock
 from byoa.models import CallLog, Pairing
 
 logger = logging.getLogger(__name__)
@@ -30,7 +31,7 @@ _writer = None
 def add(pairing_id, skill, model, ok, duration_ms, receipt=None):
     """Queue the receipt of a call (never its content); it is written within BATCH_SECONDS."""
     global _writer
-    _queued.append((pairing_id, skill, model, ok, duration_ms, receipt, clock.now()))
+    _queued.append((pairing_id, skill, model, ok, duration_ms, receipt, time.time()))
     if _writer is None or _writer.done():
         _writer = asyncio.ensure_future(_write_later())
 
@@ -58,7 +59,7 @@ def discard():
     del _queued[:]
 
 
-def _row(pairing_id, skill, model, ok, duration_ms, receipt, at, at_field):
+def _row(pairing_id, skill, model, ok, duration_ms, receipt, at, at_value):
     receipt = receipt if isinstance(receipt, dict) else {}
     return (
         pairing_id,
@@ -68,8 +69,18 @@ def _row(pairing_id, skill, model, ok, duration_ms, receipt, at, at_field):
         duration_ms,
         str(receipt.get("cost", ""))[:40],
         str(receipt.get("provider", ""))[:40],
-        at_field.get_db_prep_value(at, connection),
+        at_value(at),
     )
+
+
+def _at_value():
+    """Return a function from a POSIX time to the database's value of ``CallLog.at``."""
+    field = CallLog._meta.get_field("at")
+    if connection.vendor == "sqlite" and connection.timezone_name == "UTC":
+        # What Django's SQLite adaptation makes of an aware datetime (naive UTC
+        # text, as str() writes it), without its per-value time zone work.
+        return lambda at: str(datetime.fromtimestamp(at, UTC).replace(tzinfo=None))
+    return lambda at: field.get_db_prep_value(datetime.fromtimestamp(at, UTC), connection)
 
 
 def _insert_sql():
@@ -80,8 +91,8 @@ def _insert_sql():
 
 
 def _write(batch):
-    at_field = CallLog._meta.get_field("at")
-    rows = [_row(*receipt, at_field) for receipt in batch]
+    at_value = _at_value()
+    rows = [_row(*receipt, at_value) for receipt in batch]
     try:
         _insert(rows)
     except IntegrityError:

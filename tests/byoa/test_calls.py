@@ -241,7 +241,8 @@ async def test_a_call_that_times_out_leaves_one_failed_receipt_even_when_its_res
     await wallet.receive_output(5)
     await receipts.flush()
     log = await database_sync_to_async(CallLog.objects.get)()
-    assert (log.skill, log.ok) == ("audio.transcribe", False) and log.duration_ms >= 200
+    # The wallet held it until the caller's deadline: the timeout, less the hop from another process.
+    assert (log.skill, log.ok) == ("audio.transcribe", False) and log.duration_ms > 100
     assert "Peru" not in str(log.__dict__) and "UklGR" not in str(log.__dict__)
 
 

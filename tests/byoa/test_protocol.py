@@ -27,3 +27,24 @@ def test_an_integer_over_4300_digits_is_not_json():
 
 def test_ordinary_numbers_still_parse():
     assert protocol.parse('{"type":"ping","a":1.5e10,"b":-0.25,"c":' + "9" * 4300 + "}")["a"] == 1.5e10
+
+
+def test_an_integer_beyond_64_bits_stays_an_exact_integer():
+    frame = protocol.parse('{"type":"result","id":1,"output":{"n":123456789012345678901234567890}}')
+    assert frame["output"]["n"] == 123456789012345678901234567890
+
+
+def test_a_lone_surrogate_escape_parses_as_before():
+    assert protocol.parse('{"type":"chunk","id":1,"delta":"\\ud800"}')["delta"] == "\ud800"
+
+
+@pytest.mark.parametrize("text", ["[1,2]", '"hello"', "3", "null"])
+def test_json_that_is_not_an_object_means_nothing(text):
+    assert protocol.parse(text) is None
+
+
+def test_a_call_frame_from_its_body_is_the_frame_dump_writes():
+    body = protocol.call_body("text.generate", {"messages": [{"role": "user", "content": "é \u2028 \"q\""}]}, {"n": 1})
+    assert protocol.call_text(7, body) == protocol.dump(protocol.call(7, "text.generate", {"messages": [
+        {"role": "user", "content": "é \u2028 \"q\""}]}, {"n": 1}))
+    assert protocol.parse(protocol.call_text(7, body))["id"] == 7
