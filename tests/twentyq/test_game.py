@@ -187,3 +187,16 @@ def test_moves_of_the_other_mode_are_refused():
     game = Game.new("site-thinks", CATALOG, secret="giraffe")
     assert unchanged(game, lambda g: g.answer(1, "yes")).code == "wrong-mode"
     assert unchanged(game, lambda g: g.own_move(CATALOG)).code == "wrong-mode"
+
+
+def test_the_site_never_repeats_a_guess_the_model_made_wrongly():
+    game = Game.new("ai-asks", CATALOG)
+    prompt_id, turn, *_ = game.begin_prompt(CATALOG, now=0)
+    game.apply_replies(prompt_id, turn, [("m1", "GUESS: cats")], "extension", now=1)
+    game.verdict(1, False)
+    cat = CATALOG.thing("cat")
+    for key, value in list(cat.attributes.items())[: LIMIT - 2]:
+        game.data["pending"] = {"turn": game.turn, "kind": "question", "text": "?", "by": "site", "attribute": key}
+        game.answer(game.turn, "yes" if value else "no")
+    game.own_move(CATALOG)
+    assert game.data["pending"]["kind"] == "guess" and game.data["pending"]["thing"] != "cat"
