@@ -1,7 +1,8 @@
 """
-The baseline of benchmarks/mcp_calls.py: the same bookshop tool on a plain
-``MCPServer`` Streamable HTTP app, with none of the project around it (no
-Django routing, no Host/Origin checks, no argument pre-validation).
+The baseline of benchmarks/mcp_calls.py: a plain ``MCPServer`` Streamable HTTP
+app with none of the project around it (no Django routing, no Host/Origin
+checks, no argument pre-validation), serving a trivial tool (``ping``) and,
+for reference, the bookshop's own tools.
 
     uvicorn benchmarks.standalone_mcp:app
 """
@@ -21,6 +22,12 @@ from sites.bookshop.tools import get_book, list_moods, search_books  # noqa: E40
 server = MCPServer("standalone-baseline")
 for tool in (search_books, get_book, list_moods):
     server.add_tool(tool)
+
+
+@server.tool()
+async def ping(text: str = "") -> str:
+    """Answer pong: a tool whose own work is nothing, so that its calls measure the transport alone."""
+    return "pong " + text
 
 app = server.streamable_http_app(
     streamable_http_path="/api/mcp",

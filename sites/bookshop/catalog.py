@@ -1,12 +1,12 @@
 """
 Catalog queries shared by the MCP tools and the shop's own pages (own mode), so
-that a visitor without a wallet gets exactly what the model gets.
+that a visitor without a wallet gets exactly what the model gets. Searches
+run on the catalog in memory (``index``).
 """
 
-from django.db.models import Q
 from django.urls import reverse
 
-from sites.bookshop.models import Book, Mood
+from sites.bookshop import index
 
 MAX_RESULTS = 20
 
@@ -21,31 +21,23 @@ class UnknownBook(LookupError):
 
 async def mood_slugs():
     """Return every mood slug, sorted."""
-    return [slug async for slug in Mood.objects.order_by("slug").values_list("slug", flat=True)]
+    return list((await index.get()).mood_slugs)
 
 
 async def search(mood=None, query=None, limit=5):
-    """Return up to `limit` books with the mood and every word of the query."""
-    books = Book.objects.prefetch_related("moods")
-    if mood:
-        if not await Mood.objects.filter(slug=mood).aexists():
-            raise UnknownMood(mood)
-        books = books.filter(moods__slug=mood)
-    for word in (query or "").split():
-        books = books.filter(
-            Q(title__icontains=word)
-            | Q(author__icontains=word)
-            | Q(genre__icontains=word)
-            | Q(blurb__icontains=word)
-        )
-    return [book async for book in books.distinct()[: min(limit, MAX_RESULTS)]]
+    """Return up to `limit` books with the mood and every word of the query (in any case), by title."""
+    catalog = await index.get()
+    if mood and mood not in catalog.mood_slugs:
+        raise UnknownMood(mood)
+    found = catalog.search(mood or None, (query or "").split())
+    return [book for book, _ in zip(found, range(min(limit, MAX_RESULTS)))]
 
 
 async def get(slug):
     """Return the book with this slug."""
     try:
-        return await Book.objects.prefetch_related("moods").aget(slug=slug)
-    except Book.DoesNotExist:
+        return (await index.get()).by_slug[slug]
+    except KeyError:
         raise UnknownBook(slug) from None
 
 

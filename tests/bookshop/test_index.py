@@ -1,0 +1,45 @@
+"""The catalog in memory follows every change to the database."""
+
+import pytest
+from asgiref.sync import async_to_sync
+
+from sites.bookshop import catalog
+from sites.bookshop.models import Book, Mood
+
+
+def titles(**search):
+    return [book.title for book in async_to_sync(catalog.search)(**search)]
+
+
+def test_a_renamed_book_is_found_by_its_new_title(catalog_db):
+    assert titles(query="tolkien") == ["The Hobbit"]
+    book = Book.objects.get(title="The Hobbit")
+    book.title = "There and Back Again"
+    book.save()
+    assert titles(query="tolkien") == ["There and Back Again"]
+
+
+def test_a_deleted_book_is_no_longer_found(catalog_db):
+    Book.objects.filter(title="The Hobbit").delete()
+    assert titles(query="tolkien") == []
+
+
+def test_a_new_mood_and_a_change_of_a_books_moods_are_searchable_at_once(catalog_db):
+    with pytest.raises(catalog.UnknownMood):
+        titles(mood="wistful")
+    wistful = Mood.objects.create(slug="wistful")
+    assert titles(mood="wistful") == []
+    Book.objects.get(title="The Hobbit").moods.add(wistful)
+    assert titles(mood="wistful") == ["The Hobbit"]
+    assert "wistful" in async_to_sync(catalog.mood_slugs)()
+
+
+def test_words_match_in_any_case_and_results_come_by_title(catalog_db):
+    assert titles(query="TOLKIEN") == titles(query="tolkien")
+    found = titles(limit=20)
+    assert found == sorted(found) and len(found) == 20
+
+
+@pytest.fixture
+def catalog_db(catalog):
+    """The demo catalog, in a database this test may change."""
