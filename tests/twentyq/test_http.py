@@ -127,3 +127,16 @@ async def test_a_form_post_without_a_script_is_redirected_back_to_the_page(playe
 async def test_a_post_without_the_csrf_token_is_refused(player):
     response = await player.http.post("/twentyq/api/new", json={"mode": "ai-asks"})
     assert response.status_code == 403
+
+
+@pytest.mark.parametrize("mode, shown, hidden", [
+    ("ai-asks", "answer-form", "own-question-form"),
+    ("site-thinks", "own-question-form", "answer-form"),
+])
+async def test_every_form_is_on_the_page_in_either_mode_so_the_script_can_switch(player, mode, shown, hidden):
+    await player.ok("new", {"mode": mode, "next": "own"})
+    html = (await player.open()).text
+    for form in ("answer-form", "verdict-form", "own-next", "question-form", "own-question-form", "guess-form"):
+        assert f'id="{form}"' in html, form
+    tag = lambda form: re.search(rf'<form id="{form}"[^>]*>', html).group(0)  # noqa: E731
+    assert " hidden" not in tag(shown) and " hidden" in tag(hidden)
