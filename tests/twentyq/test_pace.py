@@ -24,6 +24,8 @@ async def test_a_visitor_asking_faster_than_the_manifest_allows_is_told_to_wait(
     for number in range(15):  # 2 models a question: the manifest's 30 calls a minute
         events = await player.events({"question": f"Is it number {number}?"})
         assert events[-1][0] == "result", events[-1]
-    status, answer = await player.post("stream", {"question": "One more?"})
+    response = await player.http.post("/twentyq/api/stream", json={"question": "One more?"}, headers=player.headers)
+    status, answer = response.status_code, response.json()
     assert status == 429 and answer["error"] == "slow-down" and "try again in" in answer["message"]
+    assert 1 <= int(response.headers["retry-after"]) <= 61
     assert len(answer["game"]["history"]) == 15 and answer["game"]["pending"] is None
