@@ -10,7 +10,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
-# The wallet's frames are up to 4 MB (DESIGN.md); daphne's default is 1 MiB.
+# The wallet's frames are up to 4 MB (DESIGN.md); uvicorn's default is 16 MiB, daphne's 1 MiB.
 WS_MAX := 4194304
 
 VENDOR := frontend/vendor/openai.js
@@ -25,9 +25,14 @@ run: export DJANGO_DEBUG ?= 1
 run: $(VENV)/.installed vendor-if-npm
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py load_catalog
-	$(BIN)/daphne --bind $(HOST) --port $(PORT) \
-		--websocket-max-message-size $(WS_MAX) --websocket-max-frame-size $(WS_MAX) \
-		sites.config.asgi:application
+	$(BIN)/uvicorn --host $(HOST) --port $(PORT) --ws websockets-sansio --ws-max-size $(WS_MAX) \
+		--lifespan on sites.config.asgi:application
+
+# The server: uvicorn with websockets' sans-I/O implementation (and uvloop and
+# httptools, picked up when installed) spent the least CPU per BYOA call and
+# memory per idle wallet of the servers we measured (benchmarks/byoa_calls.py);
+# daphne still serves `manage.py runserver` and the test fixtures. Either takes
+# sites.config.asgi:application as it is.
 
 test: $(VENV)/.installed-test frontend-deps $(VENDOR) debian-packages
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

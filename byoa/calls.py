@@ -39,17 +39,10 @@ from byoa.replies import ChannelReply, LocalReply
 
 __all__ = ["WalletStream", "call_wallet", "stream_wallet"]
 
-# How long past its deadline a caller in the connection's own process waits for
-# the connection to say the call expired, should that ever not come.
-LOCAL_GRACE_SECONDS = 1.0
-
 
 async def call_wallet(pairing, skill, input, params=None, *, timeout=None):
     """Call the pairing's wallet and return the output object, or None."""
-    stream = WalletStream(pairing, skill, input, params, timeout=timeout, stream=False)
-    async for _delta in stream:
-        pass
-    return stream.output
+    return await WalletStream(pairing, skill, input, params, timeout=timeout, stream=False)._run()
 
 
 def stream_wallet(pairing, skill, input, params=None, *, timeout=None):
@@ -82,18 +75,10 @@ class WalletStream:
         return self._deltas()
 
     async def _deltas(self):
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.timeout
-        reply, bound = await self._send_call(deadline)
-        if reply is None:
-            return
-        while True:
-            remaining = bound - loop.time()
-            if remaining <= 0:
-                return
-            try:
-                message = await asyncio.wait_for(reply.receive(), remaining)
-            except TimeoutError:
+        reply, deadline = await self._send_call()
+        while reply is not None:
+            message = await reply.receive(deadline)
+            if message is None:  # the deadline passed
                 return
             if message.get("type") == events.CHUNK:
                 yield message["delta"]
@@ -102,27 +87,42 @@ class WalletStream:
                     self.output = message.get("output")
                 return
 
-    async def _send_call(self, deadline):
-        """Hand the call to the pairing's live connection; return (where its outcome comes, how long to wait)."""
+    async def _run(self):
+        """Run the call to its end, deltas unread, and return the output (call_wallet's short way)."""
+        self._started = True
+        reply, deadline = await self._send_call()
+        while reply is not None:
+            message = await reply.receive(deadline)
+            if message is None:
+                break
+            if message.get("type") == events.RESULT:
+                if message.get("ok"):
+                    self.output = message.get("output")
+                break
+        return self.output
+
+    async def _send_call(self):
+        """Hand the call to the pairing's live connection; return (where its outcome comes, the deadline)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.timeout
         pk = getattr(self.pairing, "pk", self.pairing)
         body = protocol.call_body(self.skill, self.input, self.params)  # encoded once, here
-        loop = asyncio.get_running_loop()
         connection = live.get(pk)
         if connection is not None:
             # The connection's timer ends the call at the deadline and tells us,
             # so that a result racing the deadline is either delivered or
-            # receipted as failed, never both. Our own bound is a safety net.
+            # receipted as failed, never both.
             reply = LocalReply()
-            await connection.start_call(reply, self.skill, self.params, body, deadline - loop.time())
-            return reply, deadline + LOCAL_GRACE_SECONDS
+            await connection.start_call(reply, self.skill, self.params, body, self.timeout)
+            return reply, deadline
         channel = await pairings.live_channel(pk)
         if not channel:
-            return None, 0
+            return None, deadline
         layer = get_channel_layer()
         reply = ChannelReply(layer, await layer.new_channel("byoa.reply."))
         event = events.call(reply.channel, self.skill, self.params, body, max(0.0, deadline - loop.time()))
         try:
             await layer.send(channel, event)
         except ChannelFull:
-            return None, 0
+            return None, deadline
         return reply, deadline

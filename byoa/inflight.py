@@ -33,7 +33,10 @@ class InFlight:
         self._next_id = 0
         self._pending = {}
         # Ids whose caller gave up: a slow wallet's late result is not a flood.
-        self._expired = deque(maxlen=remember_expired)
+        # Made at the first expiry: most connections never have one, and an
+        # empty deque is most of an idle connection's share here.
+        self._expired = None
+        self._remember_expired = remember_expired
         # Ids whose caller gave up -> when they stop counting as in flight.
         self._late = {}
 
@@ -75,12 +78,14 @@ class InFlight:
         """
         pending = self._pending.pop(call_id, None)
         if pending is not None:
+            if self._expired is None:
+                self._expired = deque(maxlen=self._remember_expired)
             self._expired.append(call_id)
             self._late[call_id] = clock.now() + timedelta(seconds=hold_seconds)
         return pending
 
     def was_expired(self, call_id):
-        return type(call_id) is int and call_id in self._expired
+        return type(call_id) is int and self._expired is not None and call_id in self._expired
 
     def drain(self):
         """Remove and return every pending call (the connection is gone)."""

@@ -8,6 +8,7 @@ of the events of ``byoa.events`` (``result``, ``chunk``, ``FAILED``).
 
 import asyncio
 import logging
+from collections import deque
 
 from channels.exceptions import ChannelFull
 
@@ -17,24 +18,39 @@ logger = logging.getLogger(__name__)
 
 
 class LocalReply:
-    """A caller in the connection's own process: events go into its queue."""
+    """A caller in the connection's own process: events go straight to it.
 
-    __slots__ = ("queue",)
+    It waits with no timer of its own: the connection ends every call it
+    takes, with the result, with its timer at the caller's deadline, or when
+    it is gone (``byoa.consumers``).
+    """
+
+    __slots__ = ("_events", "_waiter")
 
     def __init__(self):
-        self.queue = asyncio.Queue()
+        # Lighter than an asyncio.Queue, which a call would build and drop each time.
+        self._events = deque()
+        self._waiter = None
+
+    def _put(self, event):
+        self._events.append(event)
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
 
     async def send(self, event):
         """Hand the event to the caller."""
-        self.queue.put_nowait(event)
+        self._put(event)
 
     def expired(self):
         """Tell the caller its call timed out: the connection's timer is the one that counts."""
-        self.queue.put_nowait(FAILED)
+        self._put(FAILED)
 
-    async def receive(self):
-        """Return the next event for the caller."""
-        return await self.queue.get()
+    async def receive(self, deadline):
+        """Return the next event for the caller (the connection keeps the deadline)."""
+        while not self._events:
+            self._waiter = asyncio.get_running_loop().create_future()
+            await self._waiter
+        return self._events.popleft()
 
 
 class ChannelReply:
@@ -56,6 +72,16 @@ class ChannelReply:
         except ChannelFull:
             logger.warning("BYOA channel full; a message for a caller was dropped")
 
-    async def receive(self):
-        """Return the next event on the caller's channel."""
-        return await self.layer.receive(self.channel)
+    async def receive(self, deadline):
+        """Return the next event on the caller's channel, or None at the deadline (loop time).
+
+        The caller keeps its own deadline: the channel layer delivers at most
+        once, and the connection's process may be gone.
+        """
+        remaining = deadline - asyncio.get_running_loop().time()
+        if remaining <= 0:
+            return None
+        try:
+            return await asyncio.wait_for(self.layer.receive(self.channel), remaining)
+        except TimeoutError:
+            return None
