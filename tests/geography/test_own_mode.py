@@ -54,7 +54,7 @@ async def test_a_wrong_answer_says_what_was_named_and_what_was_right(game):
 
 async def test_answers_in_slovak_are_judged_with_slovak_names(game):
     await game.get_by_label("I answer in").select_option("sk")
-    await game.wait_for_function("document.querySelector('#question').textContent.includes('krajin')", timeout=5000)
+    await game.locator("#question", has_text="krajin").wait_for(timeout=5000)
     await type_answer(game, await right_answer(game, "sk"))
     assert await game.locator("#verdict").get_attribute("data-verdict") == "correct"
 

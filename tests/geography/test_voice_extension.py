@@ -37,9 +37,11 @@ async def use_extension(page):
 
 
 async def speak(page, stop_when_left="13 s left"):
-    """Record until the countdown says `stop_when_left`, then press Stop."""
+    """Record until the countdown says `stop_when_left` and the meter moved, then press Stop."""
     await page.get_by_role("button", name="Speak your answer").click()
     await page.locator("#clip-countdown", has_text=stop_when_left).wait_for(timeout=10000)
+    # The countdown starts before the first samples arrive: a Stop before them records nothing.
+    await page.wait_for_function("() => document.querySelector('#level').value > 0", timeout=10000)
     await page.get_by_role("button", name="Stop").click()
 
 
