@@ -30,6 +30,12 @@ import { ownWay } from './own.js';
  */
 export const WAY_ORDER = Object.freeze(['aiwallet', 'extension', 'link', 'builtin', 'own']);
 
+/**
+ * How long a way may take to say whether it is present (AI Wallet's own discovery takes 300 ms);
+ * a way that has not said by then counts as absent, so that one hanging API cannot hold the page.
+ */
+export const DETECT_TIMEOUT_MS = 3000;
+
 /** @typedef {{ text: string, way: WayId, model?: string, data?: unknown }} ChosenAnswer */
 
 export class WayChooser {
@@ -159,10 +165,15 @@ export class WayChooser {
 
   async #detect() {
     await Promise.all(this.#all.map(async (way) => {
+      /** @type {ReturnType<typeof setTimeout> | undefined} */
+      let timer;
+      const late = new Promise((_, reject) => { timer = setTimeout(reject, DETECT_TIMEOUT_MS); });
       try {
-        await way.detect(() => this.#wayChanged(way));
+        await Promise.race([way.detect(() => this.#wayChanged(way)), late]);
       } catch {
         way.status = 'absent';
+      } finally {
+        clearTimeout(timer);
       }
     }));
     if (this.#current.id === 'own') {

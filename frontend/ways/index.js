@@ -1,7 +1,7 @@
 // @ts-check
 /** The way chooser: one interface to generate text through any way in. Types: ./types.js. */
 
-export { WAY_ORDER, WayChooser } from './chooser.js';
+export { DETECT_TIMEOUT_MS, WAY_ORDER, WayChooser } from './chooser.js';
 export { aiWalletWay } from './aiwallet.js';
 export { extensionWay } from './extension.js';
 export { linkWay } from './link.js';

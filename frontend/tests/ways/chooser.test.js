@@ -1,8 +1,8 @@
 // @ts-check
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it, mock } from 'node:test';
 
-import { WAY_ORDER, WayChooser } from '../../ways/chooser.js';
+import { DETECT_TIMEOUT_MS, WAY_ORDER, WayChooser } from '../../ways/chooser.js';
 import { scriptedWay } from './fakes.js';
 
 const ASK = { messages: [{ role: /** @type {const} */ ('user'), content: 'Is it alive?' }], choices: ['yes', 'no'] };
@@ -37,6 +37,21 @@ describe('WayChooser order and presence', () => {
     const chooser = new WayChooser([broken]);
     await chooser.ready;
     assert.deepEqual(chooser.ways.map((way) => way.id), ['own']);
+  });
+
+  it('should count a way whose detection never settles as absent after DETECT_TIMEOUT_MS', async () => {
+    mock.timers.enable({ apis: ['setTimeout'] });
+    try {
+      const hanging = scriptedWay('builtin');
+      hanging.detect = () => new Promise(() => {});
+      const chooser = new WayChooser([hanging, scriptedWay('extension')]);
+      await Promise.resolve();
+      mock.timers.tick(DETECT_TIMEOUT_MS);
+      await chooser.ready;
+      assert.deepEqual(chooser.ways.map((way) => way.id), ['extension', 'own']);
+    } finally {
+      mock.timers.reset();
+    }
   });
 
   it('should refuse a way it does not know, naming the ones it does', () => {

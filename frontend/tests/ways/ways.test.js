@@ -6,6 +6,7 @@ import { AiConnect } from '../../aiconnect/client.js';
 import { aiWalletWay } from '../../ways/aiwallet.js';
 import { builtinWay, CHARS_PER_TOKEN } from '../../ways/builtin.js';
 import { WayChooser } from '../../ways/chooser.js';
+import { readEventStream } from '../../ways/event-stream.js';
 import { extensionWay } from '../../ways/extension.js';
 import { linkWay } from '../../ways/link.js';
 import { matchChoice, withChoices } from '../../ways/messages.js';
@@ -286,7 +287,6 @@ describe('readEventStream', () => {
   });
 
   it('should yield events split anywhere across chunks, in order', async () => {
-    const { readEventStream } = await import('../../ways/event-stream.js');
     const seen = [];
     for await (const event of readEventStream(body(['event: del', 'ta\ndata: {"text":"Is"}\n', '\n: keep-alive\n\nevent: delta\r\ndata: {"text":" it"}\r\n\r\n', 'data: a\ndata: b\n\n']))) {
       seen.push(event);
@@ -299,14 +299,12 @@ describe('readEventStream', () => {
   });
 
   it('should read a CR LF split between two chunks as one line end', async () => {
-    const { readEventStream } = await import('../../ways/event-stream.js');
     const seen = [];
     for await (const event of readEventStream(body(['data: x\r', '\ndata: y\r\n\r\n']))) seen.push(event);
     assert.deepEqual(seen, [{ event: 'message', data: 'x\ny' }]);
   });
 
   it('should drop an event the stream ends in the middle of', async () => {
-    const { readEventStream } = await import('../../ways/event-stream.js');
     const seen = [];
     for await (const event of readEventStream(body(['event: result\ndata: {"game"']))) seen.push(event);
     assert.deepEqual(seen, []);
