@@ -5,9 +5,12 @@ Tests replace it (``monkeypatch.setattr("byoa.clock.now", ...)``) to move time
 without sleeping.
 """
 
-from django.utils import timezone
+from datetime import UTC, datetime
 
 
 def now():
     """Return the current time, timezone-aware."""
-    return timezone.now()
+    # Not django.utils.timezone.now(): it reads settings.USE_TZ on every call,
+    # and every server -> wallet call checks its grant's expiry. BYOA's times
+    # are aware whatever USE_TZ says.
+    return datetime.now(UTC)

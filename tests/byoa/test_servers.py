@@ -11,12 +11,16 @@ that the next call returns None at once instead of waiting for its timeout.
 """
 
 import asyncio
+import json
 
 import pytest
+import websockets
 
 from testwallet.server import DaphneServer, HypercornServer, UvicornServer
 from tests.byoa.conftest import Browser
-from tests.byoa.test_live import clip
+from byoa.protocol import CloseCode
+from tests.byoa.conftest import hello
+from tests.byoa.test_live import FOUR_MB, PAD, clip, closed_with, code_of, raw_socket
 
 pytestmark = pytest.mark.live
 
@@ -96,3 +100,26 @@ async def test_a_wallet_that_drops_mid_call_gives_the_caller_none(server, browse
     await wallet.drop()
     assert await asyncio.wait_for(caller, 20) == {"output": None}
     assert await until_not_live(browser)
+
+
+async def paired_socket(server, browser):
+    code = code_of((await browser.new_link())["link"])
+    ws = await raw_socket(server)
+    await ws.send(json.dumps(hello(session=code)))
+    assert json.loads(await ws.recv())["type"] == "welcome"
+    return ws
+
+
+async def test_a_frame_of_exactly_4_mib_is_read_and_one_over_it_ends_the_connection(server, browser):
+    ws = await paired_socket(server, browser)
+    await ws.send(PAD + "x" * (FOUR_MB - len(PAD) - 2) + '"}')
+    await ws.send(json.dumps({"type": "bye"}))
+    assert await closed_with(ws) == 1000  # the big frame was read and ignored, then bye
+    ws = await paired_socket(server, browser)
+    try:
+        await ws.send(PAD + "x" * FOUR_MB + '"}')
+    except websockets.ConnectionClosed:
+        pass
+    # The server's own limit: 1009 from uvicorn and hypercorn, a dropped connection (1006) from daphne.
+    assert await closed_with(ws) in (1006, 1009, CloseCode.TOO_BIG)
+    assert await until_not_live(browser), server.output()[-3000:]
