@@ -136,3 +136,26 @@ async def test_a_failed_call_hands_the_move_to_the_site_and_the_visitor_can_swit
     pending = (await state(game_page))["pending"]
     assert (pending["by"], pending["text"]) == ("model", "Is it alive?")
     assert console == []
+
+
+async def test_a_failed_answer_about_the_secret_leaves_the_site_answering_from_its_list(
+    game_page, byoa_extension, console
+):
+    byoa_extension.reply("text.generate", FAILED)
+    await use_way(game_page, "extension")
+    await new_game(game_page, "site-thinks")
+    await game_page.locator("#question").fill("Is it alive?")
+    await game_page.locator("#ask-button").click()
+    assert await answering(game_page, "own")
+    error = game_page.locator("#game-error")
+    await error.wait_for(timeout=10000)
+    assert await error.text_content() == "Your AI did not answer. Pick a question from the list: the site answers it."
+    assert await game_page.locator("#question-form").is_hidden()
+    await idle(game_page)
+    await game_page.locator("#attribute").select_option("alive")
+    await game_page.locator("#ask-own").click()
+    await game_page.locator("#history li").first.wait_for(timeout=10000)
+    game = await state(game_page)
+    assert (game["history"][0]["answeredBy"], game["turnsUsed"]) == ("catalog", 1)
+    assert await error.is_hidden()
+    assert console == []
