@@ -90,7 +90,7 @@ def _language(code):
 
 
 def _limit(name, value):
-    return LIMITS.get(name, name + " {value}").format(value=value)
+    return LIMITS.get(name, "the limit " + name + " is {value}").format(value=value)
 
 
 def _join(words):

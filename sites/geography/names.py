@@ -23,6 +23,8 @@ _NOT_COUNTRIES = {"EU", "EZ", "UN", "QO", "ZZ", "XA", "XB"}
 class UnknownLanguage(ValueError):
     """Raised when a language is not one of LANGUAGES."""
 
+    code = "language-invalid"
+
     def __init__(self, language):
         super().__init__(f"{language!r} is not an answer language; use one of {', '.join(LANGUAGES)}.")
 

@@ -162,7 +162,7 @@ async def language(request):
     try:
         state = game.with_language(state, _field(request, "language"))
     except (BadAnswer, names.UnknownLanguage) as exc:
-        return await _reply(request, {"error": getattr(exc, "code", "language-invalid"), "message": str(exc)}, 400)
+        return await _reply(request, {"error": exc.code, "message": str(exc)}, 400)
     await request.session.aset(game.SESSION_KEY, state)
     return await _reply(request, game.progress(state))
 
