@@ -3,11 +3,14 @@
  * The BYOA extension way: `window.byoa` (specs/byoa-sites.md, "With the extension"). The grant
  * comes from a click; `text.generate` takes `choices`, `maxTokens` and, with several granted
  * models, `model`. `null` from `request` and `{ok: false}` from `call` are the only "no".
- * The extension answers whole, so the way does not stream.
+ * The extension answers whole, so the way does not stream. The manifest's `maxCallsPerMinute` is
+ * kept on the page too: the wallet answers a call over it with `{ok: false}`, which would read as a
+ * "no", so a call over it waits (`onWait` says how long) instead.
  */
 
 import { findByoa } from '../byoa/discovery.js';
 import { callSkill, releaseOnPageHide, requestGrant } from '../byoa/extension.js';
+import { CallLimiter } from '../byoa/ratelimit.js';
 import { abortable } from './messages.js';
 
 /** @typedef {import('./types.js').Way} Way */
@@ -26,6 +29,8 @@ export function extensionWay({ manifest, find = () => findByoa() }) {
   let grantId = null;
   /** @type {(() => void) | null} */
   let stopReleasing = null;
+  const perMinute = /** @type {any} */ (manifest)?.purpose?.limits?.maxCallsPerMinute;
+  const limiter = Number.isInteger(perMinute) && perMinute >= 1 ? new CallLimiter(perMinute) : null;
 
   /** @type {Way} */
   const way = {
@@ -61,8 +66,12 @@ export function extensionWay({ manifest, find = () => findByoa() }) {
       way.status = 'ready';
       return true;
     },
-    async generate({ messages, choices, maxTokens, model, signal }) {
+    async generate({ messages, choices, maxTokens, model, signal, onWait }) {
       if (!provider || !grantId) return null;
+      for (let wait = limiter?.take() ?? 0; wait > 0; wait = limiter?.take() ?? 0) {
+        onWait?.(wait);
+        await abortable(new Promise((resolve) => setTimeout(resolve, wait)), signal);
+      }
       /** @type {Record<string, unknown>} */
       const params = {};
       if (choices) params.choices = choices;

@@ -35,6 +35,8 @@
  *   absent: the way's first. Ways with one model ignore it.
  * @property {AbortSignal} [signal] Aborting it stops the generation; the promise rejects with its reason.
  * @property {(delta: string) => void} [onText] Each piece of text as it streams, where the way streams.
+ * @property {(ms: number) => void} [onWait] The way must wait this long before it may call (the
+ *   manifest's `maxCallsPerMinute`); it then calls by itself.
  * @property {object} [serverBody] For ways where the site's server calls the model (the BYOA link):
  *   what that server needs to build the prompt itself. Ways in the page ignore it.
  */

@@ -5,6 +5,9 @@ params.choices / maxTokens / model, two granted models answering and checking,
 one granted model, and every "no" landing in own mode.
 """
 
+import json
+from pathlib import Path
+
 import pytest
 
 from testwallet.extension import FAILED
@@ -24,6 +27,7 @@ from tests.twentyq.conftest import (
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
 CHOICES = ["yes", "no", "sometimes"]
+MANIFEST = Path(__file__).resolve().parents[2] / "sites" / "twentyq" / "manifest.json"
 
 
 @pytest.fixture
@@ -158,4 +162,37 @@ async def test_a_failed_answer_about_the_secret_leaves_the_site_answering_from_i
     game = await state(game_page)
     assert (game["history"][0]["answeredBy"], game["turnsUsed"]) == ("catalog", 1)
     assert await error.is_hidden()
+    assert console == []
+
+
+async def test_calls_over_the_manifests_per_minute_limit_wait_and_are_not_lost(page, daphne_server, byoa_extension, console):
+    limit = json.loads(MANIFEST.read_text())["purpose"]["limits"]["maxCallsPerMinute"]
+    await page.clock.install()
+    await byoa_extension.install(page)
+    await open_game(page, daphne_server)
+    byoa_extension.answer_with("text.generate", lambda call: {"text": "no"})
+    await use_way(page, "extension")
+    asked = 0
+    while asked < limit:  # a game has 20 turns: the calls go on in new games within the same minute
+        game = await state(page)
+        if game is None or game["status"] == "over":
+            await new_game(page, "site-thinks")
+        entries = len((await state(page))["history"])
+        await page.locator("#question").fill(f"Is it thing {asked}?")
+        await page.locator("#ask-button").click()
+        await page.locator("#history li").nth(entries).wait_for(timeout=10000)
+        asked += 1
+    entries = len((await state(page))["history"])
+    await page.locator("#question").fill("One question too many this minute?")
+    await page.locator("#ask-button").click()
+    wait = page.locator("#way-wait:not([hidden])")
+    await wait.wait_for(timeout=10000)
+    assert f"this site asks your AI at most {limit} times a minute" in await wait.text_content()
+    assert len(byoa_extension.calls_of("text.generate")) == limit
+    assert all(call.ok for call in byoa_extension.calls)  # none refused by the wallet's own limit
+    await page.clock.fast_forward(61_000)
+    await page.locator("#history li").nth(entries).wait_for(timeout=10000)
+    assert await answering(page, "extension")  # it waited; it did not fall back
+    assert len(byoa_extension.calls_of("text.generate")) == limit + 1
+    assert await wait.is_hidden()
     assert console == []

@@ -310,3 +310,37 @@ describe('readEventStream', () => {
     assert.deepEqual(seen, []);
   });
 });
+
+describe('extensionWay and the per-minute limit', () => {
+  it('should wait, saying how long, instead of making a call over maxCallsPerMinute', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
+    const byoa = fakeByoa({ answers: [{ ok: true, output: { text: 'a' } }, { ok: true, output: { text: 'b' } }] });
+    const way = extensionWay({ manifest: { purpose: { limits: { maxCallsPerMinute: 1 } } }, find: async () => byoa });
+    await way.detect(never);
+    await way.connect();
+    assert.deepEqual(await way.generate({ messages: MESSAGES }), { text: 'a' });
+    /** @type {number[]} */
+    const waits = [];
+    const second = way.generate({ messages: MESSAGES, onWait: (ms) => waits.push(ms) });
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(waits, [60_000]);
+    assert.equal(byoa.calls.length, 1);
+    t.mock.timers.tick(60_000);
+    assert.deepEqual(await second, { text: 'b' });
+    assert.equal(byoa.calls.length, 2);
+  });
+
+  it('should stop waiting when the page aborts', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
+    const byoa = fakeByoa({ answers: [{ ok: true, output: { text: 'a' } }] });
+    const way = extensionWay({ manifest: { purpose: { limits: { maxCallsPerMinute: 1 } } }, find: async () => byoa });
+    await way.detect(never);
+    await way.connect();
+    await way.generate({ messages: MESSAGES });
+    const controller = new AbortController();
+    const second = way.generate({ messages: MESSAGES, signal: controller.signal });
+    controller.abort(new DOMException('Stop', 'AbortError'));
+    await assert.rejects(second, { name: 'AbortError' });
+    assert.equal(byoa.calls.length, 1);
+  });
+});

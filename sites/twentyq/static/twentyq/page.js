@@ -180,6 +180,7 @@ async function asMove(work) {
   } finally {
     moving = null;
     show('stop', false);
+    show('way-wait', false);
     draw();
   }
 }
@@ -202,6 +203,11 @@ function runModel(prompt, signal, { model, check = false } = {}) {
     choices: prompt.params?.choices,
     signal,
     onText: check ? undefined : (delta) => streamed.append(delta),
+    onWait: (ms) => {
+      const perMinute = config.manifest?.purpose?.limits?.maxCallsPerMinute;
+      setText('way-wait', `Waiting ${Math.ceil(ms / 1000)} s: this site asks your AI at most ${perMinute} times a minute.`);
+      show('way-wait', true);
+    },
   };
   if (model) request.model = model;
   return chooser.generate(request, { fallBack: !check });
