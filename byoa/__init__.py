@@ -6,6 +6,9 @@ Bring your own agent, the server side: a reusable Django app.
 - ``endpoints``: the wallet's host rules for the endpoint a link carries
 - ``consumers`` (``/byoa/ws``): the wallet's WebSocket
 - ``calls``: ``call_wallet`` / ``stream_wallet``, the server -> wallet API
+- ``pairings``: pairings in the database; ``live``: this process's live
+  connections (same-process calls skip the channel layer); ``receipts``: call
+  receipts, written in batches
 - ``admin``: pairings, pause and revoke, call receipts
 - ``wallet``: a headless wallet that speaks the direct link, for tests and CI
 

@@ -97,7 +97,7 @@ class WalletConsumer(AsyncWebsocketConsumer):
     async def connect(self):
         """Called when a client opens the socket: refuse pages of other sites, else wait for a hello."""
         if not self._origin_allowed():
-            await self._close(None)  # before accept: the server answers the handshake with 403
+            await self._close(CloseCode.NORMAL)  # before accept: the server answers the handshake with 403
             return
         await self.accept()
         self.hello_timer = asyncio.get_running_loop().call_later(byoa_setting("HELLO_SECONDS"), self._no_hello)
@@ -128,7 +128,7 @@ class WalletConsumer(AsyncWebsocketConsumer):
         if not self.closing:
             self.closing = True
             # int(): autobahn rejects any type but int, an IntEnum included.
-            await self._send_message({"type": "websocket.close", "code": int(code or CloseCode.NORMAL)})
+            await self._send_message({"type": "websocket.close", "code": int(code)})
 
     async def _send_message(self, message):
         if self.gone:

@@ -4,8 +4,6 @@ that a visitor without a wallet gets exactly what the model gets. Searches
 run on the catalog in memory (``index``).
 """
 
-from django.urls import reverse
-
 from sites.bookshop import index
 
 MAX_RESULTS = 20
@@ -36,28 +34,15 @@ async def search(mood=None, query=None, limit=5):
 async def get(slug):
     """Return the book with this slug."""
     try:
-        return (await index.get()).by_slug[slug]
+        return (await index.get()).by_slug[slug].book
     except KeyError:
         raise UnknownBook(slug) from None
 
 
 def as_dict(book):
     """Return the book as plain JSON data (the tools' structured results)."""
-    return {
-        "slug": book.slug,
-        "title": book.title,
-        "author": book.author,
-        "year": book.year,
-        "pages": book.pages,
-        "price": str(book.price),
-        "currency": "GBP",
-        "genre": book.genre,
-        "moods": [mood.slug for mood in book.moods.all()],
-        "blurb": book.blurb,
-        "url": book_url(book.slug),
-    }
-
-
-def book_url(slug):
-    """Return the path of the book's page."""
-    return reverse("bookshop:book", args=[slug])
+    loaded = index.current()
+    data = loaded.data_of(book) if loaded is not None else None
+    if data is None:
+        return index.book_data(book)
+    return {**data, "moods": list(data["moods"])}  # a copy: the index's own stays as it is

@@ -15,6 +15,7 @@ their restart; the demo's catalog changes only by ``load_catalog``.
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.urls import reverse
 
 from sites.bookshop.models import Book, Mood
 
@@ -26,6 +27,7 @@ class Entry:
     book: Book  # with its moods prefetched; shared, never to be changed
     text: str  # title, author, genre and blurb, lower-cased, for the words of a query
     moods: frozenset
+    data: dict  # book_data(book), made once: its URL and moods cost more than the search
 
 
 @dataclass(frozen=True)
@@ -33,7 +35,7 @@ class Index:
     """The whole catalog, in the order of ``Book.Meta.ordering`` (by title)."""
 
     entries: tuple
-    by_slug: dict
+    by_slug: dict  # slug -> Entry
     mood_slugs: tuple
 
     def search(self, mood, words):
@@ -42,6 +44,11 @@ class Index:
         for entry in self.entries:
             if (mood is None or mood in entry.moods) and all(word in entry.text for word in words):
                 yield entry.book
+
+    def data_of(self, book):
+        """Return the made-once book_data of a book of this index, or None for any other instance."""
+        entry = self.by_slug.get(book.slug)
+        return entry.data if entry is not None and entry.book is book else None
 
 
 _index = None
@@ -61,13 +68,36 @@ async def get():
                 book,
                 "\n".join((book.title, book.author, book.genre, book.blurb)).lower(),
                 frozenset(mood.slug for mood in book.moods.all()),
+                book_data(book),
             )
             for book in books
         )
-        index = Index(entries, {entry.book.slug: entry.book for entry in entries}, tuple(moods))
+        index = Index(entries, {entry.book.slug: entry for entry in entries}, tuple(moods))
         if generation == _generation:
             _index = index
     return index
+
+
+def current():
+    """Return the index if it is loaded, else None (for code that cannot await a load)."""
+    return _index
+
+
+def book_data(book):
+    """Return the book as plain JSON data (the tools' structured results, the pages' JSON)."""
+    return {
+        "slug": book.slug,
+        "title": book.title,
+        "author": book.author,
+        "year": book.year,
+        "pages": book.pages,
+        "price": str(book.price),
+        "currency": "GBP",
+        "genre": book.genre,
+        "moods": [mood.slug for mood in book.moods.all()],
+        "blurb": book.blurb,
+        "url": reverse("bookshop:book", args=[book.slug]),
+    }
 
 
 def invalidate(**kwargs):

@@ -24,9 +24,10 @@ def _result(text, data):
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
 
 
-def _book_line(book):
-    moods = ", ".join(mood.slug for mood in book.moods.all())
-    return f"- {book.title} by {book.author} ({book.year}), £{book.price} [{book.slug}] moods: {moods}"
+def _book_line(data):
+    """Return one line about a book, from its catalog.as_dict data."""
+    moods = ", ".join(data["moods"])
+    return f"- {data['title']} by {data['author']} ({data['year']}), £{data['price']} [{data['slug']}] moods: {moods}"
 
 
 @tool(title="Search books", read_only=True)
@@ -43,11 +44,12 @@ async def search_books(
     except catalog.UnknownMood:
         moods = ", ".join(await catalog.mood_slugs())
         raise ToolError(f"There is no mood {mood!r}. Use one of: {moods}.") from None
-    if not books:
+    found = [catalog.as_dict(book) for book in books]
+    if not found:
         text = "No books match. Try another mood, fewer words, or list_moods."
     else:
-        text = f"{len(books)} book(s):\n" + "\n".join(map(_book_line, books))
-    return _result(text, {"books": [catalog.as_dict(book) for book in books]})
+        text = f"{len(found)} book(s):\n" + "\n".join(map(_book_line, found))
+    return _result(text, {"books": found})
 
 
 @tool(title="Get a book", read_only=True)
@@ -59,8 +61,9 @@ async def get_book(
         book = await catalog.get(slug)
     except catalog.UnknownBook:
         raise ToolError(f"There is no book with slug {slug!r}. Use search_books to find slugs.") from None
-    text = f"{_book_line(book)}\n{book.pages} pages, {book.genre}.\n{book.blurb}"
-    return _result(text, {"book": catalog.as_dict(book)})
+    data = catalog.as_dict(book)
+    text = f"{_book_line(data)}\n{book.pages} pages, {book.genre}.\n{book.blurb}"
+    return _result(text, {"book": data})
 
 
 @tool(title="List moods", read_only=True)
