@@ -5,10 +5,14 @@ The SDK validates arguments with pydantic, whose messages name pydantic
 internals and which ignores unknown keys. A model acts better on a message that
 says which argument is wrong and what is allowed, so each call is first checked
 with ``jsonschema`` against the exact schema ``tools/list`` advertised, and the
-advertised schema forbids keys it does not name.
+advertised schema forbids keys it does not name. ``jsonschema-rs`` (compiled)
+answers first whether the arguments are valid at all, in about a microsecond
+against ``jsonschema``'s hundred; only invalid arguments go through
+``jsonschema`` for the message.
 """
 
 import jsonschema
+import jsonschema_rs
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
@@ -27,20 +31,25 @@ class SiteMCPServer(MCPServer):
 
     async def call_tool(self, name, arguments, context=None):
         validators = await self._validators()
-        validator = validators.get(name)
-        if validator is None:
+        found = validators.get(name)
+        if found is None:
             known = ", ".join(sorted(validators))
             raise ToolError(f"There is no tool named {name!r}. The tools are: {known}.")
-        problems = sorted(validator.iter_errors(arguments), key=lambda error: list(error.path))
-        if problems:
-            raise ToolError(f"Invalid arguments for {name}: " + "; ".join(map(_describe, problems)))
+        fast, validator = found
+        if not fast.is_valid(arguments):
+            problems = sorted(validator.iter_errors(arguments), key=lambda error: list(error.path))
+            if problems:
+                raise ToolError(f"Invalid arguments for {name}: " + "; ".join(map(_describe, problems)))
         return await super().call_tool(name, arguments, context)
 
     async def _validators(self):
         # Built on first use: the schemas never change while the server runs.
         if not hasattr(self, "_validator_cache"):
             self._validator_cache = {
-                listed.name: jsonschema.Draft202012Validator(listed.input_schema)
+                listed.name: (
+                    jsonschema_rs.Draft202012Validator(listed.input_schema),
+                    jsonschema.Draft202012Validator(listed.input_schema),
+                )
                 for listed in await self.list_tools()
             }
         return self._validator_cache
