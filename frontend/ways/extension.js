@@ -47,12 +47,8 @@ export function extensionWay({ manifest, find = () => findByoa() }) {
     },
     async connect() {
       if (!provider) return false;
-      // requestGrant must run inside the click: the wallet shows nothing without one. Its Grant
-      // keeps no `models`, so the wallet's own answer is read for them through a thin wrapper.
-      /** @type {any} */
-      let answered = null;
-      const asking = { ...provider, request: async (/** @type {object} */ m) => (answered = await provider.request(m)) };
-      const grant = await requestGrant(asking, manifest);
+      // requestGrant must run inside the click: the wallet shows nothing without one.
+      const grant = await requestGrant(provider, manifest);
       if (!grant) {
         way.status = 'offered';
         return false;
@@ -60,8 +56,7 @@ export function extensionWay({ manifest, find = () => findByoa() }) {
       stopReleasing?.();
       grantId = grant.grantId;
       stopReleasing = releaseOnPageHide(provider, grant.grantId);
-      const models = /** @type {unknown} */ (answered?.models);
-      way.models = Array.isArray(models) ? models.filter((code) => typeof code === 'string') : [];
+      way.models = grant.models ?? [];
       way.detail = way.models.length > 1 ? `${way.models.length} models granted` : '';
       way.status = 'ready';
       return true;

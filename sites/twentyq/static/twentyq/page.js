@@ -23,6 +23,8 @@ const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.get
 let game = config.game ?? null;
 /** @type {AbortController | null} the move in flight, which Stop aborts */
 let moving = null;
+/** @type {string[]} the models the server called over the link on the last move */
+let linkModels = [];
 
 // --- how this page works: start
 const chooser = new WayChooser([
@@ -56,9 +58,6 @@ const chooser = new WayChooser([
   ownWay({ label: 'No AI: the site plays on its own' }),
 ]);
 // --- how this page works: end
-
-/** @type {string[]} the models the server called over the link on the last move */
-let linkModels = [];
 
 chooser.subscribe(renderWays);
 renderWays();
