@@ -159,7 +159,7 @@ async def measure_game(browser, way, server, turns, counter):
     from byoa.wallet import DirectWallet
     from testwallet.aiwallet import AiWalletStub
     from testwallet.extension import ByoaExtension
-    from tests.twentyq.conftest import BuiltinModel
+    from testwallet.languagemodel import BuiltinModel
 
     def next_question(*_args):
         counter["n"] += 1

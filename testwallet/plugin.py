@@ -9,6 +9,8 @@ installing this package gives a site's own test suite these fixtures.
   page, with the test as the visitor and the model.
 - ``byoa_extension`` (``testwallet.extension``): an agent wallet's ``window.byoa``.
 - ``direct_wallet``: headless wallets that open ``bringyourownagent://`` links.
+- ``builtin_model`` (``testwallet.languagemodel``): a stand-in of Chrome's
+  built-in model (``LanguageModel``), with the test as the model.
 - ``browser_type_launch_args``: Debian's Chromium (``/usr/bin/chromium``, or
   ``$CHROMIUM``) with the flags a headless CI machine needs. Playwright never
   downloads a browser.
@@ -21,7 +23,7 @@ Configure in ``pytest.ini`` / ``[tool.pytest.ini_options]``::
 
 import pytest
 
-from testwallet import aiwallet, chromium, extension
+from testwallet import aiwallet, chromium, extension, languagemodel
 from testwallet.server import DaphneServer
 
 
@@ -32,6 +34,7 @@ def pytest_configure(config):
     config.pluginmanager.register(chromium, "testwallet-chromium")
     config.pluginmanager.register(aiwallet, "testwallet-aiwallet")
     config.pluginmanager.register(extension, "testwallet-byoa")
+    config.pluginmanager.register(languagemodel, "testwallet-languagemodel")
 
 
 def pytest_addoption(parser):

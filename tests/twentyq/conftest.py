@@ -1,86 +1,10 @@
 """
-Fixtures of the Twenty Questions page tests: the browser's built-in model as a
-stand-in (frontend/testwallet/languagemodel.js, driven from the test through a
-Playwright binding), the page with its console errors recorded, and the few
-steps every test takes on it.
+Fixtures of the Twenty Questions page tests: the page with its console errors
+recorded, a DEBUG daphne for the direct link, and the few steps every test takes
+on the page. The built-in model's stand-in is the test wallet's ``builtin_model``.
 """
 
-import asyncio
-import inspect
-from collections import deque
-from pathlib import Path
-
 import pytest
-
-from testwallet.extension import script_path as byoa_script_path
-
-#: The Playwright binding through which languagemodel.js asks the test.
-BINDING = "__testwalletLanguageModel"
-STAND_IN = Path(byoa_script_path()).parent / "languagemodel.js"
-
-
-class BuiltinModel:
-    """The model behind the stand-in ``LanguageModel``: the test answers each prompt.
-
-    ``availability`` is what ``LanguageModel.availability()`` says ('available' by default;
-    'downloadable' makes ``create`` report a download). ``reply(*answers)`` queues answers (a
-    string, ``{"pieces": [...]}`` to stream in pieces, or ``{"error": "NotSupportedError"}``);
-    ``answer_with(function)`` answers from ``function(prompt)`` once the queue is empty. Each
-    prompt is logged in ``prompts`` as the dict the page sent (initialPrompts, input,
-    responseConstraint, streaming).
-    """
-
-    def __init__(self):
-        self.availability = "available"
-        self.prompts = []
-        self.downloads = 0
-        self._queue = deque()
-        self._function = None
-        self._changed = asyncio.Event()
-
-    async def install(self, page):
-        """Give `page` the stand-in ``LanguageModel``, before its scripts run."""
-        await page.expose_binding(BINDING, self._on_message)
-        await page.add_init_script(path=str(STAND_IN))
-
-    def reply(self, *answers):
-        """Queue the answers of the next prompts."""
-        self._queue.extend(answers)
-
-    def answer_with(self, function):
-        """Answer every prompt the queue does not with ``function(prompt)``."""
-        self._function = function
-
-    async def wait_for_prompts(self, count, timeout=5.0):
-        """Wait until `count` prompts have been asked."""
-        async with asyncio.timeout(timeout):
-            while len(self.prompts) < count:
-                self._changed.clear()
-                await self._changed.wait()
-
-    async def _on_message(self, _source, message):
-        try:
-            kind = message.get("type")
-            if kind == "availability":
-                return self.availability
-            if kind == "downloaded":
-                self.downloads += 1
-                return None
-            self.prompts.append(message)
-            if self._queue:
-                return self._queue.popleft()
-            if self._function is not None:
-                answer = self._function(message)
-                return await answer if inspect.isawaitable(answer) else answer
-            return {"error": "NotSupportedError"}
-        finally:
-            self._changed.set()
-
-
-@pytest.fixture
-def builtin_model():
-    """Return the test's built-in model; ``await builtin_model.install(page)`` before goto."""
-    return BuiltinModel()
 
 
 @pytest.fixture

@@ -1,0 +1,102 @@
+"""
+A stand-in for Chrome's built-in model (the Prompt API's ``LanguageModel``) in
+a Playwright page, with the test as the model.
+
+The stand-in itself is ``frontend/testwallet/languagemodel.js``; it keeps the
+API's shape as Chrome 138+ ships it (``availability``, ``create`` with a
+``monitor`` and ``downloadprogress``, ``prompt`` / ``promptStreaming``,
+``destroy``; a system message only as the first initial prompt). This module
+answers for the model through the Playwright binding ``__testwalletLanguageModel``.
+
+A test, with pytest-playwright-asyncio's ``page`` and the ``daphne_server`` fixture::
+
+    async def test_the_built_in_model_answers(page, daphne_server, builtin_model):
+        builtin_model.reply({"pieces": ["QUESTION: Is", " it alive?"]})
+        await builtin_model.install(page)             # before the page's scripts
+        await page.goto(daphne_server.url + "/twentyq/")
+        ...
+        assert builtin_model.prompts[0]["initialPrompts"][0]["role"] == "system"
+
+``availability`` is what ``LanguageModel.availability()`` says ('available' by
+default; 'downloadable' makes ``create`` report a download, 'unavailable' makes
+it fail). ``reply(*answers)`` queues answers: a string, ``{"pieces": [...]}``
+streamed in pieces, or ``{"error": "NotSupportedError"}``; ``answer_with(function)``
+answers from ``function(prompt)`` once the queue is empty; with neither, a
+prompt fails with NotSupportedError. Each prompt is logged in ``prompts`` as
+the page sent it (``initialPrompts``, ``input``, ``responseConstraint``,
+``streaming``); ``downloads`` counts finished downloads.
+"""
+
+import asyncio
+import inspect
+from collections import deque
+from pathlib import Path
+
+import pytest
+
+__all__ = ["BINDING", "BuiltinModel", "builtin_model", "script_path"]
+
+#: The Playwright binding through which languagemodel.js asks the test.
+BINDING = "__testwalletLanguageModel"
+
+
+def script_path():
+    """Return the path of the stand-in, ``frontend/testwallet/languagemodel.js`` (shipped in the wheel)."""
+    return Path(__file__).parent / "stubs" / "languagemodel.js"
+
+
+class BuiltinModel:
+    """The model behind the stand-in ``LanguageModel``: the test answers each prompt."""
+
+    def __init__(self):
+        self.availability = "available"
+        self.prompts = []
+        self.downloads = 0
+        self._queue = deque()
+        self._function = None
+        self._changed = asyncio.Event()
+
+    async def install(self, target):
+        """Give a Playwright page or browser context the stand-in ``LanguageModel``, before its scripts run."""
+        await target.expose_binding(BINDING, self._on_message)
+        await target.add_init_script(path=str(script_path()))
+
+    def reply(self, *answers):
+        """Queue the answers of the next prompts."""
+        self._queue.extend(answers)
+
+    def answer_with(self, function):
+        """Answer every prompt the queue does not with ``function(prompt)`` (or an awaitable of it)."""
+        self._function = function
+
+    async def wait_for_prompts(self, count, timeout=5.0):
+        """Wait until `count` prompts have been asked, at most `timeout` seconds."""
+        async with asyncio.timeout(timeout):
+            while len(self.prompts) < count:
+                self._changed.clear()
+                await self._changed.wait()
+
+    async def _on_message(self, _source, message):
+        """Called by languagemodel.js for availability, each prompt and a finished download."""
+        try:
+            kind = message.get("type")
+            if kind == "availability":
+                return self.availability
+            if kind == "downloaded":
+                self.downloads += 1
+                return None
+            self.prompts.append(message)
+            if self._queue:
+                return self._queue.popleft()
+            if self._function is not None:
+                answer = self._function(message)
+                return await answer if inspect.isawaitable(answer) else answer
+            return {"error": "NotSupportedError"}
+        finally:
+            self._changed.set()
+
+
+@pytest.fixture
+def builtin_model():
+    """Return the model behind a stand-in ``LanguageModel``; ``await builtin_model.install(page)`` first."""
+    return BuiltinModel()
