@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from byoa import manifests, pairings, visitors
 from byoa.describe import describe
+from sites.home.snippet import integration_snippet
 
 from sites.twentyq import catalog as catalog_module
 from sites.twentyq import live, pace, store
@@ -60,6 +61,7 @@ async def index(request):
         "manifest_lines": describe(manifest.data),
         "attributes": catalog.attributes,
         "answers": ANSWERS,
+        "snippet": integration_snippet("twentyq/page.js"),
     }
     return render(request, "twentyq/index.html", context)
 

@@ -4,8 +4,10 @@ manifest in plain words before any click, the ways a plain browser has, and own
 mode played to the end in both modes.
 """
 
+import httpx
 import pytest
 
+from sites.home.snippet import END, START
 from tests.twentyq.conftest import Player, ai_move_shown, answer_pending, new_game, open_game, state, way_ids
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
@@ -18,6 +20,14 @@ async def test_the_manifest_is_shown_in_plain_words_before_any_click(page, daphn
     assert "two" in text.lower() or "2" in text
     assert "Nothing is asked until you click" in text
     assert console == []
+
+
+async def test_how_this_page_works_shows_exactly_the_lines_of_the_served_script(page, daphne_server, console):
+    await open_game(page, daphne_server)
+    shown = await page.locator("#integration-snippet").text_content()
+    served = httpx.get(daphne_server.url + "/static/twentyq/page.js").text.splitlines()
+    assert shown == "\n".join(served[served.index(START) + 1 : served.index(END)])
+    assert "new WayChooser([" in shown
 
 
 async def test_a_browser_without_wallets_is_offered_the_link_then_own_mode_and_own_mode_answers(page, daphne_server, console):
