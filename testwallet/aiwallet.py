@@ -582,27 +582,27 @@ class AiWalletStub:
         """Called by Playwright for each call of the binding from a page."""
         op = message.get("op")
         if op == "hello":
-            return self._hello(source["frame"], message["page"], message["origin"])
+            return self._hello(source["frame"], message["page"])
         if op == "listen":
             page = self._pages.get(message["page"])
             return await page.notices.get() if page is not None else None
         if op == "request":
-            return self._open(message)
+            return self._open(message, frame_origin(source["frame"]))
         if op == "next":
             return await self._next(message["id"])
         if op == "cancel":
             return await self._cancel(message["id"])
         raise ValueError(f"Unknown op {op!r} from the page script; expected hello, listen, request, next or cancel.")
 
-    def _hello(self, frame, page_id, origin):
+    def _hello(self, frame, page_id):
         for old_id, old in list(self._pages.items()):
             if old.frame is frame or not old.is_open():  # that document was replaced or closed
                 old.notices.put_nowait(None)
                 del self._pages[old_id]
-        self._pages[page_id] = _Page(page_id, origin, frame)
+        self._pages[page_id] = _Page(page_id, frame_origin(frame), frame)
 
-    def _open(self, message):
-        log = Request(message["method"], message.get("params"), message["origin"])
+    def _open(self, message, origin):
+        log = Request(message["method"], message.get("params"), origin)
         self.requests.append(log)
         answering = _Answering(log)
         answering.events = self._answer(answering)
@@ -949,6 +949,18 @@ def origin_of(url):
     default = {"http": 80, "https": 443}.get(scheme)
     port = parts.port
     return f"{scheme}://{host}" + (f":{port}" if port and port != default else "")
+
+
+def frame_origin(frame):
+    """Return the origin of the document in ``frame``, as a wallet learns it from the browser.
+
+    Never from the message: any script or frame of the page can call the binding and name any origin.
+    A document without a network URL (about:blank, about:srcdoc, data:) has an opaque origin, "null".
+    """
+    url = frame.url
+    if urlsplit(url).scheme not in ("http", "https"):
+        return "null"
+    return origin_of(url)
 
 
 def echo_reply(messages):

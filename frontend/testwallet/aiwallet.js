@@ -27,13 +27,14 @@
  *
  * The binding protocol. The page calls the binding with one message and gets one value back:
  *
- *     { op: 'hello', page, origin }                    -> null   this document defined the provider
+ *     { op: 'hello', page }                            -> null   this document defined the provider
  *     { op: 'listen', page }                           -> { kind: 'link', link } | null (stop)
- *     { op: 'request', page, origin, id, method, params } -> null
+ *     { op: 'request', page, id, method, params }      -> null
  *     { op: 'next', id }                               -> WalletEvent | null (the request is gone)
  *     { op: 'cancel', id }                             -> null   the page aborted the request
  *
- * `page` is a random id per document and `origin` is `location.origin`. A `WalletEvent` is an
+ * `page` is a random id per document. The messages carry no origin: the test's side takes it from
+ * the frame that called the binding, as a wallet takes it from the browser, never from the page. A `WalletEvent` is an
  * event of the background in "Inside AI Wallet" without its `id`: `{ kind: 'start', providerName,
  * model }`, `{ kind: 'text', delta }`, then one `{ kind: 'result', result }` or `{ kind: 'error',
  * status, message }`. The background produces each event only when the page asks for it, so a
@@ -215,7 +216,7 @@
     return {
       listen(onNotice) {
         (async () => {
-          await binding({ op: 'hello', page: pageId, origin });
+          await binding({ op: 'hello', page: pageId });
           for (;;) {
             const notice = await binding({ op: 'listen', page: pageId });
             if (!notice) return;
@@ -224,7 +225,7 @@
         })().catch(() => undefined); // the page is going away, or the test ended
       },
       async open(id, method, params) {
-        await binding({ op: 'request', page: pageId, origin, id, method, params });
+        await binding({ op: 'request', page: pageId, id, method, params });
       },
       next: (id) => binding({ op: 'next', id }),
       cancel: (id) => void binding({ op: 'cancel', id }).catch(() => undefined),

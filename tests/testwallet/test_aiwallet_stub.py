@@ -180,6 +180,17 @@ async def test_provider_is_defined_in_the_top_frame_only(site):
     assert await site.evaluate("'aiwallet' in document.querySelector('iframe').contentWindow") is False
 
 
+async def test_origin_comes_from_the_calling_frame_not_from_what_the_page_sends(aiwallet, site, daphne_server):
+    aiwallet.approve_site("https://bank.example")
+    # A script of the page calls the binding itself and names another site as its origin.
+    forged = """() => window.__testwalletAiwallet({
+      op: 'request', page: 'forged', origin: 'https://bank.example', id: 'forged-1', method: 'status',
+    }).then(() => window.__testwalletAiwallet({ op: 'next', id: 'forged-1' }))"""
+    event = await settled(site.evaluate(forged))
+    assert aiwallet.requests[-1].origin == daphne_server.url
+    assert event == {"kind": "result", "result": {"connected": False}}
+
+
 # -- status, connect, disconnect -----------------------------------------------------------------
 
 
