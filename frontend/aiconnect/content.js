@@ -7,8 +7,10 @@
 /** @typedef {import('./types.js').ContentPart} ContentPart */
 /** @typedef {import('./types.js').InlineData} InlineData */
 
-// data:<media type>[;<parameter>...];base64,<data>
-const BASE64_DATA_URL = /^data:([^;,]+)(?:;[^;,]*)*;base64,(.*)$/is;
+// data:[<media type>][;<parameter>...];base64,<data>
+const BASE64_DATA_URL = /^data:([^;,]*)(?:;[^;,]*)*;base64,(.*)$/is;
+// What a data URL without a media type holds (RFC 2397, section 2).
+const DEFAULT_MEDIA_TYPE = 'text/plain';
 
 /**
  * Return the content as parts: a string becomes one text part, an empty string none.
@@ -42,7 +44,7 @@ export function textOf(content) {
  */
 export function inlineData(url) {
   const match = BASE64_DATA_URL.exec(url);
-  return match ? { mediaType: match[1], data: match[2] } : null;
+  return match ? { mediaType: match[1] || DEFAULT_MEDIA_TYPE, data: match[2] } : null;
 }
 
 /**

@@ -19,13 +19,17 @@ export const DEFAULT_MAX_STEPS = 6;
 export async function runConversation({
   session, messages, tools, maxSteps = DEFAULT_MAX_STEPS, signal, onText, onToolCall, onToolResult,
 }) {
+  if (typeof maxSteps !== 'number' || Number.isNaN(maxSteps)) {
+    throw new RangeError(`maxSteps must be a number of model calls; got ${String(maxSteps)}`);
+  }
   signal?.throwIfAborted();
+  // "The number of model calls at most": none at all when it is below one.
+  const steps = Math.floor(maxSteps);
+  if (steps < 1) return [];
   /** @type {import('./types.js').ToolDefinition[]} */
   const definitions = tools ? await tools.listTools() : [];
   /** @type {ChatMessage[]} */
   const added = [];
-  // At least one model call, however small maxSteps is.
-  const steps = Math.max(1, Math.floor(maxSteps));
   for (let step = 1; ; step += 1) {
     signal?.throwIfAborted();
     // The last step offers no tools, so the model has to conclude ("runConversation").

@@ -41,6 +41,11 @@ describe('inlineData', () => {
     assert.deepEqual(inlineData('data:image/svg+xml;charset=utf-8;base64,PHN2Zz4='), { mediaType: 'image/svg+xml', data: 'PHN2Zz4=' });
   });
 
+  it('should read a data URL without a media type as text/plain, as RFC 2397 says', () => {
+    assert.deepEqual(inlineData('data:;base64,aGk='), { mediaType: 'text/plain', data: 'aGk=' });
+    assert.deepEqual(inlineData('data:;charset=utf-8;base64,aGk='), { mediaType: 'text/plain', data: 'aGk=' });
+  });
+
   it('should return null for an https URL', () => {
     assert.equal(inlineData('https://example.com/cover.jpg'), null);
   });

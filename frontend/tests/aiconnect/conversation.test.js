@@ -128,6 +128,24 @@ describe('runConversation', () => {
     assert.equal(session.requests[1].tools, undefined);
   });
 
+  for (const maxSteps of [0, -1]) {
+    it(`should make no model call and add nothing when maxSteps is ${maxSteps}`, async () => {
+      const session = scriptedSession([{ content: 'never' }]);
+      const added = await runConversation({ session, tools: recordingTools(), messages: QUESTION, maxSteps });
+      assert.deepEqual(added, []);
+      assert.equal(session.requests.length, 0);
+    });
+  }
+
+  it('should reject a maxSteps that is not a number without calling the model', async () => {
+    const session = scriptedSession([{ content: 'never' }]);
+    await assert.rejects(
+      runConversation({ session, messages: QUESTION, maxSteps: Number.NaN }),
+      { name: 'RangeError', message: 'maxSteps must be a number of model calls; got NaN' },
+    );
+    assert.equal(session.requests.length, 0);
+  });
+
   it('should stop as soon as an answer has no tool calls', async () => {
     const session = scriptedSession([{ toolCalls: [call('x', 'search_books')] }, { content: 'Here.' }, { content: 'never' }]);
     const added = await runConversation({ session, tools: recordingTools(), messages: QUESTION });
