@@ -15,13 +15,13 @@ pytestmark = [pytest.mark.browser, pytest.mark.live]
 pytest.importorskip("pocketsphinx", reason="the speech extra is not installed: pip install 'visitor-ai[speech]'")
 
 # Countries the small US English model hears right when espeak-ng says them
-# (tests/byoa/test_transcriber.py measures them); a game is drawn until its
-# first question asks for one of these.
-HEARD_WELL = {
-    "AR": "Argentina", "AU": "Australia", "EG": "Egypt", "GR": "Greece",
-    "NO": "Norway", "SE": "Sweden", "ZA": "South Africa", "GB": "United Kingdom",
-}  # fmt: skip
-VOCABULARY = list(HEARD_WELL.values())
+# between 1.5 s of silence, as the page records a clip that stops by itself
+# (of the eight tests/byoa/test_transcriber.py finds; Argentina, Australia,
+# Sweden and South Africa go unheard or wrong with that much silence around
+# them). A game is drawn until its first question asks for one of these.
+HEARD_WELL = {"EG": "Egypt", "GR": "Greece", "NO": "Norway", "GB": "United Kingdom"}
+# What the transcriber may say: those, and names it could confuse them with.
+VOCABULARY = [*HEARD_WELL.values(), "Argentina", "Australia", "Sweden", "South Africa"]
 
 
 async def a_game_asking_for_a_country_heard_well(page, server):
@@ -29,7 +29,7 @@ async def a_game_asking_for_a_country_heard_well(page, server):
     await page.goto(server.url + "/geography/")
     token = next(c["value"] for c in await page.context.cookies() if c["name"] == "csrftoken")
     question = await page.locator("#question").text_content()
-    for _attempt in range(300):  # 12 of the 100 places qualify: failing 300 draws is about 1e-17
+    for _attempt in range(500):  # 7 of the 100 places qualify: failing 500 draws is about 1e-15
         if question_country(question) in HEARD_WELL:
             return question_country(question)
         response = await page.request.post(
@@ -45,8 +45,8 @@ async def test_a_spoken_country_name_is_transcribed_offline_and_scored(
     from byoa.wallet.transcriber import PocketSphinxBackend
 
     country = await a_game_asking_for_a_country_heard_well(page, dev_server)
-    # The name, then silence: the page's recorder stops by itself after 1.5 s of it.
-    speech = spoken_wav(HEARD_WELL[country], tmp_path / "answer.wav", voice="en-us", pad_seconds=2.5)
+    # The name between silences: the page's recorder stops by itself after 1.5 s of it.
+    speech = spoken_wav(HEARD_WELL[country], tmp_path / "answer.wav", voice="en-us", pad_seconds=1.5)
     args = [
         *browser_type_launch_args.get("args", []),
         "--use-fake-ui-for-media-stream",
