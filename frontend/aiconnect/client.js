@@ -35,12 +35,17 @@ export class AiConnect {
   #wallet = null;
   /** @type {Promise<void>} discovery and the first status check */
   #started;
+  /** @type {unknown} The wallet's refusal that put the state in `error`, for `fetch` to answer with. */
+  #refusal = null;
   #inBrowser = typeof window !== 'undefined';
 
   /** @type {import('./types.js').WalletFetch} An own property: it needs no `this`. */
   fetch = async (input, init) => {
     const { walletFetch } = await import('./fetch/walletfetch.js');
-    return walletFetch(() => this.#settledState(), input, init);
+    return walletFetch(async () => {
+      const state = await this.#settledState();
+      return state && { state, refusal: state.status === 'error' ? this.#refusal : null };
+    }, input, init);
   };
 
   /** @type {import('./types.js').SdkOptions} For the OpenAI and Anthropic SDKs. */
@@ -75,7 +80,7 @@ export class AiConnect {
     try {
       this.#applyLink(/** @type {WalletLink} */ (await wallet.request('connect')), true);
     } catch (error) {
-      this.#set({ status: 'error', message: messageOf(error) });
+      this.#fail(error);
     }
   }
 
@@ -104,8 +109,14 @@ export class AiConnect {
     } catch (error) {
       // Such as 410 after a wallet update (wallet-provider.md, "After a wallet update"):
       // the visitor needs that message, so it becomes the `error` state.
-      this.#set({ status: 'error', message: messageOf(error) });
+      this.#fail(error);
     }
+  }
+
+  /** @param {unknown} error The wallet's refusal of `status` or `connect`. */
+  #fail(error) {
+    this.#refusal = error;
+    this.#set({ status: 'error', message: messageOf(error) });
   }
 
   /**

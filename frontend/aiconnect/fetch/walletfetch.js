@@ -42,13 +42,14 @@ export const NO_START = 'AI Wallet answered without naming who answers';
 /**
  * Answer one SDK request through the wallet.
  *
- * @param {() => Promise<ConnectionState | null>} settledState The client's state once its status
- *   check and any connect in progress have ended; `null` outside a browser.
+ * @param {() => Promise<{ state: ConnectionState, refusal: unknown } | null>} settled The client's
+ *   state once its status check and any connect in progress have ended, with the wallet's refusal
+ *   when that state is `error`; `null` outside a browser.
  * @param {URL | RequestInfo} input
  * @param {RequestInit} [init]
  * @returns {Promise<Response>}
  */
-export async function walletFetch(settledState, input, init = {}) {
+export async function walletFetch(settled, input, init = {}) {
   const request = input instanceof Request ? input : null;
   const url = new URL(request ? request.url : String(input), 'http://localhost/');
   const method = (init.method ?? request?.method ?? 'GET').toUpperCase();
@@ -68,10 +69,12 @@ export async function walletFetch(settledState, input, init = {}) {
     return jsonResponse(400, translator.errorBody(400, message));
   }
 
-  const state = await settledState();
+  const { state, refusal } = (await settled()) ?? { state: null, refusal: null };
   // The visitor may take a while to approve: an SDK that gave up meanwhile must not start a
   // chat on their account ("WalletFetch": aborting the SDK's signal stops the chat).
   signal?.throwIfAborted();
+  // Such as 410 "AI Wallet was updated": the visitor is to see the wallet's own message.
+  if (state?.status === 'error' && refusal) return failure(translator, refusal);
   if (state?.status !== 'connected') {
     const message = !state ? NOT_IN_BROWSER : state.status === 'noWallet' ? NOT_INSTALLED : NOT_CONNECTED;
     return jsonResponse(401, translator.errorBody(401, message));
@@ -178,7 +181,7 @@ function streamed(translator, session, call, signal) {
 }
 
 /**
- * Return the protocol's HTTP error for a failed chat, with the wallet's status.
+ * Return the protocol's HTTP error for a chat the wallet refused, with the wallet's status.
  *
  * @param {Translator} translator
  * @param {unknown} error

@@ -114,6 +114,17 @@ describe('WalletFetch 401 answers', () => {
     assert.equal(NOT_CONNECTED, 'AI Wallet is not connected on this site');
   });
 
+  it('should answer with the wallet\'s status and message when the status check on load failed', async () => {
+    const updated = 'AI Wallet was updated. Reload this page to use it again.';
+    const wallet = createFakeWallet().failNext('status', 410, updated);
+    restore = installWindow(createFakeWindow({ aiwallet: wallet }));
+    const client = new AiConnect();
+    const response = await client.fetch(CHAT_URL, post(HELLO));
+    assert.equal(client.state.status, 'error');
+    assert.equal(response.status, 410);
+    assert.equal((await response.json()).error.message, updated);
+  });
+
   it('should wait for the status check before it answers', async () => {
     const wallet = createFakeWallet({ link: TEST_LINK });
     restore = installWindow(createFakeWindow({ aiwallet: wallet }));
