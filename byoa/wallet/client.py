@@ -228,7 +228,7 @@ class DirectWallet:
             _text, manifest = links.check_manifest(text)
         except LinkRefused:
             return False
-        if not set(manifest["skills"]) <= set(self.grant["skills"]):
+        if asks_for_more(manifest, self.manifest, self.grant):
             return False
         self.manifest_text, self.manifest = text, manifest
         return True
@@ -404,6 +404,22 @@ class DirectWallet:
         self.activity.append(text)
         logger.info("wallet: %s", text)
         return False
+
+
+def asks_for_more(manifest, allowed, grant):
+    """Return whether ``manifest`` asks for more than the ``allowed`` manifest and its ``grant`` gave.
+
+    More is any of: a skill outside the grant, more models for a skill (or a models block where
+    there was none), a limit raised, or a limit left out (no bound is looser than any bound).
+    """
+    if not set(manifest["skills"]) <= set(grant["skills"]):
+        return True
+    for skill, entry in manifest["skills"].items():
+        block, was = entry.get("models"), allowed["skills"].get(skill, {}).get("models")
+        if isinstance(block, dict) and (not isinstance(was, dict) or block.get("count", 1) > was.get("count", 1)):
+            return True
+    limits, were = manifest["purpose"].get("limits") or {}, allowed["purpose"].get("limits") or {}
+    return any(name not in limits or limits[name] > bound for name, bound in were.items())
 
 
 def _rfc3339(moment):

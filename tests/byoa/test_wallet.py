@@ -309,6 +309,67 @@ async def test_with_decide_on_my_own_it_comes_back_with_its_pairing_on_the_sched
         await faithful.close()
 
 
+def _quiz(change):
+    """Return the quiz manifest, as the welcome carries it, after ``change`` edited its JSON."""
+    manifest = json.loads(open("tests/byoa/manifests/quiz.json").read())
+    change(manifest)
+    return manifests.encode(manifest)[1]
+
+
+def _limit(name, value):
+    return lambda m: m["purpose"]["limits"].__setitem__(name, value)
+
+
+async def _welcome_again(site, manifest):
+    """Welcome a wallet, drop it, and welcome its return with ``manifest``; return the wallet."""
+    clock = Clock()
+    attempts = []
+
+    async def script(ws):
+        attempts.append(1)
+        if len(attempts) == 1:
+            site.hellos.append(json.loads(await ws.recv()))
+            await ws.send(json.dumps(protocol.welcome("token-" + "t" * 40, QUIZ)))
+            await ws.close()
+        else:
+            await site.welcome_and_serve(ws, manifest=manifest)
+
+    site.script = script
+    backend = ScriptedBackend({"text.generate": {"text": "yes"}}, models=["m1", "m2", "m3"])
+    returning = DirectWallet(backend, dev_local=True, consent=Consent.DECIDE_ON_MY_OWN, sleep=clock.sleep, ping_seconds=10**6)
+    assert await returning.open(site.link())
+    while await clock.pass_one() != 1:  # the ping's sleeps may come first
+        pass
+    await asyncio.wait_for(_until(lambda: len(attempts) == 2), 5)
+    return returning
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        pytest.param(lambda m: m["skills"]["text.generate"]["models"].__setitem__("count", 3), id="more-models"),
+        pytest.param(_limit("maxAnswerTokens", 400), id="looser-limit"),
+        pytest.param(lambda m: m["purpose"]["limits"].pop("maxTextChars"), id="limit-dropped"),
+    ],
+)
+async def test_coming_back_to_a_manifest_that_asks_for_more_in_any_way_says_bye(change):
+    async with FakeSite(manifest=QUIZ) as site:
+        returning = await _welcome_again(site, _quiz(change))
+        await asyncio.wait_for(site.received.wait(), 5)
+        assert site.frames == [{"type": "bye"}]
+        await asyncio.wait_for(returning.closed.wait(), 5)
+        assert returning.pairing is None
+
+
+async def test_coming_back_to_a_manifest_that_asks_for_less_stays_connected():
+    async with FakeSite(manifest=QUIZ) as site:
+        returning = await _welcome_again(site, _quiz(_limit("maxAnswerTokens", 100)))
+        await asyncio.wait_for(returning.welcomed.wait(), 5)
+        assert returning.manifest["purpose"]["limits"]["maxAnswerTokens"] == 100
+        await returning.close()
+        assert {"type": "bye"} in site.frames
+
+
 async def test_with_a_plain_allow_a_dropped_connection_is_not_resumed():
     async with FakeSite() as site:
 
