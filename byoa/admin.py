@@ -75,13 +75,13 @@ def close_connections(queryset):
     return _send_close([name for name in queryset.values_list("channel_name", flat=True) if name])
 
 
-def _send_close(channels):
+def _send_close(addresses):
     # At most once: a lost close is caught by the connection's own periodic
     # status check (byoa.consumers.TOUCH_SECONDS).
     layer = get_channel_layer()
-    for channel in channels:
-        async_to_sync(layer.send)(channel, {"type": events.CLOSE})
-    return len(channels)
+    for address in addresses:
+        async_to_sync(layer.send)(*live.addressed(address, {"type": events.CLOSE}))
+    return len(addresses)
 
 
 @admin.register(CallLog)

@@ -122,7 +122,7 @@ class WalletStream:
         reply = ChannelReply(layer, await layer.new_channel("byoa.reply."))
         event = events.call(reply.channel, self.skill, self.params, body, max(0.0, deadline - loop.time()))
         try:
-            await layer.send(channel, event)
+            await layer.send(*live.addressed(channel, event))
         except ChannelFull:
             return None, deadline
         return reply, deadline

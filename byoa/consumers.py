@@ -9,7 +9,8 @@ events for callers, and calls into frames. What a frame means is in
 
 A caller in this process hands its call to ``start_call`` directly (the
 connection is in ``byoa.live``); a caller in another process sends a
-``byoa.call`` event over the channel layer, which ends in the same method.
+``byoa.call`` event over the channel layer to the connection's address
+(``byoa.live``), which ends in the same method.
 
 The wallet authenticates only by its hello, and no cookie is read. A
 request with an ``Origin`` header is refused at the handshake (HTTP 403),
@@ -47,10 +48,11 @@ class WalletConsumer(AsyncWebsocketConsumer):
 
     async def __call__(self, scope, receive, send):
         """Serve one connection until it is gone, then release what it held, whatever ended it."""
-        # Channels' own loop waits on the socket and the channel layer together,
-        # with a new task per message; here the socket is read in order in this
-        # task, and channel-layer events (calls from other processes, replaced,
-        # close) are handled beside it, as same-process calls are.
+        # Channels' own loop waits on the socket and on a channel of the
+        # connection's own, with a new task per message. Here the socket is
+        # read in order in this task; events from other processes (calls,
+        # replaced, close) come through the process's inbox (byoa.live) and
+        # are handled beside it, as same-process calls are.
         self.scope = scope
         self.base_send = send
         self.pairing_id = None
@@ -63,27 +65,19 @@ class WalletConsumer(AsyncWebsocketConsumer):
         self.hello_timer = None
         self._tasks = set()
         self.channel_layer = get_channel_layer(self.channel_layer_alias)
-        self.channel_name = await self.channel_layer.new_channel()
-        layer_events = asyncio.ensure_future(self._channel_events())
+        # Not a channel of its own: the address (byoa.live) the database keeps for other processes.
+        self.channel_name = await live.open_address(self, self.channel_layer)
         try:
             while True:
                 await self.dispatch(await receive())
         except StopConsumer:
             pass
         finally:
-            layer_events.cancel()
+            live.close_address(self.channel_name)
             # Normally disconnect() has run; not when the server cancelled this
             # task or a handler raised. The database write is shielded from a
             # second cancellation.
             await asyncio.shield(self._release())
-
-    async def _channel_events(self):
-        while True:
-            message = await self.channel_layer.receive(self.channel_name)
-            try:
-                await self.dispatch(message)
-            except Exception:  # one bad event must not deafen the connection to the next ones
-                logger.exception("BYOA connection could not handle a channel-layer event")
 
     async def dispatch(self, message):
         # Channels closes stale database connections before every message, a
@@ -179,7 +173,8 @@ class WalletConsumer(AsyncWebsocketConsumer):
         self.pairing_id, self.grant = opened.pairing_id, opened.grant
         live.add(self.pairing_id, self)
         if opened.previous_channel:
-            await ChannelReply(self.channel_layer, opened.previous_channel).send({"type": events.REPLACED})
+            channel, event = live.addressed(opened.previous_channel, {"type": events.REPLACED})
+            await ChannelReply(self.channel_layer, channel).send(event)
         await self._send_frame(protocol.dump(protocol.welcome(opened.token, opened.manifest)))
         logger.info("BYOA wallet connected for pairing %s", self.pairing_id)
 

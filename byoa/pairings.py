@@ -122,7 +122,7 @@ record_grant = database_sync_to_async(_record_grant)
 
 
 async def live_channel(pairing):
-    """Return the channel of a pairing's live connection, or "" when it is away or not active.
+    """Return the address (byoa.live) of a pairing's live connection, or "" when it is away or not active.
 
     A connection held by another process is known only from the database. If
     that process died, its channel name stays behind; a wallet pings every 30 s

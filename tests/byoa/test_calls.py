@@ -269,3 +269,4 @@ def test_calls_does_not_import_the_consumer():
     imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
     imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
     assert "byoa.consumers" not in imported
+

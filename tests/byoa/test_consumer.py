@@ -437,3 +437,18 @@ async def test_a_connection_of_another_process_not_seen_for_long_counts_as_gone(
     later = clock.now() + timedelta(seconds=181)
     monkeypatch.setattr("byoa.clock.now", lambda: later)  # no hello or ping for over LIVE_SECONDS
     assert await pairings.live_channel(pairing.pk) == ""
+
+
+async def test_a_call_sent_to_a_connection_gone_since_its_address_was_read_fails_at_once(wallet_socket, monkeypatch):
+    from byoa import clock
+
+    communicator, welcome = await pair(wallet_socket)
+    pairing = await get_pairing(token_digest=tokens.digest(welcome["pairing"]))
+    await communicator.disconnect()
+    # As another process may still see it: the address of a connection that is gone.
+    await database_sync_to_async(Pairing.objects.filter(pk=pairing.pk).update)(
+        channel_name=pairing.channel_name, last_seen=clock.now()
+    )
+    monkeypatch.setattr(live, "get", lambda pairing_id: None)  # the caller is in another process
+    clip = {"audio": {"mime": "audio/wav", "base64": "UklGRg=="}}
+    assert await asyncio.wait_for(call_wallet(pairing.pk, "audio.transcribe", clip, timeout=3600), 5) is None
