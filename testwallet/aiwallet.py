@@ -76,12 +76,12 @@ What happened
     ``await chat.ended()``. ``aiwallet.notices``: each link notice as ``(origin, link)``.
     ``aiwallet.approval_windows`` and ``aiwallet.unlock_windows``: each window that opened.
     ``aiwallet.link(origin)`` and ``aiwallet.is_approved(url)``: what the wallet holds for a site.
-    ``await aiwallet.until(lambda wallet: ...)``: wait until the wallet's state says so.
+    ``await aiwallet.wait_until(lambda wallet: ...)``: wait until the wallet's state says so.
 
 Every wait takes a ``timeout`` in seconds (5 by default) and raises ``TimeoutError`` saying what
 did not happen. A reply the page could not have asked for (a tool call on a step that offered no
 tools, an unknown tool) is a :class:`ScriptError`: the page gets a 500 and the fixture raises it
-when the test ends (``aiwallet.raise_script_errors()`` raises it earlier, and forgets it).
+when the test ends (``aiwallet.check()`` raises it earlier, and forgets it).
 """
 
 import asyncio
@@ -91,11 +91,19 @@ import json
 import re
 from collections import deque
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-import pytest_asyncio
+from testwallet._driver import (
+    DEFAULT_TIMEOUT,
+    ScriptError,
+    frame_origin,
+    origin_of,
+    pulse,
+    stub_path,
+    wait_until,
+    wallet_fixture,
+)
 
 __all__ = [
     "AUTO",
@@ -111,24 +119,18 @@ __all__ = [
     "ToolCall",
     "UnlockWindow",
     "aiwallet",
-    "aiwallet_script",
+    "script_path",
 ]
 
 #: The Playwright binding the page calls (frontend/testwallet/aiwallet.js).
 BINDING = "__testwalletAiwallet"
 #: The account name of a site on which the wallet picks the account for each answer.
 AUTO = "Auto"
-#: How long a wait of the driver lasts by default, in seconds.
-DEFAULT_TIMEOUT = 5.0
 
 
-def aiwallet_script():
-    """Return the path of the in-page provider script, ``frontend/testwallet/aiwallet.js``.
-
-    ``testwallet/stubs`` links to ``frontend/testwallet`` in the repository and
-    holds copies in an installed wheel, so this works in both.
-    """
-    return Path(__file__).parent / "stubs" / "aiwallet.js"
+def script_path():
+    """Return the path of the in-page provider script, ``frontend/testwallet/aiwallet.js``."""
+    return stub_path("aiwallet.js")
 
 
 # -- The wallet's errors (wallet-provider.md, "Errors") -------------------------------------------
@@ -164,10 +166,6 @@ class ProviderUnreachable(Exception):
     def __init__(self, reason):
         super().__init__(reason)
         self.reason = reason
-
-
-class ScriptError(AssertionError):
-    """Raised when the test's script of the wallet asks for something the page could not have met."""
 
 
 # -- What the test scripts ------------------------------------------------------------------------
@@ -224,7 +222,7 @@ class Reply:
         """Wait until the page has received the answer up to ``hold_after`` and asks for more."""
         if self.hold_after is None:
             raise ScriptError("This reply never holds: queue it with hold_after=<number of deltas>.")
-        await _until(lambda: self._held, lambda: self._pulse, timeout, "The answer did not reach its hold point")
+        await wait_until(lambda: self._held, lambda: self._pulse, timeout, "The answer did not reach its hold point")
 
     def resume(self):
         """Let a held answer stream on."""
@@ -258,13 +256,13 @@ class Chat:
 
     async def ended(self, timeout=DEFAULT_TIMEOUT):
         """Wait until the chat has ended; return its outcome."""
-        await _until(lambda: self.outcome is not None, lambda: self._pulse, timeout, "The chat did not end")
+        await wait_until(lambda: self.outcome is not None, lambda: self._pulse, timeout, "The chat did not end")
         return self.outcome
 
     def _end(self, outcome):
         if self.outcome is None:
             self.outcome = outcome
-            _pulse(self)
+            pulse(self)
 
 
 @dataclass(eq=False)
@@ -422,14 +420,14 @@ class AiWalletStub:
         if any(target is done for done in self._installed):
             return
         await target.expose_binding(BINDING, self._on_call)
-        await target.add_init_script(path=aiwallet_script())
+        await target.add_init_script(path=script_path())
         self._installed.append(target)
 
     async def aclose(self):
         """End every pending wait of the pages: the test is over."""
         for answering in list(self._answering.values()):
             answering.cancelled = True
-            _pulse(answering)
+            pulse(answering)
             if not answering.pulling:
                 await answering.events.aclose()
         self._answering.clear()
@@ -438,7 +436,7 @@ class AiWalletStub:
         self._pages.clear()
         await asyncio.sleep(0)
 
-    def raise_script_errors(self):
+    def check(self):
         """Raise the first error the test's script caused (a ScriptError, or the model function's), and forget them."""
         errors, self._script_errors = self._script_errors, []
         if errors:
@@ -448,17 +446,17 @@ class AiWalletStub:
 
     async def approval_window(self, timeout=DEFAULT_TIMEOUT):
         """Wait for an approval window that is open, and return it (the oldest first)."""
-        await _until(self._open_approval, lambda: self._pulse, timeout, "No approval window opened")
+        await wait_until(self._open_approval, lambda: self._pulse, timeout, "No approval window opened")
         return self._open_approval()
 
     async def unlock_window(self, timeout=DEFAULT_TIMEOUT):
         """Wait until the unlock window is open, and return it."""
-        await _until(lambda: self._unlock_window, lambda: self._pulse, timeout, "No unlock window opened")
+        await wait_until(lambda: self._unlock_window, lambda: self._pulse, timeout, "No unlock window opened")
         return self._unlock_window
 
-    async def until(self, predicate, timeout=DEFAULT_TIMEOUT):
+    async def wait_until(self, predicate, timeout=DEFAULT_TIMEOUT):
         """Wait until ``predicate(wallet)`` is true, such as ``lambda w: len(w.requests) == 2``."""
-        await _until(lambda: predicate(self), lambda: self._pulse, timeout, f"{predicate} did not become true")
+        await wait_until(lambda: predicate(self), lambda: self._pulse, timeout, f"{predicate.__qualname__} did not become true")
 
     def _open_approval(self):
         return next((w for w in self.approval_windows if w.decision is None), None)
@@ -573,7 +571,7 @@ class AiWalletStub:
             if answering.chat is not None and answering.chat.outcome is None:
                 answering.stop_pressed = True
                 stopped.append(answering.chat)
-                _pulse(answering)
+                pulse(answering)
         return stopped
 
     # -- The binding ------------------------------------------------------------------------------
@@ -635,7 +633,7 @@ class AiWalletStub:
             self._cancelled_early.add(request_id)
             return None
         answering.cancelled = True
-        _pulse(answering)
+        pulse(answering)
         if not answering.pulling:  # the answer sits at a yield: close it there
             self._answering.pop(request_id, None)
             await answering.events.aclose()
@@ -795,7 +793,7 @@ class AiWalletStub:
         for index in range(len(deltas) + 1):
             if answer.hold_after == index:
                 answer._held = True
-                _pulse(answer)
+                pulse(answer)
                 await self._gate(answering, lambda: answer._resumed.is_set(), answer._resumed)
             if self._stop_or_cancel(answering):
                 chat._end("stopped")
@@ -887,7 +885,7 @@ class AiWalletStub:
 
     def _changed(self):
         """Wake every wait: something the test or a page waits on may have changed."""
-        _pulse(self)
+        pulse(self)
 
     # -- Link notices -----------------------------------------------------------------------------
 
@@ -940,29 +938,6 @@ class AiWalletStub:
 # -- Helpers --------------------------------------------------------------------------------------
 
 
-def origin_of(url):
-    """Return the origin of ``url`` as ``location.origin`` spells it (default ports left out)."""
-    parts = urlsplit(url)
-    scheme, host = parts.scheme.lower(), (parts.hostname or "").lower()
-    if ":" in host:
-        host = f"[{host}]"
-    default = {"http": 80, "https": 443}.get(scheme)
-    port = parts.port
-    return f"{scheme}://{host}" + (f":{port}" if port and port != default else "")
-
-
-def frame_origin(frame):
-    """Return the origin of the document in ``frame``, as a wallet learns it from the browser.
-
-    Never from the message: any script or frame of the page can call the binding and name any origin.
-    A document without a network URL (about:blank, about:srcdoc, data:) has an opaque origin, "null".
-    """
-    url = frame.url
-    if urlsplit(url).scheme not in ("http", "https"):
-        return "null"
-    return origin_of(url)
-
-
 def echo_reply(messages):
     """Return the echo model's answer: "Echo: " and the last user message, a word per delta."""
     last = next((m for m in reversed(messages) if isinstance(m, dict) and m.get("role") == "user"), {})
@@ -1000,30 +975,13 @@ def _failure(account, error):
     return _error(error.status, f"{account} answered {error.status}: {error.detail}")
 
 
-def _pulse(owner):
-    """Wake the waits on ``owner`` (anything with a ``_pulse`` or ``pulse`` event)."""
-    name = "_pulse" if hasattr(owner, "_pulse") else "pulse"
-    getattr(owner, name).set()
-    setattr(owner, name, asyncio.Event())
-
-
-async def _until(ready, pulse, timeout, what):
-    """Wait until ``ready()`` is true, waking on each pulse; raise TimeoutError with ``what`` after ``timeout`` s."""
-    try:
-        async with asyncio.timeout(timeout):
-            while not ready():
-                await pulse().wait()
-    except TimeoutError:
-        raise TimeoutError(f"{what} within {timeout} s.") from None
-
-
 # -- The fixture ----------------------------------------------------------------------------------
 
 
-@pytest_asyncio.fixture(loop_scope="session")
+@wallet_fixture
 async def aiwallet():
     """A test double of AI Wallet: ``await aiwallet.install(page)`` before the page loads."""
     wallet = AiWalletStub()
     yield wallet
     await wallet.aclose()
-    wallet.raise_script_errors()
+    wallet.check()

@@ -82,10 +82,8 @@ import enum
 import inspect
 from collections import defaultdict, deque
 from dataclasses import dataclass, field
-from pathlib import Path
-from urllib.parse import urlsplit
 
-import pytest
+from testwallet._driver import DEFAULT_TIMEOUT, ScriptError, frame_origin, pulse, stub_path, wait_until, wallet_fixture
 
 __all__ = [
     "BINDING",
@@ -107,16 +105,8 @@ WALLET_SKILLS = ("audio.transcribe", "text.generate")
 
 
 def script_path():
-    """Return the path of the stub, ``frontend/testwallet/byoa.js``.
-
-    ``testwallet/stubs`` links to ``frontend/testwallet`` in the repository and
-    holds copies in an installed wheel, so this works in both.
-    """
-    return Path(__file__).parent / "stubs" / "byoa.js"
-
-
-class ScriptError(AssertionError):
-    """Raised at teardown when a scripted answer could not be used (wrong shape, an exception)."""
+    """Return the path of the stub, ``frontend/testwallet/byoa.js``."""
+    return stub_path("byoa.js")
 
 
 class Consent(enum.Enum):
@@ -192,7 +182,7 @@ class ByoaExtension:
         self._failing = set()
         self._failing_all = False
         self._pending = {}
-        self._changed = asyncio.Event()
+        self._pulse = asyncio.Event()
         self._installed = []
 
     # -- installing ------------------------------------------------------------
@@ -279,12 +269,9 @@ class ByoaExtension:
         """Return the logged calls of one skill."""
         return [call for call in self.calls if call.skill == skill]
 
-    async def wait_until(self, predicate, timeout=5.0):
-        """Wait until ``predicate(self)`` is true, at most `timeout` seconds (TimeoutError after)."""
-        async with asyncio.timeout(timeout):
-            while not predicate(self):
-                self._changed.clear()
-                await self._changed.wait()
+    async def wait_until(self, predicate, timeout=DEFAULT_TIMEOUT):
+        """Wait until ``predicate(extension)`` is true, such as ``lambda ext: len(ext.calls) == 2``."""
+        await wait_until(lambda: predicate(self), lambda: self._pulse, timeout, f"{predicate.__qualname__} did not become true")
 
     def check(self):
         """Raise ScriptError if a scripted answer could not be used during the test."""
@@ -296,12 +283,12 @@ class ByoaExtension:
     async def _on_message(self, source, message):
         """Called by byoa.js for each request, call, report and release."""
         try:
-            return await self._dispatch(_origin(source), source["frame"], message)
+            return await self._dispatch(frame_origin(source["frame"]), source["frame"], message)
         except Exception as error:
             self.problems.append(f"{type(error).__name__}: {error}")
             raise
         finally:
-            self._changed.set()
+            pulse(self)
 
     async def _dispatch(self, origin, frame, message):
         kind = message.get("type")
@@ -316,7 +303,7 @@ class ByoaExtension:
                 warnings=message["validation"]["warnings"],
             )
             self.requests.append(record)
-            self._changed.set()
+            pulse(self)
             self._pending[key] = record
             answer = self._answer_request(record)
             record.decision, record.on_its_own = answer["decision"], answer.get("onItsOwn", False)
@@ -336,7 +323,7 @@ class ByoaExtension:
                 refused=message.get("refused"),
             )
             self.calls.append(record)
-            self._changed.set()
+            pulse(self)
             if record.refused:
                 record.ok, record.done = False, True
                 return None
@@ -415,14 +402,8 @@ def _check_output(skill, output):
         raise TypeError(f"an output of {skill} is {{'text': <str>}} (specs/byoa-sites.md); got {output!r}")
 
 
-def _origin(source):
-    """Return the origin of the frame that called, as the browser reports it (never as the page says)."""
-    parts = urlsplit(source["frame"].url)
-    return f"{parts.scheme}://{parts.netloc}"
-
-
-@pytest.fixture
-def byoa_extension():
+@wallet_fixture
+async def byoa_extension():
     """Return the visitor and models behind ``window.byoa``; ``await byoa_extension.install(page)`` first."""
     extension = ByoaExtension()
     yield extension

@@ -10,7 +10,7 @@ import asyncio
 import pytest
 import pytest_asyncio
 
-from testwallet.aiwallet import AUTO, ProviderError, ScriptError, ToolCall, aiwallet_script
+from testwallet.aiwallet import AUTO, ProviderError, ScriptError, ToolCall, script_path
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -265,7 +265,7 @@ async def test_requests_that_meet_the_lock_share_one_unlock_window_and_go_on_onc
     aiwallet.unlocking = "wait"
     await connected.evaluate(ASK_BOTH)
     window = await aiwallet.unlock_window()
-    await aiwallet.until(lambda wallet: len(window.requests) == 2)  # both wait on the one window
+    await aiwallet.wait_until(lambda wallet: len(window.requests) == 2)  # both wait on the one window
     window.unlock()
     link, chat = await settled(connected.evaluate("window.both"))
     assert link["result"]["connected"] is True
@@ -278,7 +278,7 @@ async def test_closing_the_unlock_window_rejects_every_request_waiting_on_it(aiw
     aiwallet.unlocking = "wait"
     await connected.evaluate(ASK_BOTH)
     window = await aiwallet.unlock_window()
-    await aiwallet.until(lambda wallet: len(window.requests) == 2)
+    await aiwallet.wait_until(lambda wallet: len(window.requests) == 2)
     window.close()
     answers = await settled(connected.evaluate("window.both"))
     assert [answer["error"]["message"] for answer in answers] == ["AI Wallet is locked. Unlock it to continue."] * 2
@@ -444,7 +444,7 @@ async def test_reply_calling_a_tool_the_chat_did_not_offer_is_a_script_error(aiw
     assert asked["error"]["status"] == 500
     assert asked["events"] == [{"kind": "settled"}]
     with pytest.raises(ScriptError, match="search_books, get_book"):
-        aiwallet.raise_script_errors()
+        aiwallet.check()
 
 
 async def test_model_function_answers_when_nothing_is_queued(aiwallet, connected):
@@ -630,7 +630,7 @@ async def test_stub_alone_asks_with_confirm_and_echoes_as_a_test_wallet(page, da
         await (dialog.accept() if len(dialogs) > 1 else dialog.dismiss())
 
     page.on("dialog", answer)
-    await page.add_init_script(path=aiwallet_script())
+    await page.add_init_script(path=script_path())
     await page.goto(daphne_server.url + "/")
     assert (await ask(page, "connect"))["error"]["message"] == "The connection was declined"
     assert (await ask(page, "chat", QUESTION))["error"]["status"] == 401

@@ -1,6 +1,9 @@
 """Installing the package registers the test wallet's pytest plugin and its fixtures."""
 
+import inspect
 from importlib.metadata import entry_points
+
+import pytest
 
 
 def test_the_plugin_is_a_pytest11_entry_point():
@@ -18,11 +21,28 @@ def test_the_plugin_gives_a_site_its_fixtures(pytestconfig):
 
 
 def test_the_stub_scripts_ship_inside_the_package():
-    from testwallet.aiwallet import aiwallet_script
-    from testwallet.extension import script_path
+    from testwallet import aiwallet, extension
 
-    assert aiwallet_script().read_text().count("aiwallet:announce") >= 1
-    assert "byoa:ready" in script_path().read_text()
+    assert aiwallet.script_path().read_text().count("aiwallet:announce") >= 1
+    assert "byoa:ready" in extension.script_path().read_text()
     from testwallet.languagemodel import script_path as languagemodel_script
 
     assert "LanguageModel" in languagemodel_script().read_text()
+
+
+def test_both_wallet_drivers_speak_one_vocabulary():
+    from testwallet import aiwallet, extension
+
+    assert aiwallet.ScriptError is extension.ScriptError
+    for name in ("install", "wait_until", "check"):
+        assert callable(getattr(aiwallet.AiWalletStub, name)) and callable(getattr(extension.ByoaExtension, name))
+    assert inspect.signature(aiwallet.AiWalletStub.wait_until) == inspect.signature(extension.ByoaExtension.wait_until)
+
+
+async def test_a_wait_that_times_out_says_what_did_not_happen(byoa_extension, aiwallet):
+    def two_calls(driver):
+        return len(getattr(driver, "calls", getattr(driver, "chats", []))) == 2
+
+    for driver in (byoa_extension, aiwallet):
+        with pytest.raises(TimeoutError, match="two_calls did not become true within 0.01 s"):
+            await driver.wait_until(two_calls, timeout=0.01)
