@@ -1,88 +1,4 @@
-"""
-A test double of AI Wallet (``window.aiwallet``) for browser tests, driven from pytest.
-
-``frontend/testwallet/aiwallet.js`` defines the provider in the page, as the real wallet's content
-script does; this module is the wallet behind it. The test plays the visitor (the unlock and
-approval windows, the account picked for each site, the Stop button) and the model that answers,
-and reads what the page asked for. Everything follows specs/wallet-provider.md, so a page that
-works against it works against AI Wallet. It is not an AI: unless the test says otherwise, the
-only account is ``Test wallet`` on ``echo-1``, which answers "Echo: " and the last user message.
-
-A complete test::
-
-    async def test_the_site_answers_through_the_wallet(aiwallet, page, daphne_server):
-        await aiwallet.install(page)  # before the page loads
-        aiwallet.approve_site(daphne_server.url)  # the visitor approved this site earlier
-        aiwallet.reply(["Piranesi suits ", "a calm evening."])
-        await page.goto(daphne_server.url + "/")
-        answer = await page.evaluate(
-            "() => window.aiwallet.request('chat', {messages: [{role: 'user', content: 'A calm book?'}]})"
-        )
-        assert answer["message"]["content"] == "Piranesi suits a calm evening."
-        assert aiwallet.requests[-1].method == "chat"
-
-The ``aiwallet`` fixture gives each test a fresh :class:`AiWalletStub` (function-scoped, on the
-session event loop that pytest-playwright-asyncio's ``page`` and ``context`` use).
-
-Installing
-    ``await aiwallet.install(page_or_context)``: define ``window.aiwallet`` in every document the
-    page (or every page of the context) loads from then on, before the page's scripts run. Pages
-    of one context share the wallet: approvals, the lock and link notices span them.
-
-The visitor's windows
-    ``aiwallet.approval``: what the visitor does in the approval window ``connect`` opens:
-    ``"approve"`` (the default), ``"decline"``, ``"close"``, or ``"wait"`` to decide in the test
-    with ``window = await aiwallet.approval_window()`` then ``window.approve()``,
-    ``window.decline()`` or ``window.close()`` (``window.origin``, ``window.host`` and
-    ``window.account`` are what the window shows).
-    ``aiwallet.unlocking``: what the visitor does in the unlock window a locked wallet opens:
-    ``"unlock"`` (the default), ``"close"``, or ``"wait"`` and then
-    ``(await aiwallet.unlock_window()).unlock()`` or ``.close()``. Requests that meet the lock at
-    the same time share one window.
-
-The wallet's state
-    ``aiwallet.lock()`` / ``aiwallet.unlock()``; ``aiwallet.set_up = False`` (a wallet with no
-    vault yet); ``aiwallet.mark_updated()`` (the extension was updated: every request gets 410).
-    ``aiwallet.approve_site(url, account=None, model=None)``: approve an origin beforehand.
-    ``aiwallet.switch(account=None, model=None, origin=None)``: the visitor picks another account
-    (or ``AUTO``) or model for the site; its pages get a link notice.
-    ``aiwallet.switch_off(origin=None)``: the visitor removes the site; its pages get
-    ``{connected: false}``.
-    ``aiwallet.add_account(name, model)``, ``remove_account(name)``, ``set_default_account(name)``;
-    ``aiwallet.accounts``. With ``AUTO`` the wallet tries the accounts in ``aiwallet.auto_order``
-    (default: the order they were added) and the next one answers when one fails.
-    When no ``origin`` is given, these act on every approved site.
-
-The model
-    ``aiwallet.reply(text, tool_calls=(), finish_reason=None, model=None, usage=True,
-    hold_after=None)`` queues the next answer: ``text`` is a string or a list of deltas;
-    ``tool_calls`` holds ``ToolCall(name, arguments)`` (arguments as a dict or a JSON string);
-    ``hold_after=n`` holds the stream once the page has received ``n`` deltas (0: before the
-    ``start``), until ``await reply.held()`` ... ``reply.resume()``, or Stop, or the page aborts.
-    ``aiwallet.fail(429, "Your plan is spent")`` queues a provider refusal: the page gets
-    ``<account> answered 429: Your plan is spent``. ``aiwallet.fail_network(reason)`` queues a
-    502 with ``reason`` as the message. ``reply(text, fail_after=ProviderError(500, "Overloaded"))``
-    streams the text and then fails (a provider that breaks off mid-answer; no other account is
-    tried once text has streamed).
-    ``aiwallet.model = function``: answers when the queue is empty; it takes a :class:`Chat` and
-    returns a :class:`Reply` or a string (or awaits one), or raises :class:`ProviderError` /
-    :class:`ProviderUnreachable`. Without either, the echo model answers.
-    ``aiwallet.press_stop()``: the visitor presses Stop: each running chat ends with 499.
-
-What happened
-    ``aiwallet.requests``: each :class:`Request` (``method``, ``params``, ``origin``, ``answer``).
-    ``aiwallet.chats``: each :class:`Chat` that reached a model, with ``account``, ``model``,
-    ``outcome`` (``"answered"``, ``"failed"``, ``"stopped"``, ``"cancelled"``) and
-    ``await chat.ended()``. ``aiwallet.notices``: each link notice as ``(origin, link)``.
-    ``aiwallet.approval_windows`` and ``aiwallet.unlock_windows``: each window that opened.
-    ``aiwallet.link(origin)`` and ``aiwallet.is_approved(url)``: what the wallet holds for a site.
-    ``await aiwallet.wait_until(lambda wallet: ...)``: wait until the wallet's state says so.
-
-Every wait takes a ``timeout`` in seconds (5 by default) and raises ``TimeoutError`` saying what
-did not happen. A reply the page could not have asked for (a tool call on a step that offered no
-tools, an unknown tool) is a :class:`ScriptError`: the page gets a 500 and the fixture raises it
-when the test ends (``aiwallet.check()`` raises it earlier, and forgets it).
-"""
+"""The wallet behind the in-page provider: it answers each request of the page as the test scripted."""
 
 import asyncio
 import inspect
@@ -91,8 +7,7 @@ import json
 import re
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Literal
-from urllib.parse import urlsplit
+from typing import Any
 
 from testwallet._driver import (
     DEFAULT_TIMEOUT,
@@ -104,221 +19,34 @@ from testwallet._driver import (
     wait_until,
     wallet_fixture,
 )
-
-__all__ = [
-    "AUTO",
-    "Account",
-    "AiWalletStub",
-    "ApprovalWindow",
-    "Chat",
-    "ProviderError",
-    "ProviderUnreachable",
-    "Reply",
-    "Request",
-    "ScriptError",
-    "ToolCall",
-    "UnlockWindow",
-    "aiwallet",
-    "script_path",
-]
+from testwallet.aiwallet.records import (
+    AUTO,
+    DECLINED,
+    LOCKED,
+    LOCKED_DISCONNECT,
+    NO_ACCOUNT,
+    NO_MESSAGES,
+    NOT_CONNECTED,
+    NOT_SET_UP,
+    SCRIPT_FAILED,
+    STOPPED,
+    UPDATED,
+    Account,
+    Chat,
+    ProviderError,
+    ProviderUnreachable,
+    Reply,
+    Request,
+)
+from testwallet.aiwallet.windows import ApprovalWindow, UnlockWindow
 
 #: The Playwright binding the page calls (frontend/testwallet/aiwallet.js).
 BINDING = "__testwalletAiwallet"
-#: The account name of a site on which the wallet picks the account for each answer.
-AUTO = "Auto"
 
 
 def script_path():
     """Return the path of the in-page provider script, ``frontend/testwallet/aiwallet.js``."""
     return stub_path("aiwallet.js")
-
-
-# -- The wallet's errors (wallet-provider.md, "Errors") -------------------------------------------
-
-NO_MESSAGES = (400, "A chat request carries its messages")
-NOT_CONNECTED = (401, "This site is not connected to AI Wallet")
-DECLINED = (403, "The connection was declined")
-NOT_SET_UP = (403, "AI Wallet is not set up yet. Open it from the browser toolbar.")
-LOCKED = (403, "AI Wallet is locked. Unlock it to continue.")
-LOCKED_DISCONNECT = (403, "The wallet is locked")
-NO_ACCOUNT = (403, "AI Wallet has no AI account connected")
-UPDATED = (410, "AI Wallet was updated. Reload this page to use it again.")
-STOPPED = (499, "The answer was stopped from AI Wallet")
-#: Not in the spec: the test's own script went wrong (see ScriptError).
-SCRIPT_FAILED = 500
-
-
-class ProviderError(Exception):
-    """
-    Raised by a model function when the provider refuses the call; the page gets
-    ``<account> answered <status>: <detail>`` with ``status``.
-    """
-
-    def __init__(self, status, detail):
-        super().__init__(f"answered {status}: {detail}")
-        self.status = status
-        self.detail = detail
-
-
-class ProviderUnreachable(Exception):
-    """Raised by a model function when the provider cannot be reached; the page gets 502 and the reason."""
-
-    def __init__(self, reason):
-        super().__init__(reason)
-        self.reason = reason
-
-
-# -- What the test scripts ------------------------------------------------------------------------
-
-
-@dataclass
-class Account:
-    """An AI account in the wallet: its display name and its default model."""
-
-    name: str
-    model: str
-
-
-@dataclass
-class ToolCall:
-    """A tool the model asks for; ``arguments`` is a dict or the JSON text of one."""
-
-    name: str
-    arguments: dict | str = field(default_factory=dict)
-    id: str | None = None
-
-
-@dataclass(eq=False)
-class Reply:
-    """
-    One answer of the model: its text (a string, or the list of deltas it streams in), the tools
-    it calls, and how it ends. ``model`` is the model as the provider names it (default: the one
-    the wallet asked for); ``usage`` is a dict, ``True`` to count words, or ``None`` for none.
-    """
-
-    text: str | list[str] = ""
-    tool_calls: list[ToolCall] = field(default_factory=list)
-    finish_reason: str | None = None
-    model: str | None = None
-    usage: dict | bool | None = True
-    hold_after: int | None = None
-    # A provider failure after the text has streamed, e.g. ProviderError(500, "Overloaded"):
-    # the page has the deltas, then the chat rejects (no other account is tried).
-    fail_after: "ProviderError | ProviderUnreachable | None" = None
-
-    def __post_init__(self):
-        self._pulse = asyncio.Event()
-        self._resumed = asyncio.Event()
-        self._held = False
-
-    @property
-    def deltas(self):
-        """The pieces of text the answer streams."""
-        if isinstance(self.text, str):
-            return [self.text] if self.text else []
-        return [delta for delta in self.text if delta]
-
-    async def held(self, timeout=DEFAULT_TIMEOUT):
-        """Wait until the page has received the answer up to ``hold_after`` and asks for more."""
-        if self.hold_after is None:
-            raise ScriptError("This reply never holds: queue it with hold_after=<number of deltas>.")
-        await wait_until(lambda: self._held, lambda: self._pulse, timeout, "The answer did not reach its hold point")
-
-    def resume(self):
-        """Let a held answer stream on."""
-        self._resumed.set()
-
-
-@dataclass(eq=False)
-class Request:
-    """A request the page sent: what it asked and, once answered, the last event it got."""
-
-    method: str
-    params: Any
-    origin: str
-    answer: dict | None = None
-
-
-@dataclass(eq=False)
-class Chat:
-    """A ``chat`` that reached a model: the conversation, and which account answered it and how."""
-
-    messages: list
-    tools: list | None
-    options: dict | None
-    origin: str
-    account: str | None = None
-    model: str | None = None
-    outcome: Literal["answered", "failed", "stopped", "cancelled"] | None = None
-
-    def __post_init__(self):
-        self._pulse = asyncio.Event()
-
-    async def ended(self, timeout=DEFAULT_TIMEOUT):
-        """Wait until the chat has ended; return its outcome."""
-        await wait_until(lambda: self.outcome is not None, lambda: self._pulse, timeout, "The chat did not end")
-        return self.outcome
-
-    def _end(self, outcome):
-        if self.outcome is None:
-            self.outcome = outcome
-            pulse(self)
-
-
-@dataclass(eq=False)
-class ApprovalWindow:
-    """The window in which the visitor approves a site: it shows the host and the account that will answer."""
-
-    origin: str
-    account: str | None
-    request: Request
-    _wallet: "AiWalletStub" = field(repr=False)
-    decision: Literal["approve", "decline", "close"] | None = None
-
-    @property
-    def host(self):
-        return urlsplit(self.origin).netloc
-
-    def approve(self):
-        """Press Approve: the site is saved with the default account."""
-        if not self._wallet.accounts:
-            raise ScriptError("Approve is disabled while the wallet holds no account: add_account() first.")
-        self._decide("approve")
-
-    def decline(self):
-        """Press Decline: the page gets 'The connection was declined'."""
-        self._decide("decline")
-
-    def close(self):
-        """Close the window: the page gets 'The connection was declined'."""
-        self._decide("close")
-
-    def _decide(self, decision):
-        if self.decision is not None:
-            raise ScriptError(f"This approval window was already closed ({self.decision}).")
-        self.decision = decision
-        self._wallet._changed()
-
-
-@dataclass(eq=False)
-class UnlockWindow:
-    """The window in which the visitor unlocks the wallet; every request that met the lock waits on it."""
-
-    _wallet: "AiWalletStub" = field(repr=False)
-    decision: Literal["unlock", "close"] | None = None
-    #: The requests waiting on this window.
-    requests: list[Request] = field(default_factory=list)
-
-    def unlock(self):
-        """Unlock the wallet: the waiting requests go on."""
-        self._wallet.unlock()
-
-    def close(self):
-        """Close the window without unlocking: the waiting requests get 'AI Wallet is locked…'."""
-        if self.decision is None:
-            self.decision = "close"
-            self._wallet._unlock_window = None
-            self._wallet._changed()
 
 
 # -- The wallet -----------------------------------------------------------------------------------

@@ -1,0 +1,41 @@
+"""
+A test double of AI Wallet (``window.aiwallet``) for browser tests, driven from pytest: README.md,
+"The aiwallet fixture", tells how to drive it.
+
+``frontend/testwallet/aiwallet.js`` defines the provider in the page, as the real wallet's content
+script does; this package is the wallet behind it: :mod:`.records` (what a test scripts and reads),
+:mod:`.windows` (the visitor's approval and unlock windows) and :mod:`.driver` (the wallet itself
+and the ``aiwallet`` fixture).
+"""
+
+from testwallet._driver import ScriptError
+from testwallet.aiwallet.driver import BINDING, AiWalletStub, aiwallet, echo_reply, script_path
+from testwallet.aiwallet.records import (
+    AUTO,
+    Account,
+    Chat,
+    ProviderError,
+    ProviderUnreachable,
+    Reply,
+    Request,
+    ToolCall,
+)
+from testwallet.aiwallet.windows import ApprovalWindow, UnlockWindow
+
+__all__ = [
+    "AUTO",
+    "BINDING",
+    "Account",
+    "AiWalletStub",
+    "ApprovalWindow",
+    "Chat",
+    "ProviderError",
+    "ProviderUnreachable",
+    "Reply",
+    "Request",
+    "ScriptError",
+    "ToolCall",
+    "UnlockWindow",
+    "aiwallet",
+    "script_path",
+]
