@@ -4,6 +4,8 @@ from django.conf import settings
 from django.core.signals import setting_changed
 from django.dispatch import receiver
 
+from byoa.protocol import MAX_FRAME_BYTES
+
 DEFAULTS = {
     # Manifests besides the ``manifest.json`` found beside each installed app's
     # code: {"name": "path/to/manifest.json"}. The name is what a page asks for.
@@ -28,7 +30,7 @@ DEFAULTS = {
     "HELLO_SECONDS": 10,
     # The largest text frame accepted, in bytes (the spec: up to 4 MB). Daphne
     # enforces its own limit first: configure it to the same value.
-    "MAX_FRAME_BYTES": 4 * 1024 * 1024,
+    "MAX_FRAME_BYTES": MAX_FRAME_BYTES,
     # The default timeout of call_wallet, in seconds.
     "CALL_SECONDS": 20,
     # Calls in flight per connection when the grant sets no maxParallelCalls.

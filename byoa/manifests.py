@@ -32,9 +32,8 @@ from django.dispatch import receiver
 
 from byoa.conf import byoa_setting
 from byoa.exceptions import ManifestError, UnknownManifest
+from byoa.protocol import MAX_MANIFEST_BYTES
 
-#: The most bytes of manifest JSON a link may carry (specs/byoa-sites.md).
-MAX_MANIFEST_BYTES = 4096
 FILE_NAME = "manifest.json"
 
 #: Limits the wallet 0.1 understands that bringyourownagent 0.0.2 does not.

@@ -39,6 +39,11 @@ import re
 import orjson
 
 VERSION = "0.1"
+#: The largest text frame either side sends, in bytes (the spec: up to 4 MB). The server reads it
+#: as BYOA["MAX_FRAME_BYTES"], and daphne is configured to the same value (sites/config/settings.py).
+MAX_FRAME_BYTES = 4 * 1024 * 1024
+#: The largest manifest a link (and so a welcome) carries, in bytes (specs/byoa-sites.md, "Links").
+MAX_MANIFEST_BYTES = 4096
 
 
 class CloseCode(enum.IntEnum):

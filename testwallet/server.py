@@ -17,6 +17,8 @@ from pathlib import Path
 
 import httpx
 
+from byoa.protocol import MAX_FRAME_BYTES
+
 STARTUP_TIMEOUT = 30.0
 
 
@@ -35,7 +37,7 @@ class DaphneServer:
         setup_commands=(("migrate", "--noinput"),),
         env=None,
         workdir=None,
-        websocket_max_bytes=4 * 1024 * 1024,
+        websocket_max_bytes=MAX_FRAME_BYTES,
     ):
         self.application = application
         self.settings_module = settings_module or os.environ.get("DJANGO_SETTINGS_MODULE")

@@ -37,7 +37,6 @@ logger = logging.getLogger(__name__)
 frame_logger = logging.getLogger("byoa.wallet.frames")
 frame_logger.setLevel(logging.INFO)
 
-MAX_FRAME_BYTES = 4 * 1024 * 1024
 RECENT_CODE_SECONDS = 600
 WALLET_PARALLEL_CALLS = 8  # the wallet 0.1's default (specs/byoa-sites.md)
 RECONNECT_DELAYS = (1, 2, 5, 10)
@@ -184,7 +183,7 @@ class DirectWallet:
                 host=address,
                 port=port,
                 proxy=None,
-                max_size=MAX_FRAME_BYTES,
+                max_size=protocol.MAX_FRAME_BYTES,
                 open_timeout=self.open_timeout,
                 compression=None,
                 logger=frame_logger,

@@ -23,8 +23,7 @@ import bringyourownagent
 from byoa import endpoints
 from byoa.endpoints import LOOPBACK
 from byoa.exceptions import LinkRefused
-
-MAX_MANIFEST_BYTES = 4096
+from byoa.protocol import MAX_MANIFEST_BYTES
 _BASE64URL = re.compile(r"[A-Za-z0-9_-]+")
 _CODE = re.compile(r"[A-Za-z0-9_-]{22,256}")
 

@@ -27,6 +27,8 @@ from pathlib import Path
 import dj_database_url
 from django.utils.csp import CSP
 
+from byoa.protocol import MAX_FRAME_BYTES
+
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 # Local state (the SQLite database, a generated secret key) lives here, never in git.
 VAR_DIR = Path(os.environ.get("VISITOR_AI_VAR_DIR", BASE_DIR / "var"))
@@ -139,8 +141,8 @@ else:
 # The wallet sends frames of up to 4 MB (DESIGN.md, "Security rules"); daphne's
 # default is 1 MiB. These two are read by daphne's `runserver`; the `daphne`
 # command takes --websocket-max-message-size (see the Makefile).
-DAPHNE_WEBSOCKET_MAX_MESSAGE_SIZE = 4 * 1024 * 1024
-DAPHNE_WEBSOCKET_MAX_FRAME_SIZE = 4 * 1024 * 1024
+DAPHNE_WEBSOCKET_MAX_MESSAGE_SIZE = MAX_FRAME_BYTES
+DAPHNE_WEBSOCKET_MAX_FRAME_SIZE = MAX_FRAME_BYTES
 
 # A strict policy: scripts and styles only from our own files, nothing inline,
 # no frames, no plugins. Pages that need more say so in their own views.
