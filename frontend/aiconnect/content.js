@@ -13,6 +13,17 @@ const BASE64_DATA_URL = /^data:([^;,]*)(?:;[^;,]*)*;base64,(.*)$/is;
 const DEFAULT_MEDIA_TYPE = 'text/plain';
 
 /**
+ * Return the text of a failed tool's result, as the model reads it: `Tool error: ` and the reason
+ * (aiconnect-core.md, "McpToolSource" and "runConversation").
+ *
+ * @param {string} reason
+ * @returns {string}
+ */
+export function toolErrorText(reason) {
+  return `Tool error: ${reason}`;
+}
+
+/**
  * Return the content as parts: a string becomes one text part, an empty string none.
  *
  * @param {string | ContentPart[]} content

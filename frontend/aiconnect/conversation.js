@@ -4,6 +4,8 @@
  * is one model call (wallet-provider.md, "chat"), and the loop around it belongs to the page.
  */
 
+import { toolErrorText } from './content.js';
+
 /** @typedef {import('./types.js').ChatMessage} ChatMessage */
 
 /** The number of model calls a conversation makes at most, unless `maxSteps` says otherwise. */
@@ -68,6 +70,6 @@ async function runTool(tools, call) {
   try {
     return await tools.callTool(call.name, call.arguments);
   } catch (error) {
-    return `Tool error: ${/** @type {any} */ (error)?.message ?? error}`;
+    return toolErrorText(String(/** @type {any} */ (error)?.message ?? error));
   }
 }

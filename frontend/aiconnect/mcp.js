@@ -5,6 +5,8 @@
  * transport, and the SDK's client with its validator weighs many times this whole library.
  */
 
+import { toolErrorText } from './content.js';
+
 /** @typedef {import('./types.js').ToolDefinition} ToolDefinition */
 
 const PROTOCOL_VERSION = '2025-06-18';
@@ -58,7 +60,7 @@ export class McpToolSource {
     /** @type {{ type: string, text?: string }[]} */
     const content = result?.content ?? [];
     const text = content.filter((part) => part.type === 'text').map((part) => part.text).join('\n');
-    return result?.isError ? `Tool error: ${text}` : text;
+    return result?.isError ? toolErrorText(text) : text;
   }
 
   async #readTools() {

@@ -7,7 +7,7 @@
  * includes `cachedInputTokens` (aiconnect-core.md, "Usage"): the translation subtracts it.
  */
 
-import { dataUrl } from '../content.js';
+import { dataUrl, toolErrorText } from '../content.js';
 import { BadRequest, errorType, listOf, newId, setIf, sse } from './shared.js';
 
 /** @typedef {import('../types.js').ChatMessage} ChatMessage */
@@ -79,7 +79,7 @@ function userTurn(blocks, toolNames) {
       results.push({
         role: 'tool', toolCallId: block.tool_use_id, name: toolNames.get(block.tool_use_id) ?? '',
         // The wallet's tool messages carry no error flag; the text says it, as runConversation does.
-        content: block.is_error ? `Tool error: ${text}` : text,
+        content: block.is_error ? toolErrorText(text) : text,
       });
     } else if (block.type === 'text') {
       parts.push({ type: 'text', text: block.text });

@@ -9,7 +9,7 @@
  */
 
 import { BadRequest, listOf, newId, setIf, sse } from './shared.js';
-import { dataUrl } from '../content.js';
+import { dataUrl, toolErrorText } from '../content.js';
 
 /** @typedef {import('../types.js').ChatMessage} ChatMessage */
 /** @typedef {import('../types.js').ContentPart} ContentPart */
@@ -89,7 +89,7 @@ function userTurn(parts, calls) {
       if (call) call.answered = true;
       // By convention a function's answer is `{ output }` (or `{ error }`); anything else goes as JSON.
       const text = typeof response?.output === 'string' ? response.output
-        : typeof response?.error === 'string' ? `Tool error: ${response.error}` : JSON.stringify(response ?? {});
+        : typeof response?.error === 'string' ? toolErrorText(response.error) : JSON.stringify(response ?? {});
       results.push({ role: 'tool', toolCallId: call?.id ?? id ?? name, name, content: text });
     } else if (typeof part.text === 'string') {
       content.push({ type: 'text', text: part.text });
