@@ -19,6 +19,8 @@ import httpx
 
 from byoa.protocol import MAX_FRAME_BYTES
 
+__all__ = ["DaphneServer", "HypercornServer", "ServerFailedToStart", "UvicornServer"]
+
 STARTUP_TIMEOUT = 30.0
 
 

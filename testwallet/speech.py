@@ -23,6 +23,8 @@ import wave
 from array import array
 from pathlib import Path
 
+__all__ = ["SpeechSynthesizerMissing", "resample", "spoken_wav"]
+
 RATE = 16000  # what audio.transcribe takes (specs/byoa-sites.md)
 KERNEL_HALF_WIDTH = 16  # input samples each side of an output sample
 

@@ -1,0 +1,74 @@
+"""README.md keeps up with the code: every setting and environment variable has its row, and the public names stay put."""
+
+import importlib
+import re
+from pathlib import Path
+
+import pytest
+
+from byoa.conf import DEFAULTS as BYOA_DEFAULTS
+from mcp_server.conf import DEFAULTS as MCP_DEFAULTS
+
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+# Read by dj_database_url.config() without the settings naming it.
+READ_BY_LIBRARIES = {"DATABASE_URL"}
+
+
+def section(title):
+    """Return the README's section under the heading ``## <title>``, up to the next one."""
+    return README.split(f"\n## {title}", 1)[1].split("\n## ", 1)[0]
+
+
+def rows(text):
+    """Return the names in the first column of the tables in ``text``."""
+    return set(re.findall(r"^\| `([A-Z_]+)` \|", text, flags=re.MULTILINE))
+
+
+def environment_variables_the_settings_read():
+    source = (ROOT / "sites" / "config" / "settings.py").read_text(encoding="utf-8")
+    read = re.findall(r"""(?:_env_flag|_env_list|environ\.get|getenv)\(\s*"([A-Z_]+)"|environ\["([A-Z_]+)"\]""", source)
+    return {name for pair in read for name in pair if name} | READ_BY_LIBRARIES
+
+
+def test_every_byoa_setting_has_a_row_in_the_readme():
+    assert set(BYOA_DEFAULTS) - rows(section("BYOA: the visitor's agent wallet, by direct link")) == set()
+
+
+def test_every_mcp_server_setting_has_a_row_in_the_readme():
+    assert set(MCP_DEFAULTS) - rows(section("The site's MCP tools")) == set()
+
+
+def test_every_environment_variable_the_settings_read_has_a_row_in_the_readme():
+    found = environment_variables_the_settings_read()
+    assert {"DJANGO_DEBUG", "REDIS_URL", "DATABASE_URL"} <= found  # the scan itself still works
+    assert found - rows(section("Configuration")) == set()
+
+
+PUBLIC = {
+    "byoa.calls": ["WalletStream", "call_wallet", "stream_wallet"],
+    "byoa.wallet": [
+        "Backend", "BackendError", "Consent", "DirectWallet", "Link", "OpenAICompatibleBackend",
+        "PocketSphinxBackend", "ScriptedBackend", "State", "check_link", "reconnect_delays",
+    ],
+    "mcp_server": ["ToolError", "tool"],
+    "testwallet.aiwallet": [
+        "AUTO", "Account", "AiWalletStub", "ApprovalWindow", "BINDING", "Chat", "ProviderError",
+        "ProviderUnreachable", "Reply", "Request", "ScriptError", "ToolCall", "UnlockWindow", "aiwallet", "script_path",
+    ],
+    "testwallet.extension": [
+        "BINDING", "ByoaExtension", "CallRecord", "Consent", "FAILED", "RequestRecord", "ScriptError",
+        "byoa_extension", "script_path",
+    ],
+    "testwallet.languagemodel": ["BINDING", "BuiltinModel", "builtin_model", "script_path"],
+    "testwallet.server": ["DaphneServer", "HypercornServer", "ServerFailedToStart", "UvicornServer"],
+    "testwallet.speech": ["SpeechSynthesizerMissing", "resample", "spoken_wav"],
+}
+
+
+@pytest.mark.parametrize("module_name", sorted(PUBLIC))
+def test_the_public_names_of_each_module_stay_put(module_name):
+    module = importlib.import_module(module_name)
+    assert sorted(module.__all__) == sorted(PUBLIC[module_name])
+    for name in module.__all__:
+        assert hasattr(module, name), f"{module_name}.__all__ names {name}, which it does not define"
