@@ -14,7 +14,10 @@ connections: an address is ``<inbox channel>#<connection key>``, and
 connection therefore holds no channel, queue or task of its own while it
 waits, so idle wallets cost little and the channel layer's per-channel work
 does not grow with them. ``#`` never occurs in a channel name, so an address
-splits one way only.
+splits one way only. The inbox is one channel, so the channel layer's
+per-channel capacity (100 events by default) bounds the events from other
+processes that may wait for it at once; a site with many processes can raise
+it for ``byoa.process.*`` with the layer's ``channel_capacity`` option.
 
 Entries come and go with their connections (``byoa.consumers``). Pausing or
 revoking a pairing in the admin drops its entry here at once and asks the
