@@ -58,7 +58,7 @@ PUBLIC = {
     ],
     "testwallet.extension": [
         "BINDING", "ByoaExtension", "CallRecord", "Consent", "FAILED", "RequestRecord", "ScriptError",
-        "byoa_extension", "script_path",
+        "byoa_extension", "rules_path", "script_path",
     ],
     "testwallet.languagemodel": ["BINDING", "BuiltinModel", "builtin_model", "script_path"],
     "testwallet.server": ["DaphneServer", "HypercornServer", "ServerFailedToStart", "UvicornServer"],

@@ -94,6 +94,7 @@ __all__ = [
     "RequestRecord",
     "ScriptError",
     "byoa_extension",
+    "rules_path",
     "script_path",
 ]
 
@@ -105,8 +106,13 @@ WALLET_SKILLS = ("audio.transcribe", "text.generate")
 
 
 def script_path():
-    """Return the path of the stub, ``frontend/testwallet/byoa.js``."""
+    """Return the path of the stub, ``frontend/testwallet/byoa.js``; load :func:`rules_path` right before it."""
     return stub_path("byoa.js")
+
+
+def rules_path():
+    """Return the path of the stub's manifest rules, ``frontend/testwallet/byoa-manifest.js``."""
+    return stub_path("byoa-manifest.js")
 
 
 class Consent(enum.Enum):
@@ -192,6 +198,7 @@ class ByoaExtension:
         if any(target is done for done in self._installed):
             return
         await target.expose_binding(BINDING, self._on_message)
+        await target.add_init_script(path=str(rules_path()))
         await target.add_init_script(path=str(script_path()))
         self._installed.append(target)
 

@@ -12,7 +12,7 @@ import wave
 import bringyourownagent
 import pytest
 
-from testwallet.extension import BINDING, FAILED, script_path
+from testwallet.extension import BINDING, FAILED, rules_path, script_path
 from tests.testwallet.byoa_cases import CASES, GEO, QUIZ, with_limits
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
@@ -156,6 +156,11 @@ async def test_window_byoa_cannot_be_replaced_by_the_page(page, daphne_server, b
     )
 
 
+async def test_the_manifest_rules_are_out_of_the_pages_reach(page, daphne_server, byoa_extension):
+    await open_site(page, daphne_server, byoa_extension)
+    assert await page.evaluate("() => '__testwalletByoaManifest' in window") is False
+
+
 # -- request -------------------------------------------------------------------
 
 
@@ -173,6 +178,7 @@ async def test_stub_itself_refuses_a_request_without_a_click_or_with_an_invalid_
         return {"decision": "allow"} if message["type"] == "request" else None
 
     await page.expose_binding(BINDING, always_allow)
+    await page.add_init_script(path=str(rules_path()))
     await page.add_init_script(path=str(script_path()))
     await ask_at_load(page, GEO)
     await page.goto(daphne_server.url + "/")
@@ -485,6 +491,7 @@ async def test_unusable_scripted_output_is_rejected_when_scripted():
 
 
 async def test_stub_alone_asks_with_confirm_and_answers_labelled_defaults(page, daphne_server):
+    await page.add_init_script(path=str(rules_path()))
     await page.add_init_script(path=str(script_path()))
     dialogs = []
 
@@ -502,6 +509,7 @@ async def test_stub_alone_asks_with_confirm_and_answers_labelled_defaults(page, 
 
 
 async def test_stub_alone_answers_null_without_a_click_and_shows_no_dialog(page, daphne_server):
+    await page.add_init_script(path=str(rules_path()))
     await page.add_init_script(path=str(script_path()))
     await ask_at_load(page, GEO)
     dialogs = []
