@@ -8,8 +8,11 @@ The exceptions of ``byoa``, server and headless wallet alike::
     ├── LookupError
     │   └── UnknownManifest        a page asked for a manifest that is not installed
     ├── RateLimited                too many codes asked for; carries retry_after
+    ├── BackendError               a headless wallet's backend cannot answer a call
     └── ValueError
-        └── LinkRefused            the wallet refuses a link (carries the check that failed)
+        ├── LinkRefused            the wallet refuses a link (carries the check that failed)
+        ├── NotJSON                a frame of the direct link is not JSON
+        └── NotAClip               audio is not a 16 kHz mono 16-bit PCM WAV
 
 No message ever contains a session code, a pairing token or call content.
 """
@@ -54,6 +57,18 @@ class RateLimited(Exception):
     def __init__(self, retry_after):
         self.retry_after = retry_after
         super().__init__(f"Too many session codes; try again in {retry_after} s.")
+
+
+class BackendError(Exception):
+    """Raised when a headless wallet's backend cannot answer a call."""
+
+
+class NotJSON(ValueError):
+    """Raised when a text frame of the direct link is not JSON."""
+
+
+class NotAClip(ValueError):
+    """Raised when the bytes are not a 16 kHz mono 16-bit PCM WAV."""
 
 
 class LinkRefused(ValueError):

@@ -38,6 +38,8 @@ import re
 
 import orjson
 
+from byoa.exceptions import NotJSON
+
 VERSION = "0.1"
 #: The largest text frame either side sends, in bytes (the spec: up to 4 MB). The server reads it
 #: as BYOA["MAX_FRAME_BYTES"], and daphne is configured to the same value (sites/config/settings.py).
@@ -51,10 +53,6 @@ class CloseCode(enum.IntEnum):
     NOT_JSON = 4007  # the spec's 1007
     POLICY = 4008  # the spec's 1008: no hello, bad session, unsolicited results
     TOO_BIG = 4009  # the spec's 1009
-
-
-class NotJSON(ValueError):
-    """Raised when a text frame is not JSON."""
 
 
 def _no_constant(name):

@@ -7,7 +7,8 @@ connects to the site's WebSocket and answers its calls from a backend.
     python -m byoa.wallet '<link>' --transcriber pocketsphinx --vocabulary countries.txt
 """
 
-from byoa.wallet.backends import Backend, BackendError, OpenAICompatibleBackend, ScriptedBackend
+from byoa.exceptions import BackendError
+from byoa.wallet.backends import Backend, OpenAICompatibleBackend, ScriptedBackend
 from byoa.wallet.client import Consent, DirectWallet, State, reconnect_delays
 from byoa.wallet.links import Link, check_link
 from byoa.wallet.transcriber import PocketSphinxBackend  # imports pocketsphinx only when built

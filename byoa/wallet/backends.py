@@ -14,9 +14,7 @@ import json
 
 import httpx
 
-
-class BackendError(Exception):
-    """Raised when a backend cannot answer a call."""
+from byoa.exceptions import BackendError
 
 
 class Backend:

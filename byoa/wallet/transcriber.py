@@ -22,8 +22,9 @@ import sys
 import threading
 from array import array
 
+from byoa.exceptions import BackendError
 from byoa.wallet import wav
-from byoa.wallet.backends import Backend, BackendError
+from byoa.wallet.backends import Backend
 
 INSTALL_HINT = "pip install 'visitor-ai[speech]' (make test installs it)"
 DITHER_SEED = 16000

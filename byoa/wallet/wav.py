@@ -6,11 +6,9 @@ A transcriber reads the same samples (``pcm``).
 
 import struct
 
+from byoa.exceptions import NotAClip
+
 RATE, CHANNELS, BITS = 16000, 1, 16
-
-
-class NotAClip(ValueError):
-    """Raised when the bytes are not a 16 kHz mono 16-bit PCM WAV."""
 
 
 def clip_seconds(data):
