@@ -12,7 +12,6 @@ import base64
 import binascii
 import ipaddress
 import json
-import os
 import re
 import socket
 from dataclasses import dataclass
@@ -21,6 +20,7 @@ from urllib.parse import parse_qsl, urlsplit
 import bringyourownagent
 
 from byoa import endpoints
+from byoa.environment import env_flag
 from byoa.endpoints import LOOPBACK
 from byoa.exceptions import LinkRefused
 from byoa.protocol import MAX_MANIFEST_BYTES
@@ -40,7 +40,7 @@ class Link:
 
 def dev_local_from_env():
     """Return True when BYOA_WALLET_DEV_LOCAL asks for ws://localhost."""
-    return os.environ.get("BYOA_WALLET_DEV_LOCAL", "").strip().lower() in {"1", "true", "yes", "on"}
+    return env_flag("BYOA_WALLET_DEV_LOCAL")
 
 
 def check_link(link, *, dev_local=None):

@@ -27,19 +27,13 @@ from pathlib import Path
 import dj_database_url
 from django.utils.csp import CSP
 
+from byoa.environment import env_flag
 from byoa.protocol import MAX_FRAME_BYTES
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 # Local state (the SQLite database, a generated secret key) lives here, never in git.
 VAR_DIR = Path(os.environ.get("VISITOR_AI_VAR_DIR", BASE_DIR / "var"))
 FRONTEND_DIR = BASE_DIR / "frontend"
-
-
-def _env_flag(name, default=False):
-    value = os.environ.get(name)
-    if value is None:
-        return default
-    return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
 def _env_list(name, default):
@@ -67,10 +61,10 @@ def _local_secret_key():
         return key
 
 
-DEBUG = _env_flag("DJANGO_DEBUG")
+DEBUG = env_flag("DJANGO_DEBUG")
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY") or _local_secret_key()
 ALLOWED_HOSTS = _env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
-SERVE_STATIC = _env_flag("DJANGO_SERVE_STATIC", default=True)
+SERVE_STATIC = env_flag("DJANGO_SERVE_STATIC", default=True)
 
 INSTALLED_APPS = [
     "daphne",  # first, so that `runserver` is daphne's (WebSockets included)
@@ -161,10 +155,10 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
-if _env_flag("DJANGO_BEHIND_TLS_PROXY"):
+if env_flag("DJANGO_BEHIND_TLS_PROXY"):
     # Only behind a proxy that sets this header itself: a client could send it too.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-SESSION_COOKIE_SECURE = _env_flag("DJANGO_SECURE_COOKIES", default=_env_flag("DJANGO_BEHIND_TLS_PROXY"))
+SESSION_COOKIE_SECURE = env_flag("DJANGO_SECURE_COOKIES", default=env_flag("DJANGO_BEHIND_TLS_PROXY"))
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 
 STATIC_URL = "static/"

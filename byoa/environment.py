@@ -1,0 +1,14 @@
+"""Yes/no switches read from the environment, spelled one way for the settings and the headless wallet."""
+
+import os
+
+#: The values that turn a switch on, compared without case or surrounding spaces; anything else is off.
+ON = frozenset({"1", "true", "yes", "on"})
+
+
+def env_flag(name, default=False):
+    """Return whether the environment variable ``name`` is on, or ``default`` when it is not set."""
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    return value.strip().lower() in ON
