@@ -2,7 +2,7 @@
 Server -> wallet calls over the BYOA direct link, ours against the spec's
 Node.js server, measured side by side in one run on loopback.
 
-    .venv/bin/python benchmarks/byoa_calls.py [--servers uvicorn,daphne,...] [--wallets 1,10,100]
+    .venv/bin/python benchmarks/byoa_calls.py [--servers uvicorn-sansio,daphne,...] [--wallets 1,10,100]
         [--idle 1000] [--runs 5] [--calls 20000] [--call text|clip] [--no-call-log]
 
 Needs Node.js 18+ and the benchmark's own `ws` (once: ``npm ci --prefix benchmarks/node``).
