@@ -55,7 +55,7 @@ async def mic_page(mic_browser):
 
 @pytest.fixture(scope="session")
 def dev_server(tmp_path_factory):
-    """The project under a real daphne with DEBUG on, as `DJANGO_DEBUG=1 make run` serves it.
+    """The project under a real daphne with DEBUG on, as `make run` serves it.
 
     The direct link needs it: outside DEBUG the site builds links only for a
     wss:// endpoint on a public name, and a test's server is ws://127.0.0.1.
