@@ -62,6 +62,7 @@ PUBLIC = {
     ],
     "testwallet.languagemodel": ["BINDING", "BuiltinModel", "builtin_model", "script_path"],
     "testwallet.server": ["DaphneServer", "HypercornServer", "ServerFailedToStart", "UvicornServer"],
+    "testwallet.services": ["PostgresServer", "RedisServer", "ServiceFailedToStart", "ServiceMissing", "postgres_bindir"],
     "testwallet.speech": ["SpeechSynthesizerMissing", "resample", "spoken_wav"],
 }
 

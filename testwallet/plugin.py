@@ -11,6 +11,10 @@ installing this package gives a site's own test suite these fixtures.
 - ``direct_wallet``: headless wallets that open ``bringyourownagent://`` links.
 - ``builtin_model`` (``testwallet.languagemodel``): a stand-in of Chrome's
   built-in model (``LanguageModel``), with the test as the model.
+- ``postgres_server`` / ``redis_server`` (``testwallet.services``): a private
+  PostgreSQL / Redis from Debian's packages on a free loopback port, shared by
+  the session (``.url``); a test that stops or restarts one makes its own.
+  They skip, saying how to install, when the package is missing.
 - ``browser_type_launch_args``: Debian's Chromium (``/usr/bin/chromium``, or
   ``$CHROMIUM``) with the flags a headless CI machine needs. Playwright never
   downloads a browser.
@@ -71,6 +75,36 @@ def daphne_server(request, tmp_path_factory):
 
 
 _SERVER_KEY = pytest.StashKey[DaphneServer]()
+_SERVICES_KEY = pytest.StashKey[dict]()
+
+
+def _service(kind):
+    from testwallet.services import ServiceMissing
+
+    try:
+        return kind()
+    except ServiceMissing as error:
+        pytest.skip(str(error))
+
+
+@pytest.fixture(scope="session")
+def postgres_server(request):
+    """Run a private PostgreSQL (Debian's package) for the session; its ``url`` is a DATABASE_URL."""
+    from testwallet.services import PostgresServer
+
+    with _service(PostgresServer) as server:
+        request.config.stash.setdefault(_SERVICES_KEY, {})["postgres_server"] = server
+        yield server
+
+
+@pytest.fixture(scope="session")
+def redis_server(request):
+    """Run a private Redis (Debian's package) for the session; its ``url`` is a REDIS_URL."""
+    from testwallet.services import RedisServer
+
+    with _service(RedisServer) as server:
+        request.config.stash.setdefault(_SERVICES_KEY, {})["redis_server"] = server
+        yield server
 
 
 @pytest.hookimpl(wrapper=True)
@@ -79,6 +113,10 @@ def pytest_runtest_makereport(item, call):
     server = item.config.stash.get(_SERVER_KEY, None)
     if report.failed and server is not None and "daphne_server" in getattr(item, "fixturenames", ()):
         report.sections.append(("daphne output", server.output()[-20000:]))
+    if report.failed:
+        for name, service in item.config.stash.get(_SERVICES_KEY, {}).items():
+            if name in getattr(item, "fixturenames", ()):
+                report.sections.append((f"{name} output", service.output()[-20000:]))
     return report
 
 

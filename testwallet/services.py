@@ -1,0 +1,302 @@
+"""
+Run private PostgreSQL and Redis servers from Debian's packages, for tests.
+
+Each server gets a temporary directory and a free loopback port. ``stop()``
+and ``start()`` keep both, so a test can restart a server under a running
+site (``restart()``) and the site finds it where it was, with its data.
+Start-up waits for the server's own "ready" line with a bound (no polling);
+``output()`` returns what the server printed, for the report of a failure.
+
+    with PostgresServer() as postgres, RedisServer() as redis:
+        env = {"DATABASE_URL": postgres.url, "REDIS_URL": redis.url}
+
+PostgreSQL refuses to run as root: as root, its processes run as the
+``postgres`` user (created by Debian's package) or else ``nobody``.
+"""
+
+import glob
+import os
+import pwd
+import re
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import threading
+from pathlib import Path
+
+__all__ = ["PostgresServer", "RedisServer", "ServiceFailedToStart", "ServiceMissing", "postgres_bindir"]
+
+STARTUP_TIMEOUT = 60.0
+STOP_TIMEOUT = 30.0
+# Another process may take the free port we picked before the server binds it.
+PORT_ATTEMPTS = 3
+
+
+class ServiceMissing(RuntimeError):
+    """Raised when the server's Debian package is not installed."""
+
+
+class ServiceFailedToStart(RuntimeError):
+    """Raised when the server exits or does not say it is ready within the start-up bound."""
+
+
+def postgres_bindir():
+    """Return the directory of the newest installed PostgreSQL's programs (``$PG_BINDIR`` first)."""
+    configured = os.environ.get("PG_BINDIR")
+    if configured:
+        return Path(configured)
+    found = glob.glob("/usr/lib/postgresql/*/bin/initdb")
+    if not found:
+        raise ServiceMissing("PostgreSQL is not installed (Debian: apt-get install postgresql)")
+    newest = max(found, key=lambda path: [int(part) for part in re.findall(r"\d+", Path(path).parts[-3])])
+    return Path(newest).parent
+
+
+def _free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class _Service:
+    """One server process: its directory, port, output and lifecycle."""
+
+    name = "service"
+    ready_line = b""
+    # Messages that mean the port was taken between our probe and the server's bind.
+    port_taken = ()
+    stop_signal = signal.SIGTERM
+
+    def __init__(self):
+        self.workdir = Path(tempfile.mkdtemp(prefix=f"{self.name}-"))
+        self.port = None
+        self.process = None
+        self._output = bytearray()
+        self._lock = threading.Lock()
+        self._copier = None
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc_info):
+        self.close()
+
+    def command(self):
+        """Return the argv of the server in the foreground."""
+        raise NotImplementedError
+
+    def prepare(self):
+        """Create the server's data on first start."""
+
+    def after_start(self):
+        """Finish setting up once the server accepts connections."""
+
+    def popen_options(self):
+        """Return extra keyword arguments for subprocess.Popen."""
+        return {}
+
+    def start(self):
+        """Start the server (on its old port and data after a stop) and wait until it is ready."""
+        if self.running:
+            return self
+        if self.port is None:
+            self.prepare()
+            for attempt in range(PORT_ATTEMPTS):
+                self.port = _free_port()
+                try:
+                    self._launch()
+                    break
+                except ServiceFailedToStart as error:
+                    if attempt == PORT_ATTEMPTS - 1 or not any(text in str(error) for text in self.port_taken):
+                        self.port = None
+                        raise
+            self.after_start()
+        else:
+            self._launch()
+        return self
+
+    def _launch(self):
+        ready = threading.Event()
+        self._log(f"--- starting {self.name} on port {self.port}\n".encode())
+        self.process = subprocess.Popen(
+            self.command(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            **self.popen_options(),
+        )
+        self._copier = threading.Thread(target=self._copy_output, args=(self.process, ready), daemon=True)
+        self._copier.start()
+        # The server's own "ready" line ends the wait; so does its exit (the copier sets the event at EOF).
+        if not ready.wait(STARTUP_TIMEOUT) or self.process.poll() is not None:
+            self.stop()
+            raise ServiceFailedToStart(f"{self.name} did not start on port {self.port}:\n{self.output()[-5000:]}")
+
+    def _copy_output(self, process, ready):
+        for line in process.stdout:
+            self._log(line)
+            if self.ready_line in line:
+                ready.set()
+        ready.set()
+
+    def _log(self, data):
+        with self._lock:
+            self._output += data
+
+    def output(self):
+        """Return what the server has printed so far, over all its starts."""
+        with self._lock:
+            return self._output.decode(errors="replace")
+
+    @property
+    def running(self):
+        """Whether the server process is alive."""
+        return self.process is not None and self.process.poll() is None
+
+    def stop(self, timeout=STOP_TIMEOUT):
+        """Stop the server cleanly (SIGKILL after ``timeout``), keeping its port and data; return its exit code."""
+        return self._end(self.stop_signal, timeout)
+
+    def kill(self):
+        """Kill the server with SIGKILL, as a crash would; return its exit code."""
+        return self._end(signal.SIGKILL, STOP_TIMEOUT)
+
+    def _end(self, signum, timeout):
+        if not self.running:
+            return self.process.returncode if self.process else None
+        self.process.send_signal(signum)
+        try:
+            self.process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self._copier.join(timeout)
+        return self.process.returncode
+
+    def restart(self):
+        """Stop and start again on the same port with the same data."""
+        self.stop()
+        return self.start()
+
+    def close(self):
+        """Stop the server and remove its directory."""
+        self.stop()
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+class RedisServer(_Service):
+    """A private ``redis-server`` on loopback; ``url`` is ``redis://127.0.0.1:<port>/0``.
+
+    With ``persistent`` (the default, as Debian's redis.conf), a clean stop
+    saves the data and a start loads it again; ``kill()`` loses what was not saved.
+    """
+
+    name = "redis"
+    ready_line = b"Ready to accept connections"
+    port_taken = ("Address already in use",)
+
+    def __init__(self, *, persistent=True, executable=None):
+        self.executable = executable or shutil.which("redis-server")
+        if self.executable is None:
+            raise ServiceMissing("redis-server is not installed (Debian: apt-get install redis-server)")
+        self.persistent = persistent
+        super().__init__()
+
+    @property
+    def url(self):
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def command(self):
+        return [
+            self.executable, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.workdir),
+            "--save", "3600 1" if self.persistent else "", "--appendonly", "no", "--daemonize", "no",
+            "--logfile", "",
+        ]
+
+
+class PostgresServer(_Service):
+    """A private PostgreSQL cluster on loopback with one database; ``url`` is its ``postgres://`` URL.
+
+    The cluster is made by ``initdb`` on first start, with password
+    authentication for the ``user`` and a random password. fsync is off:
+    the data live as long as the test; a killed server keeps its commits.
+    """
+
+    name = "postgres"
+    ready_line = b"database system is ready to accept connections"
+    port_taken = ("could not bind", "Address already in use")
+    # PostgreSQL's "fast" shutdown: SIGTERM ("smart") would wait for every client to leave.
+    stop_signal = signal.SIGINT
+
+    def __init__(self, *, database="visitor_ai", user="visitor_ai", bindir=None):
+        self.bindir = Path(bindir) if bindir else postgres_bindir()
+        self.database = database
+        self.user = user
+        self.password = secrets.token_urlsafe(16)
+        super().__init__()
+        self.data = self.workdir / "data"
+        self._account = self._unprivileged_account()
+        if self._account is not None:
+            os.chown(self.workdir, self._account.pw_uid, self._account.pw_gid)
+
+    @property
+    def url(self):
+        return f"postgres://{self.user}:{self.password}@127.0.0.1:{self.port}/{self.database}"
+
+    @staticmethod
+    def _unprivileged_account():
+        """Return the account to run as when we are root (PostgreSQL refuses root), else None."""
+        if os.geteuid() != 0:
+            return None
+        for name in ("postgres", "nobody"):
+            try:
+                return pwd.getpwnam(name)
+            except KeyError:
+                continue
+        raise ServiceFailedToStart("running as root, and neither a 'postgres' nor a 'nobody' account exists")
+
+    def popen_options(self):
+        if self._account is None:
+            return {}
+        # The account's own environment: root's HOME would be unreadable to it.
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(self.workdir), "LC_ALL": "C"}
+        return {"user": self._account.pw_uid, "group": self._account.pw_gid, "extra_groups": [], "env": env}
+
+    def _run(self, *argv, env=None):
+        options = self.popen_options()
+        if env:
+            options["env"] = {**options.get("env", os.environ), **env}
+        done = subprocess.run(argv, capture_output=True, text=True, stdin=subprocess.DEVNULL, **options)
+        self._log(f"--- {' '.join(map(str, argv))}\n{done.stdout}{done.stderr}".encode())
+        if done.returncode != 0:
+            raise ServiceFailedToStart(f"{argv[0]} failed:\n{done.stdout}{done.stderr}")
+
+    def prepare(self):
+        password_file = self.workdir / "password"
+        password_file.write_text(self.password + "\n")
+        if self._account is not None:
+            os.chown(password_file, self._account.pw_uid, self._account.pw_gid)
+        try:
+            self._run(
+                self.bindir / "initdb", "--pgdata", str(self.data), "--username", self.user,
+                "--pwfile", str(password_file), "--auth", "scram-sha-256", "--encoding", "UTF8",
+                "--no-locale", "--no-sync", "--no-instructions",
+            )
+        finally:
+            password_file.unlink()
+
+    def command(self):
+        return [
+            str(self.bindir / "postgres"), "-D", str(self.data), "-p", str(self.port),
+            "-c", "listen_addresses=127.0.0.1", "-c", f"unix_socket_directories={self.workdir}",
+            # fsync off only spares the disk: a killed server (not a crashed machine)
+            # still finds every commit in the WAL the kernel holds.
+            "-c", "fsync=off",
+            "-c", "max_connections=200", "-c", "logging_collector=off",
+        ]
+
+    def after_start(self):
+        self._run(
+            self.bindir / "createdb", "--host", "127.0.0.1", "--port", str(self.port), "--username", self.user,
+            self.database, env={"PGPASSWORD": self.password},
+        )
