@@ -6,6 +6,7 @@
 
 /** @typedef {import('./types.js').ContentPart} ContentPart */
 /** @typedef {import('./types.js').InlineData} InlineData */
+/** @typedef {import('./types.js').ToolResult} ToolResult */
 
 // data:[<media type>][;<parameter>...];base64,<data>
 const BASE64_DATA_URL = /^data:([^;,]*)(?:;[^;,]*)*;base64,(.*)$/is;
@@ -21,6 +22,17 @@ const DEFAULT_MEDIA_TYPE = 'text/plain';
  */
 export function toolErrorText(reason) {
   return `Tool error: ${reason}`;
+}
+
+/**
+ * Return what the model reads of a tool's result: its text, or `Tool error: ` and the text when
+ * the tool failed. The structured content is for the page only.
+ *
+ * @param {ToolResult} result
+ * @returns {string}
+ */
+export function toolResultText({ text, isError }) {
+  return isError ? toolErrorText(text) : text;
 }
 
 /**

@@ -4,7 +4,7 @@
  * is one model call (wallet-provider.md, "chat"), and the loop around it belongs to the page.
  */
 
-import { toolErrorText } from './content.js';
+import { toolResultText } from './content.js';
 
 /** @typedef {import('./types.js').ChatMessage} ChatMessage */
 
@@ -44,8 +44,9 @@ export async function runConversation({
       signal?.throwIfAborted();
       onToolCall?.(call);
       const result = await runTool(/** @type {NonNullable<typeof tools>} */ (tools), call);
-      added.push({ role: 'tool', toolCallId: call.id, name: call.name, content: result });
-      onToolResult?.(call, result);
+      const text = toolResultText(result);
+      added.push({ role: 'tool', toolCallId: call.id, name: call.name, content: text });
+      onToolResult?.(call, text, result);
     }
   }
 }
@@ -62,14 +63,18 @@ export function finalAnswer(messages) {
 }
 
 /**
+ * Run one tool call; a throw becomes a failed result, which the model reads as a `Tool error`.
+ *
  * @param {import('./types.js').ToolSource} tools
  * @param {import('./types.js').ToolCall} call
- * @returns {Promise<string>}
+ * @returns {Promise<import('./types.js').ToolResult>}
  */
 async function runTool(tools, call) {
   try {
-    return await tools.callTool(call.name, call.arguments);
+    if (typeof tools.callToolResult === 'function') return await tools.callToolResult(call.name, call.arguments);
+    // A source with callTool only: its text is what the model reads, whether or not it failed.
+    return { text: await tools.callTool(call.name, call.arguments), isError: false };
   } catch (error) {
-    return toolErrorText(String(/** @type {any} */ (error)?.message ?? error));
+    return { text: String(/** @type {any} */ (error)?.message ?? error), isError: true };
   }
 }

@@ -5,9 +5,10 @@
  * transport, and the SDK's client with its validator weighs many times this whole library.
  */
 
-import { toolErrorText } from './content.js';
+import { toolResultText } from './content.js';
 
 /** @typedef {import('./types.js').ToolDefinition} ToolDefinition */
+/** @typedef {import('./types.js').ToolResult} ToolResult */
 
 const PROTOCOL_VERSION = '2025-06-18';
 
@@ -48,19 +49,35 @@ export class McpToolSource {
   }
 
   /**
-   * Call a tool; return its text parts joined with line breaks, prefixed with `Tool error: `
-   * when the result is marked `isError`.
+   * Call a tool; return what the model reads: its text parts joined with line breaks, prefixed
+   * with `Tool error: ` when the result is marked `isError`.
    *
    * @param {string} name
    * @param {Record<string, unknown>} args
    * @returns {Promise<string>}
    */
   async callTool(name, args) {
+    return toolResultText(await this.callToolResult(name, args));
+  }
+
+  /**
+   * Call a tool; return its whole result for the page: the text, whether it failed (`isError`)
+   * and its structured content. It rejects where `callTool` does (a refused request, a failed
+   * POST); a tool that failed on the server resolves with `isError: true`.
+   *
+   * @param {string} name
+   * @param {Record<string, unknown>} args
+   * @returns {Promise<ToolResult>}
+   */
+  async callToolResult(name, args) {
     const result = await this.#request('tools/call', { name, arguments: args });
     /** @type {{ type: string, text?: string }[]} */
-    const content = result?.content ?? [];
-    const text = content.filter((part) => part.type === 'text').map((part) => part.text).join('\n');
-    return result?.isError ? toolErrorText(text) : text;
+    const content = Array.isArray(result?.content) ? result.content : [];
+    const text = content.filter((part) => part?.type === 'text').map((part) => part.text).join('\n');
+    /** @type {ToolResult} */
+    const whole = { text, isError: result?.isError === true };
+    if (isJsonObject(result?.structuredContent)) whole.structuredContent = result.structuredContent;
+    return whole;
   }
 
   async #readTools() {
@@ -142,6 +159,16 @@ export class McpToolSource {
     this.#sessionId = response.headers.get('Mcp-Session-Id') ?? this.#sessionId;
     return response;
   }
+}
+
+/**
+ * Whether a value is a JSON object, as MCP's `structuredContent` must be (not null, not an array).
+ *
+ * @param {unknown} value
+ * @returns {value is Record<string, unknown>}
+ */
+function isJsonObject(value) {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

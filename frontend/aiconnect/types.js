@@ -29,10 +29,25 @@
 /** @typedef {{ [key: string]: unknown }} JsonSchema A JSON Schema object. */
 /** @typedef {{ name: string, description: string, inputSchema: JsonSchema }} ToolDefinition */
 /**
+ * @typedef {object} ToolResult
+ * A tool's whole result, for the page. The model reads `text` only (with `Tool error: ` before it
+ * when `isError`, see `toolResultText`); the page may render `structuredContent` (MCP's
+ * `structuredContent`, a JSON object) and show a failed tool as failed.
+ * @property {string} text The result's text parts joined with line breaks.
+ * @property {boolean} isError True when the tool failed: the server marked the result `isError`,
+ *   or calling it threw (then `text` is the error's message).
+ * @property {Record<string, unknown>} [structuredContent] Absent when the tool sent none, or sent
+ *   something other than a JSON object.
+ */
+/**
  * @typedef {object} ToolSource
- * The tools a site offers; `McpToolSource` is one, any object with these two methods is another.
+ * The tools a site offers; `McpToolSource` is one, any object with the first two methods is another.
  * @property {() => Promise<ToolDefinition[]>} listTools
- * @property {(name: string, args: Record<string, unknown>) => Promise<string>} callTool
+ * @property {(name: string, args: Record<string, unknown>) => Promise<string>} callTool What the
+ *   model reads of a call's result.
+ * @property {(name: string, args: Record<string, unknown>) => Promise<ToolResult>} [callToolResult]
+ *   The call's whole result, when the source can give it (`McpToolSource` can); `runConversation`
+ *   then uses it in place of `callTool` and hands it to `onToolResult`.
  */
 
 /** @typedef {'auto' | 'none' | 'required' | { name: string }} ToolChoice */
@@ -118,7 +133,9 @@
  * @typedef {object} ConversationHooks
  * @property {(delta: string) => void} [onText] Each piece of text, across every step.
  * @property {(call: ToolCall) => void} [onToolCall] A tool call, before the tool runs.
- * @property {(call: ToolCall, result: string) => void} [onToolResult] The call and its result.
+ * @property {(call: ToolCall, result: string, details: ToolResult) => void} [onToolResult] The call,
+ *   the result's text as the model reads it, and the whole result: whether the tool failed and its
+ *   structured content (only from a source with `callToolResult`, such as `McpToolSource`).
  */
 /**
  * @typedef {ConversationHooks & {

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { contentParts, dataUrl, inlineData, textOf } from '../../aiconnect/content.js';
+import { contentParts, dataUrl, inlineData, textOf, toolErrorText, toolResultText } from '../../aiconnect/content.js';
 
 describe('contentParts', () => {
   it('should turn a string into one text part', () => {
@@ -60,5 +60,16 @@ describe('dataUrl', () => {
     const inline = { mediaType: 'image/jpeg', data: '/9j/4AAQ' };
     assert.equal(dataUrl(inline), 'data:image/jpeg;base64,/9j/4AAQ');
     assert.deepEqual(inlineData(dataUrl(inline)), inline);
+  });
+});
+
+describe('toolResultText', () => {
+  it('should give the text of a result that did not fail as it is', () => {
+    assert.equal(toolResultText({ text: '2 books', isError: false, structuredContent: { books: [] } }), '2 books');
+  });
+
+  it('should put Tool error before the text of a failed result', () => {
+    assert.equal(toolResultText({ text: 'No mood sad', isError: true }), 'Tool error: No mood sad');
+    assert.equal(toolResultText({ text: 'No mood sad', isError: true }), toolErrorText('No mood sad'));
   });
 });

@@ -173,6 +173,49 @@ describe('runConversation', () => {
     assert.deepEqual(heard, ['text Looking. ', 'call search_books', 'result search_books search_books:{}', 'text Found.']);
   });
 
+  it('should hand onToolResult the whole result of a source with callToolResult', async () => {
+    const session = scriptedSession([{ toolCalls: [call('a', 'search_books')] }, { content: 'ok' }]);
+    const whole = { text: '2 books', isError: false, structuredContent: { books: [{ slug: 'dune' }, { slug: 'emma' }] } };
+    /** @type {unknown[][]} */
+    const heard = [];
+    const tools = { ...recordingTools(), callTool: async () => 'never used', callToolResult: async () => whole };
+    const added = await runConversation({
+      session, tools, messages: QUESTION, onToolResult: (c, text, details) => heard.push([c.id, text, details]),
+    });
+    assert.deepEqual(heard, [['a', '2 books', whole]]);
+    assert.deepEqual(added[1], { role: 'tool', toolCallId: 'a', name: 'search_books', content: '2 books' });
+  });
+
+  it('should give the model a failed result as a Tool error and the page the failure', async () => {
+    const session = scriptedSession([{ toolCalls: [call('a', 'search_books')] }, { content: 'ok' }]);
+    const failed = { text: 'There is no mood sad', isError: true };
+    /** @type {unknown[][]} */
+    const heard = [];
+    const tools = { ...recordingTools(), callToolResult: async () => failed };
+    const added = await runConversation({
+      session, tools, messages: QUESTION, onToolResult: (_c, text, details) => heard.push([text, details]),
+    });
+    assert.deepEqual(heard, [['Tool error: There is no mood sad', failed]]);
+    assert.equal(added[1].content, 'Tool error: There is no mood sad');
+  });
+
+  it('should hand a tool that throws to onToolResult as a failed result', async () => {
+    const session = scriptedSession([{ toolCalls: [call('a', 'search_books')] }, { content: 'ok' }]);
+    /** @type {unknown[]} */
+    const heard = [];
+    const tools = recordingTools({ search_books: () => { throw new Error('the shelf fell over'); } });
+    await runConversation({ session, tools, messages: QUESTION, onToolResult: (_c, _t, details) => heard.push(details) });
+    assert.deepEqual(heard, [{ text: 'the shelf fell over', isError: true }]);
+  });
+
+  it('should hand a callTool-only source\'s text to onToolResult as a result that did not fail', async () => {
+    const session = scriptedSession([{ toolCalls: [call('a', 'get_book')] }, { content: 'ok' }]);
+    /** @type {unknown[]} */
+    const heard = [];
+    await runConversation({ session, tools: recordingTools(), messages: QUESTION, onToolResult: (_c, _t, details) => heard.push(details) });
+    assert.deepEqual(heard, [{ text: 'get_book:{}', isError: false }]);
+  });
+
   it('should pass the signal to every chat', async () => {
     const session = scriptedSession([{ toolCalls: [call('a', 'search_books')] }, { content: 'ok' }]);
     const { signal } = new AbortController();

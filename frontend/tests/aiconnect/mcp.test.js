@@ -75,6 +75,25 @@ for (const mode of /** @type {const} */ (['sse', 'json'])) {
       const text = await new McpToolSource(server.url).callTool('crash', {});
       assert.match(text, /^Tool error: .*the shelf fell over/);
     });
+
+    it('should give the page the structured content beside the text the model reads', async () => {
+      const tools = new McpToolSource(server.url);
+      assert.deepEqual(await tools.callToolResult('search_books', { mood: 'calm' }), {
+        text: 'Piranesi (calm)\nThe Remains of the Day',
+        isError: false,
+        structuredContent: { books: [{ slug: 'piranesi', mood: 'calm' }, { slug: 'the-remains-of-the-day', mood: 'calm' }] },
+      });
+      assert.equal(await tools.callTool('search_books', { mood: 'calm' }), 'Piranesi (calm)\nThe Remains of the Day');
+    });
+
+    it('should say a result marked isError failed, with its text unprefixed and no structured content', async () => {
+      const result = await new McpToolSource(server.url).callToolResult('get_book', { id: 404 });
+      assert.deepEqual(result, { text: 'No book 404', isError: true });
+    });
+
+    it('should give a result without structured content none', async () => {
+      assert.deepEqual(await new McpToolSource(server.url).callToolResult('get_book', { id: 7 }), { text: 'Book 7', isError: false });
+    });
   });
 }
 
@@ -133,6 +152,39 @@ describe('McpToolSource failures', () => {
       res.end();
     });
     assert.equal(await tools.callTool('search_books', { mood: 'x' }), 'streamed');
+  });
+});
+
+describe('McpToolSource results from a server that breaks the rules', () => {
+  /** @type {Awaited<ReturnType<typeof startMcpServer>>} */
+  let server;
+  before(async () => { server = await startMcpServer({ json: true }); });
+  after(() => server.close());
+
+  /** @param {unknown} result what the server answers to the next tools/call */
+  async function callWith(result) {
+    const tools = new McpToolSource(server.url);
+    await tools.listTools();
+    server.answerNext((body, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: body.id, result }));
+    });
+    return tools.callToolResult('search_books', { mood: 'x' });
+  }
+
+  for (const structuredContent of [[{ slug: 'dune' }], 'dune', 7, null]) {
+    it(`should leave out structured content that is not a JSON object (${JSON.stringify(structuredContent)})`, async () => {
+      const result = await callWith({ content: [{ type: 'text', text: 'ok' }], structuredContent });
+      assert.deepEqual(result, { text: 'ok', isError: false });
+    });
+  }
+
+  it('should read only isError true as a failure', async () => {
+    assert.equal((await callWith({ content: [{ type: 'text', text: 'ok' }], isError: 'yes' })).isError, false);
+  });
+
+  it('should read a result without a content list as empty text', async () => {
+    assert.deepEqual(await callWith({ content: 'Dune', structuredContent: { books: [] } }),
+      { text: '', isError: false, structuredContent: { books: [] } });
   });
 });
 

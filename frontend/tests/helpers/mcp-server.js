@@ -26,6 +26,7 @@ export function buildBookshopServer(clientNames) {
     inputSchema: { mood: z.string().describe('How the reader wants to feel') },
   }, async ({ mood }) => ({
     content: [{ type: 'text', text: `Piranesi (${mood})` }, { type: 'text', text: 'The Remains of the Day' }],
+    structuredContent: { books: [{ slug: 'piranesi', mood }, { slug: 'the-remains-of-the-day', mood }] },
   }));
   server.registerTool('get_book', {
     description: 'One book by id.',
