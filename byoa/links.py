@@ -11,7 +11,9 @@ and [::1] are accepted too, for a wallet run with BYOA_WALLET_DEV_LOCAL=1.
 from urllib.parse import quote, urlsplit
 
 from django.conf import settings
-from django.http.request import split_domain_port, validate_host
+from django.core.exceptions import DisallowedHost
+from django.http import HttpRequest
+from django.http.request import split_domain_port
 
 from byoa import endpoints
 from byoa.conf import byoa_setting
@@ -67,11 +69,11 @@ def own_origin(host, secure):
     configured = byoa_setting("ENDPOINT")
     if configured:
         return origin_of(configured)
-    domain, _port = split_domain_port(host)
-    allowed = settings.ALLOWED_HOSTS
-    if settings.DEBUG and not allowed:
-        allowed = [".localhost", "127.0.0.1", "[::1]"]  # as Django's own request.get_host() does
-    if not domain or not validate_host(domain, allowed):
+    request = HttpRequest()
+    request.META["HTTP_HOST"] = host
+    try:
+        request.get_host()  # Django's own Host rule, DEBUG's localhost names included
+    except DisallowedHost:
         return ""
     return origin_of(endpoint_at(host, secure))
 

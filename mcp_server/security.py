@@ -1,9 +1,9 @@
 """
 Who may call the MCP endpoint: checks made before the SDK sees a request.
 
-- ``Host`` must be one of Django's ``ALLOWED_HOSTS`` (checked with Django's own
-  ``validate_host``, so the MCP route follows the same rules as every page
-  rather than a second list of host:port strings kept in sync by hand).
+- ``Host`` must be one Django serves: its own ``HttpRequest.get_host()`` decides
+  (``ALLOWED_HOSTS``, and localhost's names with DEBUG on and none listed), so
+  the MCP route follows the same rules as every page rather than a copy of them.
 - ``Origin``, when a browser sends one, must be this site's own origin (the
   scheme and Host of the request) or one listed in ``MCP_SERVER["ALLOWED_ORIGINS"]``
   or Django's ``CSRF_TRUSTED_ORIGINS``: a page on another site must not call
@@ -19,7 +19,8 @@ configured in ``mcp_server/asgi.py``.
 import json
 
 from django.conf import settings
-from django.http.request import split_domain_port, validate_host
+from django.core.exceptions import DisallowedHost
+from django.http import HttpRequest
 
 from mcp_server.conf import mcp_setting
 
@@ -33,12 +34,12 @@ def _header(scope, name):
 
 def refusal(scope):
     """Return (status, message) when the request must be refused, else None."""
-    host = _header(scope, b"host")
-    domain, _port = split_domain_port(host or "")
-    allowed_hosts = settings.ALLOWED_HOSTS
-    if settings.DEBUG and not allowed_hosts:
-        allowed_hosts = [".localhost", "127.0.0.1", "[::1]"]
-    if not domain or not validate_host(domain, allowed_hosts):
+    host = _header(scope, b"host") or ""
+    request = HttpRequest()
+    request.META["HTTP_HOST"] = host
+    try:
+        request.get_host()  # Django's own Host rule, DEBUG's localhost names included
+    except DisallowedHost:
         return 421, "This host is not served here; add it to ALLOWED_HOSTS."
     origin = _header(scope, b"origin")
     if origin is not None:

@@ -233,6 +233,26 @@ def test_origin_of_gives_the_http_twin_of_an_endpoint_without_a_default_port(url
     assert links.origin_of(url) == origin
 
 
+@pytest.mark.parametrize(
+    "host, origin",
+    [
+        ("localhost:8000", "http://localhost:8000"),
+        ("game.localhost:8000", "https://game.localhost:8000"),  # a subdomain of localhost is no loopback name
+        ("127.0.0.1:8000", "http://127.0.0.1:8000"),
+        ("[::1]:8000", "http://[::1]:8000"),
+        ("evil.example", ""),
+    ],
+)
+def test_with_debug_on_and_no_allowed_hosts_own_origin_serves_djangos_localhost_names(settings, host, origin):
+    settings.DEBUG, settings.ALLOWED_HOSTS = True, []
+    assert links.own_origin(host, secure=False) == origin
+
+
+def test_with_debug_off_and_no_allowed_hosts_no_host_has_an_own_origin(settings):
+    settings.DEBUG, settings.ALLOWED_HOSTS = False, []
+    assert links.own_origin("localhost:8000", secure=False) == ""
+
+
 def post_code(client, **data):
     return client.post("/byoa/code", data, **PUBLIC)
 

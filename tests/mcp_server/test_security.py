@@ -57,3 +57,15 @@ def test_the_proxy_header_is_ignored_unless_django_trusts_it(settings):
 def test_csrf_trusted_origins_may_call(settings):
     settings.CSRF_TRUSTED_ORIGINS = ["https://admin.example"]
     assert refusal(scope(origin="https://admin.example")) is None
+
+
+@pytest.mark.parametrize("host", ["localhost:8000", "shop.localhost:8000", "127.0.0.1", "[::1]:8000"])
+def test_with_debug_on_and_no_allowed_hosts_localhost_names_are_served_as_by_django(settings, host):
+    settings.DEBUG, settings.ALLOWED_HOSTS = True, []
+    assert refusal(scope(host=host)) is None
+
+
+@pytest.mark.parametrize("debug, host", [(True, "evil.example"), (True, "localhost.evil.example"), (False, "localhost:8000")])
+def test_with_no_allowed_hosts_only_debugs_localhost_names_are_served(settings, debug, host):
+    settings.DEBUG, settings.ALLOWED_HOSTS = debug, []
+    assert refusal(scope(host=host))[0] == 421
