@@ -1,0 +1,74 @@
+"""
+Build a site's one ASGI application: Django's pages (and, in development, the
+static files), the MCP endpoint and the WebSocket routes, for daphne or uvicorn.
+A site's ``asgi.py``::
+
+    import os
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mysite.settings")
+
+    from visitor_ai.asgi import get_asgi_application
+
+    application = get_asgi_application()
+
+Only what ``INSTALLED_APPS`` holds is routed: ``mcp_server`` adds its endpoint
+(``MCP_SERVER["PATH"]``, ``/api/mcp``) and the lifespan, ``byoa`` adds the
+wallet route (``BYOA["WS_PATH"]``, ``/byoa/ws``).
+
+Origin policy, route by route:
+- HTTP pages: Django's own CSRF and host checks.
+- /api/mcp: Host must be in ALLOWED_HOSTS and a browser Origin must be the
+  site's own (mcp_server/security.py); no CORS headers, ever.
+- WebSockets: each route says its own policy. The BYOA wallet route must accept
+  connections that carry no Origin (a desktop wallet sends none), so it is not
+  wrapped in AllowedHostsOriginValidator, which refuses those; instead its
+  consumer refuses, at the handshake, any request whose Origin is not the
+  endpoint's own (a page of another site), and it reads no cookie. Routes a
+  site passes in ``websocket_routes`` are routed as they are: wrap them in the
+  validators they need.
+"""
+
+import django.core.asgi
+
+__all__ = ["get_asgi_application"]
+
+
+def get_asgi_application(*, serve_static=None, websocket_routes=()):
+    """Return the site's ASGI application; static files are served when ``serve_static`` (default: DEBUG)."""
+    # Set Django up (apps, settings) before importing anything that uses models.
+    django_application = django.core.asgi.get_asgi_application()
+
+    from channels.routing import ProtocolTypeRouter, URLRouter
+    from django.apps import apps
+    from django.conf import settings
+    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+    from django.urls import path, re_path
+
+    if settings.DEBUG if serve_static is None else serve_static:
+        # One process serves everything; behind a proxy or CDN that serves
+        # /static/ from `collectstatic`, leave it off.
+        django_application = ASGIStaticFilesHandler(django_application)
+
+    http_routes = [re_path(r"", django_application)]
+    protocols = {}
+    if apps.is_installed("mcp_server"):
+        from mcp_server.asgi import MCPApplication
+        from mcp_server.conf import mcp_setting
+
+        mcp_application = MCPApplication()
+        http_routes.insert(0, path(mcp_setting("PATH").lstrip("/"), mcp_application))
+        # Servers with a lifespan (uvicorn) start and stop the MCP session
+        # manager there; daphne has none, and it starts on the first request.
+        protocols["lifespan"] = mcp_application
+
+    websockets = []
+    if apps.is_installed("byoa"):
+        from byoa.routing import websocket_urlpatterns
+
+        websockets.extend(websocket_urlpatterns)
+    websockets.extend(websocket_routes)
+
+    protocols["http"] = URLRouter(http_routes)
+    if websockets:
+        protocols["websocket"] = URLRouter(websockets)
+    return ProtocolTypeRouter(protocols)
