@@ -33,7 +33,6 @@ from byoa.protocol import MAX_FRAME_BYTES
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 # Local state (the SQLite database, a generated secret key) lives here, never in git.
 VAR_DIR = Path(os.environ.get("VISITOR_AI_VAR_DIR", BASE_DIR / "var"))
-FRONTEND_DIR = BASE_DIR / "frontend"
 
 
 def _env_list(name, default):
@@ -75,6 +74,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    "visitor_ai",  # the browser library: /static/aiconnect/, /static/ui/, /static/byoa/ ...
     "mcp_server",
     "byoa",
     "sites.home",
@@ -163,13 +163,11 @@ CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
-# The browser library is served as plain ES modules (no build step). Only the
-# folders meant for pages are exposed; node_modules and tests never are.
-STATICFILES_DIRS = [
-    (name, FRONTEND_DIR / name)
-    for name in ("aiconnect", "byoa", "ui", "ways", "testwallet", "vendor")
-    if (FRONTEND_DIR / name).is_dir()
-]
+# The browser library (plain ES modules, no build step) is the static files of
+# the visitor_ai app, as in any site; visitor_ai/static/ links to frontend/.
+# The bookshop's bundled openai SDK is the demo's own, once `make` has built it.
+VENDOR_DIR = BASE_DIR / "frontend" / "vendor"
+STATICFILES_DIRS = [("vendor", VENDOR_DIR)] if VENDOR_DIR.is_dir() else []
 
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = "UTC"
