@@ -13,18 +13,12 @@
  * screen readers. Names and messages from the wallet are set as text, never HTML.
  */
 
+import { answeredBy } from './answered-by.js';
+
+export { answeredBy };
+
 /** @typedef {import('../aiconnect/types.js').ConnectionState} ConnectionState */
 /** @typedef {import('../aiconnect/client.js').AiConnect} AiConnect */
-
-/**
- * The words for a connected state ("Answered by Claude (claude-haiku-4-5)").
- *
- * @param {{ providerName: string, model?: string }} link
- * @returns {string}
- */
-export function answeredBy({ providerName, model }) {
-  return model ? `Answered by ${providerName} (${model})` : `Answered by ${providerName}`;
-}
 
 export class ConnectWidget extends HTMLElement {
   /** @type {AiConnect | null} */
