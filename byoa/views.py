@@ -25,7 +25,7 @@ from django.http import JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from byoa import codes, links, manifests, visitors
+from byoa import codes, links, manifests, visitor_ids
 from byoa.exceptions import EndpointRefused, RateLimited, UnknownManifest
 
 logger = logging.getLogger(__name__)
@@ -49,7 +49,7 @@ def code(request, manifest=None):
         logger.error("BYOA cannot build a link: %s", exc)
         return JsonResponse({"error": "endpoint-refused", "message": str(exc)}, status=500)
     try:
-        secret, wait_id = codes.issue(visitors.visitor_id(request), request.META.get("REMOTE_ADDR"), chosen)
+        secret, wait_id = codes.issue(visitor_ids.visitor_id(request), request.META.get("REMOTE_ADDR"), chosen)
     except RateLimited as exc:
         response = JsonResponse({"error": "rate-limited", "message": str(exc)}, status=429)
         response["Retry-After"] = str(exc.retry_after)
@@ -71,5 +71,5 @@ def _requested_manifest(request):
 @require_GET
 def wait(request):
     """Say whether a wallet has come with this session's code: waiting, connected or expired."""
-    state = codes.wait_state(request.GET.get("session"), visitors.existing_visitor_id(request))
+    state = codes.wait_state(request.GET.get("session"), visitor_ids.existing_visitor_id(request))
     return JsonResponse({"state": state.value})

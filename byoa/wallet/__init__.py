@@ -10,7 +10,7 @@ connects to the site's WebSocket and answers its calls from a backend.
 from byoa.exceptions import BackendError
 from byoa.wallet.backends import Backend, OpenAICompatibleBackend, ScriptedBackend
 from byoa.wallet.client import Consent, DirectWallet, State, reconnect_delays
-from byoa.wallet.links import Link, check_link
+from byoa.wallet.link_checks import Link, check_link
 from byoa.wallet.transcriber import PocketSphinxBackend  # imports pocketsphinx only when built
 
 __all__ = [

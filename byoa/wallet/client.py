@@ -28,7 +28,7 @@ from websockets.asyncio.client import connect as _connect
 
 from byoa import protocol
 from byoa.exceptions import LinkRefused
-from byoa.wallet import links, wav
+from byoa.wallet import link_checks, wav
 from byoa.wallet.backends import Backend
 
 logger = logging.getLogger(__name__)
@@ -97,7 +97,7 @@ class DirectWallet:
         self.extra_limits = dict(limits or {})
         self.chosen_models = models
         self.ping_seconds = ping_seconds
-        self.dev_local = links.dev_local_from_env() if dev_local is None else dev_local
+        self.dev_local = link_checks.dev_local_from_env() if dev_local is None else dev_local
         self.delays = delays
         self.sleep = sleep
         self.open_timeout = open_timeout
@@ -122,7 +122,7 @@ class DirectWallet:
         """Check a link, ask for consent, connect and say hello; return True when welcomed."""
         async with self._link_slots:
             try:
-                checked = links.check_link(link, dev_local=self.dev_local)
+                checked = link_checks.check_link(link, dev_local=self.dev_local)
             except LinkRefused as exc:
                 return self._note(f"link refused ({exc.check})")
             if self._seen_recently(checked.session):
@@ -177,7 +177,7 @@ class DirectWallet:
         parts = urlsplit(self.endpoint)
         port = parts.port or (443 if parts.scheme == "wss" else 80)
         try:
-            address = await links.resolve_public(parts.hostname, port, dev_local=self.dev_local)
+            address = await link_checks.resolve_public(parts.hostname, port, dev_local=self.dev_local)
             ws = await _NoRedirects(
                 self.endpoint,
                 host=address,
@@ -224,7 +224,7 @@ class DirectWallet:
         # Coming back, the welcome carries the site's current manifest: fine
         # unless it asks for more than the visitor allowed.
         try:
-            _text, manifest = links.check_manifest(text)
+            _text, manifest = link_checks.check_manifest(text)
         except LinkRefused:
             return False
         if asks_for_more(manifest, self.manifest, self.grant):

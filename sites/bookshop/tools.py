@@ -15,7 +15,7 @@ from mcp_types import CallToolResult, TextContent
 from pydantic import Field
 
 from mcp_server import ToolError, tool
-from mcp_server.visitor import visitor_session
+from mcp_server.visitor_sessions import visitor_session
 from sites.bookshop import catalog
 from sites.bookshop.basket import MAX_QUANTITY, Basket
 

@@ -18,7 +18,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from byoa import manifests, pairings, visitors
+from byoa import manifests, pairings, visitor_ids
 from byoa.calls import call_wallet
 from byoa.describe import describe
 from sites.geography import clips, game, names
@@ -145,7 +145,7 @@ async def clip(request):
 
 async def _transcribe(request, wav, language):
     """Return the text this browser session's wallet heard in a clip, or None."""
-    visitor = await visitors.aexisting_visitor_id(request)
+    visitor = await visitor_ids.aexisting_visitor_id(request)
     pairing = await pairings.for_visitor(visitor, MANIFEST)
     if pairing is None:
         return None

@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from byoa import manifests, pairings, visitors
+from byoa import manifests, pairings, visitor_ids
 from byoa.describe import describe
 from sites.home.snippet import integration_snippet
 
@@ -296,7 +296,7 @@ def _granted_models(pairing):
 
 async def _pairing(request):
     """Return this browser session's pairing for the game when its wallet is connected now, or None."""
-    visitor = await visitors.aexisting_visitor_id(request)
+    visitor = await visitor_ids.aexisting_visitor_id(request)
     pairing = await pairings.for_visitor(visitor, MANIFEST)
     if pairing is None or not await pairings.live_channel(pairing):
         return None

@@ -7,7 +7,7 @@ from django.middleware.csrf import get_token
 from django.urls import include, path
 from django.views.decorators.csrf import csrf_exempt
 
-from byoa import pairings, visitors
+from byoa import pairings, visitor_ids
 from byoa.calls import call_wallet, stream_wallet
 
 
@@ -21,7 +21,7 @@ def page(request):
 async def call(request):
     """Call the wallet of this browser session, as a demo page's view would."""
     body = json.loads(request.body)
-    visitor = await visitors.aexisting_visitor_id(request)
+    visitor = await visitor_ids.aexisting_visitor_id(request)
     pairing = await pairings.for_visitor(visitor, body.get("site", "geo"))
     if pairing is None:
         return JsonResponse({"output": None, "paired": False})
@@ -35,7 +35,7 @@ async def call(request):
 
 async def is_live(request):
     """Say whether this browser session's pairing has a live connection, as a call would find it."""
-    visitor = await visitors.aexisting_visitor_id(request)
+    visitor = await visitor_ids.aexisting_visitor_id(request)
     pairing = await pairings.for_visitor(visitor, request.GET.get("site", "geo"))
     return JsonResponse({"live": pairing is not None and bool(await pairings.live_channel(pairing))})
 

@@ -13,7 +13,7 @@ from byoa.exceptions import LinkRefused
 from byoa.links import build
 from byoa.wallet import Consent, DirectWallet, OpenAICompatibleBackend, ScriptedBackend, check_link, reconnect_delays
 from byoa.wallet import __main__ as cli
-from byoa.wallet import links as wallet_links
+from byoa.wallet import link_checks
 from byoa.wallet import wav
 from byoa.wallet.backends import BackendError
 
@@ -101,7 +101,7 @@ def test_the_developer_switch_allows_localhost_only(endpoint, monkeypatch):
 
 async def test_a_name_that_resolves_to_a_private_address_is_refused():
     with pytest.raises(LinkRefused) as refused:
-        await wallet_links.resolve_public("localhost", 443)
+        await link_checks.resolve_public("localhost", 443)
     assert refused.value.check == "address"
 
 

@@ -21,7 +21,6 @@ import bringyourownagent
 
 from byoa import endpoints
 from byoa.environment import env_flag
-from byoa.endpoints import LOOPBACK
 from byoa.exceptions import LinkRefused
 from byoa.protocol import MAX_MANIFEST_BYTES
 _BASE64URL = re.compile(r"[A-Za-z0-9_-]+")
@@ -107,6 +106,6 @@ async def resolve_public(host, port, *, dev_local=False):
     infos = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
     for _family, _type, _proto, _name, sockaddr in infos:
         address = ipaddress.ip_address(sockaddr[0])
-        if address.is_global or (dev_local and address.is_loopback and host in LOOPBACK):
+        if address.is_global or (dev_local and address.is_loopback and endpoints.is_loopback(host)):
             return sockaddr[0]
     raise LinkRefused("address", "the endpoint resolves only to private or special addresses")
