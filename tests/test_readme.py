@@ -27,7 +27,7 @@ def rows(text):
 
 def environment_variables_the_settings_read():
     source = (ROOT / "sites" / "config" / "settings.py").read_text(encoding="utf-8")
-    read = re.findall(r"""(?:env_flag|_env_list|environ\.get|getenv)\(\s*"([A-Z_]+)"|environ\["([A-Z_]+)"\]""", source)
+    read = re.findall(r"""(?:env_flag|_env_list|_env_int|environ\.get|getenv)\(\s*"([A-Z_]+)"|environ\["([A-Z_]+)"\]""", source)
     return {name for pair in read for name in pair if name} | READ_BY_LIBRARIES
 
 

@@ -18,6 +18,14 @@ environment, with defaults that are safe to run on one machine:
                           requests count as https and cookies are secure
     DJANGO_SECURE_COOKIES "1" for secure session and CSRF cookies (on by default
                           with DJANGO_BEHIND_TLS_PROXY)
+    DJANGO_SSL_REDIRECT   "1" to redirect http:// requests to https:// (on by default
+                          with DJANGO_BEHIND_TLS_PROXY)
+    DJANGO_HSTS_SECONDS   Strict-Transport-Security max-age (default 0: no header)
+    DJANGO_HSTS_PRELOAD   "1" to add includeSubDomains and preload to that header
+    DATABASE_POOL_SIZE    PostgreSQL connections per server process at most (default 10)
+
+README.md's "Configuration" and "Deployment" sections say which of these a
+production-like deployment sets.
 """
 
 import os
@@ -25,6 +33,7 @@ import secrets
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
 from byoa.environment import env_flag
@@ -40,6 +49,14 @@ def _env_list(name, default):
     if value is None:
         return list(default)
     return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def _env_int(name, default):
+    value = os.environ.get(name, str(default))
+    try:
+        return int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a whole number, not {value!r}") from None
 
 
 def _local_secret_key():
@@ -93,6 +110,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "sites.home.middleware.TestWalletMiddleware",
+    # Last, so that its process_exception sees a view's database error first.
+    "sites.config.unavailable.DatabaseUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "sites.config.urls"
@@ -120,6 +139,22 @@ DATABASES = {
         conn_max_age=0,
     )
 }
+# Under ASGI each request runs its queries in a thread of its own, so Django's
+# persistent connections (CONN_MAX_AGE, CONN_HEALTH_CHECKS) would never be
+# reused (Django's docs: disable them under ASGI, use a pool). On PostgreSQL,
+# psycopg's pool, one per process: it checks a connection before handing it
+# out, so after a database restart the next request gets a fresh connection
+# rather than a dead one; a request waits at most the pool's timeout for one,
+# then fails with a 503 (sites/config/errors.py) instead of hanging.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    from psycopg_pool import ConnectionPool
+
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": _env_int("DATABASE_POOL_SIZE", 10),
+        "timeout": 5.0,
+        "check": ConnectionPool.check_connection,
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 if os.environ.get("REDIS_URL"):
@@ -160,6 +195,13 @@ if env_flag("DJANGO_BEHIND_TLS_PROXY"):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SESSION_COOKIE_SECURE = env_flag("DJANGO_SECURE_COOKIES", default=env_flag("DJANGO_BEHIND_TLS_PROXY"))
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+# Behind the TLS proxy a plain-http request reached the site some other way:
+# send it to https:// (nginx redirects port 80 itself; this covers the rest).
+SECURE_SSL_REDIRECT = env_flag("DJANGO_SSL_REDIRECT", default=env_flag("DJANGO_BEHIND_TLS_PROXY"))
+# HSTS binds the browser to https:// for max-age, and preload the whole domain
+# for good: a deployment opts in knowingly (README, "Deployment").
+SECURE_HSTS_SECONDS = _env_int("DJANGO_HSTS_SECONDS", 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_HSTS_PRELOAD = env_flag("DJANGO_HSTS_PRELOAD")
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"

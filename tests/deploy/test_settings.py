@@ -1,0 +1,103 @@
+"""A production-like environment: check --deploy is clean with the README's switches, PostgreSQL comes through a checked pool, and a database error answers 503."""
+
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.db import OperationalError
+from django.http import HttpResponse
+from django.test import RequestFactory
+
+from sites.config.unavailable import DatabaseUnavailableMiddleware
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# The switches README.md's "Deployment" section names for a production-like deployment.
+PRODUCTION = {
+    "DJANGO_ALLOWED_HOSTS": "shop.example.com",
+    "DJANGO_BEHIND_TLS_PROXY": "1",
+    "DJANGO_HSTS_SECONDS": "31536000",
+    "DJANGO_HSTS_PRELOAD": "1",
+    "DJANGO_SERVE_STATIC": "0",
+    "DATABASE_URL": "postgres://visitor_ai:secret@127.0.0.1:5432/visitor_ai",
+    "REDIS_URL": "redis://127.0.0.1:6379/0",
+}
+
+
+def run_django(tmp_path, *argv, **env):
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_", "REDIS_URL"))}
+    clean.update(DJANGO_SETTINGS_MODULE="sites.config.settings", VISITOR_AI_VAR_DIR=str(tmp_path), **env)
+    return subprocess.run([sys.executable, *argv], env=clean, cwd=ROOT, capture_output=True, text=True)
+
+
+def test_check_deploy_is_clean_with_the_readme_switches(tmp_path):
+    done = run_django(
+        tmp_path, "manage.py", "check", "--deploy", "--fail-level", "WARNING",
+        DJANGO_SECRET_KEY=secrets.token_urlsafe(50), **PRODUCTION,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "no issues" in done.stdout
+
+
+def test_check_deploy_warns_without_hsts(tmp_path):
+    without_hsts = {k: v for k, v in PRODUCTION.items() if not k.startswith("DJANGO_HSTS")}
+    done = run_django(
+        tmp_path, "manage.py", "check", "--deploy", "--fail-level", "WARNING",
+        DJANGO_SECRET_KEY=secrets.token_urlsafe(50), **without_hsts,
+    )
+    assert done.returncode != 0
+    assert "security.W004" in done.stderr + done.stdout
+
+
+PROBE = (
+    "import json, django; from django.conf import settings; django.setup(); "
+    "db = settings.DATABASES['default']; pool = db.get('OPTIONS', {}).get('pool', {}); "
+    "print(json.dumps({'age': db['CONN_MAX_AGE'], 'engine': db['ENGINE'], 'pool': sorted(pool), "
+    "'size': pool.get('max_size'), 'redirect': settings.SECURE_SSL_REDIRECT, 'hsts': settings.SECURE_HSTS_SECONDS}))"
+)
+
+
+def test_postgres_connections_come_from_a_checked_pool_never_kept_per_thread(tmp_path):
+    import json
+
+    done = run_django(tmp_path, "-c", PROBE, **PRODUCTION, DATABASE_POOL_SIZE="3")
+    assert done.returncode == 0, done.stderr
+    values = json.loads(done.stdout)
+    assert values["engine"] == "django.db.backends.postgresql"
+    assert values["age"] == 0
+    assert values["pool"] == ["check", "max_size", "min_size", "timeout"] and values["size"] == 3
+    assert values["redirect"] is True and values["hsts"] == 31536000
+
+
+def test_sqlite_has_no_pool_and_no_redirect_by_default(tmp_path):
+    import json
+
+    done = run_django(tmp_path, "-c", PROBE)
+    values = json.loads(done.stdout)
+    assert values["engine"] == "django.db.backends.sqlite3" and values["pool"] == []
+    assert values["redirect"] is False and values["hsts"] == 0
+
+
+def test_a_database_connection_error_answers_503_with_retry_after():
+    middleware = DatabaseUnavailableMiddleware(lambda request: HttpResponse())
+    request = RequestFactory().get("/bookshop/basket/")
+    response = middleware.process_exception(request, OperationalError("connection refused"))
+    assert response.status_code == 503
+    assert response["Retry-After"] == "5"
+    assert response["Content-Type"].startswith("text/plain")
+    assert b"Traceback" not in response.content and b"connection refused" not in response.content
+
+
+def test_other_errors_are_left_to_django():
+    middleware = DatabaseUnavailableMiddleware(lambda request: HttpResponse())
+    assert middleware.process_exception(RequestFactory().get("/"), ValueError("a bug")) is None
+
+
+@pytest.mark.parametrize("name", ["DATABASE_POOL_SIZE", "DJANGO_HSTS_SECONDS"])
+def test_a_number_that_is_not_one_fails_at_start_naming_the_variable(tmp_path, name):
+    done = run_django(tmp_path, "-c", PROBE, **{**PRODUCTION, name: "ten"})
+    assert done.returncode != 0
+    assert f"{name} must be a whole number, not 'ten'" in done.stderr
