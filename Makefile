@@ -34,8 +34,11 @@ run: $(VENV)/.installed vendor-if-npm
 # daphne still serves `manage.py runserver` and the test fixtures. Either takes
 # sites.config.asgi:application as it is.
 
+# examples/pytest-sync is the test wallet's sync example (pytest-playwright): its own session,
+# since pytest-playwright cannot load beside pytest-playwright-asyncio.
 test: $(VENV)/.installed-test frontend-deps $(VENDOR) debian-packages
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest examples/pytest-sync
 	cd frontend && npm test
 
 $(VENV)/bin/python:

@@ -3,16 +3,30 @@ What the test-wallet drivers share, so ``aiwallet`` and ``byoa_extension`` speak
 
 Each driver has ``install(target)``, ``wait_until(predicate, timeout)``, ``check()`` and a module
 ``script_path()``; its fixture is declared with :data:`wallet_fixture`; a script the page could not
-have met raises :class:`ScriptError`.
+have met raises :class:`ScriptError`. Each driver is async, on Playwright's async API; its sync face
+(:mod:`testwallet.sync_api`) runs the same driver for sync tests and scripts.
 """
 
 import asyncio
+import inspect
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import pytest
 import pytest_asyncio
 
-__all__ = ["DEFAULT_TIMEOUT", "ScriptError", "frame_origin", "origin_of", "pulse", "stub_path", "wait_until", "wallet_fixture"]
+__all__ = [
+    "DEFAULT_TIMEOUT",
+    "ScriptError",
+    "check_target",
+    "frame_origin",
+    "origin_of",
+    "pulse",
+    "refuse_test_kind",
+    "stub_path",
+    "wait_until",
+    "wallet_fixture",
+]
 
 #: How long a wait of a driver lasts by default, in seconds.
 DEFAULT_TIMEOUT = 5.0
@@ -72,3 +86,43 @@ def frame_origin(frame):
     if urlsplit(url).scheme not in ("http", "https"):
         return "null"
     return origin_of(url)
+
+
+def check_target(target, *, sync):
+    """Raise TypeError unless ``target`` is a Page or BrowserContext of the Playwright API the face drives."""
+    from playwright import async_api, sync_api
+
+    wanted, other = (sync_api, async_api) if sync else (async_api, sync_api)
+    if isinstance(target, (wanted.Page, wanted.BrowserContext)):
+        return
+    if isinstance(target, (other.Page, other.BrowserContext)):
+        raise TypeError(
+            f"install() got {'an async' if sync else 'a sync'} Playwright {type(target).__name__}; this wallet drives "
+            f"{'sync' if sync else 'async'} Playwright. "
+            + (
+                "Use the async driver (testwallet.aiwallet / testwallet.extension) and await its calls."
+                if sync
+                else "Use its sync face, testwallet.sync_api (SyncAiWallet, SyncByoaExtension)."
+            )
+        )
+    raise TypeError(f"install() takes a Playwright Page or BrowserContext; got {target!r}.")
+
+
+def refuse_test_kind(request, fixture, *, sync):
+    """Fail a test that is not of the kind (``sync`` or async) the session's ``fixture`` serves, saying which to use."""
+    is_async = inspect.iscoroutinefunction(getattr(request, "function", None))
+    if is_async == (not sync):
+        return
+    test = request.node.name
+    if sync:
+        message = (
+            f"{fixture} is sync in this session (pytest-playwright): write {test} as a plain 'def' test. "
+            f"For async tests, run the suite with pytest-playwright-asyncio instead: {fixture} is then async."
+        )
+    else:
+        message = (
+            f"{fixture} is async in this session (pytest-playwright-asyncio): write {test} as an 'async def' test "
+            f"and await install() and the waits. For sync tests, run the suite with pytest-playwright "
+            f"(and -p no:playwright-asyncio) instead: {fixture} is then sync (testwallet.sync_api)."
+        )
+    pytest.fail(message, pytrace=False)

@@ -83,7 +83,17 @@ import inspect
 from collections import defaultdict, deque
 from dataclasses import dataclass, field
 
-from testwallet._driver import DEFAULT_TIMEOUT, ScriptError, frame_origin, pulse, stub_path, wait_until, wallet_fixture
+from testwallet._driver import (
+    DEFAULT_TIMEOUT,
+    ScriptError,
+    check_target,
+    frame_origin,
+    pulse,
+    refuse_test_kind,
+    stub_path,
+    wait_until,
+    wallet_fixture,
+)
 
 __all__ = [
     "BINDING",
@@ -195,12 +205,22 @@ class ByoaExtension:
 
     async def install(self, target):
         """Give a Playwright page or browser context ``window.byoa``, before its scripts run."""
+        check_target(target, sync=False)
         if any(target is done for done in self._installed):
             return
-        await target.expose_binding(BINDING, self._on_message)
-        await target.add_init_script(path=str(rules_path()))
-        await target.add_init_script(path=str(script_path()))
+        for name, callback in self.bindings().items():
+            await target.expose_binding(name, callback)
+        for path in self.init_scripts():
+            await target.add_init_script(path=path)
         self._installed.append(target)
+
+    def bindings(self):
+        """Return the Playwright bindings the page calls, by name (what ``install`` exposes)."""
+        return {BINDING: self._on_message}
+
+    def init_scripts(self):
+        """Return the paths of the scripts ``install`` adds to every document, in order."""
+        return [rules_path(), script_path()]
 
     # -- the visitor -------------------------------------------------------------
 
@@ -410,8 +430,9 @@ def _check_output(skill, output):
 
 
 @wallet_fixture
-async def byoa_extension():
+async def byoa_extension(request):
     """Return the visitor and models behind ``window.byoa``; ``await byoa_extension.install(page)`` first."""
+    refuse_test_kind(request, "byoa_extension", sync=False)
     extension = ByoaExtension()
     yield extension
     extension.check()

@@ -8,6 +8,8 @@ installing this package gives a site's own test suite these fixtures.
 - ``aiwallet`` (``testwallet.aiwallet``): AI Wallet's ``window.aiwallet`` in a
   page, with the test as the visitor and the model.
 - ``byoa_extension`` (``testwallet.extension``): an agent wallet's ``window.byoa``.
+  Both are async under pytest-playwright-asyncio; under pytest-playwright (sync)
+  the same names are their sync faces (``testwallet.sync_api``).
 - ``direct_wallet``: headless wallets that open ``bringyourownagent://`` links.
 - ``builtin_model`` (``testwallet.languagemodel``): a stand-in of Chrome's
   built-in model (``LanguageModel``), with the test as the model.
@@ -25,19 +27,31 @@ Configure in ``pytest.ini`` / ``[tool.pytest.ini_options]``::
     daphne_setup_commands = ["migrate --noinput", "loaddata demo"]
 """
 
+import os
+
 import pytest
 
-from testwallet import aiwallet, chromium, extension, languagemodel
+from testwallet import aiwallet, chromium, extension, languagemodel, sync_api
+from testwallet.preflight import Misconfigured, asgi_application, check_own_database
 from testwallet.server import DaphneServer
 
 
 def pytest_configure(config):
+    # pytest-base-url (pulled in by pytest-playwright) defines its session
+    # fixture on a class, which pytest 9 warns about in every run of a site.
+    config.addinivalue_line(
+        "filterwarnings",
+        "ignore:Session-scoped fixtures defined as instance methods:pytest.PytestRemovedIn10Warning",
+    )
     # Registered here, after every entry-point plugin has loaded, so that
     # chromium's browser_type_launch_args overrides pytest-playwright-asyncio's
     # own; the wallet fixtures live beside their drivers.
     config.pluginmanager.register(chromium, "testwallet-chromium")
-    config.pluginmanager.register(aiwallet, "testwallet-aiwallet")
-    config.pluginmanager.register(extension, "testwallet-byoa")
+    if config.pluginmanager.has_plugin("playwright"):  # pytest-playwright: sync tests, the sync faces
+        config.pluginmanager.register(sync_api, "testwallet-sync")
+    else:
+        config.pluginmanager.register(aiwallet, "testwallet-aiwallet")
+        config.pluginmanager.register(extension, "testwallet-byoa")
     config.pluginmanager.register(languagemodel, "testwallet-languagemodel")
 
 
@@ -51,24 +65,22 @@ def pytest_addoption(parser):
     )
 
 
-def _application(config):
-    configured = config.getini("daphne_application")
-    if configured:
-        return configured
-    from django.conf import settings
-
-    module, _, attribute = settings.ASGI_APPLICATION.rpartition(".")
-    return f"{module}:{attribute}"
-
-
 @pytest.fixture(scope="session")
 def daphne_server(request, tmp_path_factory):
     """Serve the project with a real daphne process for the whole session."""
-    server = DaphneServer(
-        _application(request.config),
-        setup_commands=[line.split() for line in request.config.getini("daphne_setup_commands")],
-        workdir=tmp_path_factory.mktemp("daphne"),
-    )
+    settings_module = os.environ.get("DJANGO_SETTINGS_MODULE")
+    try:
+        server = DaphneServer(
+            asgi_application(request.config, settings_module),
+            settings_module=settings_module,
+            setup_commands=[line.split() for line in request.config.getini("daphne_setup_commands")],
+            workdir=tmp_path_factory.mktemp("daphne"),
+        )
+        # Before any set-up command: with settings that ignore DATABASE_URL they
+        # would migrate and load data into the developer's own database.
+        check_own_database(server)
+    except Misconfigured as error:
+        pytest.fail(str(error), pytrace=False)
     request.config.stash[_SERVER_KEY] = server
     with server:
         yield server

@@ -12,7 +12,9 @@ from typing import Any
 from testwallet._driver import (
     DEFAULT_TIMEOUT,
     ScriptError,
+    check_target,
     frame_origin,
+    refuse_test_kind,
     origin_of,
     pulse,
     stub_path,
@@ -145,11 +147,22 @@ class AiWalletStub:
         Define ``window.aiwallet`` in ``target`` (a Playwright Page or BrowserContext) before its scripts
         run, in every document it loads from now on (a page already loaded gets it at its next load).
         """
+        check_target(target, sync=False)
         if any(target is done for done in self._installed):
             return
-        await target.expose_binding(BINDING, self._on_call)
-        await target.add_init_script(path=script_path())
+        for name, callback in self.bindings().items():
+            await target.expose_binding(name, callback)
+        for path in self.init_scripts():
+            await target.add_init_script(path=path)
         self._installed.append(target)
+
+    def bindings(self):
+        """Return the Playwright bindings the page calls, by name (what ``install`` exposes)."""
+        return {BINDING: self._on_call}
+
+    def init_scripts(self):
+        """Return the paths of the scripts ``install`` adds to every document, in order."""
+        return [script_path()]
 
     async def aclose(self):
         """End every pending wait of the pages: the test is over."""
@@ -707,8 +720,9 @@ def _failure(account, error):
 
 
 @wallet_fixture
-async def aiwallet():
+async def aiwallet(request):
     """A test double of AI Wallet: ``await aiwallet.install(page)`` before the page loads."""
+    refuse_test_kind(request, "aiwallet", sync=False)
     wallet = AiWalletStub()
     yield wallet
     await wallet.aclose()

@@ -1,0 +1,48 @@
+# The sync example of README.md's "Test your site in CI": pytest-playwright's `page`, and the
+# same fixtures as the async suite (daphne_server, aiwallet, byoa_extension), with plain calls.
+
+from testwallet.aiwallet import ToolCall
+
+
+def test_my_page_sees_both_wallets(page, daphne_server, aiwallet, byoa_extension):
+    aiwallet.install(page)                # window.aiwallet, before the page's scripts
+    byoa_extension.install(page)          # window.byoa
+    page.goto(daphne_server.url + "/")
+    page.locator("html[data-wallets-checked=true]").wait_for(timeout=5000)
+    assert page.locator('[data-wallet="aiwallet"] .status').text_content() == "found"
+    assert page.locator('[data-wallet="byoa"] .status').text_content() == "found"
+
+
+def test_my_page_answers_through_the_visitors_ai(page, daphne_server, aiwallet):
+    aiwallet.install(page)
+    aiwallet.reply(tool_calls=[ToolCall("search_books", {"mood": "calm", "limit": 1})])
+    aiwallet.reply(["A calm ", "pick."])  # the scripted model: a tool call, then streamed text
+    page.goto(daphne_server.url + "/bookshop/")
+    page.get_by_role("button", name="Connect your AI").click()  # the visitor approves
+    page.locator("#question").fill("Something calm")
+    page.get_by_role("button", name="Ask", exact=True).click()
+    page.get_by_text("A calm pick.").wait_for()
+    aiwallet.wait_until(lambda wallet: len(wallet.chats) == 2 and wallet.chats[-1].outcome == "answered")
+    assert aiwallet.requests[0].method == "status"
+    assert [m["role"] for m in aiwallet.chats[-1].messages][-2:] == ["assistant", "tool"]
+
+
+def test_my_page_falls_back_when_the_visitor_declines(page, daphne_server, aiwallet):
+    aiwallet.install(page)
+    aiwallet.approval = "decline"
+    page.goto(daphne_server.url + "/bookshop/")
+    page.get_by_role("button", name="Connect your AI").click()
+    page.locator('ai-connect-widget[data-state="error"]').wait_for()
+    assert page.locator("form.search").is_visible()  # own mode still works
+
+
+def test_my_page_says_when_the_visitors_plan_is_spent(page, daphne_server, aiwallet):
+    aiwallet.install(page)
+    aiwallet.fail(429, "Your plan is spent")  # the provider refuses: the page gets 429
+    page.goto(daphne_server.url + "/bookshop/")
+    page.get_by_role("button", name="Connect your AI").click()
+    page.locator("#question").fill("Anything")
+    page.get_by_role("button", name="Ask", exact=True).click()
+    error = page.locator('#assistant-error[data-status="429"]')
+    error.wait_for()
+    assert "Your plan is spent" in error.text_content()

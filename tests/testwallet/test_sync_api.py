@@ -1,0 +1,95 @@
+"""
+The sync faces of the test wallets cannot be mixed up with the async drivers: the wrong kind of test
+or of Playwright page gets a message that says which to use. (The sync faces at work, against the
+bookshop, are examples/pytest-sync, run by `make test` in its own session.)
+
+Each case is a pytest session of its own, in a subprocess, since the sync and the async Playwright
+plugins cannot load in one session.
+"""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+SYNC_SESSION = "-p no:playwright-asyncio -p no:asyncio"
+ASYNC_SESSION = "-p no:playwright"
+
+
+def run_session(tmp_path, addopts, test_source, *, extra_ini=""):
+    """Run ``test_source`` as a pytest session of its own; return its exit code and output."""
+    (tmp_path / "pytest.ini").write_text(f"[pytest]\naddopts = -q {addopts}\npythonpath = {ROOT}\n{extra_ini}")
+    (tmp_path / "test_case.py").write_text(test_source)
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    return done.returncode, done.stdout + done.stderr
+
+
+def test_an_async_test_in_a_sync_session_is_told_to_be_a_plain_def(tmp_path):
+    source = "async def test_mixed_aiwallet(aiwallet):\n    pass\n\n\nasync def test_mixed_byoa_extension(byoa_extension):\n    pass\n"
+    code, output = run_session(tmp_path, SYNC_SESSION, source)
+    assert code == 1, output
+    for fixture in ("aiwallet", "byoa_extension"):
+        assert (
+            f"{fixture} is sync in this session (pytest-playwright): write test_mixed_{fixture} as a plain 'def' test"
+            in output
+        )
+    assert "pytest-playwright-asyncio instead" in output
+
+
+def test_a_sync_test_in_an_async_session_is_told_to_be_async(tmp_path):
+    source = "def test_mixed_aiwallet(aiwallet):\n    pass\n\n\ndef test_mixed_byoa_extension(byoa_extension):\n    pass\n"
+    code, output = run_session(
+        tmp_path,
+        ASYNC_SESSION,
+        source,
+        extra_ini="asyncio_mode = auto\nasyncio_default_fixture_loop_scope = session\n",
+    )
+    assert code == 1, output
+    for fixture in ("aiwallet", "byoa_extension"):
+        assert (
+            f"{fixture} is async in this session (pytest-playwright-asyncio): "
+            f"write test_mixed_{fixture} as an 'async def' test" in output
+        )
+    assert "is then sync (testwallet.sync_api)" in output
+
+
+@pytest.mark.browser
+def test_each_face_refuses_a_page_of_the_other_playwright_api(tmp_path):
+    source = '''
+import pytest
+from testwallet.aiwallet import AiWalletStub
+from testwallet.extension import ByoaExtension
+
+
+@pytest.mark.parametrize("driver", [AiWalletStub, ByoaExtension])
+def test_the_async_driver_refuses_a_sync_page(page, driver):
+    install = driver().install(page)
+    with pytest.raises(TypeError, match="got a sync Playwright Page; this wallet drives async Playwright. Use its sync face, testwallet.sync_api"):
+        install.send(None)  # the check comes before the first await
+
+
+def test_the_sync_face_refuses_anything_but_a_page_or_context(aiwallet):
+    with pytest.raises(TypeError, match="install\\\\(\\\\) takes a Playwright Page or BrowserContext; got 'page'"):
+        aiwallet.install("page")
+'''
+    code, output = run_session(tmp_path, SYNC_SESSION, source)
+    assert code == 0, output
+    assert "3 passed" in output
+
+
+@pytest.mark.browser
+async def test_the_sync_face_refuses_an_async_page(page):
+    from testwallet.sync_api import SyncAiWallet, SyncByoaExtension
+
+    for face in (SyncAiWallet(), SyncByoaExtension()):
+        with pytest.raises(TypeError, match="got an async Playwright Page; this wallet drives sync Playwright"):
+            face.install(page)
