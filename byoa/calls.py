@@ -23,12 +23,15 @@ that connection's channel (its consumer runs in another process) and the
 outcome comes back on a channel of the caller's own. Either way ``None`` comes
 at once when the wallet is away, when the call is over the grant (skill,
 model, expiry, ``maxParallelCalls``) or when the connection drops mid-call;
-otherwise at the latest after ``timeout`` seconds.
+within ``BYOA["ACCEPT_SECONDS"]`` when the connection's process does not
+acknowledge the call (it died) or the channel layer fails; otherwise at the
+latest after ``timeout`` seconds.
 
 Results are the wallet's: treat ``output`` as something the visitor typed.
 """
 
 import asyncio
+import logging
 
 from channels.exceptions import ChannelFull
 from channels.layers import get_channel_layer
@@ -38,6 +41,8 @@ from byoa.conf import byoa_setting
 from byoa.replies import ChannelReply, LocalReply
 
 __all__ = ["WalletStream", "call_wallet", "stream_wallet"]
+
+logger = logging.getLogger(__name__)
 
 
 async def call_wallet(pairing, skill, input, params=None, *, timeout=None):
@@ -119,10 +124,15 @@ class WalletStream:
         if not channel:
             return None, deadline
         layer = get_channel_layer()
-        reply = ChannelReply(layer, await layer.new_channel("byoa.reply."))
+        # The connection's process acknowledges at once; silence means it is gone (byoa.processes).
+        accept_by = loop.time() + byoa_setting("ACCEPT_SECONDS")
+        reply = ChannelReply(layer, await layer.new_channel("byoa.reply."), accept_by)
         event = events.call(reply.channel, self.skill, self.params, body, max(0.0, deadline - loop.time()))
         try:
             await layer.send(*live.addressed(channel, event))
         except ChannelFull:
+            return None, deadline
+        except Exception as exc:  # the layer's backend has its own errors (redis-py's ConnectionError ...)
+            logger.warning("BYOA channel layer failed; a call was not sent (%s)", type(exc).__name__)
             return None, deadline
         return reply, deadline

@@ -40,6 +40,18 @@ DEFAULTS = {
     # A connection held by another process counts as live while it was seen
     # (hello or ping) this recently; wallets ping every 30 s.
     "LIVE_SECONDS": 180,
+    # How often each server process renews its record in the database
+    # (byoa.processes), and how old a record may be before the process counts
+    # as gone: its wallets are then away and its pairings detached.
+    "BEAT_SECONDS": 5,
+    "STALE_SECONDS": 15,
+    # A call sent to a connection in another process is acknowledged by that
+    # process at once; a caller that hears nothing this long gives up (None).
+    "ACCEPT_SECONDS": 2,
+    # How often wallets ping (the spec: every 30 s). A connection that sends
+    # no frame for one and a half times this long is closed as silent, and its
+    # calls resolve None.
+    "PING_SECONDS": 30,
     # Keep a receipt row (skill, ok, duration, cost, provider) per call.
     "CALL_LOG": True,
 }

@@ -62,6 +62,8 @@ class WalletConsumer(AsyncWebsocketConsumer):
         self.calls = InFlight()
         self.unsolicited = 0
         self.last_touch = 0.0
+        # Loop time of the wallet's last frame (byoa.live closes connections silent too long).
+        self.heard = asyncio.get_running_loop().time()
         self.hello_timer = None
         self._tasks = set()
         self.channel_layer = get_channel_layer(self.channel_layer_alias)
@@ -143,6 +145,7 @@ class WalletConsumer(AsyncWebsocketConsumer):
 
     async def receive(self, text_data=None, bytes_data=None):
         """Called with each frame: binary is ignored, non-JSON closes, each type has its handler."""
+        self.heard = asyncio.get_running_loop().time()
         if text_data is None or self.closing:
             return
         limit = byoa_setting("MAX_FRAME_BYTES")
@@ -219,6 +222,15 @@ class WalletConsumer(AsyncWebsocketConsumer):
             self.last_touch = now
             if not await pairings.touch(self.pairing_id):
                 await self._bye()  # paused or revoked, and the admin's close never came
+
+    async def silent(self):
+        """Called when the wallet sent nothing for too long (half-open, most likely): fail its calls, close."""
+        if self.gone:
+            return
+        live.discard(self.pairing_id, self)
+        logger.info("BYOA wallet silent for pairing %s; closing", self.pairing_id)
+        await self._close(CloseCode.POLICY)
+        await self._release()
 
     async def on_bye(self, frame):
         await self._close(CloseCode.NORMAL)

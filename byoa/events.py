@@ -13,9 +13,12 @@ REPLACED = "byoa.replaced"  # newer connection -> older one of the same pairing:
 CLOSE = "byoa.close"  # admin -> connection: the pairing was paused or revoked, say bye
 RESULT = "byoa.result"  # connection -> caller: the call's outcome
 CHUNK = "byoa.chunk"  # connection -> caller: one streamed delta
+ACCEPTED = "byoa.accepted"  # connection's process -> caller: the call reached a live process
 
 #: The outcome of every call that gives the caller None.
 FAILED = {"type": RESULT, "ok": False, "output": None}
+#: What a process's inbox sends a caller in another process as soon as a call reaches it.
+ACCEPTANCE = {"type": ACCEPTED}
 
 
 def call(reply, skill, params, body, timeout):

@@ -19,6 +19,18 @@ per-channel capacity (100 events by default) bounds the events from other
 processes that may wait for it at once; a site with many processes can raise
 it for ``byoa.process.*`` with the layer's ``channel_capacity`` option.
 
+The process registers its inbox in the database when it opens it
+(``byoa.processes``), so that other processes can tell a live connection from
+the address left behind by a process that died. The inbox acknowledges each
+call at once (``events.ACCEPTANCE``), before the connection sends it to its
+wallet: a caller that hears nothing knows within seconds that the process is
+gone. The reader survives channel-layer errors (Redis restarting, say): it
+tries again with a backoff of at most ``MAX_BACKOFF`` seconds.
+
+A connection whose wallet sends nothing (not even its ping) for one and a half
+times ``BYOA["PING_SECONDS"]`` is silent, half-open most likely: it is closed
+and its calls fail at once.
+
 Entries come and go with their connections (``byoa.consumers``). Pausing or
 revoking a pairing in the admin drops its entry here at once and asks the
 connection to close; should that close be lost (the channel layer delivers at
@@ -30,21 +42,26 @@ import asyncio
 import itertools
 import logging
 
-from byoa import events
+from byoa import events, processes
+from byoa.conf import byoa_setting
 from byoa.replies import ChannelReply
 
-__all__ = ["add", "addressed", "close_address", "count", "discard", "drop", "get", "open_address"]
+__all__ = ["add", "addressed", "close_address", "count", "discard", "drop", "get", "inbox_of", "open_address"]
 
 logger = logging.getLogger(__name__)
 
 SEPARATOR = "#"
+# The longest wait between two attempts to read the inbox after channel-layer errors.
+MAX_BACKOFF = 2.0
+# A wallet is silent after this many ping intervals without a frame.
+SILENT_PINGS = 1.5
 
 # pairing id -> the connection (a byoa.consumers.WalletConsumer) serving it here
 _connections = {}
 # connection key -> connection, for events addressed to one connection
 _by_key = {}
 _keys = itertools.count(1)
-# (event loop, inbox channel, reader task) of this process
+# (event loop, inbox channel, reader task, registration task) of this process
 _inbox = None
 
 
@@ -87,6 +104,17 @@ def close_address(address):
     _by_key.pop(address.rpartition(SEPARATOR)[2], None)
 
 
+def inbox_of(address):
+    """Return the inbox of the process that holds the connection at ``address``, or "" for a plain channel."""
+    channel, separator, _key = address.rpartition(SEPARATOR)
+    return channel if separator else ""
+
+
+def _attached():
+    """Return [(pairing id, address)] of the connections this process serves."""
+    return [(pairing_id, connection.channel_name) for pairing_id, connection in _connections.items()]
+
+
 def addressed(address, event):
     """Return (channel, event) that deliver ``event`` to the connection at ``address``."""
     channel, separator, key = address.rpartition(SEPARATOR)
@@ -100,24 +128,53 @@ async def _inbox_channel(layer):
     loop = asyncio.get_running_loop()
     if _inbox is None or _inbox[0] is not loop or _inbox[2].done():
         channel = await layer.new_channel("byoa.process.")
-        _inbox = (loop, channel, loop.create_task(_read_inbox(layer, channel), name="byoa-inbox"))
+        reader = loop.create_task(_read_inbox(layer, channel), name="byoa-inbox")
+        registered = loop.create_task(processes.register(channel, _attached), name="byoa-register")
+        _inbox = (loop, channel, reader, registered)
+        loop.create_task(_watch_silence(), name="byoa-silence")
+    if not _inbox[3].done():
+        # Other processes must find the record before any pairing names this inbox.
+        # Shielded: a connection that goes away meanwhile must not cancel it for the others.
+        await asyncio.shield(_inbox[3])
     return _inbox[1]
 
 
 async def _read_inbox(layer, channel):
+    failures = 0
     while True:
-        event = await layer.receive(channel)
+        try:
+            event = await layer.receive(channel)
+        except Exception as exc:  # the layer's backend has its own errors (redis-py's ConnectionError ...)
+            failures += 1
+            logger.warning("BYOA inbox could not be read (%s); trying again", type(exc).__name__)
+            await asyncio.sleep(min(MAX_BACKOFF, 0.05 * 2**failures))
+            continue
+        failures = 0
         connection = _by_key.get(event.get("connection"))
         if connection is not None:
             # A task each: a connection whose wallet reads slowly must not hold up the others.
-            asyncio.ensure_future(_deliver(connection, event))
+            asyncio.ensure_future(_deliver(layer, connection, event))
         elif event.get("type") == events.CALL:
             # The connection is gone since its address was read: fail the call now, not at its timeout.
-            await ChannelReply(layer, event["reply"]).send(events.FAILED)
+            asyncio.ensure_future(ChannelReply(layer, event["reply"]).send(events.FAILED))
 
 
-async def _deliver(connection, event):
+async def _deliver(layer, connection, event):
     try:
+        if event.get("type") == events.CALL:
+            await ChannelReply(layer, event["reply"]).send(events.ACCEPTANCE)
         await connection.dispatch(event)
     except Exception:  # one bad event must not go unnoticed, nor stop the inbox
         logger.exception("BYOA connection could not handle a channel-layer event")
+
+
+async def _watch_silence():
+    """Close the connections whose wallets stopped sending, every quarter of the silence bound."""
+    loop = asyncio.get_running_loop()
+    while True:
+        limit = byoa_setting("PING_SECONDS") * SILENT_PINGS
+        await asyncio.sleep(limit / 4)
+        now = loop.time()
+        for connection in list(_connections.values()):
+            if now - connection.heard > limit:
+                asyncio.ensure_future(connection.silent())

@@ -78,3 +78,17 @@ class CallLog(models.Model):
 
     def __str__(self):
         return f"{self.skill} {'ok' if self.ok else 'failed'} in {self.duration_ms} ms"
+
+
+class ServerProcess(models.Model):
+    """A server process that holds wallet connections, known by its channel-layer inbox (``byoa.processes``)."""
+
+    inbox = models.CharField(max_length=200, unique=True)
+    host = models.CharField(max_length=255, blank=True)
+    pid = models.PositiveIntegerField()
+    started_at = models.DateTimeField()
+    # Renewed every BYOA["BEAT_SECONDS"]; older than BYOA["STALE_SECONDS"], the process is gone.
+    beat_at = models.DateTimeField(db_index=True)
+
+    def __str__(self):
+        return f"process {self.pid} on {self.host or '?'}"

@@ -14,7 +14,7 @@ from datetime import timedelta
 from channels.db import database_sync_to_async
 from django.db import DatabaseError, transaction
 
-from byoa import clock, codes, live, manifests, tokens
+from byoa import clock, codes, live, manifests, processes, tokens
 from byoa.conf import byoa_setting
 from byoa.exceptions import ManifestError, UnknownManifest
 from byoa.grants import Grant, warn_unreadable
@@ -125,10 +125,11 @@ async def live_channel(pairing):
     """Return the address (byoa.live) of a pairing's live connection, or "" when it is away or not active.
 
     A connection held by another process is known only from the database. If
-    that process died, its channel name stays behind; a wallet pings every 30 s
-    and the consumer records it at least every minute, so a connection not seen
-    for ``BYOA["LIVE_SECONDS"]`` is treated as gone and its calls fail at once
-    instead of waiting for their timeout.
+    that process died, its address stays behind until the sweep
+    (``byoa.processes``); until then, a connection whose process stopped
+    beating is treated as gone and its calls fail at once instead of waiting
+    for their timeout. So is one not seen (hello or ping, recorded at least
+    every minute) for ``BYOA["LIVE_SECONDS"]``.
     """
     pk = pairing.pk if isinstance(pairing, Pairing) else pairing
     connection = live.get(pk)
@@ -140,7 +141,12 @@ async def live_channel(pairing):
         .values_list("channel_name", flat=True)
         .afirst()
     )
-    return found or ""
+    if not found:
+        return ""
+    inbox = live.inbox_of(found)
+    if inbox and not await processes.is_fresh(inbox):
+        return ""
+    return found
 
 
 async def for_visitor(visitor, site):

@@ -12,6 +12,7 @@ from collections import deque
 
 from channels.exceptions import ChannelFull
 
+from byoa import events
 from byoa.events import FAILED
 
 logger = logging.getLogger(__name__)
@@ -54,34 +55,51 @@ class LocalReply:
 
 
 class ChannelReply:
-    """A caller reached over the channel layer, at its own reply channel."""
+    """A caller reached over the channel layer, at its own reply channel.
 
-    __slots__ = ("layer", "channel")
+    The caller's side sets ``accept_by`` (loop time) when it sends a call:
+    until the connection's process acknowledges the call (``events.ACCEPTED``),
+    ``receive`` waits no longer than that.
+    """
 
-    def __init__(self, layer, channel):
+    __slots__ = ("layer", "channel", "accept_by")
+
+    def __init__(self, layer, channel, accept_by=None):
         self.layer = layer
         self.channel = channel
+        self.accept_by = accept_by
 
     def expired(self):
         """Do nothing: a caller in another process timed out on its own clock already."""
 
     async def send(self, event):
-        """Send the event to the caller's channel; a full channel drops it (the caller's timeout ends the call)."""
+        """Send the event to the caller's channel; if it cannot go, it is dropped (the caller's timeout ends the call)."""
         try:
             await self.layer.send(self.channel, event)
         except ChannelFull:
             logger.warning("BYOA channel full; a message for a caller was dropped")
+        except Exception as exc:  # the layer's backend has its own errors (redis-py's ConnectionError ...)
+            logger.warning("BYOA channel layer failed; a message for a caller was dropped (%s)", type(exc).__name__)
 
     async def receive(self, deadline):
-        """Return the next event on the caller's channel, or None at the deadline (loop time).
+        """Return the next event on the caller's channel, or None at the deadline (loop time) or on a layer error.
 
         The caller keeps its own deadline: the channel layer delivers at most
         once, and the connection's process may be gone.
         """
-        remaining = deadline - asyncio.get_running_loop().time()
-        if remaining <= 0:
-            return None
-        try:
-            return await asyncio.wait_for(self.layer.receive(self.channel), remaining)
-        except TimeoutError:
-            return None
+        loop = asyncio.get_running_loop()
+        while True:
+            until = deadline if self.accept_by is None else min(deadline, self.accept_by)
+            remaining = until - loop.time()
+            if remaining <= 0:
+                return None
+            try:
+                event = await asyncio.wait_for(self.layer.receive(self.channel), remaining)
+            except TimeoutError:
+                return None
+            except Exception as exc:  # as in send: the call cannot end well, so it ends now
+                logger.warning("BYOA channel layer failed while a caller waited (%s)", type(exc).__name__)
+                return None
+            if event.get("type") != events.ACCEPTED:
+                return event
+            self.accept_by = None

@@ -40,6 +40,7 @@ class DaphneServer:
         env=None,
         workdir=None,
         websocket_max_bytes=MAX_FRAME_BYTES,
+        shared_sockets=(),
     ):
         self.application = application
         self.settings_module = settings_module or os.environ.get("DJANGO_SETTINGS_MODULE")
@@ -47,6 +48,9 @@ class DaphneServer:
         self.extra_env = dict(env or {})
         self.workdir = Path(workdir or tempfile.mkdtemp(prefix="daphne-server-"))
         self.websocket_max_bytes = websocket_max_bytes
+        # Listening sockets this server accepts on besides its own: several
+        # processes behind one address, the kernel handing each connection to one.
+        self.shared_sockets = tuple(shared_sockets)
         self.port = None
         self.process = None
         self.database = self.workdir / "db.sqlite3"
@@ -82,6 +86,7 @@ class DaphneServer:
             sys.executable, "-m", "daphne", "--fd", str(fd),
             "--websocket-max-message-size", str(self.websocket_max_bytes),
             "--websocket-max-frame-size", str(self.websocket_max_bytes),
+            *[f"--endpoint=fd:fileno={shared.fileno()}" for shared in self.shared_sockets],
             self.application,
         ]
 
@@ -102,7 +107,11 @@ class DaphneServer:
         self.port = self._socket.getsockname()[1]
         fd = self._socket.fileno()
         self.process = subprocess.Popen(
-            self.command(fd), env=env, pass_fds=(fd,), stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+            self.command(fd),
+            env=env,
+            pass_fds=(fd, *[shared.fileno() for shared in self.shared_sockets]),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
         )
         self._copier = threading.Thread(target=self._copy_output, daemon=True)
         self._copier.start()

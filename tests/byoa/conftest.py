@@ -25,6 +25,15 @@ def byoa_settings(settings):
 
 
 @pytest.fixture(autouse=True)
+def no_process_record_left_behind():
+    """Leave this process's liveness record alone at exit: the test database is gone by then."""
+    yield
+    from byoa import processes
+
+    processes.forget()
+
+
+@pytest.fixture(autouse=True)
 def no_receipts_left_behind():
     """Drop receipts still queued when a test ends: the next test may have no database."""
     yield
