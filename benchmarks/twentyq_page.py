@@ -43,6 +43,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from byoa.wallet.backends import Backend  # noqa: E402  (after the path: run as a script)
+
 WAYS = ("own", "aiwallet", "extension", "builtin", "link")
 
 # Runs in the page: answer the pending move ("Yes" to a question, "Wrong" to a guess) and resolve
@@ -83,11 +85,8 @@ def question_for(count):
     return f"QUESTION: Is it thing number {count}?"
 
 
-class InstantBackend:
+class InstantBackend(Backend):
     """The direct-link wallet's model: a numbered question at once, or timed one-character chunks."""
-
-    provider_kind = "local-model"
-    receipt_provider = "local"
 
     def __init__(self):
         self.count = 0
@@ -100,9 +99,6 @@ class InstantBackend:
 
     def model_codes(self):
         return ["m1"]
-
-    def estimated_cost(self, skill, input, params):
-        return "0 USD"
 
     async def run(self, skill, input, params):
         self.count += 1

@@ -48,12 +48,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from byoa.wallet.backends import Backend  # noqa: E402  (after the path: run as a script)
 
-class TimedBackend:
+
+class TimedBackend(Backend):
     """The wallet's model: yields ``chunks`` one-character pieces and notes when each is handed over."""
-
-    provider_kind = "local-model"
-    receipt_provider = "local"
 
     def __init__(self, chunks, pace):
         self.chunks, self.pace = chunks, pace
@@ -65,9 +64,6 @@ class TimedBackend:
 
     def model_codes(self):
         return ["m1"]
-
-    def estimated_cost(self, skill, input, params):
-        return "0 USD"
 
     async def run(self, skill, input, params):
         return {"text": "x" * self.chunks}
