@@ -7,17 +7,26 @@ The MCP tools and the own-mode pages both search it (``catalog.search``): a
 tool call costs a scan of a hundred-odd books in memory instead of a query
 through a thread, and the site's transport is what remains.
 
-Caveat: the signals reach this process only. With several processes, a
-change made in one (the admin, ``load_catalog``) shows in the others after
-their restart; the demo's catalog changes only by ``load_catalog``.
+Several processes: the signals reach the process that made the change only,
+so they also count it in the database (``CatalogVersion``, in the change's
+own transaction), and each process compares that count with its index's at
+most once every RECHECK_SECONDS. An admin change shows at once in the process
+that made it and within RECHECK_SECONDS in every other, for one small query a
+second per process rather than one per search. (A channel-layer broadcast
+would cost nothing per search, but the layer drops messages by design and a
+lost one would leave a process stale for good.)
 """
 
+import time
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.db.models import F
 from django.urls import reverse
 
-from sites.bookshop.models import Book, Mood
+from sites.bookshop.models import Book, CatalogVersion, Mood
+
+RECHECK_SECONDS = 1.0
 
 
 @dataclass(frozen=True)
@@ -53,14 +62,22 @@ class Index:
 
 _index = None
 _generation = 0  # counts invalidations: a load that a change overtook is not kept
+_version = None  # the database's count of changes when _index was loaded
+_checked = 0.0  # time.monotonic() of the last comparison with the database's count
 
 
 async def get():
-    """Return the catalog's index, loading it on first use after a change."""
-    global _index
+    """Return the catalog's index, loading it on first use after a change here or in another process."""
+    global _index, _version, _checked
+    if _index is not None and time.monotonic() - _checked >= RECHECK_SECONDS:
+        _checked = time.monotonic()
+        if await _stored_version() != _version:
+            _drop()
     index = _index
     if index is None:
         generation = _generation
+        # Read before the books: a change committed during the load makes the next check reload.
+        version = await _stored_version()
         books = [book async for book in Book.objects.prefetch_related("moods")]
         moods = [slug async for slug in Mood.objects.order_by("slug").values_list("slug", flat=True)]
         entries = tuple(
@@ -74,8 +91,12 @@ async def get():
         )
         index = Index(entries, {entry.book.slug: entry for entry in entries}, tuple(moods))
         if generation == _generation:
-            _index = index
+            _index, _version, _checked = index, version, time.monotonic()
     return index
+
+
+async def _stored_version():
+    return await CatalogVersion.objects.filter(pk=1).values_list("number", flat=True).afirst()
 
 
 def current():
@@ -101,9 +122,20 @@ def book_data(book):
 
 
 def invalidate(**kwargs):
-    """Drop the index now and again when the current transaction commits (a signal receiver)."""
+    """Drop the index now and again when the current transaction commits; as a signal receiver, count the change."""
+    _drop()
+    if kwargs.get("sender") is not None:
+        _count_change(kwargs.get("using"))
+        transaction.on_commit(_drop)
+
+
+def _count_change(using):
+    """Add one to the catalog's count of changes, in the transaction of the change itself."""
+    if not CatalogVersion.objects.using(using).filter(pk=1).update(number=F("number") + 1):
+        CatalogVersion.objects.using(using).get_or_create(pk=1, defaults={"number": 1})
+
+
+def _drop():
     global _index, _generation
     _generation += 1
     _index = None
-    if kwargs.get("sender") is not None:
-        transaction.on_commit(invalidate)

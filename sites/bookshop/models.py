@@ -31,3 +31,12 @@ class Book(models.Model):
 
     def __str__(self):
         return f"{self.title} by {self.author}"
+
+
+class CatalogVersion(models.Model):
+    """One row counting the catalog's changes, so that every server process sees when its index is stale (``index``)."""
+
+    number = models.BigIntegerField(default=0)
+
+    def __str__(self):
+        return f"catalog version {self.number}"

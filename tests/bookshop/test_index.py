@@ -2,9 +2,10 @@
 
 import pytest
 from asgiref.sync import async_to_sync
+from django.db.models import F
 
-from sites.bookshop import catalog
-from sites.bookshop.models import Book, Mood
+from sites.bookshop import catalog, index
+from sites.bookshop.models import Book, CatalogVersion, Mood
 
 
 def titles(**search):
@@ -43,3 +44,35 @@ def test_words_match_in_any_case_and_results_come_by_title(catalog_db):
 @pytest.fixture
 def catalog_db(catalog):
     """The demo catalog, in a database this test may change."""
+
+
+def counted_changes():
+    return CatalogVersion.objects.get(pk=1).number
+
+
+def test_every_kind_of_change_is_counted_in_the_database(catalog_db):
+    before = counted_changes()
+    book = Book.objects.get(title="The Hobbit")
+    book.title = "There and Back Again"
+    book.save()
+    book.moods.add(Mood.objects.create(slug="wistful"))
+    Book.objects.filter(title="Dune").delete()
+    assert counted_changes() >= before + 4  # the save, the new mood, the moods' change, the delete
+
+
+def test_a_change_made_by_another_process_shows_at_the_next_check(catalog_db, monkeypatch):
+    assert titles(query="tolkien") == ["The Hobbit"]
+    # Another process's change: no signal here, only the count it stored.
+    Book.objects.filter(title="The Hobbit").update(title="There and Back Again")
+    CatalogVersion.objects.filter(pk=1).update(number=F("number") + 1)
+    assert titles(query="tolkien") == ["The Hobbit"], "checked at most once every RECHECK_SECONDS"
+    monkeypatch.setattr(index, "RECHECK_SECONDS", 0.0)
+    assert titles(query="tolkien") == ["There and Back Again"]
+
+
+def test_an_unchanged_count_keeps_the_index_loaded(catalog_db, monkeypatch):
+    monkeypatch.setattr(index, "RECHECK_SECONDS", 0.0)
+    async_to_sync(index.get)()
+    loaded = index.current()
+    titles(query="tolkien")
+    assert index.current() is loaded
