@@ -1,0 +1,161 @@
+"""
+The wheel gives a site everything, and README.md's "Add it to your site" is a program.
+
+The wheel is built from this working tree (not an editable install) with pip,
+offline (setuptools comes with the test extra). The README's steps run in a new
+`django-admin startproject` in a venv where the wheel is the only copy of our
+packages; its dependencies come from this environment's site-packages through a
+.pth line, whose own .pth files (the editable install's finder) Python never reads.
+The one step not taken from the README is its `pip install ... @ git+...` line:
+the venv gets the wheel instead.
+"""
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+import sysconfig
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+LIBRARY = ("aiconnect", "byoa", "ui", "ways", "testwallet")
+STEP = re.compile(r"^<!-- site: (?P<action>.+?) -->\n+```[a-z]*\n(?P<body>.*?)^```", re.MULTILINE | re.DOTALL)
+
+pytestmark = pytest.mark.slow
+
+
+def readme_steps():
+    """Return (action, block) for each marked block of README.md's "Add it to your site", in order."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("\n## Add it to your site\n", 1)[1].split("\n## ", 1)[0]
+    return [(match["action"], match["body"]) for match in STEP.finditer(section)]
+
+
+def run(command, cwd, env=None, timeout=300):
+    """Run ``command``; fail with its output unless it exits 0; return the output."""
+    done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, f"{shlex.join(map(str, command))} exited {done.returncode}:\n{output}"
+    return output
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory):
+    """Build the wheel of this working tree: its tracked files and new ones git does not ignore."""
+    source = tmp_path_factory.mktemp("source")
+    listed = run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT)
+    for name in filter(None, listed.split("\0")):
+        origin, copy = ROOT / name, source / name
+        if not origin.is_symlink() and not origin.is_file():
+            continue  # deleted in the working tree
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        if origin.is_symlink():
+            copy.symlink_to(os.readlink(origin))
+        else:
+            copy.write_bytes(origin.read_bytes())
+    dist = tmp_path_factory.mktemp("dist")
+    run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation", "-w", dist, source], cwd=source)
+    (built,) = dist.glob("visitor_ai-*.whl")
+    return built
+
+
+@pytest.fixture(scope="module")
+def site_python(wheel, tmp_path_factory):
+    """Return the python of a new venv with the wheel installed and our dependencies reachable."""
+    venv = tmp_path_factory.mktemp("venv")
+    run([sys.executable, "-m", "venv", "--without-pip", venv], cwd=venv)
+    python = venv / "bin" / "python"
+    purelib = Path(run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], cwd=venv).strip())
+    (purelib / "dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    run([sys.executable, "-m", "pip", "--python", python, "install", "--quiet", "--no-deps", "--no-index", wheel], cwd=venv)
+    return python
+
+
+def site_environment(python):
+    """Return an environment with nothing of this checkout or its settings in it."""
+    env = {
+        name: value for name, value in os.environ.items()
+        if not name.startswith(("DJANGO_", "PYTEST_", "VISITOR_AI_", "BYOA_", "TESTWALLET_"))
+        and name not in ("DATABASE_URL", "REDIS_URL", "PYTHONPATH", "VIRTUAL_ENV")
+    }
+    path = [entry for entry in env.get("PATH", "").split(os.pathsep) if not entry.startswith(str(ROOT))]
+    env["PATH"] = os.pathsep.join([str(python.parent), *path])
+    return env
+
+
+def test_the_wheel_holds_the_browser_library_and_no_demos(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for lib in LIBRARY:
+        shipped = {
+            f"visitor_ai/static/{lib}/{path.relative_to(ROOT / 'frontend' / lib)}"
+            for path in (ROOT / "frontend" / lib).rglob("*") if path.suffix in (".js", ".css")
+        }
+        assert shipped and shipped <= names, f"missing from the wheel: {sorted(shipped - names)}"
+    assert "testwallet/stubs/aiwallet.js" in names
+    assert {"visitor_ai/apps.py", "visitor_ai/asgi.py"} <= names
+    assert [name for name in names if name.startswith(("sites/", "frontend/", "tests/"))] == []
+    (top_level,) = [name for name in names if name.endswith(".dist-info/top_level.txt")]
+    assert "sites" not in zipfile.ZipFile(wheel).read(top_level).decode().split()
+
+
+def test_a_site_with_the_wheel_cannot_import_the_demos_as_sites(site_python, tmp_path):
+    env = site_environment(site_python)
+    done = subprocess.run([site_python, "-c", "import sites"], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert "ModuleNotFoundError: No module named 'sites'" in done.stderr
+    assert run([site_python, "-c", "import visitor_ai; print(visitor_ai.__file__)"], cwd=tmp_path, env=env).startswith(
+        str(site_python.parent.parent)
+    )
+
+
+def apply_step(project, action, body, env):
+    """Do what one marked README block says, in ``project``."""
+    verb, _, rest = action.partition(" ")
+    if verb == "run":
+        run(["bash", "-e", "-c", body], cwd=project, env=env)
+    elif verb == "write":
+        target = project / rest
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(body, encoding="utf-8")
+    elif verb == "append":
+        target = project / rest
+        target.write_text(target.read_text(encoding="utf-8") + "\n" + body, encoding="utf-8")
+    elif verb == "replace":
+        name, _, path = rest.partition(" in ")
+        target = project / path
+        # A top-level assignment, up to the line that closes it at the left margin.
+        assignment = re.compile(rf"^{re.escape(name)} = .*?^[\]}}]\n", re.MULTILINE | re.DOTALL)
+        text, replaced = assignment.subn(lambda _: body, target.read_text(encoding="utf-8"))
+        assert replaced == 1, f"README: no {name} = ... in {path}"
+        target.write_text(text, encoding="utf-8")
+    else:
+        raise AssertionError(f"README: unknown step {action!r}")
+
+
+@pytest.mark.browser
+@pytest.mark.live
+def test_the_readme_makes_a_new_project_a_site_whose_test_passes(site_python, tmp_path):
+    env = site_environment(site_python)
+    project = tmp_path / "mysite"
+    project.mkdir()
+    run([site_python, "-m", "django", "startproject", "mysite", "."], cwd=project, env=env)
+    steps = readme_steps()
+    assert [action for action, _ in steps].count("test") == 1
+    for action, body in steps:
+        if action != "test":
+            apply_step(project, action, body, env)
+    (command,) = [body for action, body in steps if action == "test"]
+
+    done = subprocess.run(["bash", "-e", "-c", command], cwd=project, env=env, capture_output=True, text=True, timeout=600)
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, output
+    assert re.search(r"\b1 passed\b", output), output
+    assert "warning" not in output.lower(), output
+    # The server and its migrate ran on the fixture's database: the developer's was never made.
+    assert not (project / "db.sqlite3").exists()
+    # The page's library came from the installed wheel, not from this checkout.
+    found = run([site_python, "manage.py", "findstatic", "aiconnect/index.js"], cwd=project, env=env)
+    assert str(site_python.parent.parent) in found and str(ROOT) not in found, found
