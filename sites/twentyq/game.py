@@ -143,13 +143,18 @@ class Game:
         if self.data["pending"]:
             raise GameError("answer-first", "Answer the AI's question (or say whether its guess is right) first.")
 
-    def answer(self, turn, answer):
-        """Record the visitor's answer to the AI's pending question."""
+    def _pending_move(self, kind, turn, missing):
+        """Return the AI's pending question or guess that this turn's move settles; raise GameError if there is none."""
         self._playing("ai-asks")
         pending = self.data["pending"]
-        if not pending or pending["kind"] != "question":
-            raise GameError("no-pending", "There is no question waiting for an answer.")
+        if not pending or pending["kind"] != kind:
+            raise GameError("no-pending", missing)
         self._check_turn(turn, pending["turn"])
+        return pending
+
+    def answer(self, turn, answer):
+        """Record the visitor's answer to the AI's pending question."""
+        pending = self._pending_move("question", turn, "There is no question waiting for an answer.")
         if not isinstance(answer, str) or answer not in ANSWERS:
             raise BadInput("bad-answer", "Answer with yes, no, sometimes or unknown.")
         self.history.append({**pending, "answer": answer})
@@ -159,11 +164,7 @@ class Game:
 
     def verdict(self, turn, correct):
         """Record whether the AI's pending guess is right."""
-        self._playing("ai-asks")
-        pending = self.data["pending"]
-        if not pending or pending["kind"] != "guess":
-            raise GameError("no-pending", "There is no guess waiting for your verdict.")
-        self._check_turn(turn, pending["turn"])
+        pending = self._pending_move("guess", turn, "There is no guess waiting for your verdict.")
         if not isinstance(correct, bool):
             raise BadInput("bad-verdict", "Say whether the guess is right: true or false.")
         self.history.append({**pending, "answer": "right" if correct else "wrong"})
