@@ -88,7 +88,7 @@ async def _bench(scope):
 
     from channels.db import database_sync_to_async
 
-    from byoa import codes, links, manifests
+    from byoa import codes, invitations, manifests
 
     query = {key: values[0] for key, values in parse_qs(scope["query_string"].decode()).items()}
     if scope["path"] == "/_bench/links":
@@ -98,7 +98,7 @@ async def _bench(scope):
 
         def issue(count):
             return [
-                links.build(endpoint, manifest.encoded, codes.issue(f"bench-{time.time_ns()}-{i}", "127.0.0.1", manifest)[0])
+                invitations.build(endpoint, manifest.encoded, codes.issue(f"bench-{time.time_ns()}-{i}", "127.0.0.1", manifest)[0])
                 for i in range(count)
             ]
 

@@ -3,6 +3,7 @@ Bring your own agent, the server side: a reusable Django app.
 
 - ``manifests``: the site's manifests, checked, and the exact bytes links carry
 - ``views`` (``POST /byoa/code``, ``GET /byoa/wait``): codes and links for the page
+- ``invitations``: the ``bringyourownagent://`` link and the endpoint it names
 - ``endpoints``: the wallet's host rules for the endpoint a link carries
 - ``consumers`` (``/byoa/ws``): the wallet's WebSocket
 - ``calls``: ``call_wallet`` / ``stream_wallet``, the server -> wallet API

@@ -28,7 +28,7 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 
-from byoa import clock, events, links, live, pairings, protocol, receipts
+from byoa import clock, events, invitations, live, pairings, protocol, receipts
 from byoa.conf import byoa_setting
 from byoa.grants import Grant, warn_unreadable
 from byoa.inflight import InFlight, Pending
@@ -105,8 +105,8 @@ class WalletConsumer(AsyncWebsocketConsumer):
         if not origins:
             return True  # a desktop wallet, or a client library that sends none
         host = next((value.decode("latin-1") for name, value in headers if name == b"host"), "")
-        own = links.own_origin(host, self.scope.get("scheme") == "wss")
-        return bool(own) and all(links.origin_of(origin) == own for origin in origins)
+        own = invitations.own_origin(host, self.scope.get("scheme") == "wss")
+        return bool(own) and all(invitations.origin_of(origin) == own for origin in origins)
 
     def _no_hello(self):
         self._task(self._close(CloseCode.POLICY))

@@ -6,7 +6,7 @@ single-label name.
 
 One definition for both ends: the headless wallet refuses a link by these
 rules (``byoa.wallet.link_checks``), and the server refuses to put into a link an
-endpoint that breaks them (``byoa.links``, the system check ``byoa.E003``),
+endpoint that breaks them (``byoa.invitations``, the system check ``byoa.E003``),
 since a real wallet would refuse every such link in silence.
 
 ``dev_local`` is the wallet's developer switch (``BYOA_WALLET_DEV_LOCAL=1``):

@@ -25,7 +25,7 @@ from django.http import JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from byoa import codes, links, manifests, visitor_ids
+from byoa import codes, invitations, manifests, visitor_ids
 from byoa.exceptions import EndpointRefused, RateLimited, UnknownManifest
 
 logger = logging.getLogger(__name__)
@@ -44,7 +44,7 @@ def code(request, manifest=None):
     except UnknownManifest as exc:
         return JsonResponse({"error": "unknown-manifest", "message": str(exc)}, status=404)
     try:
-        endpoint = links.endpoint_for(request)  # before a code is issued: a refused link costs none
+        endpoint = invitations.endpoint_for(request)  # before a code is issued: a refused link costs none
     except EndpointRefused as exc:
         logger.error("BYOA cannot build a link: %s", exc)
         return JsonResponse({"error": "endpoint-refused", "message": str(exc)}, status=500)
@@ -54,7 +54,7 @@ def code(request, manifest=None):
         response = JsonResponse({"error": "rate-limited", "message": str(exc)}, status=429)
         response["Retry-After"] = str(exc.retry_after)
         return response
-    return JsonResponse({"session": wait_id, "link": links.build(endpoint, chosen.encoded, secret)})
+    return JsonResponse({"session": wait_id, "link": invitations.build(endpoint, chosen.encoded, secret)})
 
 
 def _requested_manifest(request):

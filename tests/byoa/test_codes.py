@@ -8,7 +8,7 @@ import pytest
 from django.test import Client, RequestFactory
 from django.utils import timezone
 
-from byoa import clock, codes, links, manifests, tokens
+from byoa import clock, codes, invitations, manifests, tokens
 from byoa.exceptions import EndpointRefused, RateLimited
 from byoa.models import SessionCode
 
@@ -138,7 +138,7 @@ def test_the_client_address_is_stored_as_a_keyed_digest():
 
 
 def test_the_link_is_exactly_as_the_spec_says():
-    link = links.build("wss://game.example.org/byoa/ws", "eyJhIjoxfQ", "Jf3k2N0q-Yb8wQe1sX5mTt7LrA9c")
+    link = invitations.build("wss://game.example.org/byoa/ws", "eyJhIjoxfQ", "Jf3k2N0q-Yb8wQe1sX5mTt7LrA9c")
     assert link == (
         "bringyourownagent://connect?v=0.1"
         "&endpoint=wss%3A%2F%2Fgame.example.org%2Fbyoa%2Fws"
@@ -158,7 +158,7 @@ def test_the_link_is_exactly_as_the_spec_says():
 def test_the_endpoint_is_wss_on_the_requests_public_host(settings, host, secure, expected):
     settings.ALLOWED_HOSTS = ["*"]
     request = RequestFactory().get("/", HTTP_HOST=host, secure=secure)
-    assert links.endpoint_for(request) == expected
+    assert invitations.endpoint_for(request) == expected
 
 
 @pytest.mark.parametrize(
@@ -174,7 +174,7 @@ def test_in_debug_a_page_on_localhost_gets_a_loopback_endpoint(settings, host, s
     settings.ALLOWED_HOSTS = ["*"]
     settings.DEBUG = True
     request = RequestFactory().get("/", HTTP_HOST=host, secure=secure)
-    assert links.endpoint_for(request) == expected
+    assert invitations.endpoint_for(request) == expected
 
 
 @pytest.mark.parametrize(
@@ -198,20 +198,20 @@ def test_outside_debug_an_endpoint_a_wallet_would_refuse_is_never_built(settings
     settings.ALLOWED_HOSTS = ["*"]
     request = RequestFactory().get("/", HTTP_HOST=host, secure=secure)
     with pytest.raises(EndpointRefused) as refused:
-        links.endpoint_for(request)
+        invitations.endpoint_for(request)
     assert "BYOA['ENDPOINT']" in str(refused.value) and "DEBUG" in str(refused.value)
 
 
 def test_a_configured_endpoint_wins(settings):
     settings.BYOA = {**settings.BYOA, "ENDPOINT": "wss://ws.example.org/wallet"}
-    assert links.endpoint_for(RequestFactory().get("/")) == "wss://ws.example.org/wallet"
+    assert invitations.endpoint_for(RequestFactory().get("/")) == "wss://ws.example.org/wallet"
 
 
 @pytest.mark.parametrize("endpoint", ["wss://192.0.2.7/byoa/ws", "ws://ws.example.org/byoa/ws", "ws://localhost:8000/byoa/ws"])
 def test_a_configured_endpoint_a_wallet_would_refuse_is_never_put_in_a_link(settings, endpoint):
     settings.BYOA = {**settings.BYOA, "ENDPOINT": endpoint}
     with pytest.raises(EndpointRefused):
-        links.endpoint_for(RequestFactory().get("/"))
+        invitations.endpoint_for(RequestFactory().get("/"))
 
 
 @pytest.mark.parametrize(
@@ -230,7 +230,7 @@ def test_a_configured_endpoint_a_wallet_would_refuse_is_never_put_in_a_link(sett
     ],
 )
 def test_origin_of_gives_the_http_twin_of_an_endpoint_without_a_default_port(url, origin):
-    assert links.origin_of(url) == origin
+    assert invitations.origin_of(url) == origin
 
 
 @pytest.mark.parametrize(
@@ -245,12 +245,12 @@ def test_origin_of_gives_the_http_twin_of_an_endpoint_without_a_default_port(url
 )
 def test_with_debug_on_and_no_allowed_hosts_own_origin_serves_djangos_localhost_names(settings, host, origin):
     settings.DEBUG, settings.ALLOWED_HOSTS = True, []
-    assert links.own_origin(host, secure=False) == origin
+    assert invitations.own_origin(host, secure=False) == origin
 
 
 def test_with_debug_off_and_no_allowed_hosts_no_host_has_an_own_origin(settings):
     settings.DEBUG, settings.ALLOWED_HOSTS = False, []
-    assert links.own_origin("localhost:8000", secure=False) == ""
+    assert invitations.own_origin("localhost:8000", secure=False) == ""
 
 
 def post_code(client, **data):

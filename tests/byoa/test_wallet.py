@@ -10,7 +10,7 @@ from websockets.asyncio.server import serve
 
 from byoa import manifests, protocol
 from byoa.exceptions import LinkRefused
-from byoa.links import build
+from byoa.invitations import build
 from byoa.wallet import Consent, DirectWallet, OpenAICompatibleBackend, ScriptedBackend, check_link, reconnect_delays
 from byoa.wallet import __main__ as cli
 from byoa.wallet import link_checks
