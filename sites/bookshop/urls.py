@@ -8,7 +8,6 @@ urlpatterns = [
     path("", views.index, name="index"),
     path("books/<slug:slug>/", views.book, name="book"),
     path("covers/<slug:slug>.svg", views.cover, name="cover"),
-    path("books.json", views.books_json, name="books_json"),
     path("basket/", views.basket, name="basket"),
     path("basket/add/", views.basket_add, name="basket_add"),
 ]

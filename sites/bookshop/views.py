@@ -4,7 +4,7 @@ basket.py, shared with the MCP tools, so own mode (no wallet) and the visitor's
 AI see the same shop.
 """
 
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
@@ -67,14 +67,6 @@ async def cover(request, slug):
     response = HttpResponse(cover_svg(found), content_type="image/svg+xml")
     response["Cache-Control"] = "public, max-age=86400"
     return response
-
-
-@require_GET
-async def books_json(request):
-    """Return the books named by ?slug=… as JSON, in that order (the assistant's cards)."""
-    slugs = request.GET.getlist("slug")[: catalog.MAX_RESULTS]
-    found = {b.slug: b async for b in Book.objects.filter(slug__in=slugs).prefetch_related("moods")}
-    return JsonResponse({"books": [catalog.as_dict(found[slug]) for slug in slugs if slug in found]})
 
 
 @require_GET

@@ -153,7 +153,7 @@ async def test_a_provider_failing_mid_answer_keeps_the_text_and_shows_the_error(
     await connect(shop)
     await ask(shop, "Anything")
     assert await answered(shop) == "Try Dune"
-    assert await shop.locator(".turn.assistant").last.get_attribute("class") == "turn assistant stopped"
+    assert await shop.locator(".turn.assistant").last.get_attribute("class") == "turn assistant failed"
     error = shop.locator("#assistant-error")
     assert await error.get_attribute("data-status") == "503"
     assert "Overloaded" in await error.text_content()
@@ -285,3 +285,86 @@ async def test_a_failed_add_to_basket_says_so_and_can_be_tried_again(shop, aiwal
     await shop.unroute("**/api/mcp")
     await button.click()
     await shop.locator(".assistant-cards button:disabled", has_text="In your basket").wait_for()
+
+
+def scripted_search_result(text, structured):
+    """A route handler that answers the page's search_books call with this result; the rest goes to the server."""
+
+    async def handle(route):
+        message = route.request.post_data_json
+        if message.get("method") != "tools/call" or message["params"]["name"] != "search_books":
+            await route.continue_()
+            return
+        result = {"content": [{"type": "text", "text": text}], "structuredContent": structured}
+        await route.fulfill(json={"jsonrpc": "2.0", "id": message["id"], "result": result})
+
+    return handle
+
+
+def card_book(slug, title):
+    return {"slug": slug, "title": title, "author": "A. Writer", "year": 2001, "price": "9.99", "moods": ["calm"]}
+
+
+async def test_the_cards_come_from_the_structured_content_not_the_tool_text(shop, aiwallet):
+    json_requests = []
+    shop.on("request", lambda r: "/bookshop/books.json" in r.url and json_requests.append(r.url))
+    structured = {"books": [card_book("dune", "Dune, as the tool said"), card_book("jane-eyre", "Jane Eyre, as the tool said")]}
+    await shop.route("**/api/mcp", scripted_search_result("Two books for a quiet night.", structured))
+    aiwallet.reply(tool_calls=[ToolCall("search_books", {"mood": "calm"})])
+    aiwallet.reply("Two for tonight.")
+    await connect(shop)
+    await ask(shop, "A calm book")
+    assert await answered(shop) == "Two for tonight."
+    cards = shop.locator(".assistant-cards .title")
+    assert await cards.all_text_contents() == ["Dune, as the tool said", "Jane Eyre, as the tool said"]
+    assert [await cards.nth(i).get_attribute("href") for i in range(2)] == ["/bookshop/books/dune/", "/bookshop/books/jane-eyre/"]
+    tool_message = next(m for m in aiwallet.chats[1].messages if m["role"] == "tool")
+    assert tool_message["content"] == "Two books for a quiet night."
+    assert json_requests == []
+    assert shop.console_problems == []
+
+
+async def test_slugs_in_the_tool_text_without_structured_books_show_no_cards(shop, aiwallet):
+    text = "1 book(s):\n- Dune by Frank Herbert (1965), £9.99 [dune] moods: epic"
+    await shop.route("**/api/mcp", scripted_search_result(text, {"books": []}))
+    aiwallet.reply(tool_calls=[ToolCall("search_books", {"query": "Herbert"})])
+    aiwallet.reply("Dune.")
+    await connect(shop)
+    await ask(shop, "Herbert?")
+    assert await answered(shop) == "Dune."
+    assert await shop.locator(".turn.assistant .tool").text_content() == "Searching the shop for “Herbert”…"
+    assert await shop.locator(".assistant-cards").count() == 0
+
+
+async def test_malformed_books_in_the_structured_content_are_left_out_as_text(shop, aiwallet):
+    structured = {
+        "books": [
+            card_book("dune", "<img src=x onerror=alert(1)>"),
+            {"slug": "emma", "title": ["not", "text"]},
+            "the-hobbit",
+        ]
+    }
+    await shop.route("**/api/mcp", scripted_search_result("Books.", structured))
+    aiwallet.reply(tool_calls=[ToolCall("search_books", {"mood": "calm"})])
+    aiwallet.reply("Here.")
+    await connect(shop)
+    await ask(shop, "A calm book")
+    await answered(shop)
+    assert await shop.locator(".assistant-cards .title").all_text_contents() == ["<img src=x onerror=alert(1)>"]
+    assert await shop.locator(".assistant-cards .title img").count() == 0
+
+
+async def test_a_failed_tool_shows_as_failed_with_no_cards_and_the_model_reads_the_error(shop, aiwallet):
+    aiwallet.reply(tool_calls=[ToolCall("search_books", {"mood": "gloomy"})])
+    aiwallet.reply("That mood is not in this shop.")
+    await connect(shop)
+    await ask(shop, "Something gloomy")
+    assert await answered(shop) == "That mood is not in this shop."
+    tool = shop.locator(".turn.assistant .tool")
+    assert await tool.get_attribute("data-state") == "failed"
+    assert await tool.text_content() == "Looking for gloomy books… (failed)"
+    assert await shop.locator(".assistant-cards").count() == 0
+    assert await shop.locator(".turn.assistant").last.get_attribute("class") == "turn assistant"
+    tool_message = next(m for m in aiwallet.chats[1].messages if m["role"] == "tool")
+    assert tool_message["content"].startswith("Tool error: ")
+    assert "There is no mood 'gloomy'." in tool_message["content"]

@@ -6,7 +6,8 @@
 // page as they are here: keep them the heart of the integration.
 
 import { AiConnect, McpToolSource, runConversation } from '../aiconnect/index.js';
-import { answeredBy } from '../ui/connect-widget.js';
+import '../ui/connect-widget.js';
+import { Transcript } from '../ui/transcript.js';
 import { describeFailure } from './failures.js';
 
 const SYSTEM = [
@@ -17,15 +18,14 @@ const SYSTEM = [
 ].join(' ');
 
 const $ = (/** @type {string} */ selector) => /** @type {HTMLElement} */ (document.querySelector(selector));
-const transcriptView = $('#transcript');
-const activity = $('#activity');
 const errorView = $('#assistant-error');
 const form = /** @type {HTMLFormElement} */ ($('#ask'));
 const question = /** @type {HTMLInputElement} */ ($('#question'));
 const stopButton = $('#stop');
+const transcript = new Transcript($('#transcript'), { status: $('#activity') });
 
 /** @type {import('../aiconnect/types.js').ChatMessage[]} the conversation so far, for follow-ups */
-const transcript = [];
+const history = [];
 /** @type {AbortController | null} */
 let controller = null;
 
@@ -37,26 +37,36 @@ const tools = new McpToolSource('/api/mcp', 'Bookshop');
 client.subscribe(showPanelFor);
 showPanelFor(client.state);
 
-/** Ask the visitor's AI; the page runs the tools it asks for. */
+/** Ask the visitor's AI; the page runs the tools it asks for and shows the books they found. */
 async function ask(/** @type {string} */ text) {
   const state = client.state;
   if (state.status !== 'connected') return;
   const asked = /** @type {const} */ ({ role: 'user', content: text });
-  const answer = startTurn(asked.content);
+  const turn = transcript.ask(asked.content);
   // The start event names who answers (with Auto, the account the wallet picked).
   const session = { ...state.session, chat: (/** @type {any} */ request) =>
-    state.session.chat({ ...request, onStart: (who) => answer.showWho(who) }) };
+    state.session.chat({ ...request, onStart: turn.showWho }) };
   controller = new AbortController();
-  const added = await runConversation({
-    session,
-    tools,
-    messages: [{ role: 'system', content: SYSTEM }, ...transcript, asked],
-    signal: controller.signal,
-    onText: (delta) => answer.append(delta),
-    onToolCall: (call) => { activity.textContent = toolActivity(call); },
-    onToolResult: (call, result) => { if (call.name === 'search_books') void showCards(answer, result); },
-  });
-  transcript.push(asked, ...added);
+  try {
+    const added = await runConversation({
+      session,
+      tools,
+      messages: [{ role: 'system', content: SYSTEM }, ...history, asked],
+      signal: controller.signal,
+      onText: turn.append,
+      onToolCall: (call) => turn.toolStarted(call, toolActivity(call)),
+      onToolResult: (call, _text, result) => {
+        turn.toolFinished(call, result);
+        // The cards come from the tool's structured content, never from the model's words.
+        if (call.name === 'search_books' && !result.isError) showCards(turn, result.structuredContent);
+      },
+    });
+    history.push(asked, ...added);
+    turn.finish();
+  } catch (error) {
+    turn.finish(error);
+    throw error;
+  }
 }
 // --- how this page works: end
 
@@ -80,10 +90,8 @@ form.addEventListener('submit', async (event) => {
   try {
     await ask(text);
   } catch (error) {
-    [...transcriptView.querySelectorAll('.turn.assistant')].at(-1)?.classList.add('stopped');
     showError(error);
   } finally {
-    activity.textContent = '';
     controller = null;
     setBusy(false);
   }
@@ -107,32 +115,6 @@ function showError(error) {
 }
 
 /**
- * Add the visitor's question and an empty answer to the transcript view.
- *
- * @param {string} text
- */
-function startTurn(text) {
-  const asked = document.createElement('div');
-  asked.className = 'turn user';
-  asked.textContent = text;
-  const answer = document.createElement('div');
-  answer.className = 'turn assistant';
-  const who = document.createElement('span');
-  who.className = 'who';
-  const body = document.createElement('span');
-  body.className = 'text';
-  answer.append(who, body);
-  transcriptView.append(asked, answer);
-  return {
-    element: answer,
-    /** @param {string} delta */
-    append: (delta) => body.append(delta),
-    /** @param {{ providerName: string, model: string }} start */
-    showWho: (start) => { who.textContent = answeredBy(start); },
-  };
-}
-
-/**
  * What the page shows while a tool runs ("Looking for calm books…").
  *
  * @param {import('../aiconnect/types.js').ToolCall} call
@@ -153,36 +135,40 @@ export function toolActivity({ name, arguments: args }) {
 }
 
 /**
- * Render the books a search_books result names as cards under the answer.
- * `callTool` gives the page the result's text only (aiconnect-core.md,
- * "McpToolSource"), so the slugs are read from the "[slug]" marks our tool
- * writes, and the facts come from the shop's own JSON, never from model text.
- * Cards are extra: when they cannot be fetched the answer still stands.
- *
- * @param {{ element: HTMLElement }} answer
- * @param {string} result
+ * @typedef {{ slug: string, title: string, author: string, year: number, price: string, moods: string[] }} CardBook
+ * What a card shows of a book: the fields of search_books' structured content it reads.
  */
-async function showCards(answer, result) {
-  const slugs = [...result.matchAll(/\[([a-z0-9-]+)\]/g)].map((match) => match[1]);
-  if (slugs.length === 0) return;
-  const query = new URLSearchParams(slugs.map((slug) => ['slug', slug]));
-  /** @type {{ books: Parameters<typeof bookCard>[0][] }} */
-  let found;
-  try {
-    const response = await fetch(`/bookshop/books.json?${query}`);
-    if (!response.ok) return;
-    found = await response.json();
-  } catch {
-    return;
-  }
-  const { books } = found;
+
+/**
+ * Render the books of a search_books result's structured content (`{ books: [...] }`, see
+ * sites/bookshop/tools.py) as cards right after the answer. The content came over the network,
+ * so a book without the fields a card shows is left out, and every field is set as text.
+ *
+ * @param {import('../ui/transcript.js').TranscriptTurn} turn
+ * @param {Record<string, unknown> | undefined} structured
+ */
+function showCards(turn, structured) {
+  const books = Array.isArray(structured?.books) ? structured.books.filter(isCardBook) : [];
+  if (books.length === 0) return;
   const list = document.createElement('ul');
   list.className = 'cards assistant-cards';
   for (const book of books) list.append(bookCard(book));
-  answer.element.after(list);
+  turn.attach(list);
 }
 
-/** @param {{ slug: string, title: string, author: string, year: number, price: string, moods: string[] }} book */
+/**
+ * @param {unknown} value
+ * @returns {value is CardBook}
+ */
+function isCardBook(value) {
+  const book = /** @type {Record<string, unknown>} */ (value);
+  return typeof book === 'object' && book !== null
+    && ['slug', 'title', 'author', 'price'].every((key) => typeof book[key] === 'string')
+    && typeof book.year === 'number'
+    && Array.isArray(book.moods) && book.moods.every((mood) => typeof mood === 'string');
+}
+
+/** @param {CardBook} book */
 function bookCard(book) {
   const item = document.createElement('li');
   item.className = 'card book-card';
@@ -210,8 +196,8 @@ function bookCard(book) {
   add.addEventListener('click', async () => {
     add.disabled = true;
     try {
-      const said = await tools.callTool('add_to_basket', { slug: book.slug });
-      add.textContent = said.startsWith('Tool error:') ? 'Could not add: try again' : 'In your basket';
+      const { isError } = await tools.callToolResult('add_to_basket', { slug: book.slug });
+      add.textContent = isError ? 'Could not add: try again' : 'In your basket';
     } catch {
       add.textContent = 'Could not add: try again';
     } finally {
