@@ -1,0 +1,273 @@
+// @ts-check
+/**
+ * The test BYOA extension for Playwright in JavaScript (Playwright Test or a plain script): the
+ * visitor and the models behind `window.byoa` of byoa.js, answering through the Playwright binding
+ * `__testwalletByoa`, as testwallet/extension.py does for pytest. byoa.js keeps the wallet's rules
+ * (origins, the click, the manifest, the limits); this driver only answers for the visitor (the
+ * consent window) and the models (each call's output), and logs what the page asked and received.
+ */
+import { fileURLToPath } from 'node:url';
+import { DEFAULT_TIMEOUT_MS, Pulse, ScriptError, frameOrigin, waitUntil } from './driver.js';
+
+/** The Playwright binding through which byoa.js asks the test. */
+export const BINDING = '__testwalletByoa';
+
+/** The stub's manifest rules and the stub, to add as init scripts in this order. */
+export const SCRIPT_PATHS = [
+  fileURLToPath(new URL('./byoa-manifest.js', import.meta.url)),
+  fileURLToPath(new URL('./byoa.js', import.meta.url)),
+];
+
+/** The skills the wallet 0.1 serves (specs/byoa-sites.md). */
+const WALLET_SKILLS = ['audio.transcribe', 'text.generate'];
+
+/** A scripted output that makes the call fail (the page gets `{ ok: false }`). */
+export const FAILED = Object.freeze({ failed: true });
+
+/**
+ * @typedef {Record<string, unknown> | typeof FAILED} Output e.g. `{ text: 'Peru' }`, or FAILED
+ * @typedef {object} RequestRecord One `window.byoa.request(manifest)`.
+ * @property {string} origin
+ * @property {boolean} activated called with user activation (a click)
+ * @property {unknown} manifest
+ * @property {boolean} valid
+ * @property {unknown[]} errors the manifest's errors
+ * @property {string} decision allow, decline, no-answer, quiet
+ * @property {unknown} grant what the page got (null for every "no")
+ * @property {string} reason "granted", or why the page got null
+ * @property {boolean} done
+ * @typedef {object} CallRecord One `window.byoa.call(grantId, skill, input, params)`.
+ * @property {string} origin
+ * @property {unknown} grantId
+ * @property {string} skill
+ * @property {any} summary measured by the stub
+ * @property {any} params
+ * @property {any} input null for a call the stub refused
+ * @property {string | null} refused why the stub refused it without asking a model
+ * @property {boolean | null} ok what the page got
+ * @property {unknown} output
+ * @property {boolean} done
+ */
+
+/** The visitor and the models behind one test's `window.byoa`. */
+export class ByoaExtension {
+  /** @type {RequestRecord[]} */
+  requests = [];
+  /** @type {CallRecord[]} */
+  calls = [];
+  /** @type {unknown[]} the released grant ids */
+  releases = [];
+  /** @type {string[]} scripted answers the driver could not use */
+  problems = [];
+
+  /** @type {'allow' | 'decline' | 'no-answer'} */
+  #consent = 'allow';
+  /** @type {string[] | null} */
+  #tickedSkills = null;
+  /** @type {Map<string, Output[]>} */
+  #outputs = new Map();
+  /** @type {Set<string>} */
+  #failing = new Set();
+  /** @type {Map<string, RequestRecord | CallRecord>} */
+  #pending = new Map();
+  #pulse = new Pulse();
+  /** @type {unknown[]} */
+  #installed = [];
+
+  /**
+   * Give a Page or BrowserContext `window.byoa`, before its scripts run.
+   *
+   * @param {import('./driver.js').Target} target
+   */
+  async install(target) {
+    if (this.#installed.includes(target)) return;
+    await target.exposeBinding(BINDING, (source, message) => this.#onMessage(source, message));
+    for (const path of SCRIPT_PATHS) await target.addInitScript({ path });
+    this.#installed.push(target);
+  }
+
+  /**
+   * Answer the consent window with Allow, ticking `skills` (all offered when omitted).
+   *
+   * @param {{ skills?: string[] }} [options]
+   */
+  allow({ skills } = {}) {
+    this.#consent = 'allow';
+    this.#tickedSkills = skills ? [...skills] : null;
+  }
+
+  /** Answer the consent window with Decline: the page gets null. */
+  decline() {
+    this.#consent = 'decline';
+  }
+
+  /** Leave the consent window open: the page gets null when 120 s have passed on its clock. */
+  noAnswer() {
+    this.#consent = 'no-answer';
+  }
+
+  /**
+   * Queue outputs for the next calls of `skill`; FAILED makes one call fail.
+   *
+   * @param {string} skill
+   * @param {...Output} outputs
+   */
+  reply(skill, ...outputs) {
+    for (const output of outputs) checkOutput(skill, output);
+    this.#outputs.set(skill, [...(this.#outputs.get(skill) ?? []), ...outputs]);
+  }
+
+  /**
+   * Make every later call of `skill` fail (the page gets `{ ok: false }`), or stop doing so.
+   *
+   * @param {string} skill
+   * @param {boolean} [failing]
+   */
+  failCalls(skill, failing = true) {
+    if (failing) this.#failing.add(skill);
+    else this.#failing.delete(skill);
+  }
+
+  /**
+   * Wait until `predicate(extension)` is true, such as `(ext) => ext.calls.length === 2`.
+   *
+   * @param {(extension: ByoaExtension) => unknown} predicate
+   * @param {{ timeout?: number }} [options] in milliseconds
+   */
+  async waitUntil(predicate, { timeout = DEFAULT_TIMEOUT_MS } = {}) {
+    await waitUntil(() => predicate(this), this.#pulse, timeout, `${predicate.name || 'The predicate'} did not become true`);
+  }
+
+  /** Throw a ScriptError if a scripted answer could not be used during the test. */
+  check() {
+    if (this.problems.length) {
+      throw new ScriptError(`the test wallet could not use a scripted answer:\n${this.problems.join('\n')}`);
+    }
+  }
+
+  // -- The binding -------------------------------------------------------------------------------
+
+  /**
+   * @param {{ frame: any }} source
+   * @param {any} message
+   */
+  async #onMessage(source, message) {
+    try {
+      return this.#dispatch(frameOrigin(source), source.frame, message);
+    } catch (error) {
+      this.problems.push(String(error));
+      throw error;
+    } finally {
+      this.#pulse.wake();
+    }
+  }
+
+  /**
+   * @param {string} origin
+   * @param {unknown} frame
+   * @param {any} message
+   */
+  #dispatch(origin, frame, message) {
+    const key = `${frameKey(frame)}:${message.ref}`;
+    switch (message.type) {
+      case 'request': {
+        /** @type {RequestRecord} */
+        const record = {
+          origin, activated: Boolean(message.activated), manifest: message.manifest, valid: Boolean(message.valid),
+          errors: message.validation?.errors ?? [], decision: '', grant: null, reason: '', done: false,
+        };
+        this.requests.push(record);
+        this.#pending.set(key, record);
+        const answer = this.#answerRequest(record);
+        record.decision = answer.decision;
+        return answer;
+      }
+      case 'request-done': {
+        const record = /** @type {RequestRecord | undefined} */ (this.#pending.get(key));
+        this.#pending.delete(key);
+        if (record) Object.assign(record, { grant: message.grant, reason: message.reason, done: true });
+        return null;
+      }
+      case 'call': {
+        /** @type {CallRecord} */
+        const record = {
+          origin, grantId: message.grantId, skill: message.skill, summary: message.summary, params: message.params,
+          input: message.input ?? null, refused: message.refused ?? null, ok: null, output: null, done: false,
+        };
+        this.calls.push(record);
+        if (record.refused) {
+          Object.assign(record, { ok: false, done: true });
+          return null;
+        }
+        this.#pending.set(key, record);
+        return this.#answerCall(record);
+      }
+      case 'call-done': {
+        const record = /** @type {CallRecord | undefined} */ (this.#pending.get(key));
+        this.#pending.delete(key);
+        if (record) Object.assign(record, { ok: message.ok, done: true }, message.ok ? {} : { output: null });
+        return null;
+      }
+      case 'release':
+        this.releases.push(message.grantId);
+        return null;
+      default:
+        throw new Error(`byoa.js sent an unknown message type ${JSON.stringify(message.type)}`);
+    }
+  }
+
+  /** @param {RequestRecord} record */
+  #answerRequest(record) {
+    if (!record.valid || !record.activated) return { decision: 'quiet' }; // the wallet shows nothing
+    if (this.#consent !== 'allow') return { decision: this.#consent };
+    return {
+      decision: 'allow',
+      onItsOwn: false,
+      skills: this.#tickedSkills,
+      models: null,
+      available: { skills: WALLET_SKILLS, textModels: 1 },
+    };
+  }
+
+  /** @param {CallRecord} call */
+  #answerCall(call) {
+    if (this.#failing.has(call.skill)) return { ok: false };
+    const queued = this.#outputs.get(call.skill);
+    const output = queued?.shift();
+    if (output === undefined) return { default: true };
+    if (output === FAILED) return { ok: false };
+    call.output = output;
+    return { ok: true, output };
+  }
+}
+
+/** @type {WeakMap<object, number>} */
+const frameIds = new WeakMap();
+let nextFrameId = 1;
+
+/**
+ * A key per frame object, so that refs of two documents do not collide.
+ *
+ * @param {unknown} frame
+ */
+function frameKey(frame) {
+  const object = /** @type {object} */ (frame);
+  if (!frameIds.has(object)) frameIds.set(object, nextFrameId++);
+  return frameIds.get(object);
+}
+
+/**
+ * Throw TypeError unless `output` is something a call of `skill` can answer with.
+ *
+ * @param {string} skill
+ * @param {unknown} output
+ */
+function checkOutput(skill, output) {
+  if (output === FAILED) return;
+  if (output === null || typeof output !== 'object') {
+    throw new TypeError(`an output of ${skill} is an object such as { text: '...' } or FAILED; got ${JSON.stringify(output)}`);
+  }
+  if (WALLET_SKILLS.includes(skill) && typeof (/** @type {any} */ (output)).text !== 'string') {
+    throw new TypeError(`an output of ${skill} is { text: <string> } (specs/byoa-sites.md); got ${JSON.stringify(output)}`);
+  }
+}

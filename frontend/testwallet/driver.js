@@ -1,0 +1,112 @@
+// @ts-check
+/**
+ * What the JavaScript test-wallet drivers share (aiwallet-driver.js, byoa-driver.js), in the
+ * vocabulary of the Python drivers (testwallet/_driver.py): `install(target)`, `waitUntil(predicate,
+ * { timeout })` with a TimeoutError naming what did not happen, `check()` raising the ScriptError
+ * of a script the page could not have met. Node only: it runs in the test, never in the page.
+ */
+
+/** How long a wait of a driver lasts by default, in milliseconds. */
+export const DEFAULT_TIMEOUT_MS = 5000;
+
+/** Raised when the test's script of a wallet asks for something the page could not have met. */
+export class ScriptError extends Error {
+  /** @param {string} message */
+  constructor(message) {
+    super(message);
+    this.name = 'ScriptError';
+  }
+}
+
+/** Raised when a wait of a driver ends before what it waits for happened. */
+export class TimeoutError extends Error {
+  /** @param {string} message */
+  constructor(message) {
+    super(message);
+    this.name = 'TimeoutError';
+  }
+}
+
+/** A wake-up call for the waits of a driver: `wake()` settles the promise `next()` returned. */
+export class Pulse {
+  /** @type {() => void} */
+  #resolve = () => undefined;
+  /** @type {Promise<void>} */
+  #promise;
+
+  constructor() {
+    this.#promise = this.#fresh();
+  }
+
+  /** @returns {Promise<void>} */
+  #fresh() {
+    return new Promise((resolve) => {
+      this.#resolve = resolve;
+    });
+  }
+
+  /** Wake every wait; the next ones wait for the next wake. */
+  wake() {
+    const resolve = this.#resolve;
+    this.#promise = this.#fresh();
+    resolve();
+  }
+
+  /** @returns {Promise<void>} settled at the next wake */
+  next() {
+    return this.#promise;
+  }
+}
+
+/**
+ * Wait until `ready()` is true, checking at each pulse; TimeoutError naming `what` after `timeout` ms.
+ *
+ * @param {() => unknown} ready
+ * @param {Pulse} pulse
+ * @param {number} timeout
+ * @param {string} what
+ * @returns {Promise<void>}
+ */
+export async function waitUntil(ready, pulse, timeout, what) {
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
+  const timedOut = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new TimeoutError(`${what} within ${timeout} ms.`)), timeout);
+  });
+  try {
+    while (!ready()) await Promise.race([pulse.next(), timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The origin of `url` as `location.origin` spells it; "null" for a document with no network URL.
+ *
+ * @param {string} url
+ * @returns {string}
+ */
+export function originOf(url) {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : 'null';
+  } catch {
+    return 'null';
+  }
+}
+
+/**
+ * The origin of the document in the frame that called a binding, as a wallet learns it from the
+ * browser: never from a message, since any script or frame of the page can name any origin.
+ *
+ * @param {{ frame: { url(): string } }} source the first argument of an exposeBinding callback
+ * @returns {string}
+ */
+export function frameOrigin(source) {
+  return originOf(source.frame.url());
+}
+
+/**
+ * A Playwright Page or BrowserContext: what a driver installs its stub into.
+ * @typedef {Pick<import('@playwright/test').Page, 'exposeBinding' | 'addInitScript'>} Target
+ */

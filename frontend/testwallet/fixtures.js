@@ -1,0 +1,45 @@
+// @ts-check
+/**
+ * Playwright Test fixtures of the test wallet: `aiwallet` (AI Wallet's `window.aiwallet`) and
+ * `byoaExtension` (the BYOA extension's `window.byoa`), each installed into the test's `page`
+ * before it loads anything, and checked when the test ends (a ScriptError of the script fails it).
+ *
+ *     import { test, expect } from '<this package>/frontend/testwallet/fixtures.js';
+ *
+ *     test('my page answers', async ({ page, aiwallet }) => {
+ *       aiwallet.reply(['A calm ', 'pick.']);
+ *       await page.goto('/bookshop/');
+ *       ...
+ *     });
+ */
+import { test as base, expect } from '@playwright/test';
+import { AiWallet } from './aiwallet-driver.js';
+import { ByoaExtension } from './byoa-driver.js';
+
+/**
+ * @typedef {{ aiwallet: AiWallet, byoaExtension: ByoaExtension }} WalletFixtures
+ * @typedef {import('@playwright/test').PlaywrightTestArgs & import('@playwright/test').PlaywrightTestOptions} TestArgs
+ * @typedef {import('@playwright/test').PlaywrightWorkerArgs & import('@playwright/test').PlaywrightWorkerOptions} WorkerArgs
+ */
+
+/** Playwright's `test` with the wallet fixtures. */
+export const test = base.extend(/** @type {import('@playwright/test').Fixtures<WalletFixtures, {}, TestArgs, WorkerArgs>} */ ({
+  aiwallet: async ({ page }, use) => {
+    const wallet = new AiWallet();
+    await wallet.install(page);
+    await use(wallet);
+    await wallet.close();
+    wallet.check();
+  },
+  byoaExtension: async ({ page }, use) => {
+    const extension = new ByoaExtension();
+    await extension.install(page);
+    await use(extension);
+    extension.check();
+  },
+}));
+
+export { expect };
+export { AiWallet } from './aiwallet-driver.js';
+export { ByoaExtension, FAILED } from './byoa-driver.js';
+export { ScriptError, TimeoutError } from './driver.js';
