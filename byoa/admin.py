@@ -27,10 +27,10 @@ class CallLogInline(admin.TabularInline):
 
 @admin.register(Pairing)
 class PairingAdmin(admin.ModelAdmin):
-    list_display = ("id", "site", "visitor", "status", "is_live", "last_seen", "created_at")
-    list_filter = ("site", "status")
+    list_display = ("id", "manifest_name", "visitor", "status", "is_live", "last_seen", "created_at")
+    list_filter = ("manifest_name", "status")
     search_fields = ("visitor",)
-    readonly_fields = ("site", "visitor", "grant", "wallet", "channel_name", "created_at", "last_seen")
+    readonly_fields = ("manifest_name", "visitor", "grant", "wallet", "channel_name", "created_at", "last_seen")
     exclude = ("token_digest",)
     inlines = [CallLogInline]
     actions = ["pause", "revoke", "resume"]

@@ -42,7 +42,7 @@ def issue(visitor, client_address, manifest):
         wait_id=wait_id,
         visitor=visitor,
         client_digest=client,
-        site=manifest.name,
+        manifest_name=manifest.name,
         manifest=manifest.encoded,
         created_at=now,
         expires_at=now + timedelta(seconds=byoa_setting("CODE_SECONDS")),

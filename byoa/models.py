@@ -19,7 +19,7 @@ class SessionCode(models.Model):
     wait_id = models.CharField(max_length=64, unique=True)
     visitor = models.CharField(max_length=64, db_index=True, help_text="The browser session's BYOA id.")
     client_digest = models.CharField(max_length=64, db_index=True, help_text="Keyed digest of the client address.")
-    site = models.CharField(max_length=100, help_text="The name of the manifest of the page.")
+    manifest_name = models.CharField(max_length=100, help_text="The name of the manifest of the page.")
     # The manifest text of the link, echoed byte for byte in the welcome.
     manifest = models.TextField()
     created_at = models.DateTimeField(db_index=True)
@@ -28,7 +28,7 @@ class SessionCode(models.Model):
     pairing = models.ForeignKey("Pairing", null=True, blank=True, on_delete=models.SET_NULL)
 
     def __str__(self):
-        return f"code for {self.site} at {self.created_at:%Y-%m-%d %H:%M:%S}"
+        return f"code for {self.manifest_name} at {self.created_at:%Y-%m-%d %H:%M:%S}"
 
 
 class Pairing(models.Model):
@@ -41,7 +41,7 @@ class Pairing(models.Model):
 
     token_digest = models.CharField(max_length=64, unique=True)
     visitor = models.CharField(max_length=64, db_index=True, help_text="The browser session's BYOA id.")
-    site = models.CharField(max_length=100, help_text="The name of the manifest it was paired for.")
+    manifest_name = models.CharField(max_length=100, help_text="The name of the manifest it was paired for.")
     status = models.CharField(max_length=10, choices=Status, default=Status.ACTIVE)
     grant = models.JSONField(default=dict, help_text="The wallet's grant: skills, expiry, limits, models.")
     wallet = models.JSONField(default=dict, help_text="The wallet's name and version, as it said.")
@@ -51,10 +51,10 @@ class Pairing(models.Model):
     last_seen = models.DateTimeField()
 
     class Meta:
-        indexes = [models.Index(fields=["visitor", "site"])]
+        indexes = [models.Index(fields=["visitor", "manifest_name"])]
 
     def __str__(self):
-        return f"{self.site} pairing #{self.pk} ({self.status})"
+        return f"{self.manifest_name} pairing #{self.pk} ({self.status})"
 
     @property
     def is_live(self):

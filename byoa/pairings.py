@@ -64,7 +64,7 @@ def _open_with_code(code, grant_value, wallet, channel_name):
         pairing = Pairing.objects.create(
             token_digest=tokens.digest(token),
             visitor=row.visitor,
-            site=row.site,
+            manifest_name=row.manifest_name,
             grant=grant.as_json(),
             wallet=wallet,
             channel_name=channel_name,
@@ -89,7 +89,7 @@ def _resume(token, grant_value, wallet, channel_name):
         if pairing is None:
             return None
         try:
-            manifest = manifests.get(pairing.site)  # the site's current manifest
+            manifest = manifests.get(pairing.manifest_name)  # the site's current manifest
         except (UnknownManifest, ManifestError):
             return None
         grant, unreadable = Grant.read(grant_value, Grant.from_manifest(manifest.data))
@@ -149,10 +149,10 @@ async def live_channel(pairing):
     return found
 
 
-async def for_visitor(visitor, site):
-    """Return the newest active pairing of a browser session for a site, or None."""
+async def for_visitor(visitor, manifest_name):
+    """Return the newest active pairing of a browser session for the manifest of this name, or None."""
     if not visitor:
         return None
     return await (
-        Pairing.objects.filter(visitor=visitor, site=site, status=Pairing.Status.ACTIVE).order_by("-created_at").afirst()
+        Pairing.objects.filter(visitor=visitor, manifest_name=manifest_name, status=Pairing.Status.ACTIVE).order_by("-created_at").afirst()
     )

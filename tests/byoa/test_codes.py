@@ -64,7 +64,7 @@ def test_a_code_is_stored_hashed_never_as_itself():
 def test_a_code_is_bound_to_its_browser_session_and_manifest():
     code, _wait = issue(visitor="alice", site="quiz")
     row = codes.consume(code)
-    assert (row.visitor, row.site, row.manifest) == ("alice", "quiz", manifests.get("quiz").encoded)
+    assert (row.visitor, row.manifest_name, row.manifest) == ("alice", "quiz", manifests.get("quiz").encoded)
 
 
 def test_a_code_is_consumed_once():

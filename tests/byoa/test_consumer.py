@@ -111,7 +111,7 @@ async def test_a_hello_with_a_fresh_code_is_welcomed_with_a_token_and_the_links_
     assert welcome["manifest"] == manifests.get("geo").encoded
     assert len(welcome["pairing"]) * 6 >= 192
     pairing = await get_pairing(token_digest=tokens.digest(welcome["pairing"]))
-    assert pairing.site == "geo" and pairing.visitor == "visitor-a" and pairing.is_live
+    assert pairing.manifest_name == "geo" and pairing.visitor == "visitor-a" and pairing.is_live
     assert pairing.grant["skills"] == ["audio.transcribe"]
     assert welcome["pairing"] not in json.dumps([pairing.token_digest, pairing.grant, pairing.wallet])
 

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @database_sync_to_async
 def new_pairing(token):
     now = clock.now()
-    return Pairing.objects.create(token_digest=token, visitor="v", site="geo", created_at=now, last_seen=now).pk
+    return Pairing.objects.create(token_digest=token, visitor="v", manifest_name="geo", created_at=now, last_seen=now).pk
 
 
 async def test_a_batch_of_receipts_is_written_with_one_statement():
