@@ -108,5 +108,8 @@ export function frameOrigin(source) {
 
 /**
  * A Playwright Page or BrowserContext: what a driver installs its stub into.
- * @typedef {Pick<import('@playwright/test').Page, 'exposeBinding' | 'addInitScript'>} Target
+ * @typedef {{
+ *   exposeBinding(name: string, callback: (source: any, ...args: any[]) => any): Promise<unknown>,
+ *   addInitScript(script: { path: string }): Promise<unknown>,
+ * }} Target
  */
