@@ -10,6 +10,9 @@ Examples::
     # text answers from a local Ollama, with two model codes
     python -m byoa.wallet "$LINK" --openai-url http://127.0.0.1:11434/v1 --model m1=llama3.2 --model m2=qwen2.5
 
+    # the same model as the site's ?testwallet=1 stand-ins (TESTWALLET_MODEL_URL, _MODEL, _MODEL_KEY)
+    TESTWALLET_MODEL_URL=http://127.0.0.1:11434/v1 TESTWALLET_MODEL=llama3.2 python -m byoa.wallet "$LINK"
+
     # transcribe clips offline, hearing only the phrases of a file (pip install 'visitor-ai[speech]')
     python -m byoa.wallet "$LINK" --transcriber pocketsphinx --vocabulary countries.txt
 """
@@ -41,6 +44,19 @@ def parse_args(argv):
         parser.error("--vocabulary needs --transcriber")
     if args.transcriber and (args.openai_url or args.script):
         parser.error("--transcriber answers alone: drop --openai-url and --script")
+    return args
+
+
+def model_from_environment(args):
+    """Fill --openai-url, --model and the key from TESTWALLET_MODEL_* when the command names no backend."""
+    url = os.environ.get("TESTWALLET_MODEL_URL")
+    if args.openai_url or args.transcriber or args.script or not url:
+        return args
+    args.openai_url = url
+    if not args.model and os.environ.get("TESTWALLET_MODEL"):
+        args.model = [f"m1={os.environ['TESTWALLET_MODEL']}"]
+    if not os.environ.get(args.api_key_env) and os.environ.get("TESTWALLET_MODEL_KEY"):
+        args.api_key_env = "TESTWALLET_MODEL_KEY"
     return args
 
 
@@ -76,7 +92,7 @@ async def run(args, backend):
 
 
 def main(argv=None):
-    args = parse_args(sys.argv[1:] if argv is None else argv)
+    args = model_from_environment(parse_args(sys.argv[1:] if argv is None else argv))
     try:
         backend = build_backend(args)
     except (ImportError, OSError, ValueError) as exc:  # a missing extra, an unreadable or unusable vocabulary

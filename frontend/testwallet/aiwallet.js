@@ -22,8 +22,11 @@
  *   `testwallet/aiwallet.py`), the test is the background: it plays the visitor in the unlock and
  *   approval windows and the model that answers, and logs every request.
  * - Standalone: without the binding (someone browsing a demo with `?testwallet=1` in DEBUG), the
- *   approval window is `window.confirm`, an approval lasts for the tab, and the only account is
- *   'Test wallet' on 'echo-1', which streams back "Echo: " and the last user message.
+ *   approval window is `window.confirm` and an approval lasts for the tab. When the page has the
+ *   site's test-wallet relay (relay.js, loaded before this script), chats go through it to the
+ *   developer's own model server, or to the site's scripted player when none is named, and the
+ *   account names which. Without it the only account is 'Test wallet' on 'echo-1', which streams
+ *   back "Echo: " and the last user message.
  *
  * The binding protocol. The page calls the binding with one message and gets one value back:
  *
@@ -82,6 +85,12 @@
 
   // What the page could replace later is read now.
   const confirmApproval = window.confirm.bind(window);
+  /**
+   * The site's relay to a model (relay.js), when this page has one.
+   * @type {{ model: string, modelName: string, scripted: boolean,
+   *   chat: (params: any, signal: AbortSignal) => AsyncGenerator<{ kind: 'text', delta: string }, any> } | null}
+   */
+  const relay = Reflect.get(window, '__testwalletRelay') ?? null;
   const dispatch = window.dispatchEvent.bind(window);
   const origin = location.origin;
   const pageId = randomId();
@@ -243,6 +252,11 @@
     let notify = () => undefined;
     /** @type {Map<string, AsyncGenerator<WalletEvent, void>>} */
     const answers = new Map();
+    /** @type {Map<string, AbortController>} */
+    const stops = new Map();
+    const account = relay
+      ? { providerName: relay.scripted ? 'Test wallet (scripted)' : 'Test wallet', model: relay.modelName }
+      : ECHO_ACCOUNT;
 
     const approved = () => {
       try {
@@ -261,19 +275,23 @@
       }
     };
     /** @returns {WalletLink} */
-    const link = () => (approved() ? { connected: true, ...ECHO_ACCOUNT } : { connected: false });
+    const link = () => (approved() ? { connected: true, ...account } : { connected: false });
 
     /**
      * @param {string} method
      * @param {any} params
+     * @param {AbortSignal} signal
      * @returns {AsyncGenerator<WalletEvent, void>}
      */
-    async function* answer(method, params) {
+    async function* answer(method, params, signal) {
       if (method === 'status') {
         yield { kind: 'result', result: link() };
       } else if (method === 'connect') {
         if (!approved()) {
-          const question = `${NAME}: let ${location.host} use the test wallet? It echoes your messages back. It is not an AI.`;
+          const answers = relay === null ? 'It echoes your messages back. It is not an AI.'
+            : relay.scripted ? 'A scripted player answers. It is not an AI.'
+              : `Your own model server answers: ${relay.model}.`;
+          const question = `${NAME}: let ${location.host} use the test wallet? ${answers}`;
           if (!confirmApproval(question)) {
             return yield { kind: 'error', ...ERRORS.declined };
           }
@@ -288,6 +306,7 @@
       } else if (method === 'chat') {
         if (!hasMessages(params)) return yield { kind: 'error', ...ERRORS.noMessages };
         if (!approved()) return yield { kind: 'error', ...ERRORS.notConnected };
+        if (relay) return yield* relayed(params, signal);
         const reply = echo(params.messages);
         yield { kind: 'start', ...ECHO_ACCOUNT };
         for (const [index, delta] of reply.deltas.entries()) {
@@ -300,24 +319,60 @@
       }
     }
 
+    /**
+     * A chat through the site's relay: `start` before the first text or the result, then the text
+     * as the model streams it; a failure is an error event with the relay's status and words.
+     *
+     * @param {any} params
+     * @param {AbortSignal} signal
+     * @returns {AsyncGenerator<WalletEvent, void>}
+     */
+    async function* relayed(params, signal) {
+      let started = false;
+      const running = /** @type {NonNullable<typeof relay>} */ (relay).chat(params, signal);
+      try {
+        for (;;) {
+          const step = await running.next();
+          if (!started && (!step.done || step.value)) {
+            started = true;
+            yield { kind: 'start', ...account };
+          }
+          if (step.done) return yield { kind: 'result', result: step.value };
+          yield step.value;
+        }
+      } catch (error) {
+        if (signal.aborted) return;
+        const status = Number(/** @type {any} */ (error)?.status) || 502;
+        yield { kind: 'error', status, message: `Test wallet's model answered ${status}: ${String(/** @type {any} */ (error)?.message ?? error)}` };
+      }
+    }
+
     return {
       listen(onNotice) {
         notify = onNotice;
       },
       async open(id, method, params) {
-        answers.set(id, answer(method, params));
+        const stop = new AbortController();
+        stops.set(id, stop);
+        answers.set(id, answer(method, params, stop.signal));
       },
       async next(id) {
         const answering = answers.get(id);
         const step = answering && await answering.next();
         if (!step || step.done) {
           answers.delete(id);
+          stops.delete(id);
           return null;
         }
-        if (step.value.kind === 'result' || step.value.kind === 'error') answers.delete(id);
+        if (step.value.kind === 'result' || step.value.kind === 'error') {
+          answers.delete(id);
+          stops.delete(id);
+        }
         return step.value;
       },
       cancel(id) {
+        stops.get(id)?.abort(new DOMException('The page stopped the answer', 'AbortError'));
+        stops.delete(id);
         void answers.get(id)?.return(undefined);
         answers.delete(id);
       },

@@ -27,7 +27,10 @@
  * Who answers: when the page has the Playwright binding `__testwalletByoa`
  * (installed by `testwallet/extension.py`), the test plays the visitor and the
  * models and sees a log of everything. Without it, the stub works alone: the
- * consent is `window.confirm`, `text.generate` echoes the prompt and
+ * consent is `window.confirm`; with the site's test-wallet relay (relay.js)
+ * `text.generate` is answered by the developer's model server (or the site's
+ * scripted player), and `audio.transcribe` by their transcription server when
+ * one is named. Otherwise `text.generate` echoes the prompt and
  * `audio.transcribe` asks the person with `window.prompt` what they said (it
  * hears nothing), answering "(test wallet) audio of N.N s" when they type nothing.
  *
@@ -78,6 +81,12 @@
   if (!RULES) throw new Error('testwallet byoa: load byoa-manifest.js right before byoa.js');
   delete (/** @type {any} */ (window)).__testwalletByoaManifest;
   const { validateManifest, isObject, field, isNonNegative, codePoints, presentKeys } = RULES;
+  /**
+   * The site's relay to a model (relay.js), when this page has one.
+   * @type {{ scripted: boolean, transcribes: boolean,
+   *   generate: (input: any, params: any) => Promise<string>, transcribe: (input: any, params: any) => Promise<string> } | null}
+   */
+  const RELAY = Reflect.get(window, '__testwalletRelay') ?? null;
 
   if (!servesOrigin(location) || 'byoa' in window) return;
 
@@ -351,8 +360,15 @@
     if (!message.activated || !message.valid) return { decision: 'quiet' };
     const skills = presentKeys(message.manifest.skills).join(', ');
     const text = `Test wallet (not an AI): ${location.origin} asks to use ${skills}.\n`
-      + `Purpose: ${message.manifest.purpose.summary}\n\nAllow? Answers will be fixed test texts.`;
+      + `Purpose: ${message.manifest.purpose.summary}\n\nAllow? ${answeredBy()}`;
     return { decision: window.confirm(text) ? 'allow' : 'decline' };
+  }
+
+  /** Who answers the calls, as the consent dialog says it. */
+  function answeredBy() {
+    if (RELAY === null) return 'Answers will be fixed test texts.';
+    const speech = RELAY.transcribes ? ' and transcribes your clips' : '; it asks you what your clips say';
+    return (RELAY.scripted ? 'A scripted player (not an AI) writes the texts' : 'Your own model server writes the texts') + speech + '.';
   }
 
   /**
@@ -386,13 +402,26 @@
   }
 
   /**
-   * The deterministic answer of the stub alone: labelled, never pretending to be an AI.
+   * The stub alone's answer: the site's relay when the page has one (null when it fails), else a
+   * deterministic answer, labelled, never pretending to be an AI.
    * @param {string} skill
    * @param {Record<string, any>} input
+   * @param {Record<string, any>} params
    * @param {Record<string, any>} summary
-   * @returns {Record<string, unknown>}
+   * @returns {Promise<Record<string, unknown> | null>}
    */
-  function defaultOutput(skill, input, summary) {
+  async function defaultOutput(skill, input, params, summary) {
+    const relayed = binding() === null && RELAY !== null
+      && (skill === 'text.generate' || (skill === 'audio.transcribe' && RELAY.transcribes));
+    if (relayed) {
+      try {
+        const text = skill === 'text.generate' ? await RELAY.generate(input, params) : await RELAY.transcribe(input, params);
+        return { text };
+      } catch (error) {
+        console.warn('testwallet byoa: the relay failed; the call answers { ok: false }:', String(error));
+        return null;
+      }
+    }
     if (skill === 'audio.transcribe') {
       const labelled = `(test wallet) audio of ${summary.audio.clipSeconds.toFixed(1)} s`;
       if (binding() !== null) return { text: labelled };
@@ -526,7 +555,8 @@
     /** @type {CallResult} */
     let result = { ok: false };
     if ('default' in answer) {
-      result = { ok: true, output: defaultOutput(skill, jsonInput, summary), receipt: { ...RECEIPT } };
+      const output = await defaultOutput(skill, jsonInput, checked.params, summary);
+      if (output !== null) result = { ok: true, output, receipt: { ...RECEIPT } };
     } else if (answer.ok && isObject(answer.output) && typeof answer.output.text === 'string') {
       result = { ok: true, output: answer.output, receipt: isObject(answer.receipt) ? answer.receipt : { ...RECEIPT } };
     }

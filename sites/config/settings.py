@@ -242,3 +242,15 @@ BYOA = {
     "HELLO_SECONDS": 10,
     "MAX_FRAME_BYTES": DAPHNE_WEBSOCKET_MAX_MESSAGE_SIZE,
 }
+
+# The model of the by-hand stand-in wallets (`?testwallet=1`, DEBUG only; see
+# sites/home/relay/): an OpenAI-compatible server the developer runs. Without
+# a URL the stand-ins answer with a scripted player, labelled as such.
+TESTWALLET = {
+    "MODEL_URL": os.environ.get("TESTWALLET_MODEL_URL", ""),
+    "MODEL": os.environ.get("TESTWALLET_MODEL", ""),
+    "MODEL_KEY": os.environ.get("TESTWALLET_MODEL_KEY", ""),
+    "TRANSCRIBE_URL": os.environ.get("TESTWALLET_TRANSCRIBE_URL", ""),
+    "TRANSCRIBE_MODEL": os.environ.get("TESTWALLET_TRANSCRIBE_MODEL", ""),
+    "TIMEOUT": os.environ.get("TESTWALLET_MODEL_TIMEOUT", "120"),
+}

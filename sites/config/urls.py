@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 
@@ -9,3 +10,7 @@ urlpatterns = [
     path("byoa/", include("byoa.urls")),
     path("admin/", admin.site.urls),
 ]
+
+if settings.DEBUG:
+    # The by-hand stand-ins' model relay (sites/home/relay/) does not exist without DEBUG.
+    urlpatterns.append(path("testwallet/relay/", include("sites.home.relay.urls")))

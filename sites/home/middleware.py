@@ -2,6 +2,11 @@
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.conf import settings
+from django.middleware.csrf import get_token
+from django.urls import NoReverseMatch, reverse
+
+from sites.home.relay.conf import relay_settings
+from sites.home.relay.token import session_token
 
 SESSION_KEY = "testwallet"
 
@@ -11,7 +16,9 @@ class TestWalletMiddleware:
     In DEBUG only: `?testwallet=1` injects the in-page test wallets
     (frontend/testwallet/) into the demo pages for someone browsing without an
     extension; `?testwallet=0` removes them. The choice sticks for the session.
-    Sets `request.testwallet`, which the base template reads.
+    Sets `request.testwallet`, which the base template reads, and
+    `request.testwallet_relay`: where the stand-ins reach the model (or the
+    scripted player), this session's relay token, and who answers.
     """
 
     sync_capable = False
@@ -24,9 +31,30 @@ class TestWalletMiddleware:
 
     async def __call__(self, request):
         request.testwallet = False
+        request.testwallet_relay = None
         if settings.DEBUG:
             asked = request.GET.get("testwallet")
             if asked in {"0", "1"}:
                 await request.session.aset(SESSION_KEY, asked == "1")
             request.testwallet = await request.session.aget(SESSION_KEY, False)
+        request.testwallet_relay = await relay_for(request) if request.testwallet else None
         return await self.get_response(request)
+
+
+async def relay_for(request):
+    """Return what the stand-in scripts need to reach the relay, or None when it is not routed."""
+    try:
+        chat = reverse("testwallet_relay:chat")
+        transcribe = reverse("testwallet_relay:transcribe")
+    except NoReverseMatch:
+        return None  # DEBUG turned on after the URLs were loaded (a test's settings): the stand-ins echo
+    conf = relay_settings()
+    return {
+        "chat": chat,
+        "transcribe": transcribe if conf.transcribe_url else None,
+        "token": await session_token(request.session),
+        "csrf": get_token(request),
+        "model": conf.label,
+        "modelName": conf.model or ("scripted" if conf.scripted else "default"),
+        "scripted": conf.scripted,
+    }

@@ -1,0 +1,57 @@
+"""The relay's settings (settings.TESTWALLET), read when used."""
+
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+
+#: What the banner and the stand-ins' `start` event name when no model is set.
+SCRIPTED = "scripted"
+
+
+@dataclass(frozen=True)
+class RelaySettings:
+    model_url: str
+    model: str
+    model_key: str
+    transcribe_url: str
+    transcribe_model: str
+    timeout: float
+
+    @property
+    def scripted(self):
+        """Whether a scripted player answers instead of a model."""
+        return not self.model_url
+
+    @property
+    def label(self):
+        """Return who answers chats, as the banner says it: a model at a host, or 'scripted'."""
+        if self.scripted:
+            return SCRIPTED
+        return f"{self.model or 'the default model'} at {urlsplit(self.model_url).netloc}"
+
+
+def relay_settings():
+    """Return the relay's settings, with every key's default."""
+    given = getattr(settings, "TESTWALLET", {}) or {}
+    try:
+        timeout = float(given.get("TIMEOUT", 120))
+    except (TypeError, ValueError):
+        raise ImproperlyConfigured(
+            f"TESTWALLET['TIMEOUT'] (TESTWALLET_MODEL_TIMEOUT) must be a number of seconds, not {given.get('TIMEOUT')!r}"
+        ) from None
+    if not timeout > 0:
+        raise ImproperlyConfigured("TESTWALLET['TIMEOUT'] (TESTWALLET_MODEL_TIMEOUT) must be more than 0 seconds")
+    for key in ("MODEL_URL", "TRANSCRIBE_URL"):
+        url = given.get(key) or ""
+        if url and urlsplit(url).scheme not in ("http", "https"):
+            raise ImproperlyConfigured(f"TESTWALLET['{key}'] must be an http:// or https:// URL, not {url!r}")
+    return RelaySettings(
+        model_url=(given.get("MODEL_URL") or "").rstrip("/"),
+        model=given.get("MODEL") or "",
+        model_key=given.get("MODEL_KEY") or "",
+        transcribe_url=(given.get("TRANSCRIBE_URL") or "").rstrip("/"),
+        transcribe_model=given.get("TRANSCRIBE_MODEL") or "whisper-1",
+        timeout=timeout,
+    )

@@ -1,0 +1,143 @@
+"""
+Calls to the developer's OpenAI-compatible server: chat completions (streamed or
+not) and audio transcriptions. Every call is bounded by the relay's timeout, and
+nothing of a request or an answer is logged.
+"""
+
+import asyncio
+import json
+import time
+
+import httpx
+
+from sites.home.relay.exceptions import UpstreamError
+
+#: The chat request's keys the relay passes on; the model is the relay's own.
+CHAT_KEYS = frozenset(
+    {"messages", "tools", "tool_choice", "max_tokens", "temperature", "top_p", "stop", "stream", "response_format"}
+)
+#: How much of an error text from the model server reaches the page.
+ERROR_TEXT_CHARS = 300
+
+
+def chat_body(conf, asked):
+    """Return the body to send upstream: the page's allowed keys, and the configured model."""
+    body = {key: value for key, value in asked.items() if key in CHAT_KEYS}
+    if conf.model:
+        body["model"] = conf.model
+    return body
+
+
+def _headers(conf):
+    return {"authorization": f"Bearer {conf.model_key}"} if conf.model_key else {}
+
+
+def _too_slow(conf):
+    return UpstreamError(f"The model server took longer than {conf.timeout:g} s to answer", 504)
+
+
+async def _refusal(response):
+    """Return the UpstreamError for a non-200 answer, with the server's own short reason."""
+    try:
+        await response.aread()
+        detail = response.json().get("error")
+        detail = detail.get("message") if isinstance(detail, dict) else detail
+    except (ValueError, AttributeError, httpx.HTTPError):
+        detail = None
+    reason = f": {str(detail)[:ERROR_TEXT_CHARS]}" if isinstance(detail, str) and detail else ""
+    return UpstreamError(f"The model server answered {response.status_code}{reason}", 502)
+
+
+async def complete_chat(conf, asked):
+    """Return the model server's chat completion (a dict) for the page's request, not streamed."""
+    body = {**chat_body(conf, asked), "stream": False}
+    try:
+        async with asyncio.timeout(conf.timeout), httpx.AsyncClient(timeout=None) as client:
+            response = await client.post(f"{conf.model_url}/chat/completions", json=body, headers=_headers(conf))
+            if response.status_code != 200:
+                raise await _refusal(response)
+            return response.json()
+    except TimeoutError:
+        raise _too_slow(conf) from None
+    except (httpx.HTTPError, ValueError) as error:
+        raise UpstreamError(f"The model server could not be reached ({type(error).__name__})", 502) from None
+
+
+async def open_chat_stream(conf, asked):
+    """
+    Start a streamed chat completion and return an async iterator of the server's
+    event-stream bytes, as they come. Raises UpstreamError until the answer starts;
+    after that, a failure or the deadline ends the stream with an error event.
+    """
+    deadline = time.monotonic() + conf.timeout
+    body = {**chat_body(conf, asked), "stream": True}
+    client = httpx.AsyncClient(timeout=None)
+    try:
+        async with asyncio.timeout(conf.timeout):
+            request = client.build_request(
+                "POST", f"{conf.model_url}/chat/completions", json=body, headers=_headers(conf)
+            )
+            response = await client.send(request, stream=True)
+            if response.status_code != 200:
+                error = await _refusal(response)
+                await response.aclose()
+                raise error
+    except BaseException as error:
+        await client.aclose()
+        if isinstance(error, TimeoutError):
+            raise _too_slow(conf) from None
+        if isinstance(error, httpx.HTTPError):
+            raise UpstreamError(f"The model server could not be reached ({type(error).__name__})", 502) from None
+        raise
+    return _pass_through(conf, client, response, deadline)
+
+
+async def _pass_through(conf, client, response, deadline):
+    try:
+        chunks = response.aiter_raw()
+        while True:
+            try:
+                async with asyncio.timeout(deadline - time.monotonic()):
+                    chunk = await anext(chunks)
+            except StopAsyncIteration:
+                return
+            except TimeoutError:
+                yield error_event(_too_slow(conf))
+                return
+            except httpx.HTTPError as error:
+                yield error_event(UpstreamError(f"The model server broke off the answer ({type(error).__name__})", 502))
+                return
+            yield chunk
+    finally:
+        await response.aclose()
+        await client.aclose()
+
+
+def error_event(error):
+    """Return an event-stream event carrying the error, in the shape OpenAI's streams use."""
+    return f"\n\ndata: {json.dumps({'error': {'message': error.message, 'status': error.status}})}\n\n".encode()
+
+
+async def transcribe(conf, wav, language=None):
+    """Return the text the transcription server hears in a WAV clip."""
+    data = {"model": conf.transcribe_model}
+    if language:
+        data["language"] = language
+    try:
+        async with asyncio.timeout(conf.timeout), httpx.AsyncClient(timeout=None) as client:
+            response = await client.post(
+                f"{conf.transcribe_url}/audio/transcriptions",
+                data=data,
+                files={"file": ("clip.wav", wav, "audio/wav")},
+                headers=_headers(conf),
+            )
+            if response.status_code != 200:
+                raise await _refusal(response)
+            text = response.json().get("text")
+    except TimeoutError:
+        raise _too_slow(conf) from None
+    except (httpx.HTTPError, ValueError, AttributeError) as error:
+        raise UpstreamError(f"The transcription server could not be reached ({type(error).__name__})", 502) from None
+    if not isinstance(text, str):
+        raise UpstreamError("The transcription server's answer has no text", 502)
+    return {"text": text}

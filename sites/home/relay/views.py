@@ -1,0 +1,115 @@
+"""
+The relay's views. Each refuses, in this order: DEBUG off (404, as if it did not
+exist), another site (Sec-Fetch-Site, Origin: 403), another session (the token
+the banner script got: 403), a body over its bound (413). Django's CSRF
+middleware has refused a request without the page's CSRF token before that.
+"""
+
+import base64
+import binascii
+import json
+
+from django.conf import settings
+from django.http import Http404, JsonResponse, StreamingHttpResponse
+from django.views.decorators.http import require_POST
+
+from sites.home.relay import scripted, token, upstream
+from sites.home.relay.conf import relay_settings
+from sites.home.relay.exceptions import RelayError
+
+#: A chat with its tools and a few tool results; far more than the demos send.
+MAX_CHAT_BYTES = 512 * 1024
+#: A 15 s, 16 kHz mono 16-bit clip is 480 KB, 640 KB in base64.
+MAX_TRANSCRIBE_BYTES = 1024 * 1024
+
+
+def _error(message, status):
+    return JsonResponse({"error": {"message": message, "status": status}}, status=status)
+
+
+async def _refusal(request, max_bytes):
+    """Return the response that refuses this request, or None when the relay may serve it."""
+    if not settings.DEBUG:
+        raise Http404("The test-wallet relay exists only with DEBUG on")
+    own = f"{request.scheme}://{request.get_host()}"
+    if request.headers.get("Sec-Fetch-Site", "same-origin") != "same-origin" or request.headers.get("Origin") != own:
+        return _error("The test-wallet relay serves only this site's own pages", 403)
+    if not await token.carries_session_token(request):
+        return _error("The test-wallet relay serves only the page that turned the test wallet on in this session", 403)
+    try:
+        length = int(request.headers.get("Content-Length", ""))
+    except ValueError:
+        return _error("The test-wallet relay needs the request's Content-Length", 411)
+    if length > max_bytes:
+        return _error(f"The request is {length} bytes; the test-wallet relay takes at most {max_bytes}", 413)
+    return None
+
+
+def _json_body(request):
+    try:
+        body = json.loads(request.body)
+    except (ValueError, UnicodeDecodeError):
+        raise RelayError("The request body is not JSON", 400) from None
+    if not isinstance(body, dict):
+        raise RelayError("The request body is a JSON object", 400)
+    return body
+
+
+@require_POST
+async def chat(request):
+    """Answer one OpenAI-style chat completion through the developer's model, or the scripted player."""
+    refused = await _refusal(request, MAX_CHAT_BYTES)
+    if refused:
+        return refused
+    conf = relay_settings()
+    try:
+        body = _json_body(request)
+        messages = body.get("messages")
+        if not isinstance(messages, list) or not messages:
+            raise RelayError("A chat request carries its messages", 400)
+        if conf.scripted:
+            completion = scripted.answer(body)
+            if body.get("stream"):
+                return _event_stream(_each(scripted.event_stream(completion)))
+            return JsonResponse(completion)
+        if body.get("stream"):
+            return _event_stream(await upstream.open_chat_stream(conf, body))
+        return JsonResponse(await upstream.complete_chat(conf, body))
+    except RelayError as error:
+        return _error(error.message, error.status)
+
+
+@require_POST
+async def transcribe(request):
+    """Transcribe one WAV clip (`{audio: {mime, base64}, language?}`) with the developer's server."""
+    refused = await _refusal(request, MAX_TRANSCRIBE_BYTES)
+    if refused:
+        return refused
+    conf = relay_settings()
+    try:
+        if not conf.transcribe_url:
+            raise RelayError("No transcription server is named (TESTWALLET_TRANSCRIBE_URL)", 404)
+        body = _json_body(request)
+        audio = body.get("audio")
+        if not isinstance(audio, dict) or audio.get("mime") != "audio/wav" or not isinstance(audio.get("base64"), str):
+            raise RelayError("A transcription request carries audio: {mime: 'audio/wav', base64}", 400)
+        try:
+            wav = base64.b64decode(audio["base64"], validate=True)
+        except (binascii.Error, ValueError):
+            raise RelayError("The audio is not base64", 400) from None
+        language = body.get("language") if isinstance(body.get("language"), str) else None
+        return JsonResponse(await upstream.transcribe(conf, wav, language))
+    except RelayError as error:
+        return _error(error.message, error.status)
+
+
+def _event_stream(chunks):
+    response = StreamingHttpResponse(chunks, content_type="text/event-stream")
+    response["Cache-Control"] = "no-store"
+    response["X-Accel-Buffering"] = "no"  # a proxy in front must not hold the stream back
+    return response
+
+
+async def _each(chunks):
+    for chunk in chunks:
+        yield chunk

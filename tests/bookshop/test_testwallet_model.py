@@ -1,0 +1,85 @@
+"""
+The bookshop by hand (`?testwallet=1`, DEBUG) with no wallet installed: the
+in-page AI Wallet stand-in answers through the site's relay, with the
+developer's model server (here a fake one) or with the scripted player, and the
+whole tool loop runs: a real search_books over MCP, cards, the streamed answer.
+"""
+
+import pytest
+
+from tests.home.model_double import MODEL, model, model_double, model_server, scripted_server  # noqa: F401
+
+pytestmark = [pytest.mark.browser, pytest.mark.live]
+
+
+async def open_shop(page, server):
+    """Open the shop with the stand-in on, approve it in its confirm window, and return the dialogs."""
+    dialogs = []
+
+    async def visitor(dialog):
+        dialogs.append(dialog.message)
+        await dialog.accept()
+
+    page.on("dialog", visitor)
+    page.problems = []
+    page.on("pageerror", lambda error: page.problems.append(str(error)))
+    await page.goto(server.url + "/bookshop/?testwallet=1")
+    await page.locator('ai-connect-widget[data-state="disconnected"]').wait_for(timeout=5000)
+    await page.get_by_role("button", name="Connect your AI").click()
+    await page.locator('ai-connect-widget[data-state="connected"]').wait_for(timeout=5000)
+    return dialogs
+
+
+async def ask(page, question):
+    await page.locator("#question").fill(question)
+    await page.get_by_role("button", name="Ask", exact=True).click()
+    await page.locator("#stop").wait_for(state="hidden", timeout=10000)
+    await page.locator("#ask-button:enabled").wait_for(state="attached", timeout=10000)
+    return await page.locator(".turn.assistant .text").last.text_content()
+
+
+async def test_model_server_runs_the_bookshops_tool_loop_through_the_relay(page, model_server, model):
+    model.reply(tool_calls=[("search_books", {"mood": "calm", "limit": 3})])
+    model.reply("Three calm books for tonight.")
+    dialogs = await open_shop(page, model_server)
+    assert f"{MODEL} at 127.0.0.1:" in await page.locator(".testwallet-banner").text_content()
+    assert f"Your own model server answers: {MODEL} at 127.0.0.1:" in dialogs[0]
+
+    answer = await ask(page, "A calm book for tonight")
+
+    assert answer == "Three calm books for tonight."
+    titles = await page.locator(".assistant-cards .title").all_text_contents()
+    assert len(titles) == 3
+    first, second = model.chats()
+    assert first["stream"] is True and first["model"] == MODEL
+    assert "search_books" in [tool["function"]["name"] for tool in first["tools"]]
+    assert [m["role"] for m in second["messages"]] == ["system", "user", "assistant", "tool"]
+    assert second["messages"][2]["tool_calls"][0]["function"]["name"] == "search_books"
+    tool_result = second["messages"][3]
+    assert tool_result["tool_call_id"] == second["messages"][2]["tool_calls"][0]["id"]
+    assert all(f"{title} by" in tool_result["content"] for title in titles)
+    assert page.problems == []
+
+
+async def test_model_server_failure_shows_the_relays_words(page, model_server, model):
+    model.fail(503, "the model is loading")
+    await open_shop(page, model_server)
+    await ask(page, "A calm book for tonight")
+    error = page.locator("#assistant-error")
+    await error.wait_for(timeout=5000)
+    assert await error.get_attribute("data-status") == "502"  # the relay's: the model server failed
+    assert "The model server answered 503: the model is loading" in await error.text_content()
+
+
+async def test_scripted_stand_in_searches_the_shop_with_the_visitors_words_and_shows_cards(page, scripted_server):
+    dialogs = await open_shop(page, scripted_server)
+    assert "not from an AI" in await page.locator(".testwallet-banner").text_content()
+    assert "A scripted player answers. It is not an AI." in dialogs[0]
+
+    answer = await ask(page, "dune")
+
+    titles = await page.locator(".assistant-cards .title").all_text_contents()
+    assert titles and all("dune" in title.lower() for title in titles)
+    assert answer.startswith("(scripted stand-in, not an AI) I searched the shop for 'dune'.")
+    assert all(title in answer for title in titles)
+    assert page.problems == []

@@ -1,0 +1,207 @@
+"""
+The by-hand stand-ins' model relay on a real daphne: absent without DEBUG,
+refused to other sites and other sessions, bounded in size and time, silent
+about conversations in the server's log; and what it passes on and back.
+"""
+
+import json
+import re
+
+import httpx
+import pytest
+
+from tests.home.model_double import MODEL, model, model_double, model_server, scripted_server  # noqa: F401
+
+pytestmark = pytest.mark.live
+
+CHAT = "/testwallet/relay/chat"
+TRANSCRIBE = "/testwallet/relay/transcribe"
+SECRET_WORDS = "my aunt's parrot speaks Esperanto"
+
+
+class Visitor:
+    """A browser session that turned the test wallet on, as the page's scripts see it."""
+
+    def __init__(self, client, relay):
+        self.client = client
+        self.relay = relay
+        self.origin = str(client.base_url).rstrip("/")
+
+    def headers(self, **changes):
+        headers = {
+            "Origin": self.origin,
+            "Sec-Fetch-Site": "same-origin",
+            "X-CSRFToken": self.relay["csrf"],
+            "X-Testwallet-Token": self.relay["token"],
+        }
+        headers.update(changes)
+        return {name: value for name, value in headers.items() if value is not None}
+
+    async def chat(self, body, **headers):
+        return await self.client.post(CHAT, json=body, headers=self.headers(**headers))
+
+
+async def visit(server):
+    client = httpx.AsyncClient(base_url=server.url, timeout=20)
+    page = (await client.get("/bookshop/?testwallet=1")).text
+    found = re.search(r'<script id="testwallet-relay" type="application/json">(.*?)</script>', page, re.S)
+    assert found, "the page has no relay settings"
+    return Visitor(client, json.loads(found.group(1)))
+
+
+@pytest.fixture
+async def visitor(model_server):
+    visitor = await visit(model_server)
+    yield visitor
+    await visitor.client.aclose()
+
+
+def ask(text, **more):
+    return {"messages": [{"role": "user", "content": text}], **more}
+
+
+async def test_relay_is_not_routed_without_debug(daphne_server):
+    async with httpx.AsyncClient(base_url=daphne_server.url) as client:
+        page = (await client.get("/bookshop/?testwallet=1")).text
+        response = await client.post(CHAT, json=ask("hi"), headers={"Origin": daphne_server.url})
+    assert 'id="testwallet-relay"' not in page
+    assert response.status_code == 404
+
+
+async def test_page_names_the_model_that_answers_in_its_banner(visitor, model_server):
+    page = (await visitor.client.get("/bookshop/")).text
+    assert f"{MODEL} at 127.0.0.1:" in page
+    assert visitor.relay["model"].startswith(f"{MODEL} at ") and visitor.relay["scripted"] is False
+    assert "sk-double-key" not in page  # the key stays on the server
+
+
+async def test_streamed_chat_passes_the_model_servers_events_through(visitor, model):
+    model.reply("Dune, by Frank Herbert.")
+    response = await visitor.chat(ask("A book about sand", stream=True, model="not-this-one", user="x"))
+    assert response.status_code == 200 and response.headers["content-type"].startswith("text/event-stream")
+    texts = [
+        json.loads(line[5:])["choices"][0]["delta"].get("content", "")
+        for line in response.text.splitlines()
+        if line.startswith("data: {") and '"choices": [{' in line
+    ]
+    assert "".join(texts) == "Dune, by Frank Herbert."
+    sent = model.chats()[-1]
+    assert sent["model"] == MODEL and "user" not in sent  # the relay's model; unknown keys dropped
+    assert sent["messages"] == [{"role": "user", "content": "A book about sand"}]
+
+
+async def test_unstreamed_chat_returns_the_completion(visitor, model):
+    model.reply("yes")
+    response = await visitor.chat(ask("Is it alive?", max_tokens=5))
+    assert response.status_code == 200
+    assert response.json()["choices"][0]["message"]["content"] == "yes"
+    assert model.chats()[-1]["max_tokens"] == 5
+
+
+async def test_model_server_error_reaches_the_page_as_a_clean_502(visitor, model):
+    model.fail(500, "out of memory")
+    response = await visitor.chat(ask("hello", stream=True))
+    assert response.status_code == 502
+    assert response.json() == {"error": {"message": "The model server answered 500: out of memory", "status": 502}}
+
+
+async def test_slow_model_server_gets_a_clean_504_within_the_relays_bound(visitor, model):
+    held = model.hold()
+    response = await visitor.chat(ask("hello", stream=True))
+    held.set()
+    assert response.status_code == 504
+    assert response.json()["error"]["message"] == "The model server took longer than 3 s to answer"
+
+
+async def test_another_session_is_refused(visitor, model_server, model):
+    other = await visit(model_server)
+    try:
+        # The other session's own CSRF token, with this session's relay token.
+        response = await other.chat(ask("hello"), **{"X-Testwallet-Token": visitor.relay["token"]})
+        missing = await other.chat(ask("hello"), **{"X-Testwallet-Token": None})
+    finally:
+        await other.client.aclose()
+    assert response.status_code == 403 and "session" in response.json()["error"]["message"]
+    assert missing.status_code == 403
+    assert model.chats() == []
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Origin": "http://evil.example"},
+        {"Origin": None},
+        {"Sec-Fetch-Site": "cross-site"},
+        {"Sec-Fetch-Site": "same-site"},
+    ],
+    ids=["foreign-origin", "no-origin", "cross-site", "same-site"],
+)
+async def test_another_origin_is_refused(visitor, model, headers):
+    response = await visitor.chat(ask("hello"), **headers)
+    assert response.status_code == 403
+    assert model.chats() == []
+
+
+async def test_request_without_the_csrf_token_is_refused(visitor, model):
+    response = await visitor.chat(ask("hello"), **{"X-CSRFToken": None})
+    assert response.status_code == 403
+    assert model.chats() == []
+
+
+async def test_oversized_chat_is_refused_with_413(visitor, model):
+    response = await visitor.chat(ask("x" * (600 * 1024)))
+    assert response.status_code == 413
+    assert "at most 524288" in response.json()["error"]["message"]
+    assert model.chats() == []
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [("not json", "not JSON"), ("[1]", "JSON object"), ('{"messages": []}', "carries its messages")],
+)
+async def test_bad_chat_body_is_a_clear_400(visitor, model, body, words):
+    response = await visitor.client.post(
+        CHAT, content=body, headers={**visitor.headers(), "Content-Type": "application/json"}
+    )
+    assert response.status_code == 400 and words in response.json()["error"]["message"]
+
+
+async def test_transcription_sends_the_clip_to_the_named_server(visitor, model):
+    model.transcript("Peru")
+    clip = {"mime": "audio/wav", "base64": "UklGRgAAAABXQVZF"}
+    response = await visitor.client.post(
+        TRANSCRIBE, json={"audio": clip, "language": "en"}, headers=visitor.headers()
+    )
+    assert response.status_code == 200 and response.json() == {"text": "Peru"}
+    assert model.requests[-1] == ("transcribe", {"model": "double-whisper", "language": "en", "file": 12})
+
+
+async def test_transcription_of_audio_that_is_not_base64_is_a_clear_400(visitor, model):
+    response = await visitor.client.post(
+        TRANSCRIBE, json={"audio": {"mime": "audio/wav", "base64": "%%%"}}, headers=visitor.headers()
+    )
+    assert response.status_code == 400 and response.json()["error"]["message"] == "The audio is not base64"
+
+
+async def test_nothing_of_the_conversation_or_the_tokens_reaches_the_log(visitor, model, model_server):
+    model.reply(f"So {SECRET_WORDS}?")
+    await visitor.chat(ask(SECRET_WORDS, stream=True))
+    model.fail(400, f"cannot parse {SECRET_WORDS}")
+    await visitor.chat(ask(SECRET_WORDS))
+    await visitor.chat(ask(SECRET_WORDS), **{"X-Testwallet-Token": "wrong"})
+    log = model_server.output()
+    assert CHAT in log  # the log is there, at DEBUG
+    for secret in ("Esperanto", visitor.relay["token"], visitor.relay["csrf"], "sk-double-key"):
+        assert secret not in log
+
+
+async def test_scripted_player_answers_without_a_model_server(scripted_server):
+    visitor = await visit(scripted_server)
+    try:
+        assert visitor.relay["scripted"] is True and visitor.relay["transcribe"] is None
+        tools = [{"type": "function", "function": {"name": "search_books", "parameters": {}}}]
+        response = await visitor.chat(ask("dune", tools=tools))
+    finally:
+        await visitor.client.aclose()
+    call = response.json()["choices"][0]["message"]["tool_calls"][0]["function"]
+    assert (call["name"], json.loads(call["arguments"])) == ("search_books", {"query": "dune"})
