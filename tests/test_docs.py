@@ -1,0 +1,176 @@
+"""
+Every reference to a document resolves inside the repository: the protocol texts
+the code cites (``specs/<name>.md, "Section"`` and ``DESIGN.md, "Section"`` name
+a heading of docs/specs/<name>.md or docs/DESIGN.md), every relative Markdown link
+in a *.md file, and every JSDoc ``@see`` path.
+"""
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+PROTOCOLS = ("aiconnect-core", "wallet-provider", "byoa-sites")
+TEXT_SUFFIXES = {".py", ".js", ".mjs", ".md", ".toml", ".html", ".css", ".txt", ".cfg", ".ini", ".sh", ".json"}
+SKIPPED = ("frontend/vendor/", "frontend/node_modules/", "package-lock.json", "tests/test_docs.py")
+
+# A line break inside a comment, with the next line's comment marker: a citation may wrap there.
+COMMENT_BREAK = re.compile(r"\s*\n\s*(?:\*(?!/)|//+|#+)?\s*")
+# A document name, with the path written before it (if any).
+CITED = re.compile(r"(?<![\w.-])((?:[\w.-]+/)*)((?:" + "|".join(PROTOCOLS) + r")\.md|DESIGN\.md)")
+# The quoted section titles right after a citation: "A", "B" / "A" and "B" / "A" to "B".
+TITLES = re.compile(r'\s*\)?\s*[,(]?\s*("[^"\n]{1,80}"(?:\s*(?:,|and|to)\s*"[^"\n]{1,80}")*)')
+MARKDOWN_LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
+SEE = re.compile(r"@see\s+(?:\{@link\s+)?([^\s}]+)")
+
+
+def repository_files():
+    """Return the repository's text files (tracked, or new and not ignored)."""
+    listed = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT, capture_output=True, text=True, check=True,
+    ).stdout.splitlines()
+    files = []
+    for name in listed:
+        path = ROOT / name
+        if name.startswith(SKIPPED) or name.endswith(SKIPPED) or not path.is_file():
+            continue
+        if path.suffix in TEXT_SUFFIXES or path.name == "Makefile":
+            files.append(path)
+    return files
+
+
+def headings(document):
+    """Return the heading texts of a Markdown file, lower-cased and without backticks."""
+    found = re.findall(r"^#{1,6}\s+(.+?)\s*#*\s*$", document.read_text(encoding="utf-8"), re.MULTILINE)
+    return [heading.replace("`", "").strip().lower() for heading in found]
+
+
+def slug(heading):
+    """Return the anchor GitHub gives a heading (lower-cased heading text)."""
+    return re.sub(r"[^\w\- ]", "", heading).replace(" ", "-")
+
+
+def names_a_heading(title, document):
+    """Whether the quoted title is a heading of the document, or its part before a colon ("With the extension")."""
+    wanted = title.replace("`", "").strip().lower()
+    return any(h == wanted or h.startswith(wanted + ":") for h in headings(document))
+
+
+def cited_document(prefix, name, where):
+    """Return the file a citation names: a written path as it resolves, else the docs/ file of that name."""
+    if prefix and prefix != "specs/" and prefix != "docs/specs/" and prefix != "docs/":
+        return (where.parent / prefix / name).resolve()
+    return DOCS / name if name == "DESIGN.md" else DOCS / "specs" / name
+
+
+def citation_problems(text, where):
+    """Return what is wrong with the document citations in a file's text."""
+    problems = []
+    prose = COMMENT_BREAK.sub(" ", text)
+    for match in CITED.finditer(prose):
+        prefix, name = match.groups()
+        document = cited_document(prefix, name, where)
+        if not document.is_file() or ROOT not in document.parents:
+            problems.append(f"{where.relative_to(ROOT)}: {prefix}{name} is not a file in the repository")
+            continue
+        quoted = TITLES.match(prose, match.end())
+        for title in re.findall(r'"([^"]+)"', quoted.group(1) if quoted else ""):
+            if not names_a_heading(title, document):
+                problems.append(f'{where.relative_to(ROOT)}: {prefix}{name} has no section "{title}"')
+    return problems
+
+
+def link_problems(target, where):
+    """Return what is wrong with one relative link (a path, maybe with an #anchor) from a file."""
+    if re.match(r"^[a-z][a-z0-9+.-]*:", target) or target.startswith("/"):
+        return []  # a URL, or a path on a running site: not a file of this repository
+    path, _, anchor = target.partition("#")
+    document = (where.parent / path).resolve() if path else where
+    if not document.exists() or ROOT not in [document, *document.parents]:
+        return [f"{where.relative_to(ROOT)}: {target} does not resolve"]
+    if anchor and document.suffix == ".md" and anchor not in {slug(h) for h in headings(document)}:
+        return [f"{where.relative_to(ROOT)}: {target} names no heading of {document.relative_to(ROOT)}"]
+    return []
+
+
+def markdown_link_problems(text, where):
+    """Return what is wrong with the relative links of a Markdown file."""
+    return [problem for target in MARKDOWN_LINK.findall(text) for problem in link_problems(target, where)]
+
+
+def see_problems(text, where):
+    """Return what is wrong with the JSDoc @see paths of a script (URLs and symbol names are left alone)."""
+    problems = []
+    for target in SEE.findall(text):
+        if "/" not in target.partition("#")[0] and not target.endswith((".md", ".js", ".mjs")):
+            continue  # a symbol such as `runConversation`
+        if link_problems(target, where) and link_problems(target, ROOT / "_"):
+            problems.append(f"{where.relative_to(ROOT)}: @see {target} does not resolve")
+    return problems
+
+
+FILES = repository_files()
+
+
+def test_each_protocol_text_the_code_cites_is_in_docs():
+    for name in PROTOCOLS:
+        assert (DOCS / "specs" / f"{name}.md").is_file()
+    assert (DOCS / "DESIGN.md").is_file()
+
+
+def test_every_citation_of_a_protocol_text_names_a_file_and_section_that_exist():
+    problems = [p for path in FILES for p in citation_problems(path.read_text(encoding="utf-8"), path)]
+    assert problems == []
+
+
+def test_every_relative_markdown_link_resolves():
+    markdown = [path for path in FILES if path.suffix == ".md"]
+    assert ROOT / "frontend" / "README.md" in markdown
+    problems = [p for path in markdown for p in markdown_link_problems(path.read_text(encoding="utf-8"), path)]
+    assert problems == []
+
+
+def test_every_jsdoc_see_path_resolves():
+    scripts = [path for path in FILES if path.suffix in {".js", ".mjs"}]
+    problems = [p for path in scripts for p in see_problems(path.read_text(encoding="utf-8"), path)]
+    assert problems == []
+
+
+WHERE = ROOT / "frontend" / "aiconnect" / "example.js"
+
+
+@pytest.mark.parametrize(
+    "text, problem",
+    [
+        ("(specs/nowhere.md)", None),  # not a protocol text this project cites
+        ('(specs/aiconnect-core.md, "runConversation")', None),
+        ('(aiconnect-core.md, "McpToolSource" and "No such part")', 'has no section "No such part"'),
+        ('// (wallet-provider.md, "The provider\n  // object")', None),
+        ('// (wallet-provider.md, "The provider\n  // thing")', 'has no section "The provider thing"'),
+        ("see ../../shared/specs/byoa-sites.md", "is not a file in the repository"),
+        ('DESIGN.md, "Security rules"', None),
+        ('DESIGN.md, "Security"', 'has no section "Security"'),
+    ],
+)
+def test_a_citation_is_checked_for_its_file_and_section(text, problem):
+    problems = citation_problems(text, WHERE)
+    assert (problem is None and problems == []) or (problem is not None and len(problems) == 1 and problem in problems[0])
+
+
+@pytest.mark.parametrize(
+    "target, resolves",
+    [
+        ("../../docs/specs/wallet-provider.md#streaming-events", True),
+        ("../../docs/specs/wallet-provider.md#no-such-heading", False),
+        ("../../docs/specs/missing.md", False),
+        ("https://example.com/anything", True),
+        ("../../../../outside.md", False),
+    ],
+)
+def test_a_relative_link_is_checked_for_its_file_and_heading(target, resolves):
+    assert (markdown_link_problems(f"[x]({target})", WHERE) == []) is resolves
+    assert (see_problems(f"/** @see {target} */", WHERE) == []) is resolves
