@@ -1,0 +1,50 @@
+"""get_asgi_application builds a site's one ASGI application from what INSTALLED_APPS holds."""
+
+import httpx
+from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+from django.urls import path
+
+from mcp_server.asgi import MCPApplication
+from visitor_ai.asgi import get_asgi_application
+
+
+def http_routes(application):
+    return {str(route.pattern): route.callback for route in application.application_mapping["http"].routes}
+
+
+def websocket_paths(application):
+    return [str(route.pattern) for route in application.application_mapping["websocket"].routes]
+
+
+def test_the_mcp_endpoint_and_its_lifespan_come_with_mcp_server():
+    application = get_asgi_application()
+    mcp = http_routes(application)["api/mcp"]
+    assert isinstance(mcp, MCPApplication)
+    assert application.application_mapping["lifespan"] is mcp
+
+
+def test_the_wallet_route_comes_with_byoa_and_a_sites_own_routes_follow_it():
+    async def own_consumer(scope, receive, send):
+        pass
+
+    application = get_asgi_application(websocket_routes=[path("chat/ws", own_consumer)])
+    assert websocket_paths(application) == ["byoa/ws", "chat/ws"]
+
+
+async def test_the_library_is_served_with_debug_on(settings):
+    settings.DEBUG = True
+    application = get_asgi_application()
+    assert any(isinstance(app, ASGIStaticFilesHandler) for app in http_routes(application).values())
+    transport = httpx.ASGITransport(app=application)
+    async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1", timeout=10) as client:
+        response = await client.get("/static/aiconnect/index.js")
+    assert response.status_code == 200
+    assert "export { AiConnect }" in response.text
+
+
+def test_static_files_are_left_to_a_proxy_with_debug_off_unless_asked(settings):
+    settings.DEBUG = False
+    served = [isinstance(app, ASGIStaticFilesHandler) for app in http_routes(get_asgi_application()).values()]
+    assert served == [False, False]
+    asked = http_routes(get_asgi_application(serve_static=True)).values()
+    assert any(isinstance(app, ASGIStaticFilesHandler) for app in asked)
