@@ -37,9 +37,11 @@ run: $(VENV)/.installed vendor-if-npm
 # examples/pytest-sync is the test wallet's sync example (pytest-playwright): its own session,
 # since pytest-playwright cannot load beside pytest-playwright-asyncio.
 # `npm run e2e` is its Playwright Test example (frontend/e2e), on Debian's Chromium and this venv.
+# examples/script/bookshop_check.py drives the same wallet from a plain script, no test runner.
 test: $(VENV)/.installed-test frontend-deps $(VENDOR) debian-packages
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 	$(BIN)/python -m pytest examples/pytest-sync
+	$(BIN)/python examples/script/bookshop_check.py
 	cd frontend && npm test
 	cd frontend && npm run e2e
 
