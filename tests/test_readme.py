@@ -61,10 +61,12 @@ PUBLIC = {
         "byoa_extension", "rules_path", "script_path",
     ],
     "testwallet.languagemodel": ["BINDING", "BuiltinModel", "builtin_model", "script_path"],
+    "testwallet.preflight": ["Misconfigured", "asgi_application", "check_own_database"],
     "testwallet.server": ["DaphneServer", "HypercornServer", "ServerFailedToStart", "UvicornServer"],
     "testwallet.services": ["PostgresServer", "RedisServer", "ServiceFailedToStart", "ServiceMissing", "postgres_bindir"],
     "testwallet.speech": ["SpeechSynthesizerMissing", "resample", "spoken_wav"],
     "testwallet.sync_api": ["SyncAiWallet", "SyncByoaExtension", "aiwallet", "byoa_extension"],
+    "visitor_ai.asgi": ["get_asgi_application"],
 }
 
 
