@@ -1,0 +1,64 @@
+"""
+Twenty Questions by hand (`?testwallet=1`, DEBUG) with no wallet installed: the
+in-page AI Wallet stand-in plays through the site's relay, with the developer's
+model server (here a fake one) or with the scripted player, an honest one that
+plays from the catalog.
+"""
+
+import pytest
+
+from tests.home.model_double import MODEL, model, model_double, model_server, scripted_server  # noqa: F401
+from tests.twentyq.conftest import Player, ai_move_shown, answer_pending, idle, new_game, state, use_way
+
+pytestmark = [pytest.mark.browser, pytest.mark.live]
+
+
+async def open_by_hand(page, server):
+    """Open the game with the stand-ins on and answer through AI Wallet's stand-in (approved in its confirm)."""
+    page.problems = []
+    page.on("pageerror", lambda error: page.problems.append(str(error)))
+    page.on("dialog", lambda dialog: dialog.accept())
+    await page.goto(server.url + "/twentyq/?testwallet=1")
+    await page.locator("#ways[data-ready='true'] button[data-way='aiwallet']").wait_for(timeout=5000)
+    return await use_way(page, "aiwallet")
+
+
+async def test_model_server_asks_a_question_through_the_relay(page, model_server, model):
+    model.reply("QUESTION: Is it an animal?")
+    status = await open_by_hand(page, model_server)
+    assert MODEL in status
+    await new_game(page, "ai-asks")
+    await ai_move_shown(page, 0)
+    assert await page.locator("#pending").text_content() == "The AI asks: Is it an animal?"
+    assert await page.locator("#stream-text").text_content() == "QUESTION: Is it an animal?"
+    (chat,) = model.chats()
+    assert [m["role"] for m in chat["messages"]] == ["system", "user"] and chat["max_tokens"] == 60
+    assert chat["stream"] is True and "tools" not in chat
+    assert page.problems == []
+
+
+async def test_scripted_questioner_finds_what_the_visitor_thinks_of(page, scripted_server):
+    player = Player("giraffe")
+    status = await open_by_hand(page, scripted_server)
+    assert "scripted" in status
+    await new_game(page, "ai-asks")
+    for entries in range(20):
+        await ai_move_shown(page, entries)
+        game = await state(page)
+        if game["status"] == "over":
+            break
+        assert game["pending"]["by"] == "model"
+        await answer_pending(page, player)
+    assert (game["status"], game["winner"]) == ("over", "ai")
+    assert page.problems == []
+
+
+async def test_scripted_host_answers_a_typed_question_about_the_secret(page, scripted_server):
+    await open_by_hand(page, scripted_server)
+    await new_game(page, "site-thinks")
+    await page.locator("#question").fill("Is it alive?")
+    await page.locator("#ask-button").click()
+    await page.locator("#history li").first.wait_for(timeout=10000)
+    entry = (await idle(page))["history"][0]
+    assert entry["answeredBy"] == "model" and entry["answer"] in ("yes", "no")
+    assert page.problems == []
