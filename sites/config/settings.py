@@ -161,7 +161,19 @@ if os.environ.get("REDIS_URL"):
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [os.environ["REDIS_URL"]]},
+            "CONFIG": {
+                "hosts": [
+                    {
+                        "address": os.environ["REDIS_URL"],
+                        # redis-py 8 gives up on a read after 5 s by default, as long as
+                        # channels-redis blocks in BZPOPMIN on an idle channel (5 s): an
+                        # idle receive would then fail. Twice that wait still notices a
+                        # Redis gone silent; a refused connection fails within 2 s.
+                        "socket_timeout": 10,
+                        "socket_connect_timeout": 2,
+                    }
+                ],
+            },
         }
     }
 else:
