@@ -7,17 +7,11 @@ maxClipSeconds, measured from the samples, never from a length the page states).
 import io
 import wave
 
+from sites.geography.exceptions import ClipRefused
+
 RATE, CHANNELS, SAMPLE_BYTES = 16000, 1, 2
 #: Room for a WAV header with extra chunks, on top of the samples.
 HEADER_ALLOWANCE = 1024
-
-
-class ClipRefused(ValueError):
-    """Raised when a clip is not one the wallet would take; the message says what was expected."""
-
-    def __init__(self, code, message):
-        super().__init__(message)
-        self.code = code
 
 
 def max_bytes(max_seconds):

@@ -10,6 +10,7 @@ and return the new one, so they are tested without a request.
 import random
 
 from sites.geography import names, places, scoring
+from sites.geography.exceptions import AnswerRefused, UnknownLanguage, UnknownPlace
 
 SESSION_KEY = "geography"
 ROUNDS = 10
@@ -19,18 +20,10 @@ MAX_ANSWER_CHARS = 200
 _random = random.SystemRandom()
 
 
-class AnswerRefused(ValueError):
-    """Raised when an answer cannot be judged (too long, or the game is over)."""
-
-    def __init__(self, code, message):
-        super().__init__(message)
-        self.code = code
-
-
 def new_game(language="en", choose=_random.sample):
     """Return the state of a fresh game of ROUNDS questions in a language."""
     if language not in names.LANGUAGES:
-        raise names.UnknownLanguage(language)
+        raise UnknownLanguage(language, names.LANGUAGES)
     keys = choose(sorted(places.all_places()), ROUNDS)
     return {"language": language, "round": 1, "score": 0, "questions": keys, "finished": False}
 
@@ -46,7 +39,7 @@ def valid(state):
             and all(places.get(key) for key in state["questions"])
             and isinstance(state["finished"], bool)
         )
-    except (KeyError, TypeError, places.UnknownPlace):
+    except (KeyError, TypeError, UnknownPlace):
         return False
 
 
@@ -63,7 +56,7 @@ def question(state):
 def with_language(state, language):
     """Return the state answering in another language (same question, same score)."""
     if language not in names.LANGUAGES:
-        raise names.UnknownLanguage(language)
+        raise UnknownLanguage(language, names.LANGUAGES)
     return {**state, "language": language}
 
 

@@ -12,6 +12,8 @@ from pathlib import Path
 from babel import Locale
 from django.utils.translation import get_language_info
 
+from sites.geography.exceptions import UnknownLanguage
+
 #: The languages a visitor may answer in: the manifest's audio.transcribe languages.
 LANGUAGES = ("en", "ru", "sk")
 ALIASES_FILE = Path(__file__).with_name("aliases.json")
@@ -20,18 +22,9 @@ ALIASES_FILE = Path(__file__).with_name("aliases.json")
 _NOT_COUNTRIES = {"EU", "EZ", "UN", "QO", "ZZ", "XA", "XB"}
 
 
-class UnknownLanguage(ValueError):
-    """Raised when a language is not one of LANGUAGES."""
-
-    code = "language-invalid"
-
-    def __init__(self, language):
-        super().__init__(f"{language!r} is not an answer language; use one of {', '.join(LANGUAGES)}.")
-
-
 def _check(language):
     if language not in LANGUAGES:
-        raise UnknownLanguage(language)
+        raise UnknownLanguage(language, LANGUAGES)
 
 
 def language_name(language):

@@ -9,6 +9,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from sites.geography.exceptions import UnknownPlace
+
 PLACES_FILE = Path(__file__).with_name("places.json")
 
 # The question of each kind, per language; {place} is the place's name in that language.
@@ -24,10 +26,6 @@ QUESTIONS = {
         "sk": "V ktorej krajine je {place}?",
     },
 }
-
-
-class UnknownPlace(LookupError):
-    """Raised when a question key names no place in places.json."""
 
 
 @dataclass(frozen=True)

@@ -22,20 +22,13 @@ from byoa import manifests, pairings, visitor_ids
 from byoa.calls import call_wallet
 from byoa.describe import describe
 from sites.geography import clips, game, names
+from sites.geography.exceptions import AnswerRefused, BadAnswer, ClipRefused, UnknownLanguage
 from sites.home.snippet import integration_snippet
 
 #: The manifest's name: this app's label (its manifest.json sits beside this file).
 MANIFEST = "geography"
 LAST_KEY = "geography_last"  # the result a form post shows after its redirect
 NO_WALLET = "Your AI did not answer this time. Type your answer instead."
-
-
-class BadAnswer(ValueError):
-    """Raised when a request's body cannot be read as the form or JSON it claims to be."""
-
-    def __init__(self, code, message):
-        super().__init__(message)
-        self.code = code
 
 
 async def _state(request):
@@ -100,7 +93,7 @@ async def answer(request):
     try:
         text = _field(request, "text")
         state, result = game.answer(state, text)
-    except (BadAnswer, game.AnswerRefused) as exc:
+    except (BadAnswer, AnswerRefused) as exc:
         return await _reply(request, {"error": exc.code, "message": str(exc)}, status=400)
     await request.session.aset(game.SESSION_KEY, state)
     return await _reply(request, {**result, "message": game.message(result)})
@@ -128,7 +121,7 @@ async def clip(request):
         clips.measure(data, max_seconds)
     except RequestDataTooBig:
         return _error("clip-too-large", f"A clip is at most {max_seconds} seconds.", 413)
-    except clips.ClipRefused as exc:
+    except ClipRefused as exc:
         return _error(exc.code, str(exc), 413 if exc.code in ("clip-too-large", "clip-too-long") else 400)
     state = await _state(request)
     if state["finished"]:
@@ -161,7 +154,7 @@ async def language(request):
     state = await _state(request)
     try:
         state = game.with_language(state, _field(request, "language"))
-    except (BadAnswer, names.UnknownLanguage) as exc:
+    except (BadAnswer, UnknownLanguage) as exc:
         return await _reply(request, {"error": exc.code, "message": str(exc)}, 400)
     await request.session.aset(game.SESSION_KEY, state)
     return await _reply(request, game.progress(state))

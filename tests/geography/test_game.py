@@ -3,6 +3,7 @@
 import pytest
 
 from sites.geography import game, places
+from sites.geography.exceptions import AnswerRefused
 
 
 def a_game(language="en", keys=None):
@@ -47,13 +48,13 @@ def test_the_game_ends_after_the_last_round_and_refuses_more_answers():
         state, result = game.answer(state, "Peru")
     assert result["finished"] and result["question"] is None
     assert state["round"] == game.ROUNDS
-    with pytest.raises(game.AnswerRefused, match="over"):
+    with pytest.raises(AnswerRefused, match="over"):
         game.answer(state, "Peru")
 
 
 def test_an_overlong_answer_is_refused_and_changes_nothing():
     state = a_game()
-    with pytest.raises(game.AnswerRefused) as refused:
+    with pytest.raises(AnswerRefused) as refused:
         game.answer(state, "Peru " * 100)
     assert refused.value.code == "answer-too-long"
     assert state == a_game()

@@ -6,6 +6,7 @@ from collections import Counter
 import pytest
 
 from sites.geography import names, places
+from sites.geography.exceptions import UnknownLanguage, UnknownPlace
 from sites.geography.game import prepared_names
 from sites.geography.scoring import Outcome, judge, normalise
 
@@ -76,10 +77,10 @@ def test_alias_codes_are_countries_cldr_knows():
 
 
 def test_an_unknown_language_is_refused_with_the_choices():
-    with pytest.raises(names.UnknownLanguage, match="en, ru, sk"):
+    with pytest.raises(UnknownLanguage, match="en, ru, sk"):
         names.accepted_names("de")
 
 
 def test_an_unknown_place_key_is_refused():
-    with pytest.raises(places.UnknownPlace):
+    with pytest.raises(UnknownPlace):
         places.get("capital:XX")
