@@ -1,8 +1,9 @@
 """
 Every reference to a document resolves inside the repository: the protocol texts
-the code cites (``specs/<name>.md, "Section"`` and ``DESIGN.md, "Section"`` name
-a heading of docs/specs/<name>.md or docs/DESIGN.md), every relative Markdown link
-in a *.md file, and every JSDoc ``@see`` path.
+the code cites (``specs/<name>.md, "Section"``, ``DESIGN.md, "Section"`` and
+``MCP 2025-06-18, "Section"`` name a heading of docs/specs/<name>.md,
+docs/DESIGN.md and docs/specs/mcp-streamable-http.md), every docs/ path named,
+every relative Markdown link in a *.md file, and every JSDoc ``@see`` path.
 """
 
 import re
@@ -13,14 +14,17 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
-PROTOCOLS = ("aiconnect-core", "wallet-provider", "byoa-sites")
+PROTOCOLS = ("aiconnect-core", "wallet-provider", "byoa-sites", "mcp-streamable-http")
+MCP = "MCP 2025-06-18"
 TEXT_SUFFIXES = {".py", ".js", ".mjs", ".md", ".toml", ".html", ".css", ".txt", ".cfg", ".ini", ".sh", ".json"}
 SKIPPED = ("frontend/vendor/", "frontend/node_modules/", "package-lock.json", "tests/test_docs.py")
 
 # A line break inside a comment, with the next line's comment marker: a citation may wrap there.
 COMMENT_BREAK = re.compile(r"\s*\n\s*(?:\*(?!/)|//+|#+)?\s*")
 # A document name, with the path written before it (if any).
-CITED = re.compile(r"(?<![\w.-])((?:[\w.-]+/)*)((?:" + "|".join(PROTOCOLS) + r")\.md|DESIGN\.md)")
+CITED = re.compile(r"(?<![\w.-])((?:[\w.-]+/)*)((?:" + "|".join(PROTOCOLS) + r")\.md|DESIGN\.md|" + MCP + ")")
+# A path into docs/ written out in full.
+DOCS_PATH = re.compile(r"(?<![\w/.-])docs/[\w/.-]+\.md")
 # The quoted section titles right after a citation: "A", "B" / "A" and "B" / "A" to "B".
 TITLES = re.compile(r'\s*\)?\s*[,(]?\s*("[^"\n]{1,80}"(?:\s*(?:,|and|to)\s*"[^"\n]{1,80}")*)')
 MARKDOWN_LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
@@ -62,6 +66,8 @@ def names_a_heading(title, document):
 
 def cited_document(prefix, name, where):
     """Return the file a citation names: a written path as it resolves, else the docs/ file of that name."""
+    if name == MCP:
+        return DOCS / "specs" / "mcp-streamable-http.md"
     if prefix and prefix != "specs/" and prefix != "docs/specs/" and prefix != "docs/":
         return (where.parent / prefix / name).resolve()
     return DOCS / name if name == "DESIGN.md" else DOCS / "specs" / name
@@ -81,6 +87,9 @@ def citation_problems(text, where):
         for title in re.findall(r'"([^"]+)"', quoted.group(1) if quoted else ""):
             if not names_a_heading(title, document):
                 problems.append(f'{where.relative_to(ROOT)}: {prefix}{name} has no section "{title}"')
+    for path in DOCS_PATH.findall(prose):
+        if not (ROOT / path).is_file() and not (where.parent / path).is_file():
+            problems.append(f"{where.relative_to(ROOT)}: {path} is not a file in the repository")
     return problems
 
 
@@ -154,6 +163,10 @@ WHERE = ROOT / "frontend" / "aiconnect" / "example.js"
         ("see ../../shared/specs/byoa-sites.md", "is not a file in the repository"),
         ('DESIGN.md, "Security rules"', None),
         ('DESIGN.md, "Security"', 'has no section "Security"'),
+        ('(MCP 2025-06-18, "Session Management", item 4)', None),
+        ('(MCP 2025-06-18, "Sessions")', 'has no section "Sessions"'),
+        ("summarised in docs/specs/mcp-streamable-http.md", None),
+        ("summarised in docs/specs/mcp.md", "docs/specs/mcp.md is not a file"),
     ],
 )
 def test_a_citation_is_checked_for_its_file_and_section(text, problem):

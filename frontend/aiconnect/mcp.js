@@ -1,6 +1,7 @@
 // @ts-check
 /**
- * `McpToolSource` (specs/aiconnect-core.md; MCP 2025-06-18, "Transports: Streamable HTTP").
+ * `McpToolSource` (specs/aiconnect-core.md; MCP 2025-06-18, "Transports: Streamable HTTP", summarised in
+ * docs/specs/mcp-streamable-http.md).
  * Hand-written, not the official SDK, for page weight: a page needs four messages over one
  * transport, and the SDK's client with its validator weighs many times this whole library.
  */
