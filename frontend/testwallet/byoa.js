@@ -426,13 +426,45 @@
       const labelled = `(test wallet) audio of ${summary.audio.clipSeconds.toFixed(1)} s`;
       if (binding() !== null) return { text: labelled };
       // Alone, a person is trying a voice page by hand: the stand-in cannot hear, so it asks.
-      const said = window.prompt(`Test wallet (not a speech recogniser): your clip is ${summary.audio.clipSeconds.toFixed(1)} s. `
-        + 'Type what you said; the page gets it as the transcript.', '');
+      const said = await askWhatWasSaid(`Test wallet (not a speech recogniser): your clip is ${summary.audio.clipSeconds.toFixed(1)} s. `
+        + 'Type what you said; the page gets it as the transcript.');
       return { text: said || labelled };
     }
     const users = input.messages.filter((/** @type {any} */ m) => m.role === 'user');
     const prompt = (users.length ? users[users.length - 1] : input.messages[input.messages.length - 1]).content;
     return { text: `(test wallet) ${prompt}` };
+  }
+
+  /**
+   * Ask the person what their clip says, in a small form in the test-wallet banner (a modal
+   * `window.prompt` would freeze the page); `window.prompt` when the page has no banner.
+   * @param {string} question
+   * @returns {Promise<string>}
+   */
+  function askWhatWasSaid(question) {
+    const banner = document.querySelector('.testwallet-banner');
+    if (!banner) return Promise.resolve(window.prompt(question, '') ?? '');
+    return new Promise((resolve) => {
+      const form = document.createElement('form');
+      form.className = 'testwallet-ask';
+      const label = document.createElement('label');
+      label.textContent = `${question} `;
+      const input = document.createElement('input');
+      input.type = 'text';
+      input.autocomplete = 'off';
+      label.append(input);
+      const send = document.createElement('button');
+      send.type = 'submit';
+      send.textContent = 'Send to the page';
+      form.append(label, ' ', send);
+      form.addEventListener('submit', (event) => {
+        event.preventDefault();
+        form.remove();
+        resolve(input.value);
+      });
+      banner.append(form);
+      input.focus();
+    });
   }
 
   /**
