@@ -178,7 +178,7 @@ def validate(data):
                 "link-parameter-large",
                 "",
                 f"the manifest's base64url text is {len(encoded)} characters; a wallet that reads the "
-                f"4096-byte limit as the link parameter's length would refuse it",
+                f"{MAX_MANIFEST_BYTES}-byte limit as the link parameter's length would refuse it",
                 f"Keep the JSON under {MAX_MANIFEST_BYTES * 3 // 4} bytes to be safe with every wallet.",
             )
         )

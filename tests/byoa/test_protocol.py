@@ -1,5 +1,8 @@
 """The frames' one parser: JSON objects in, anything else refused as not JSON."""
 
+import re
+from pathlib import Path
+
 import pytest
 
 from byoa import protocol
@@ -48,3 +51,10 @@ def test_a_call_frame_from_its_body_is_the_frame_dump_writes():
     assert protocol.call_text(7, body) == protocol.dump(protocol.call(7, "text.generate", {"messages": [
         {"role": "user", "content": "é \u2028 \"q\""}]}, {"n": 1}))
     assert protocol.parse(protocol.call_text(7, body))["id"] == 7
+
+
+def test_make_run_serves_frames_up_to_the_protocols_limit():
+    # The Makefile cannot import byoa.protocol: this keeps its copy for uvicorn's --ws-max-size true.
+    makefile = (Path(__file__).resolve().parents[2] / "Makefile").read_text(encoding="utf-8")
+    assert int(re.search(r"^WS_MAX := (\d+)$", makefile, flags=re.MULTILINE).group(1)) == protocol.MAX_FRAME_BYTES
+    assert "--ws-max-size $(WS_MAX)" in makefile
