@@ -58,7 +58,8 @@ def wheel(tmp_path_factory):
         else:
             copy.write_bytes(origin.read_bytes())
     dist = tmp_path_factory.mktemp("dist")
-    run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation", "-w", dist, source], cwd=source)
+    pip_wheel = [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation"]
+    run([*pip_wheel, "-w", dist, source], cwd=source)
     (built,) = dist.glob("visitor_ai-*.whl")
     return built
 
@@ -71,7 +72,8 @@ def site_python(wheel, tmp_path_factory):
     python = venv / "bin" / "python"
     purelib = Path(run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], cwd=venv).strip())
     (purelib / "dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-    run([sys.executable, "-m", "pip", "--python", python, "install", "--quiet", "--no-deps", "--no-index", wheel], cwd=venv)
+    pip_install = [sys.executable, "-m", "pip", "--python", python, "install", "--quiet", "--no-deps", "--no-index"]
+    run([*pip_install, wheel], cwd=venv)
     return python
 
 
@@ -149,7 +151,9 @@ def test_the_readme_makes_a_new_project_a_site_whose_test_passes(site_python, tm
             apply_step(project, action, body, env)
     (command,) = [body for action, body in steps if action == "test"]
 
-    done = subprocess.run(["bash", "-e", "-c", command], cwd=project, env=env, capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        ["bash", "-e", "-c", command], cwd=project, env=env, capture_output=True, text=True, timeout=600
+    )
     output = done.stdout + done.stderr
     assert done.returncode == 0, output
     assert re.search(r"\b1 passed\b", output), output

@@ -22,6 +22,12 @@ _PROBE = (
 )
 
 
+_NO_SETTINGS = (
+    "daphne_server needs your settings module: set DJANGO_SETTINGS_MODULE in pytest's ini options "
+    "(pytest-django), e.g. DJANGO_SETTINGS_MODULE = mysite.settings"
+)
+
+
 class Misconfigured(Exception):
     """Raised when the fixture cannot serve the site as configured; the message says what to add."""
 
@@ -32,14 +38,16 @@ def _project_name(settings_module):
 
 
 def asgi_application(config, settings_module):
-    """Return ``module:attribute`` of the ASGI app, from the ini option ``daphne_application`` or ``ASGI_APPLICATION``."""
+    """Return ``module:attribute`` to serve: the ini option ``daphne_application``, else ``ASGI_APPLICATION``."""
     project = _project_name(settings_module)
     configured = config.getini("daphne_application")
     source = "the ini option daphne_application"
     if not configured:
         from django.conf import settings
 
-        dotted = getattr(settings, "ASGI_APPLICATION", None) if settings.configured else None
+        if not settings_module:
+            raise Misconfigured(_NO_SETTINGS)
+        dotted = getattr(settings, "ASGI_APPLICATION", None)
         if not dotted:
             raise Misconfigured(
                 "daphne_server does not know your ASGI application. Name it in your settings:\n"
@@ -67,10 +75,7 @@ def asgi_application(config, settings_module):
 def check_own_database(server):
     """Raise :class:`Misconfigured` unless the settings, in ``server``'s environment, use its SQLite file."""
     if not server.settings_module:
-        raise Misconfigured(
-            "daphne_server needs your settings module: set DJANGO_SETTINGS_MODULE in pytest's ini options "
-            '(pytest-django), e.g. DJANGO_SETTINGS_MODULE = "mysite.settings".'
-        )
+        raise Misconfigured(_NO_SETTINGS)
     answer = server.workdir / "database-name.json"
     done = subprocess.run(
         [sys.executable, "-c", _PROBE, str(answer)],

@@ -11,7 +11,7 @@ READS_DATABASE_URL = 'import dj_database_url\nDATABASES = {"default": dj_databas
 SITE_TESTS = "def test_served(daphne_server):\n    pass\n\n\ndef test_without_the_server(base_url):\n    pass\n"
 
 
-def run_site_tests(folder, settings, ini=""):
+def run_site_tests(folder, settings, ini="", settings_module="mysite.settings"):
     """Run a one-app site's pytest in ``folder`` with ``settings``; return pytest's output and exit code."""
     package = folder / "mysite"
     package.mkdir()
@@ -22,8 +22,10 @@ def run_site_tests(folder, settings, ini=""):
         'SECRET_KEY = "only-for-this-test"\nINSTALLED_APPS = ["django.contrib.contenttypes"]\n' + settings
     )
     # pytest-playwright-asyncio's tests: the test extra installs its sync twin too.
-    (folder / "pytest.ini").write_text("[pytest]\nDJANGO_SETTINGS_MODULE = mysite.settings\naddopts = -p no:playwright\n"
-        "asyncio_default_fixture_loop_scope = session\n" + ini)
+    (folder / "pytest.ini").write_text(
+        f"[pytest]\nDJANGO_SETTINGS_MODULE = {settings_module}\naddopts = -p no:playwright\n"
+        "asyncio_default_fixture_loop_scope = session\n" + ini
+    )
     (folder / "test_site.py").write_text(SITE_TESTS)
     env = {name: value for name, value in os.environ.items() if name not in ("DJANGO_SETTINGS_MODULE", "DATABASE_URL")}
     done = subprocess.run(
@@ -49,6 +51,12 @@ def test_a_site_without_an_asgi_application_is_told_both_ways_to_name_it(tmp_pat
     assert 'ASGI_APPLICATION = "mysite.asgi.application"' in output
     assert 'daphne_application = "mysite.asgi:application"' in output
     assert "AttributeError" not in output
+
+
+def test_a_run_without_a_settings_module_is_told_to_name_one(tmp_path):
+    output, code = run_site_tests(tmp_path, READS_DATABASE_URL, settings_module="")
+    assert code == 1, output
+    assert "set DJANGO_SETTINGS_MODULE in pytest's ini options" in output
 
 
 def test_an_ini_option_naming_a_missing_module_is_refused(tmp_path):
