@@ -22,7 +22,6 @@ const errorView = $('#assistant-error');
 const form = /** @type {HTMLFormElement} */ ($('#ask'));
 const question = /** @type {HTMLInputElement} */ ($('#question'));
 const stopButton = $('#stop');
-const transcript = new Transcript($('#transcript'), { status: $('#activity') });
 
 /** @type {import('../aiconnect/types.js').ChatMessage[]} the conversation so far, for follow-ups */
 const history = [];
@@ -32,6 +31,7 @@ let controller = null;
 // --- how this page works: start
 const client = new AiConnect();
 const tools = new McpToolSource('/api/mcp', 'Bookshop');
+const transcript = new Transcript($('#transcript'), { status: $('#activity') });
 
 /** @type {any} */ ($('#connect')).client = client;
 client.subscribe(showPanelFor);
