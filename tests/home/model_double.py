@@ -39,6 +39,8 @@ class Reply:
     status: int = 200
     error: str = ""
     held: threading.Event | None = None
+    hold_after: int | None = None  # stream this many text deltas, then wait for `mid`
+    mid: threading.Event | None = None
 
 
 class ModelDouble:
@@ -80,9 +82,17 @@ class ModelDouble:
 
     # -- What the test queues --------------------------------------------------------------------
 
-    def reply(self, text="", *, tool_calls=()):
-        """Queue an answer: text, and tool calls as (name, arguments) pairs."""
-        self.replies.put(Reply(text=text, tool_calls=list(tool_calls)))
+    def reply(self, text="", *, tool_calls=(), hold_after=None):
+        """Queue an answer: text, and tool calls as (name, arguments) pairs.
+
+        With `hold_after`, a streamed answer stops after that many text deltas until the
+        returned event is set.
+        """
+        held = threading.Event() if hold_after is not None else None
+        if held is not None:
+            self.holds.append(held)
+        self.replies.put(Reply(text=text, tool_calls=list(tool_calls), hold_after=hold_after, mid=held))
+        return held
 
     def fail(self, status, error):
         """Queue a refusal with this status and error message."""
@@ -138,7 +148,9 @@ class ModelDouble:
             deltas.append({"tool_calls": [{"index": index, "id": call["id"], "type": "function", "function": {"name": call["function"]["name"], "arguments": ""}}]})
             for start in range(0, len(arguments), 7):
                 deltas.append({"tool_calls": [{"index": index, "function": {"arguments": arguments[start : start + 7]}}]})
-        for delta in deltas:
+        for index, delta in enumerate(deltas):
+            if index == reply.hold_after:
+                reply.mid.wait(HOLD_BOUND_SECONDS)
             _event(handler, {"model": MODEL, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]})
         _event(handler, {"model": MODEL, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]})
         _event(handler, {"model": MODEL, "choices": [], "usage": {"prompt_tokens": 12, "completion_tokens": len(deltas)}})

@@ -4,6 +4,7 @@ refused to other sites and other sessions, bounded in size and time, silent
 about conversations in the server's log; and what it passes on and back.
 """
 
+import asyncio
 import json
 import re
 
@@ -88,6 +89,21 @@ async def test_streamed_chat_passes_the_model_servers_events_through(visitor, mo
     sent = model.chats()[-1]
     assert sent["model"] == MODEL and "user" not in sent  # the relay's model; unknown keys dropped
     assert sent["messages"] == [{"role": "user", "content": "A book about sand"}]
+
+
+async def test_streamed_text_reaches_the_page_while_the_model_is_still_writing(visitor, model):
+    rest = model.reply("One two three", hold_after=1)
+    async with asyncio.timeout(10):
+        request = visitor.client.stream("POST", CHAT, json=ask("count", stream=True), headers=visitor.headers())
+        async with request as response:
+            lines = response.aiter_lines()
+            async for line in lines:
+                if '"content"' in line:
+                    break
+            assert '"One "' in line and not rest.is_set()  # the model holds the rest back
+            rest.set()
+            tail = "".join([line async for line in lines])
+    assert '"two "' in tail and '"three"' in tail and tail.endswith("[DONE]")
 
 
 async def test_unstreamed_chat_returns_the_completion(visitor, model):
