@@ -62,3 +62,24 @@ async def test_scripted_host_answers_a_typed_question_about_the_secret(page, scr
     entry = (await idle(page))["history"][0]
     assert entry["answeredBy"] == "model" and entry["answer"] in ("yes", "no")
     assert page.problems == []
+
+
+async def test_model_server_answers_the_extension_stand_ins_text_generate_through_the_relay(page, model_server, model):
+    page.problems = []
+    page.on("pageerror", lambda error: page.problems.append(str(error)))
+    page.on("dialog", lambda dialog: dialog.accept())
+    await page.goto(model_server.url + "/twentyq/?testwallet=1")
+    await page.locator("#ways[data-ready='true'] button[data-way='extension']").wait_for(timeout=5000)
+    await use_way(page, "extension")
+    await new_game(page, "site-thinks")
+    model.reply("Yes.")
+    await page.locator("#question").fill("Is it alive?")
+    await page.locator("#ask-button").click()
+    await page.locator("#history li").first.wait_for(timeout=10000)
+    entry = (await idle(page))["history"][0]
+    assert (entry["answer"], entry["answeredBy"]) == ("yes", "model")
+    (chat,) = model.chats()
+    assert chat["stream"] is False and chat["max_tokens"] == 5
+    assert chat["messages"][0] == {"role": "system", "content": "Answer with exactly one of: yes, no, sometimes"}
+    assert "The secret is:" in chat["messages"][1]["content"]
+    assert page.problems == []
