@@ -120,13 +120,15 @@ class WalletStream:
             reply = LocalReply()
             await connection.start_call(reply, self.skill, self.params, body, self.timeout)
             return reply, deadline
+        layer = get_channel_layer()
+        # A process that calls beats too, so that it sweeps stopped processes even while it holds no wallet.
+        await live.join(layer)
         channel = await pairings.live_channel(pk)
         if not channel:
             return None, deadline
-        layer = get_channel_layer()
         # The connection's process acknowledges at once; silence means it is gone (byoa.processes).
         accept_by = loop.time() + byoa_setting("ACCEPT_SECONDS")
-        reply = ChannelReply(layer, await layer.new_channel("byoa.reply."), accept_by)
+        reply = ChannelReply(layer, await layer.new_channel(live.CHANNEL_PREFIX), accept_by)
         event = events.call(reply.channel, self.skill, self.params, body, max(0.0, deadline - loop.time()))
         try:
             await layer.send(*live.addressed(channel, event))

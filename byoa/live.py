@@ -46,11 +46,16 @@ from byoa import events, processes
 from byoa.conf import byoa_setting
 from byoa.replies import ChannelReply
 
-__all__ = ["add", "addressed", "close_address", "count", "discard", "drop", "get", "inbox_of", "open_address"]
+__all__ = ["add", "addressed", "close_address", "count", "discard", "drop", "get", "inbox_of", "join", "open_address"]
 
 logger = logging.getLogger(__name__)
 
 SEPARATOR = "#"
+# The prefix of every channel BYOA opens in a process, its inbox and its callers'
+# reply channels alike: channels-redis reads all of a process's channels that
+# share a prefix with one blocking pop, so with two prefixes a reply would wait
+# for the inbox's pop to time out (5 s) before anyone read it.
+CHANNEL_PREFIX = "byoa"
 # The longest wait between two attempts to read the inbox after channel-layer errors.
 MAX_BACKOFF = 2.0
 # A wallet is silent after this many ping intervals without a frame.
@@ -99,6 +104,11 @@ async def open_address(connection, layer):
     return f"{await _inbox_channel(layer)}{SEPARATOR}{key}"
 
 
+async def join(layer):
+    """Take part as a process that holds connections: open the inbox, register and beat (it sweeps too)."""
+    await _inbox_channel(layer)
+
+
 def close_address(address):
     """Stop delivering events sent to this address (the connection is gone)."""
     _by_key.pop(address.rpartition(SEPARATOR)[2], None)
@@ -127,7 +137,7 @@ async def _inbox_channel(layer):
     global _inbox
     loop = asyncio.get_running_loop()
     if _inbox is None or _inbox[0] is not loop or _inbox[2].done():
-        channel = await layer.new_channel("byoa.process.")
+        channel = await layer.new_channel(CHANNEL_PREFIX)
         reader = loop.create_task(_read_inbox(layer, channel), name="byoa-inbox")
         registered = loop.create_task(processes.register(channel, _attached), name="byoa-register")
         _inbox = (loop, channel, reader, registered)
@@ -146,7 +156,10 @@ async def _read_inbox(layer, channel):
             event = await layer.receive(channel)
         except Exception as exc:  # the layer's backend has its own errors (redis-py's ConnectionError ...)
             failures += 1
-            logger.warning("BYOA inbox could not be read (%s); trying again", type(exc).__name__)
+            # One failure alone is routine: redis-py 8 times an idle blocking pop
+            # out at its socket timeout. Failures in a row are not.
+            logger.log(logging.WARNING if failures > 1 else logging.DEBUG,
+                       "BYOA inbox could not be read (%s); trying again", type(exc).__name__)
             await asyncio.sleep(min(MAX_BACKOFF, 0.05 * 2**failures))
             continue
         failures = 0

@@ -1,0 +1,15 @@
+"""The end-to-end tests' URLs plus what the fault tests ask each process: which wallets it holds."""
+
+from django.http import JsonResponse
+from django.urls import path
+
+from byoa import live
+from tests.byoa.live_urls import urlpatterns as live_urlpatterns
+
+
+async def held(request):
+    """Say how many pairings have their live connection in this very process."""
+    return JsonResponse({"held": live.count()})
+
+
+urlpatterns = [path("_test/held", held), *live_urlpatterns]
