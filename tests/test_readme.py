@@ -57,7 +57,7 @@ PUBLIC = {
     ],
     "mcp_server": ["ToolError", "tool"],
     "testwallet.aiwallet": [
-        "AUTO", "Account", "AiWalletStub", "ApprovalWindow", "BINDING", "Chat", "ProviderError",
+        "AUTO", "Account", "AiWalletStub", "ApprovalWindow", "BINDING", "Chat", "Consent", "ProviderError",
         "ProviderUnreachable", "Reply", "Request", "ScriptError", "ToolCall", "UnlockWindow", "aiwallet", "script_path",
     ],
     "byoa.describe": ["Line", "describe"],

@@ -3,11 +3,13 @@ What the test-wallet drivers share, so ``aiwallet`` and ``byoa_extension`` speak
 
 Each driver has ``install(target)``, ``wait_until(predicate, timeout)``, ``check()`` and a module
 ``script_path()``; its fixture is declared with :data:`wallet_fixture`; a script the page could not
-have met raises :class:`ScriptError`. Each driver is async, on Playwright's async API; its sync face
+have met raises :class:`ScriptError`; the visitor's answer to its consent window is ``wallet.consent``,
+a :class:`Consent`. Each driver is async, on Playwright's async API; its sync face
 (:mod:`testwallet.sync_api`) runs the same driver for sync tests and scripts.
 """
 
 import asyncio
+import enum
 import inspect
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -17,6 +19,7 @@ import pytest_asyncio
 
 __all__ = [
     "DEFAULT_TIMEOUT",
+    "Consent",
     "ScriptError",
     "check_target",
     "frame_origin",
@@ -33,6 +36,20 @@ DEFAULT_TIMEOUT = 5.0
 
 #: The decorator of every wallet fixture: async, on the session's loop, where the page's bindings run.
 wallet_fixture = pytest_asyncio.fixture(loop_scope="session")
+
+
+class Consent(enum.StrEnum):
+    """What the visitor does in a wallet's consent window (AI Wallet's approval window, the BYOA extension's)."""
+
+    ALLOW = "allow"  # AI Wallet: Approve; BYOA: Allow
+    DECLINE = "decline"  # Decline: AI Wallet answers 403 "The connection was declined", BYOA null
+    CLOSE = "close"  # closes the window without choosing: the page gets what a decline gets
+    WAIT = "wait"  # leaves it open: AI Wallet waits for the test (approval_window()); BYOA's page gets null after 120 s
+
+    @classmethod
+    def _missing_(cls, value):
+        # The words on each wallet's own window are accepted too.
+        return {"approve": cls.ALLOW, "no-answer": cls.WAIT}.get(value)
 
 
 class ScriptError(AssertionError):

@@ -34,6 +34,9 @@ Installing
     ``page.clock.fast_forward(...)``.
 
 The visitor (a standing answer; the last call wins)
+    ``consent``: a :class:`Consent`, the vocabulary of both wallet drivers
+        (``Consent.ALLOW``, ``DECLINE``, ``CLOSE`` (as a decline), ``WAIT``
+        (no answer)); the calls below set it too.
     ``allow(skills=None, models=None, expires_in=None, decide_on_my_own=False)``
         the consent window is answered with Allow; ``skills`` and ``models``
         narrow what the visitor ticks; ``decide_on_my_own=True`` also ticks
@@ -78,13 +81,13 @@ Caveats
 """
 
 import asyncio
-import enum
 import inspect
 from collections import defaultdict, deque
 from dataclasses import dataclass, field
 
 from testwallet._driver import (
     DEFAULT_TIMEOUT,
+    Consent,
     ScriptError,
     check_target,
     frame_origin,
@@ -123,14 +126,6 @@ def script_path():
 def rules_path():
     """Return the path of the stub's manifest rules, ``frontend/testwallet/byoa-manifest.js``."""
     return stub_path("byoa-manifest.js")
-
-
-class Consent(enum.Enum):
-    """How the visitor answers the consent window."""
-
-    ALLOW = "allow"  # presses Allow
-    DECLINE = "decline"  # presses Decline
-    NO_ANSWER = "no-answer"  # leaves the window open: null after 120 s on the page's clock
 
 
 class _Failed:
@@ -236,9 +231,18 @@ class ByoaExtension:
         """Answer the consent window with Decline."""
         self._consent = Consent.DECLINE
 
+    @property
+    def consent(self):
+        """What the visitor does in the consent window, a Consent (as ``aiwallet.consent``)."""
+        return self._consent
+
+    @consent.setter
+    def consent(self, choice):
+        self._consent = Consent(choice)  # ValueError for a word that is not a Consent
+
     def no_answer(self):
         """Leave the consent window open: the page gets null when 120 s have passed on its clock."""
-        self._consent = Consent.NO_ANSWER
+        self._consent = Consent.WAIT
 
     def block(self, blocked=True):
         """Block the site (or unblock it): every request gets null, with no window."""
@@ -382,7 +386,8 @@ class ByoaExtension:
             if self._tick_decide_on_my_own:
                 self._decides_on_its_own = True
             return self._allowed(on_its_own=False)
-        return {"decision": self._consent.value}
+        # byoa.js's words: closing the window is a decline, leaving it open is no answer.
+        return {"decision": "no-answer" if self._consent is Consent.WAIT else "decline"}
 
     def _allowed(self, *, on_its_own):
         answer = {

@@ -29,7 +29,7 @@ def test_my_page_answers_through_the_visitors_ai(page, daphne_server, aiwallet):
 
 def test_my_page_falls_back_when_the_visitor_declines(page, daphne_server, aiwallet):
     aiwallet.install(page)
-    aiwallet.approval = "decline"
+    aiwallet.consent = "decline"  # the visitor declines in the approval window
     page.goto(daphne_server.url + "/bookshop/")
     page.get_by_role("button", name="Connect your AI").click()
     page.locator('ai-connect-widget[data-state="error"]').wait_for()

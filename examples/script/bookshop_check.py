@@ -42,7 +42,7 @@ def check_bookshop(browser, url):
     page = browser.new_page()
     wallet = SyncAiWallet()
     wallet.install(page)
-    wallet.approval = "decline"
+    wallet.consent = "decline"
     page.goto(url)
     page.get_by_role("button", name="Connect your AI").click()
     expect(page.locator('ai-connect-widget[data-state="error"]')).to_contain_text("declined")

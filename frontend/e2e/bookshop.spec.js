@@ -24,7 +24,7 @@ test('my page answers through the visitor\'s AI', async ({ page, aiwallet }) => 
 });
 
 test('my page falls back when the visitor declines', async ({ page, aiwallet }) => {
-  aiwallet.approval = 'decline';
+  aiwallet.consent = 'decline';
   await page.goto('/bookshop/');
   await page.getByRole('button', { name: 'Connect your AI' }).click();
   await expect(page.locator('ai-connect-widget[data-state="error"]')).toBeAttached();

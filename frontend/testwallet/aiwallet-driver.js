@@ -11,7 +11,7 @@
  * one, Auto, holding a reply mid-stream and Stop; a test that needs them uses pytest.
  */
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_TIMEOUT_MS, Pulse, ScriptError, frameOrigin, originOf, waitUntil } from './driver.js';
+import { DEFAULT_TIMEOUT_MS, Pulse, ScriptError, checkConsent, frameOrigin, originOf, waitUntil } from './driver.js';
 
 /** The Playwright binding the page calls. */
 export const BINDING = '__testwalletAiwallet';
@@ -59,11 +59,8 @@ const SCRIPT_FAILED = 500;
 
 /** The wallet behind one test's `window.aiwallet`. */
 export class AiWallet {
-  /**
-   * What the visitor does in the approval window `connect` opens.
-   * @type {'approve' | 'decline' | 'close'}
-   */
-  approval = 'approve';
+  /** @type {import('./driver.js').Consent} */
+  #consent = 'allow';
   /** The one AI account: its name and model, as the page sees them. */
   account = { name: 'Test wallet', model: 'echo-1' };
   /** @type {Request[]} every request the page sent */
@@ -75,6 +72,18 @@ export class AiWallet {
 
   /** @type {Scripted[]} */
   #queue = [];
+
+  /**
+   * What the visitor does in the approval window `connect` opens: 'allow' (Approve, the default),
+   * 'decline' or 'close' (the page gets 403 "The connection was declined").
+   */
+  get consent() {
+    return this.#consent;
+  }
+
+  set consent(choice) {
+    this.#consent = checkConsent(choice, ['allow', 'decline', 'close']);
+  }
   /** @type {Set<string>} approved origins */
   #sites = new Set();
   /** @type {Map<string, { origin: string, frame: any, notices: (WalletLink | null)[], waiting: ((notice: any) => void) | null }>} */
@@ -276,7 +285,7 @@ export class AiWallet {
       yield { kind: 'result', result: this.link(origin) };
     } else if (method === 'connect') {
       if (!this.#sites.has(origin)) {
-        if (this.approval !== 'approve') return yield { kind: 'error', ...ERRORS.declined };
+        if (this.#consent !== 'allow') return yield { kind: 'error', ...ERRORS.declined };
         this.#sites.add(origin);
         this.#notify(origin, this.link(origin));
       }

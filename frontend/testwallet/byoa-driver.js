@@ -7,7 +7,7 @@
  * consent window) and the models (each call's output), and logs what the page asked and received.
  */
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_TIMEOUT_MS, Pulse, ScriptError, frameOrigin, waitUntil } from './driver.js';
+import { DEFAULT_TIMEOUT_MS, Pulse, ScriptError, checkConsent, frameOrigin, waitUntil } from './driver.js';
 
 /** The Playwright binding through which byoa.js asks the test. */
 export const BINDING = '__testwalletByoa';
@@ -60,7 +60,7 @@ export class ByoaExtension {
   /** @type {string[]} scripted answers the driver could not use */
   problems = [];
 
-  /** @type {'allow' | 'decline' | 'no-answer'} */
+  /** @type {import('./driver.js').Consent} */
   #consent = 'allow';
   /** @type {string[] | null} */
   #tickedSkills = null;
@@ -87,6 +87,18 @@ export class ByoaExtension {
   }
 
   /**
+   * What the visitor does in the consent window: 'allow' (the default), 'decline', 'close' (as a
+   * decline) or 'wait' (no answer: null after 120 s on the page's clock).
+   */
+  get consent() {
+    return this.#consent;
+  }
+
+  set consent(choice) {
+    this.#consent = checkConsent(choice);
+  }
+
+  /**
    * Answer the consent window with Allow, ticking `skills` (all offered when omitted).
    *
    * @param {{ skills?: string[] }} [options]
@@ -103,7 +115,7 @@ export class ByoaExtension {
 
   /** Leave the consent window open: the page gets null when 120 s have passed on its clock. */
   noAnswer() {
-    this.#consent = 'no-answer';
+    this.#consent = 'wait';
   }
 
   /**
@@ -219,7 +231,8 @@ export class ByoaExtension {
   /** @param {RequestRecord} record */
   #answerRequest(record) {
     if (!record.valid || !record.activated) return { decision: 'quiet' }; // the wallet shows nothing
-    if (this.#consent !== 'allow') return { decision: this.#consent };
+    // byoa.js's words: closing the window is a decline, leaving it open is no answer.
+    if (this.#consent !== 'allow') return { decision: this.#consent === 'wait' ? 'no-answer' : 'decline' };
     return {
       decision: 'allow',
       onItsOwn: false,

@@ -6,6 +6,29 @@
  * of a script the page could not have met. Node only: it runs in the test, never in the page.
  */
 
+/**
+ * What the visitor does in a wallet's consent window, in both drivers (testwallet/_driver.py's
+ * Consent): allow; decline; close it without choosing (the page gets what a decline gets); wait,
+ * leaving it open (BYOA: the page gets null after 120 s on its clock).
+ * @typedef {'allow' | 'decline' | 'close' | 'wait'} Consent
+ */
+/** @type {readonly Consent[]} */
+export const CONSENTS = Object.freeze(['allow', 'decline', 'close', 'wait']);
+
+/**
+ * Return `choice` when it is one of `allowed` consents, else throw a RangeError naming them.
+ *
+ * @param {unknown} choice
+ * @param {readonly Consent[]} [allowed]
+ * @returns {Consent}
+ */
+export function checkConsent(choice, allowed = CONSENTS) {
+  if (!allowed.includes(/** @type {Consent} */ (choice))) {
+    throw new RangeError(`consent is one of ${allowed.join(', ')}; got ${JSON.stringify(choice)}`);
+  }
+  return /** @type {Consent} */ (choice);
+}
+
 /** How long a wait of a driver lasts by default, in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 5000;
 

@@ -42,4 +42,4 @@ export const test = base.extend(/** @type {import('@playwright/test').Fixtures<W
 export { expect };
 export { AiWallet } from './aiwallet-driver.js';
 export { ByoaExtension, FAILED } from './byoa-driver.js';
-export { ScriptError, TimeoutError } from './driver.js';
+export { CONSENTS, ScriptError, TimeoutError } from './driver.js';

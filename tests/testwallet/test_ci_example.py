@@ -31,7 +31,7 @@ async def test_my_page_answers_through_the_visitors_ai(page, daphne_server, aiwa
 
 async def test_my_page_falls_back_when_the_visitor_declines(page, daphne_server, aiwallet):
     await aiwallet.install(page)
-    aiwallet.approval = "decline"
+    aiwallet.consent = "decline"  # the visitor declines in the approval window
     await page.goto(daphne_server.url + "/bookshop/")
     await page.get_by_role("button", name="Connect your AI").click()
     await page.locator('ai-connect-widget[data-state="error"]').wait_for()

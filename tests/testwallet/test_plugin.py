@@ -34,6 +34,7 @@ def test_both_wallet_drivers_speak_one_vocabulary():
     from testwallet import aiwallet, extension
 
     assert aiwallet.ScriptError is extension.ScriptError
+    assert aiwallet.Consent is extension.Consent
     for name in ("install", "wait_until", "check"):
         assert callable(getattr(aiwallet.AiWalletStub, name)) and callable(getattr(extension.ByoaExtension, name))
     assert inspect.signature(aiwallet.AiWalletStub.wait_until) == inspect.signature(extension.ByoaExtension.wait_until)
@@ -46,3 +47,23 @@ async def test_a_wait_that_times_out_says_what_did_not_happen(byoa_extension, ai
     for driver in (byoa_extension, aiwallet):
         with pytest.raises(TimeoutError, match="two_calls did not become true within 0.01 s"):
             await driver.wait_until(two_calls, timeout=0.01)
+
+
+def test_both_wallet_drivers_take_the_visitors_consent_in_one_vocabulary():
+    from testwallet.aiwallet import AiWalletStub, Consent
+    from testwallet.extension import ByoaExtension
+
+    for wallet in (AiWalletStub(), ByoaExtension()):
+        assert wallet.consent is Consent.ALLOW
+        wallet.consent = "decline"
+        assert wallet.consent is Consent.DECLINE
+        wallet.consent = "approve"  # AI Wallet's button, read as ALLOW
+        assert wallet.consent is Consent.ALLOW
+        wallet.consent = "no-answer"  # the BYOA stub's word, read as WAIT
+        assert wallet.consent is Consent.WAIT
+        with pytest.raises(ValueError, match="'maybe'"):
+            wallet.consent = "maybe"
+        assert wallet.consent is Consent.WAIT  # a refused word changes nothing
+    aiwallet = AiWalletStub()
+    aiwallet.approval = Consent.CLOSE  # the older name of the same attribute
+    assert aiwallet.consent is Consent.CLOSE

@@ -8,7 +8,7 @@ script does; this package is the wallet behind it: :mod:`.records` (what a test 
 and the ``aiwallet`` fixture).
 """
 
-from testwallet._driver import ScriptError
+from testwallet._driver import Consent, ScriptError
 from testwallet.aiwallet.driver import BINDING, AiWalletStub, aiwallet, echo_reply, script_path
 from testwallet.aiwallet.records import (
     AUTO,
@@ -29,6 +29,7 @@ __all__ = [
     "AiWalletStub",
     "ApprovalWindow",
     "Chat",
+    "Consent",
     "ProviderError",
     "ProviderUnreachable",
     "Reply",

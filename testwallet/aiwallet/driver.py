@@ -11,6 +11,7 @@ from typing import Any
 
 from testwallet._driver import (
     DEFAULT_TIMEOUT,
+    Consent,
     ScriptError,
     check_target,
     frame_origin,
@@ -87,8 +88,8 @@ class _Answering:
 class _Choice:
     """An attribute that holds one of a fixed set of answers, refusing a misspelt one at once."""
 
-    def __init__(self, choices, doc):
-        self.choices, self.__doc__ = choices, doc
+    def __init__(self, choices, doc, kind=str):
+        self.choices, self.__doc__, self.kind = choices, doc, kind
 
     def __set_name__(self, owner, name):
         self.name = name
@@ -97,9 +98,13 @@ class _Choice:
         return self if instance is None else instance.__dict__[self.name]
 
     def __set__(self, instance, choice):
-        if choice not in self.choices:
-            raise ValueError(f"{self.name} is one of {', '.join(self.choices)}; got {choice!r}.")
-        instance.__dict__[self.name] = choice
+        try:
+            value = self.kind(choice)
+        except ValueError:
+            value = None
+        if value not in self.choices:
+            raise ValueError(f"{self.name} is one of {', '.join(map(str, self.choices))}; got {choice!r}.") from None
+        instance.__dict__[self.name] = value
 
 
 class AiWalletStub:
@@ -108,10 +113,19 @@ class AiWalletStub:
     __test__ = False  # a helper, not a test class
 
     #: What the visitor may do in each window.
-    APPROVAL_CHOICES = ("approve", "decline", "close", "wait")
+    APPROVAL_CHOICES = tuple(Consent)
     UNLOCK_CHOICES = ("unlock", "close", "wait")
-    approval = _Choice(APPROVAL_CHOICES, "What the visitor does in the next approval windows.")
+    consent = _Choice(APPROVAL_CHOICES, "What the visitor does in the next approval windows (a Consent).", Consent)
     unlocking = _Choice(UNLOCK_CHOICES, "What the visitor does in the next unlock window.")
+
+    @property
+    def approval(self):
+        """The same as ``consent``: the approval window is AI Wallet's consent window."""
+        return self.consent
+
+    @approval.setter
+    def approval(self, choice):
+        self.consent = choice
 
     def __init__(self, accounts=None):
         """Hold ``accounts`` (Account list; default: 'Test wallet' on 'echo-1'), unlocked, no site approved."""
@@ -121,7 +135,7 @@ class AiWalletStub:
         self.set_up = True
         self.locked = False
         self.updated = False
-        self.approval = "approve"
+        self.consent = Consent.ALLOW
         self.unlocking = "unlock"
         self.model = None
         self.requests: list[Request] = []
@@ -230,7 +244,7 @@ class AiWalletStub:
         for window in self.approval_windows:
             if window.decision is None and window.account is None:  # its Approve button comes alive
                 window.account = self.default_account
-                if self.approval == "approve":
+                if self.consent is Consent.ALLOW:
                     window.approve()
 
     def remove_account(self, name):
@@ -415,14 +429,14 @@ class AiWalletStub:
             window = ApprovalWindow(origin, self.default_account, answering.log, self)
             self.approval_windows.append(window)
             self._changed()
-            if self.approval != "wait" and (self.approval != "approve" or self.accounts):
-                window._decide(self.approval)
+            if self.consent is not Consent.WAIT and (self.consent is not Consent.ALLOW or self.accounts):
+                window._decide(self.consent)
             try:
                 await self._gate(answering, lambda: window.decision is not None)
             except _Interrupted:  # the page withdrew the request: the window goes with it
-                window.decision = window.decision or "close"
+                window.decision = window.decision or Consent.CLOSE
                 raise
-            if window.decision != "approve":
+            if window.decision is not Consent.ALLOW:
                 yield _error(*DECLINED)
                 return
             self._sites[origin] = {"account": window.account, "model": None}  # the account it showed

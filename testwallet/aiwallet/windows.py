@@ -4,7 +4,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 from urllib.parse import urlsplit
 
-from testwallet._driver import ScriptError
+from testwallet._driver import Consent, ScriptError
 from testwallet.aiwallet.records import Request
 
 if TYPE_CHECKING:
@@ -19,7 +19,7 @@ class ApprovalWindow:
     account: str | None
     request: Request
     _wallet: "AiWalletStub" = field(repr=False)
-    decision: Literal["approve", "decline", "close"] | None = None
+    decision: Consent | None = None
 
     @property
     def host(self):
@@ -29,15 +29,15 @@ class ApprovalWindow:
         """Press Approve: the site is saved with the default account."""
         if not self._wallet.accounts:
             raise ScriptError("Approve is disabled while the wallet holds no account: add_account() first.")
-        self._decide("approve")
+        self._decide(Consent.ALLOW)
 
     def decline(self):
         """Press Decline: the page gets 'The connection was declined'."""
-        self._decide("decline")
+        self._decide(Consent.DECLINE)
 
     def close(self):
         """Close the window: the page gets 'The connection was declined'."""
-        self._decide("close")
+        self._decide(Consent.CLOSE)
 
     def _decide(self, decision):
         if self.decision is not None:

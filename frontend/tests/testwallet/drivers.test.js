@@ -91,8 +91,10 @@ describe('AiWallet', () => {
 
   it('should answer 403 when the visitor declines', async () => {
     const { wallet, target } = await installedWallet();
-    wallet.approval = 'decline';
+    wallet.consent = 'decline';
     assert.deepEqual(await ask(target, 'connect'), [{ kind: 'error', status: 403, message: 'The connection was declined' }]);
+    assert.throws(() => { wallet.consent = /** @type {any} */ ('approve'); }, /consent is one of allow, decline, close; got "approve"/);
+    assert.equal(wallet.consent, 'decline');
     assert.deepEqual((await ask(target, 'chat', CHAT)).at(-1)?.status, 401);
   });
 
@@ -172,7 +174,11 @@ describe('ByoaExtension', () => {
     extension.decline();
     assert.deepEqual(await target.call('__testwalletByoa', request({ ref: 2 })), { decision: 'decline' });
     assert.deepEqual(await target.call('__testwalletByoa', request({ ref: 3, activated: false })), { decision: 'quiet' });
-    assert.deepEqual(extension.requests.map((r) => r.origin), Array(3).fill('http://127.0.0.1:8000'));
+    extension.consent = 'wait';
+    assert.deepEqual(await target.call('__testwalletByoa', request({ ref: 4 })), { decision: 'no-answer' });
+    extension.consent = 'close';
+    assert.deepEqual(await target.call('__testwalletByoa', request({ ref: 5 })), { decision: 'decline' });
+    assert.deepEqual(extension.requests.map((r) => r.origin), Array(5).fill('http://127.0.0.1:8000'));
   });
 
   it('should answer calls with queued outputs, FAILED, then the stub\'s default', async () => {
