@@ -1,6 +1,7 @@
 # The two commands (see README.md):
 #   make run    serve the demo site on http://127.0.0.1:8000 (SQLite, nothing else to start)
-#   make test   run every test: pytest (unit, real daphne, Chromium) and the frontend's node tests
+#   make test   run every test: pytest (unit, real daphne, Chromium), the frontend's node tests
+#               and the test wallet's sync, Playwright Test and plain-script examples
 #
 # Both create .venv with Python >= 3.12 and install what they need; the second
 # time they only check that nothing changed.
@@ -14,6 +15,8 @@ PORT ?= 8000
 WS_MAX := 4194304
 
 VENDOR := frontend/vendor/openai.js
+# Playwright drives Debian's Chromium (scripts/ensure-debian-packages): no install ever downloads a browser.
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
 .PHONY: run test frontend-deps debian-packages check clean vendor-if-npm
 
