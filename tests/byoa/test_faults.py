@@ -1,7 +1,8 @@
 """
 Faults across server processes (issue 12): two daphne processes of the project
 behind one address (one listening socket that both accept on, each also on a
-port of its own), one SQLite file and a private Redis channel layer. A process
+port of its own), a private PostgreSQL and a private Redis channel layer
+(testwallet.services, from Debian's packages: ``make test`` installs them). A process
 stops or is killed, Redis restarts, a wallet goes silent or answers late.
 
 The liveness bounds are short here (tests/byoa/fault_settings.py). Each test
@@ -12,31 +13,24 @@ import asyncio
 import itertools
 import os
 import signal
-import shutil
 import socket
-import sqlite3
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 from types import SimpleNamespace
 
+import psycopg
 import pytest
 
 from byoa.wallet import Consent
 from testwallet.server import DaphneServer
+from testwallet.services import PostgresServer, RedisServer
 from tests.byoa.conftest import Browser
 from tests.byoa.fault_settings import BYOA as FAULT_BYOA
 from tests.byoa.test_live import clip
 
-pytestmark = [
-    pytest.mark.live,
-    pytest.mark.skipif(
-        shutil.which("redis-server") is None,
-        reason="redis-server is not installed (Debian: apt-get install redis-server; .ci/run installs it)",
-    ),
-]
+pytestmark = pytest.mark.live
 
 ROOT = Path(__file__).resolve().parents[2]
 # The wallets' ping interval: well inside the servers' silence bound (1.5 x PING_SECONDS).
@@ -49,65 +43,43 @@ def report(what, seconds):
     print(f"\nrecovery: {what}: {seconds:.2f} s", flush=True)
 
 
-class Redis:
-    """A private redis-server on one loopback port, which a test may stop and start again."""
-
-    def __init__(self, workdir):
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
-        self.workdir = workdir
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.process = None
-
-    def start(self):
-        """Start redis-server and return once it accepts connections."""
-        self.process = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-             "--dir", str(self.workdir)],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-        )
-        ready = threading.Event()
-
-        def watch(process):
-            for line in process.stdout:
-                if b"Ready to accept connections" in line:
-                    ready.set()
-            ready.set()  # it exited
-
-        threading.Thread(target=watch, args=(self.process,), daemon=True).start()
-        assert ready.wait(20) and self.process.poll() is None, "redis-server did not start"
-
-    def stop(self):
-        """Stop redis-server (SIGTERM) and wait for it to exit."""
-        self.process.terminate()
-        self.process.wait(10)
+@pytest.fixture(scope="module")
+def postgres():
+    with PostgresServer() as server:
+        yield server
 
 
 @pytest.fixture(scope="module")
-def redis(tmp_path_factory):
-    server = Redis(tmp_path_factory.mktemp("redis"))
-    server.start()
-    yield server
-    if server.process.poll() is None:
-        server.stop()
+def redis():
+    with RedisServer(persistent=False) as server:  # the channel layer's data need not outlive a restart
+        yield server
+
+
+_databases = itertools.count(1)
 
 
 @pytest.fixture
-def cluster(redis, tmp_path):
-    """Two daphne processes behind one address: one database file, one Redis channel layer."""
+def database_url(postgres):
+    """Return the URL of a new, empty database on the module's PostgreSQL."""
+    name = f"faults_{next(_databases)}"
+    with psycopg.connect(postgres.url, autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    return f"{postgres.url.rpartition('/')[0]}/{name}"
+
+
+@pytest.fixture
+def cluster(redis, database_url, tmp_path):
+    """Two daphne processes behind one address: one PostgreSQL database, one Redis channel layer."""
     shared = socket.create_server(("127.0.0.1", 0))
-    database = tmp_path / "db.sqlite3"
     # One database and one secret key (it signs the session cookie) for both; a log file each.
-    env = {"REDIS_URL": redis.url, "DATABASE_URL": f"sqlite:///{database}", "VISITOR_AI_VAR_DIR": str(tmp_path)}
+    env = {"REDIS_URL": redis.url, "DATABASE_URL": database_url, "VISITOR_AI_VAR_DIR": str(tmp_path)}
     options = dict(settings_module="tests.byoa.fault_settings", env=env, shared_sockets=[shared])
-    first = DaphneServer("sites.config.asgi:application", workdir=tmp_path / "first", **options)
-    second = DaphneServer("sites.config.asgi:application", workdir=tmp_path / "second", setup_commands=(), **options)
     (tmp_path / "first").mkdir()
     (tmp_path / "second").mkdir()
+    first = DaphneServer("sites.config.asgi:application", workdir=tmp_path / "first", **options)
+    second = DaphneServer("sites.config.asgi:application", workdir=tmp_path / "second", setup_commands=(), **options)
     cluster = SimpleNamespace(url=f"http://127.0.0.1:{shared.getsockname()[1]}", processes=(first, second),
-                              database=database)
+                              database_url=database_url)
     try:
         with first, second:
             yield cluster
@@ -147,13 +119,13 @@ async def call_on(browser, server, timeout, skill="audio.transcribe"):
 
 def connected_pairings(cluster):
     """Return the channel names of the pairings the database marks connected."""
-    with sqlite3.connect(cluster.database, timeout=10) as database:
+    with psycopg.connect(cluster.database_url) as database:
         return [name for (name,) in database.execute("SELECT channel_name FROM byoa_pairing WHERE channel_name != ''")]
 
 
 def process_records(cluster):
     """Return the inboxes of the server processes the database knows."""
-    with sqlite3.connect(cluster.database, timeout=10) as database:
+    with psycopg.connect(cluster.database_url) as database:
         return [inbox for (inbox,) in database.execute("SELECT inbox FROM byoa_serverprocess")]
 
 
