@@ -1,0 +1,252 @@
+"""
+The project as a deployment runs it, on one machine: PostgreSQL and Redis
+(``testwallet.services``), N uvicorn processes (``make run``'s server) on one
+database and one channel layer, and nginx in front of them on one address
+(``deploy/nginx.conf.template``), serving ``collectstatic``'s files itself.
+
+    with Cluster(processes=3) as cluster:
+        cluster.url            # nginx: what a visitor reaches
+        cluster.servers[1].url # one process, addressed directly
+
+From the checkout (README.md, "Deployment"), until Ctrl-C or ``down``::
+
+    python -m deploy.cluster up [--processes N] [--port 8080]
+    python -m deploy.cluster down
+
+The tests under tests/deploy/ run their own. This lives beside its template
+in the checkout, not in the wheel: it runs this project's settings.
+"""
+
+import argparse
+import os
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+from testwallet.server import ServerFailedToStart, UvicornServer
+from testwallet.services import PostgresServer, RedisServer, ServiceMissing, _Service
+
+__all__ = ["Cluster", "NginxProxy"]
+
+TEMPLATE = Path(__file__).resolve().parent / "nginx.conf.template"
+PID_FILE = Path(__file__).resolve().parent.parent / "var" / "cluster.pid"
+TEMP_PATHS = ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+
+
+class NginxProxy(_Service):
+    """nginx from Debian's package, in the foreground, proxying to ``upstreams`` (``host:port``)."""
+
+    name = "nginx"
+    ready_line = b"start worker process"
+    port_taken = ("Address already in use",)
+    stop_signal = 3  # SIGQUIT: nginx's graceful shutdown (SIGTERM is its fast one)
+
+    def __init__(self, upstreams, static_root, *, port=None, executable=None, template=TEMPLATE):
+        self.executable = executable or shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
+        if self.executable is None:
+            raise ServiceMissing("nginx is not installed (Debian: apt-get install nginx)")
+        super().__init__()
+        self.upstreams = list(upstreams)
+        self.static_root = Path(static_root)
+        self.template = Path(template)
+        self.requested_port = port
+        # As root, nginx's workers run as nobody: they write their temporary files here.
+        self.workdir.chmod(0o755)
+
+    @property
+    def url(self):
+        return f"http://127.0.0.1:{self.port}"
+
+    def prepare(self):
+        for name in TEMP_PATHS:
+            (self.workdir / name).mkdir(exist_ok=True)
+            if os.geteuid() == 0:
+                shutil.chown(self.workdir / name, "nobody")
+
+    def start(self):
+        if self.port is None and self.requested_port:
+            self.prepare()
+            self.port = self.requested_port
+            self._launch()
+            return self
+        return super().start()
+
+    def config(self):
+        """Return the configuration file, written from the template for the current port."""
+        servers = "\n".join(f"        server {upstream} max_fails=1 fail_timeout=2s;" for upstream in self.upstreams)
+        text = (
+            self.template.read_text()
+            .replace("@RUN@", str(self.workdir))
+            .replace("@SERVERS@", servers)
+            .replace("@LISTEN@", f"127.0.0.1:{self.port}")
+            .replace("@STATIC@", str(self.static_root))
+        )
+        path = self.workdir / "nginx.conf"
+        path.write_text(text)
+        return path
+
+    def command(self):
+        return [self.executable, "-p", str(self.workdir), "-e", "stderr", "-c", str(self.config())]
+
+
+class Cluster:
+    """PostgreSQL, Redis, ``processes`` uvicorn processes of the project, and nginx in front."""
+
+    def __init__(
+        self,
+        processes=2,
+        *,
+        settings_module="sites.config.settings",
+        setup_commands=(("migrate", "--noinput"), ("load_catalog",)),
+        env=None,
+        port=None,
+        application="sites.config.asgi:application",
+    ):
+        self.count = processes
+        self.settings_module = settings_module
+        self.setup_commands = [tuple(command) for command in setup_commands]
+        self.workdir = Path(tempfile.mkdtemp(prefix="cluster-"))
+        self.workdir.chmod(0o755)  # nginx's workers read static/ in it
+        self.static_root = self.workdir / "static"
+        self.extra_env = dict(env or {})
+        self.port = port
+        self.application = application
+        self.postgres = None
+        self.redis = None
+        self.servers = []
+        self.nginx = None
+
+    @property
+    def url(self):
+        return self.nginx.url
+
+    def environment(self):
+        """Return what every process of the cluster shares: the database, the layer, the key, the files."""
+        return {
+            "DJANGO_SETTINGS_MODULE": self.settings_module,
+            "DATABASE_URL": self.postgres.url,
+            "REDIS_URL": self.redis.url,
+            # One key for every process: a session or CSRF cookie signed by one is valid on all.
+            "DJANGO_SECRET_KEY": self._secret_key,
+            "VISITOR_AI_VAR_DIR": str(self.workdir),
+            "DJANGO_SERVE_STATIC": "0",
+            **self.extra_env,
+        }
+
+    def start(self):
+        """Start everything, the database prepared once; stop what started if a part fails."""
+        self._secret_key = secrets.token_urlsafe(50)
+        try:
+            self.postgres = PostgresServer().start()
+            self.redis = RedisServer().start()
+            self._run("collectstatic", "--noinput")
+            for index in range(self.count):
+                self.servers.append(self._server(index).start())
+            self.nginx = NginxProxy(
+                [f"127.0.0.1:{server.port}" for server in self.servers], self.static_root, port=self.port
+            ).start()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def _server(self, index):
+        workdir = self.workdir / f"server-{index}"
+        workdir.mkdir()
+        return UvicornServer(
+            self.application,
+            ws="websockets-sansio",
+            settings_module=self.settings_module,
+            setup_commands=self.setup_commands if index == 0 else (),
+            env=self.environment(),
+            workdir=workdir,
+        )
+
+    def _run(self, *command):
+        env = {**os.environ, **self.environment()}
+        done = subprocess.run([sys.executable, "-m", "django", *command], env=env, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise ServerFailedToStart(f"'django-admin {' '.join(command)}' failed:\n{done.stdout}{done.stderr}")
+        return done.stdout
+
+    def manage(self, *command):
+        """Run a management command against the cluster's database; return its output."""
+        return self._run(*command)
+
+    def output(self):
+        """Return the output of every part, for the report of a failure."""
+        parts = [("postgres", self.postgres), ("redis", self.redis), ("nginx", self.nginx)]
+        parts += [(f"server {index} (port {server.port})", server) for index, server in enumerate(self.servers)]
+        return "\n".join(f"===== {name}\n{part.output()[-8000:]}" for name, part in parts if part is not None)
+
+    def stop(self):
+        """Stop nginx, the processes, Redis and PostgreSQL, and remove their files."""
+        if self.nginx is not None:
+            self.nginx.close()
+        for server in self.servers:
+            server.stop()
+        for service in (self.redis, self.postgres):
+            if service is not None:
+                service.close()
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc_info):
+        self.stop()
+
+
+def up(processes, port):
+    """Run a cluster until SIGINT or SIGTERM."""
+    stop = threading.Event()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda *_: stop.set())
+    print(f"Starting PostgreSQL, Redis, {processes} uvicorn processes and nginx...", flush=True)
+    # DEBUG as `make run` has it: links to ws://127.0.0.1 work with a wallet's developer switch.
+    with Cluster(processes=processes, port=port, env={"DJANGO_DEBUG": os.environ.get("DJANGO_DEBUG", "1")}) as cluster:
+        PID_FILE.parent.mkdir(exist_ok=True)
+        PID_FILE.write_text(str(os.getpid()))
+        ports = ", ".join(str(server.port) for server in cluster.servers)
+        print(f"Serving on {cluster.url}/ (processes on ports {ports}); Ctrl-C or `python -m deploy.cluster down` stops it.", flush=True)
+        try:
+            stop.wait()
+        finally:
+            PID_FILE.unlink(missing_ok=True)
+    print("Stopped; its database and files are removed.")
+
+
+def down():
+    """Stop the cluster that ``up`` runs."""
+    try:
+        pid = int(PID_FILE.read_text())
+    except (FileNotFoundError, ValueError):
+        sys.exit("No cluster is running (var/cluster.pid is missing).")
+    os.kill(pid, signal.SIGTERM)
+    print(f"Asked the cluster (pid {pid}) to stop.")
+
+
+def main(argv=None):
+    """Parse the command line and run ``up`` or ``down``."""
+    parser = argparse.ArgumentParser(prog="python -m deploy.cluster", description="Run the project as deployed, locally.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    start = commands.add_parser("up", help="start the cluster and serve until stopped")
+    start.add_argument("--processes", type=int, default=max(2, os.cpu_count() or 1),
+                       help="uvicorn processes (default: one per core, at least 2)")
+    start.add_argument("--port", type=int, default=8080, help="nginx's port on 127.0.0.1 (default 8080)")
+    commands.add_parser("down", help="stop the running cluster")
+    args = parser.parse_args(argv)
+    if args.command == "down":
+        return down()
+    if args.processes < 1:
+        parser.error("--processes must be at least 1")
+    return up(args.processes, args.port)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,59 @@
+"""The clusters of the deployment tests: PostgreSQL, Redis, uvicorn processes and nginx (deploy.cluster)."""
+
+import pytest
+
+ADMIN = ("admin", "a-password-for-the-cluster-tests")
+
+
+@pytest.fixture(scope="session")
+def cluster(request):
+    """Run the project as deployed, with the BYOA test manifests and test views (tests/byoa/live_settings.py)."""
+    from deploy.cluster import Cluster
+    from testwallet.services import ServiceMissing
+
+    setup = [
+        ("migrate", "--noinput"),
+        ("load_catalog",),
+        ("createsuperuser", "--noinput", "--username", ADMIN[0], "--email", "admin@example.com"),
+    ]
+    try:
+        cluster = Cluster(
+            processes=3, settings_module="tests.byoa.live_settings", setup_commands=setup,
+            env={"DJANGO_SUPERUSER_PASSWORD": ADMIN[1]},
+        )
+        cluster.start()
+    except ServiceMissing as error:
+        pytest.skip(str(error))
+    request.config.stash.setdefault(_CLUSTERS, {})["cluster"] = cluster
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture(scope="session")
+def production_cluster(request):
+    """Run the project's own settings with DEBUG off on two processes, as a deployment does (minus TLS)."""
+    from deploy.cluster import Cluster
+    from testwallet.services import ServiceMissing
+
+    setup = [("migrate", "--noinput"), ("load_catalog",)]
+    try:
+        cluster = Cluster(processes=2, setup_commands=setup, env={"DJANGO_DEBUG": "0"})
+        cluster.start()
+    except ServiceMissing as error:
+        pytest.skip(str(error))
+    request.config.stash.setdefault(_CLUSTERS, {})["production_cluster"] = cluster
+    yield cluster
+    cluster.stop()
+
+
+_CLUSTERS = pytest.StashKey[dict]()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    if report.failed:
+        for name, cluster in item.config.stash.get(_CLUSTERS, {}).items():
+            if name in getattr(item, "fixturenames", ()):
+                report.sections.append((f"{name} output", cluster.output()))
+    return report

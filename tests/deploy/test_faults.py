@@ -1,0 +1,63 @@
+"""
+PostgreSQL restarted under a running production-like cluster (DEBUG off, two
+processes, nginx): requests during the gap get a plain 503 within the pool's
+bound, never a traceback page nor a hang, and every process recovers by itself
+once the database is back.
+"""
+
+import asyncio
+import time
+
+import httpx
+import pytest
+
+pytestmark = pytest.mark.live
+
+# The pool's wait for a connection (settings.DATABASES) plus the request's own time.
+GAP_ANSWER_SECONDS = 5.0 + 3.0
+RECOVERY_BOUND_SECONDS = 30.0
+
+
+async def sign_in_attempt(client, base_url):
+    """POST a wrong password to the admin's login form (a query of the user table); return (response, seconds)."""
+    started = time.monotonic()
+    response = await client.post(
+        f"{base_url}/admin/login/",
+        data={"username": "nobody", "password": "wrong", "csrfmiddlewaretoken": client.cookies["csrftoken"]},
+        timeout=60,
+    )
+    return response, time.monotonic() - started
+
+
+async def test_postgres_restarted_gives_503_in_the_gap_and_every_process_recovers_by_itself(production_cluster):
+    cluster = production_cluster
+    everywhere = [cluster.url] + [server.url for server in cluster.servers]
+    async with httpx.AsyncClient() as client:
+        await client.get(f"{cluster.url}/admin/login/")  # the CSRF cookie; no query without a session
+        for url in everywhere:
+            response, _ = await sign_in_attempt(client, url)
+            assert response.status_code == 200 and "Please enter the correct username" in response.text
+
+        cluster.postgres.stop()
+        gap = {}
+        for url in everywhere:
+            response, took = await sign_in_attempt(client, url)
+            assert response.status_code == 503, (url, response.status_code, response.text[:2000])
+            assert response.headers["retry-after"] == "5"
+            assert response.headers["content-type"].startswith("text/plain")
+            assert "Traceback" not in response.text and "psycopg" not in response.text
+            assert took < GAP_ANSWER_SECONDS, f"{url} took {took:.1f} s to answer in the gap"
+            gap[url] = round(took, 2)
+
+        cluster.postgres.start()
+        back = time.monotonic()
+
+        async def recovery(url):
+            async with asyncio.timeout(RECOVERY_BOUND_SECONDS):
+                while (await sign_in_attempt(client, url))[0].status_code != 200:
+                    pass
+            return round(time.monotonic() - back, 2)
+
+        recovered = dict(zip(everywhere, await asyncio.gather(*map(recovery, everywhere))))
+        print(f"\n503 answers in the gap (s; nginx, then each process): {gap}")
+        print(f"recovered after PostgreSQL was ready again (s; nginx, then each process): {recovered}")
