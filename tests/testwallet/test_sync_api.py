@@ -93,3 +93,63 @@ async def test_the_sync_face_refuses_an_async_page(page):
     for face in (SyncAiWallet(), SyncByoaExtension()):
         with pytest.raises(TypeError, match="got an async Playwright Page; this wallet drives sync Playwright"):
             face.install(page)
+
+
+@pytest.mark.browser
+def test_the_sync_faces_wait_with_plain_calls_while_the_page_runs(tmp_path):
+    source = '''
+import pytest
+
+PAGE = "http://127.0.0.1:9/shop/"  # never reached: the route below serves it, on an origin the stubs serve
+
+
+@pytest.fixture
+def shop(page):
+    page.route(PAGE, lambda route: route.fulfill(body="<!doctype html><title>shop</title>", content_type="text/html"))
+    return page
+
+
+def test_approval_window_held_reply_and_ended_chat(shop, aiwallet):
+    aiwallet.install(shop)
+    aiwallet.consent = "wait"
+    shop.goto(PAGE)
+    shop.evaluate("() => { window.connecting = window.aiwallet.request('connect'); }")
+    window = aiwallet.approval_window()          # a plain call: the page runs meanwhile
+    assert window.host == "127.0.0.1:9"
+    window.approve()
+    assert shop.evaluate("() => window.connecting")["connected"] is True
+
+    reply = aiwallet.reply(["Three ", "calm ", "books."], hold_after=1)
+    shop.evaluate(
+        "() => { window.deltas = []; window.answer = window.aiwallet.request('chat',"
+        " { messages: [{ role: 'user', content: 'calm?' }] }, (e) => e.kind === 'text' && window.deltas.push(e.delta)); }"
+    )
+    reply.held()
+    assert shop.evaluate("() => window.deltas") == ["Three "]
+    reply.resume()
+    assert shop.evaluate("() => window.answer")["message"]["content"] == "Three calm books."
+    assert aiwallet.chats[0].ended() == "answered"
+
+    with pytest.raises(TimeoutError, match="two_chats did not become true within 0.05 s"):
+        aiwallet.wait_until(two_chats, timeout=0.05)
+
+
+def two_chats(wallet):
+    return len(wallet.chats) == 2
+
+
+def test_byoa_extension_logs_a_declined_request(shop, byoa_extension):
+    byoa_extension.install(shop)
+    byoa_extension.consent = "decline"
+    shop.goto(PAGE)
+    manifest = {"byoa": "0.1-draft", "purpose": {"summary": "Answer questions about books"},
+                "skills": {"text.generate": {"required": True}}, "privacy": "personal"}
+    shop.evaluate("(m) => { window.asked = window.byoa.request(m); }", manifest)
+    byoa_extension.wait_until(lambda ext: ext.requests and ext.requests[0].done)
+    assert shop.evaluate("() => window.asked") is None
+    record = byoa_extension.requests[0]
+    assert (record.origin, record.valid, record.decision) == ("http://127.0.0.1:9", True, "decline"), record
+'''
+    code, output = run_session(tmp_path, SYNC_SESSION, source)
+    assert code == 0, output
+    assert "2 passed" in output
