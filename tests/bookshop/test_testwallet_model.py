@@ -5,6 +5,8 @@ developer's model server (here a fake one) or with the scripted player, and the
 whole tool loop runs: a real search_books over MCP, cards, the streamed answer.
 """
 
+import asyncio
+
 import pytest
 
 from tests.home.model_double import MODEL, model, model_double, model_server, scripted_server  # noqa: F401
@@ -83,3 +85,16 @@ async def test_scripted_stand_in_searches_the_shop_with_the_visitors_words_and_s
     assert answer.startswith("(scripted stand-in, not an AI) I searched the shop for 'dune'.")
     assert all(title in answer for title in titles)
     assert page.problems == []
+
+
+async def test_stop_on_the_page_ends_the_model_servers_answer_through_the_relay(page, model_server, model):
+    rest = model.reply("Once upon a time", hold_after=1)
+    await open_shop(page, model_server)
+    await page.locator("#question").fill("Tell me a story")
+    await page.get_by_role("button", name="Ask", exact=True).click()
+    await page.locator(".turn.assistant .text", has_text="Once").wait_for(timeout=5000)
+    await page.get_by_role("button", name="Stop").click()
+    await page.locator(".turn.assistant.stopped").wait_for(timeout=5000)
+    rest.set()
+    assert await asyncio.to_thread(model.hung_up.wait, 5)  # the relay closed the model server's stream
+    assert await page.locator(".turn.assistant .text").last.text_content() == "Once "

@@ -51,6 +51,7 @@ class ModelDouble:
         self.transcripts = queue.Queue()
         self.requests = []  # (path, body): a dict for chats, the form fields and file size for clips
         self.holds = []
+        self.hung_up = threading.Event()
         double = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -59,12 +60,15 @@ class ModelDouble:
 
             def do_POST(self):
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-                if self.path == "/v1/chat/completions":
-                    double._chat(self, json.loads(body))
-                elif self.path == "/v1/audio/transcriptions":
-                    double._transcribe(self, body)
-                else:
-                    self.send_error(404)
+                try:
+                    if self.path == "/v1/chat/completions":
+                        double._chat(self, json.loads(body))
+                    elif self.path == "/v1/audio/transcriptions":
+                        double._transcribe(self, body)
+                    else:
+                        self.send_error(404)
+                except (BrokenPipeError, ConnectionResetError):
+                    double.hung_up.set()  # the relay closed the connection before the answer ended
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
@@ -135,9 +139,8 @@ class ModelDouble:
         finish = "tool_calls" if calls else "stop"
         if not body.get("stream"):
             message = {"role": "assistant", "content": reply.text, **({"tool_calls": calls} if calls else {})}
-            return _send_json(
-                handler, 200, {"id": "cmpl-1", "model": MODEL, "choices": [{"index": 0, "message": message, "finish_reason": finish}]}
-            )
+            choice = {"index": 0, "message": message, "finish_reason": finish}
+            return _send_json(handler, 200, {"id": "cmpl-1", "model": MODEL, "choices": [choice]})
         handler.send_response(200)
         handler.send_header("Content-Type", "text/event-stream")
         handler.end_headers()
@@ -145,15 +148,18 @@ class ModelDouble:
         # Tool calls arrive as OpenAI streams them: the name first, the arguments in pieces.
         for index, call in enumerate(calls):
             arguments = call["function"]["arguments"]
-            deltas.append({"tool_calls": [{"index": index, "id": call["id"], "type": "function", "function": {"name": call["function"]["name"], "arguments": ""}}]})
+            named = {"name": call["function"]["name"], "arguments": ""}
+            deltas.append({"tool_calls": [{"index": index, "id": call["id"], "type": "function", "function": named}]})
             for start in range(0, len(arguments), 7):
-                deltas.append({"tool_calls": [{"index": index, "function": {"arguments": arguments[start : start + 7]}}]})
+                piece = {"arguments": arguments[start : start + 7]}
+                deltas.append({"tool_calls": [{"index": index, "function": piece}]})
         for index, delta in enumerate(deltas):
             if index == reply.hold_after:
                 reply.mid.wait(HOLD_BOUND_SECONDS)
             _event(handler, {"model": MODEL, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]})
         _event(handler, {"model": MODEL, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]})
-        _event(handler, {"model": MODEL, "choices": [], "usage": {"prompt_tokens": 12, "completion_tokens": len(deltas)}})
+        usage = {"prompt_tokens": 12, "completion_tokens": len(deltas)}
+        _event(handler, {"model": MODEL, "choices": [], "usage": usage})
         handler.wfile.write(b"data: [DONE]\n\n")
         handler.wfile.flush()
 
@@ -205,6 +211,7 @@ def model(model_double):
         while not pending.empty():
             pending.get_nowait()
     model_double.requests.clear()
+    model_double.hung_up.clear()
     return model_double
 
 

@@ -127,6 +127,7 @@ async def test_slow_model_server_gets_a_clean_504_within_the_relays_bound(visito
     held.set()
     assert response.status_code == 504
     assert response.json()["error"]["message"] == "The model server took longer than 3 s to answer"
+    assert await asyncio.to_thread(model.hung_up.wait, 5)  # the relay let go of the model server
 
 
 async def test_another_session_is_refused(visitor, model_server, model):

@@ -39,7 +39,8 @@ def relay_settings():
         timeout = float(given.get("TIMEOUT", 120))
     except (TypeError, ValueError):
         raise ImproperlyConfigured(
-            f"TESTWALLET['TIMEOUT'] (TESTWALLET_MODEL_TIMEOUT) must be a number of seconds, not {given.get('TIMEOUT')!r}"
+            "TESTWALLET['TIMEOUT'] (TESTWALLET_MODEL_TIMEOUT) must be a number of seconds, "
+            f"not {given.get('TIMEOUT')!r}"
         ) from None
     if not timeout > 0:
         raise ImproperlyConfigured("TESTWALLET['TIMEOUT'] (TESTWALLET_MODEL_TIMEOUT) must be more than 0 seconds")

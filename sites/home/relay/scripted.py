@@ -28,7 +28,8 @@ _SECRET = re.compile(r"The secret is: (?P<name>.+?) \(")
 def answer(body):
     """Return the chat completion the scripted player gives for an OpenAI-style request body."""
     messages = [m for m in body.get("messages", []) if isinstance(m, dict)]
-    tools = {_tool_name(tool) for tool in body.get("tools") or []}
+    offered = body.get("tools") if isinstance(body.get("tools"), list) else []
+    tools = {_tool_name(tool) for tool in offered}
     system = "\n".join(_text(m) for m in messages if m.get("role") == "system")
     if "search_books" in tools:
         return _bookshop(messages)
@@ -58,7 +59,11 @@ def _completion(content, tool_calls=None):
     message = {"role": "assistant", "content": content}
     if tool_calls:
         message["tool_calls"] = [
-            {"id": f"call_{secrets.token_hex(6)}", "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}
+            {
+                "id": f"call_{secrets.token_hex(6)}",
+                "type": "function",
+                "function": {"name": name, "arguments": json.dumps(args)},
+            }
             for name, args in tool_calls
         ]
     return {
@@ -70,7 +75,8 @@ def _completion(content, tool_calls=None):
 
 
 def _tool_name(tool):
-    return tool.get("function", {}).get("name") if isinstance(tool, dict) else None
+    function = tool.get("function") if isinstance(tool, dict) else None
+    return function.get("name") if isinstance(function, dict) else None
 
 
 def _text(message):
@@ -94,13 +100,8 @@ def _bookshop(messages):
     start = max((i for i, m in enumerate(messages) if m.get("role") == "user"), default=-1)
     words = _last_user(messages).strip()
     since = messages[start + 1 :]
-    searched = [
-        json.loads(call["function"]["arguments"]).get("query")
-        for m in since
-        if m.get("role") == "assistant"
-        for call in m.get("tool_calls") or []
-        if call.get("function", {}).get("name") == "search_books"
-    ]
+    calls = [call for m in since if m.get("role") == "assistant" for call in m.get("tool_calls") or []]
+    searched = [_query_of(call) for call in calls if _tool_name(call) == "search_books"]
     results = [_text(m) for m in since if m.get("role") == "tool"]
     if not searched:
         return _completion("", [("search_books", {"query": words})])
@@ -114,6 +115,16 @@ def _bookshop(messages):
     books = [line.strip() for line in found.splitlines()[1:] if line.strip()]
     listed = "; ".join(books)
     return _completion(f"{LABEL} I searched the shop for {searched[-1]!r}. It has: {listed}")
+
+
+def _query_of(call):
+    """Return the query of an earlier search_books call in the page's history ('' when unreadable)."""
+    try:
+        arguments = json.loads(call["function"].get("arguments") or "{}")
+    except (TypeError, ValueError):
+        return ""
+    query = arguments.get("query") if isinstance(arguments, dict) else None
+    return query if isinstance(query, str) else ""
 
 
 # -- Twenty Questions --------------------------------------------------------------------------
