@@ -18,7 +18,7 @@ VENDOR := frontend/vendor/openai.js
 # Playwright drives Debian's Chromium (scripts/ensure-debian-packages): no install ever downloads a browser.
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-.PHONY: run test frontend-deps debian-packages check clean vendor-if-npm
+.PHONY: run test cluster frontend-deps debian-packages check clean vendor-if-npm
 
 # `make run` is a development server on loopback, so DEBUG is on unless you say
 # DJANGO_DEBUG=0: the BYOA direct link then builds ws://localhost links (a wallet
@@ -77,6 +77,11 @@ vendor-if-npm:
 
 debian-packages:
 	@scripts/ensure-debian-packages
+
+# The deployment on this machine (README.md, "Deployment"): PostgreSQL, Redis, uvicorn
+# processes (PROCESSES=N, default one per core) and nginx on http://127.0.0.1:8080 until Ctrl-C.
+cluster: $(VENV)/.installed-test debian-packages
+	$(BIN)/python -m deploy.cluster up $(if $(PROCESSES),--processes $(PROCESSES))
 
 check: $(VENV)/.installed
 	$(BIN)/python manage.py check
