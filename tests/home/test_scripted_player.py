@@ -77,3 +77,12 @@ def test_a_garbled_history_from_the_page_still_gets_an_answer():
     text, calls = said(body)
     assert calls == [] and text.startswith("(scripted stand-in, not an AI) I searched the shop for ''")
     assert said({"messages": [{"role": "user", "content": "hi"}], "tools": "search_books"})[0].endswith("You said: hi")
+
+
+def test_bookshop_retries_with_the_words_that_say_which_book_not_filler():
+    asked = [{"role": "user", "content": "A calm book for tonight"}]
+    nothing = {"role": "tool", "tool_call_id": "c1", "content": "No books match."}
+    history = [*asked, searched("A calm book for tonight"), nothing]
+    assert said({"messages": history, "tools": SEARCH})[1] == [("search_books", {"query": "calm"})]
+    text, calls = said({"messages": [*history, searched("calm"), nothing], "tools": SEARCH})
+    assert calls == [] and text.endswith("I searched the shop for 'A calm book for tonight' and found no book.")

@@ -22,6 +22,11 @@ MODEL = "scripted"
 LABEL = "(scripted stand-in, not an AI)"
 #: Searches one question may make before the player answers with what it has.
 MAX_SEARCHES = 3
+#: Words that do not say which book: never searched on their own.
+FILLER = frozenset(
+    "book books read something about with want would like please some that this tonight recommend give good "
+    "novel novels".split()
+)
 _SECRET = re.compile(r"The secret is: (?P<name>.+?) \(")
 
 
@@ -107,7 +112,7 @@ def _bookshop(messages):
         return _completion("", [("search_books", {"query": words})])
     found = results[-1] if results else ""
     if found.startswith("No books match") and len(searched) < MAX_SEARCHES:
-        untried = sorted({w for w in re.findall(r"[\w'-]{4,}", words)} - set(searched), key=len, reverse=True)
+        untried = [w for w in _search_words(words) if w not in searched]
         if untried:
             return _completion("", [("search_books", {"query": untried[0]})])
     if not found or found.startswith("No books match"):
@@ -115,6 +120,12 @@ def _bookshop(messages):
     books = [line.strip() for line in found.splitlines()[1:] if line.strip()]
     listed = "; ".join(books)
     return _completion(f"{LABEL} I searched the shop for {searched[-1]!r}. It has: {listed}")
+
+
+def _search_words(text):
+    """Return the words of the visitor's question worth a search of their own, longest first."""
+    words = dict.fromkeys(w.lower() for w in re.findall(r"[\w'-]{4,}", text))  # in order, once each
+    return sorted((w for w in words if w not in FILLER), key=len, reverse=True)  # stable: ties keep their order
 
 
 def _query_of(call):
