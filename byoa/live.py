@@ -182,11 +182,12 @@ async def _deliver(layer, connection, event):
 
 
 async def _watch_silence():
-    """Close the connections whose wallets stopped sending, every quarter of the silence bound."""
+    """Close the connections whose wallets stopped sending, every quarter of the silence bound (a second at most)."""
     loop = asyncio.get_running_loop()
     while True:
         limit = byoa_setting("PING_SECONDS") * SILENT_PINGS
-        await asyncio.sleep(limit / 4)
+        # At most a second, so that a changed setting takes effect soon; a pass costs a comparison per connection.
+        await asyncio.sleep(min(limit / 4, 1.0))
         now = loop.time()
         for connection in list(_connections.values()):
             if now - connection.heard > limit:

@@ -270,3 +270,20 @@ def test_calls_does_not_import_the_consumer():
     imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
     assert "byoa.consumers" not in imported
 
+
+
+async def test_a_call_no_process_acknowledges_resolves_none_after_the_acceptance_bound(settings):
+    settings.BYOA = {**settings.BYOA, "ACCEPT_SECONDS": 0.3}
+    from byoa.models import ServerProcess
+
+    def killed_process_pairing():
+        # Its process beat a moment ago, then died: its inbox is still fresh, and nobody reads it.
+        now = clock.now()
+        ServerProcess.objects.create(inbox="byoa.killed!1", pid=1, started_at=now, beat_at=now)
+        return Pairing.objects.create(token_digest="d", visitor="v", manifest_name="geo",
+                                      channel_name="byoa.killed!1#1", created_at=now, last_seen=now)
+
+    pairing = await database_sync_to_async(killed_process_pairing)()
+    started = asyncio.get_running_loop().time()
+    assert await asyncio.wait_for(call_wallet(pairing, "audio.transcribe", CLIP, timeout=60), 10) is None
+    assert asyncio.get_running_loop().time() - started >= 0.3  # it was sent, and waited for the acknowledgement

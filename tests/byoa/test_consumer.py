@@ -452,3 +452,29 @@ async def test_a_call_sent_to_a_connection_gone_since_its_address_was_read_fails
     monkeypatch.setattr(live, "get", lambda pairing_id: None)  # the caller is in another process
     clip = {"audio": {"mime": "audio/wav", "base64": "UklGRg=="}}
     assert await asyncio.wait_for(call_wallet(pairing.pk, "audio.transcribe", clip, timeout=3600), 5) is None
+
+
+async def test_a_wallet_silent_past_one_and_a_half_ping_intervals_is_closed_and_its_calls_resolve_none(
+    wallet_socket, settings
+):
+    settings.BYOA = {**settings.BYOA, "PING_SECONDS": 0.2}
+    communicator, welcome = await pair(wallet_socket)
+    pairing = await get_pairing(token_digest=tokens.digest(welcome["pairing"]))
+    caller = asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", {"audio": {}}, timeout=60))
+    assert (await communicator.receive_json_from(timeout=5))["type"] == "call"
+    # The wallet says nothing more: no result, no ping.
+    assert await asyncio.wait_for(caller, 10) is None
+    assert await close_code(communicator) == CloseCode.POLICY
+    assert (await get_pairing(pk=pairing.pk)).channel_name == ""
+
+
+async def test_a_wallet_that_pings_is_not_taken_for_silent(wallet_socket, settings):
+    settings.BYOA = {**settings.BYOA, "PING_SECONDS": 0.2}
+    communicator, welcome = await pair(wallet_socket)
+    pairing = await get_pairing(token_digest=tokens.digest(welcome["pairing"]))
+    # Pings every 0.1 s for ten silence bounds (each a wait for the next ping to be due, not a sleep to get by).
+    for _ in range(30):
+        await communicator.send_json_to({"type": "ping"})
+        assert await communicator.receive_nothing(timeout=0.1)
+    assert live.get(pairing.pk) is not None
+    assert (await get_pairing(pk=pairing.pk)).channel_name
