@@ -98,3 +98,11 @@ async def test_stop_on_the_page_ends_the_model_servers_answer_through_the_relay(
     rest.set()
     assert await asyncio.to_thread(model.hung_up.wait, 5)  # the relay closed the model server's stream
     assert await page.locator(".turn.assistant .text").last.text_content() == "Once "
+
+
+async def test_scripted_stand_in_searches_by_the_mood_the_visitor_names(page, scripted_server):
+    await open_shop(page, scripted_server)
+    answer = await ask(page, "A calm book for tonight")
+    titles = await page.locator(".assistant-cards .title").all_text_contents()
+    assert titles and answer.startswith("(scripted stand-in, not an AI) I searched the shop for calm books.")
+    assert all(title in answer for title in titles)

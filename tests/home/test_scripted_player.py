@@ -47,20 +47,25 @@ def test_questioner_finds_each_thing_a_truthful_visitor_thinks_of(thing):
 SEARCH = [{"type": "function", "function": {"name": "search_books"}}]
 
 
-def searched(query):
-    """Return the assistant message of a search_books call with this query."""
-    call = {"id": "c1", "type": "function", "function": {"name": "search_books", "arguments": json.dumps({"query": query})}}
-    return {"role": "assistant", "content": "", "tool_calls": [call]}
+def searched(query, call_id="c1", name="search_books", **arguments):
+    """Return the assistant message of a tool call (search_books with this query, by default)."""
+    arguments = arguments or ({"query": query} if query is not None else {})
+    function = {"name": name, "arguments": json.dumps(arguments)}
+    return {"role": "assistant", "content": "", "tool_calls": [{"id": call_id, "type": "function", "function": function}]}
+
+
+def result(content, call_id="c1"):
+    return {"role": "tool", "tool_call_id": call_id, "content": content}
 
 
 def test_bookshop_searches_with_the_visitors_words_then_single_words_then_answers_from_the_result():
     asked = [{"role": "user", "content": "lonely robot stories"}]
     assert said({"messages": asked, "tools": SEARCH}) == ("", [("search_books", {"query": "lonely robot stories"})])
     first = searched("lonely robot stories")
-    nothing = {"role": "tool", "tool_call_id": "c1", "content": "No books match. Try another mood."}
+    nothing = result("No books match. Try another mood.")
     assert said({"messages": [*asked, first, nothing], "tools": SEARCH})[1] == [("search_books", {"query": "stories"})]
-    found = {"role": "tool", "tool_call_id": "c1", "content": "1 book(s):\n- Robot Tales by A. Writer (robot-tales)"}
-    text, calls = said({"messages": [*asked, first, nothing, searched("stories"), found], "tools": SEARCH})
+    found = result("1 book(s):\n- Robot Tales by A. Writer (robot-tales)", "c2")
+    text, calls = said({"messages": [*asked, first, nothing, searched("stories", "c2"), found], "tools": SEARCH})
     assert calls == []
     assert text == "(scripted stand-in, not an AI) I searched the shop for 'stories'. It has: - Robot Tales by A. Writer (robot-tales)"
 
@@ -81,8 +86,18 @@ def test_a_garbled_history_from_the_page_still_gets_an_answer():
 
 def test_bookshop_retries_with_the_words_that_say_which_book_not_filler():
     asked = [{"role": "user", "content": "A calm book for tonight"}]
-    nothing = {"role": "tool", "tool_call_id": "c1", "content": "No books match."}
-    history = [*asked, searched("A calm book for tonight"), nothing]
+    history = [*asked, searched("A calm book for tonight"), result("No books match.")]
     assert said({"messages": history, "tools": SEARCH})[1] == [("search_books", {"query": "calm"})]
-    text, calls = said({"messages": [*history, searched("calm"), nothing], "tools": SEARCH})
+    text, calls = said({"messages": [*history, searched("calm", "c2"), result("No books match.", "c2")], "tools": SEARCH})
     assert calls == [] and text.endswith("I searched the shop for 'A calm book for tonight' and found no book.")
+
+
+def test_bookshop_learns_the_moods_first_and_searches_by_the_mood_the_visitor_names():
+    tools = [*SEARCH, {"type": "function", "function": {"name": "list_moods"}}]
+    asked = [{"role": "user", "content": "Something Cosy for a rainy day"}]
+    assert said({"messages": asked, "tools": tools}) == ("", [("list_moods", {})])
+    history = [*asked, searched(None, "m", "list_moods"), result("Moods: calm, cosy, dark", "m")]
+    assert said({"messages": history, "tools": tools})[1] == [("search_books", {"mood": "cosy"})]
+    found = result("1 book(s):\n- Tea Time by B. Writer (tea-time)", "s")
+    text, calls = said({"messages": [*history, searched(None, "s", mood="cosy"), found], "tools": tools})
+    assert calls == [] and text == "(scripted stand-in, not an AI) I searched the shop for cosy books. It has: - Tea Time by B. Writer (tea-time)"

@@ -3,9 +3,10 @@ The scripted player: what the stand-ins answer when no model is named. It is not
 an AI and says so; it plays each demo's whole path honestly, in the shape of an
 OpenAI-compatible chat completion.
 
-- With a `search_books` tool (the bookshop): search the shop with the visitor's
-  words (then with single words, longest first, while nothing matches) and
-  answer from the results the page's tool calls returned.
+- With a `search_books` tool (the bookshop): learn the moods (`list_moods`),
+  search the shop by a mood the visitor names or with their words (then with
+  single words, longest first, while nothing matches) and answer from the
+  results the page's tool calls returned.
 - As the Twenty Questions host: answer about the secret from the catalog's
   attributes. As the questioner: ask the catalog's attribute questions that
   split the things still possible, and guess when one is left.
@@ -37,7 +38,7 @@ def answer(body):
     tools = {_tool_name(tool) for tool in offered}
     system = "\n".join(_text(m) for m in messages if m.get("role") == "system")
     if "search_books" in tools:
-        return _bookshop(messages)
+        return _bookshop(messages, tools)
     if (found := _SECRET.search(system)) and catalog.load().thing(found["name"]):
         return _completion(_host(catalog.load().thing(found["name"]), _last_user(messages)))
     if system.startswith(prompts.ASKER[:40]):
@@ -100,26 +101,37 @@ def _last_user(messages):
 # -- The bookshop ------------------------------------------------------------------------------
 
 
-def _bookshop(messages):
-    """Search with the visitor's words; answer from the last search's result."""
+def _bookshop(messages, tools):
+    """Learn the moods, search by the visitor's mood or words, answer from the last search's result."""
     start = max((i for i, m in enumerate(messages) if m.get("role") == "user"), default=-1)
     words = _last_user(messages).strip()
     since = messages[start + 1 :]
     calls = [call for m in since if m.get("role") == "assistant" for call in m.get("tool_calls") or []]
-    searched = [_query_of(call) for call in calls if _tool_name(call) == "search_books"]
-    results = [_text(m) for m in since if m.get("role") == "tool"]
-    if not searched:
-        return _completion("", [("search_books", {"query": words})])
-    found = results[-1] if results else ""
-    if found.startswith("No books match") and len(searched) < MAX_SEARCHES:
-        untried = [w for w in _search_words(words) if w not in searched]
+    answers = {m.get("tool_call_id"): _text(m) for m in since if m.get("role") == "tool"}
+    named = [
+        (_tool_name(call), _arguments_of(call), answers.get(call.get("id"), ""))
+        for call in calls
+        if isinstance(call, dict)
+    ]
+    if "list_moods" in tools and not any(name == "list_moods" for name, _, _ in named):
+        return _completion("", [("list_moods", {})])
+    searches = [(arguments, found) for name, arguments, found in named if name == "search_books"]
+    if not searches:
+        moods = next((found for name, _, found in named if name == "list_moods"), "")
+        known = {mood.strip().lower() for mood in moods.removeprefix("Moods:").split(",")}
+        mood = next((word for word in _search_words(words) if word in known), None)
+        return _completion("", [("search_books", {"mood": mood} if mood else {"query": words})])
+    arguments, found = searches[-1]
+    tried = [a.get("query") or a.get("mood") or "" for a, _ in searches]
+    if found.startswith("No books match") and len(searches) < MAX_SEARCHES:
+        untried = [w for w in _search_words(words) if w not in tried]
         if untried:
             return _completion("", [("search_books", {"query": untried[0]})])
     if not found or found.startswith("No books match"):
-        return _completion(f"{LABEL} I searched the shop for {searched[0]!r} and found no book.")
-    books = [line.strip() for line in found.splitlines()[1:] if line.strip()]
-    listed = "; ".join(books)
-    return _completion(f"{LABEL} I searched the shop for {searched[-1]!r}. It has: {listed}")
+        return _completion(f"{LABEL} I searched the shop for {tried[0]!r} and found no book.")
+    books = "; ".join(line.strip() for line in found.splitlines()[1:] if line.strip())
+    what = f"{arguments['mood']} books" if arguments.get("mood") else repr(arguments.get("query"))
+    return _completion(f"{LABEL} I searched the shop for {what}. It has: {books}")
 
 
 def _search_words(text):
@@ -128,14 +140,14 @@ def _search_words(text):
     return sorted((w for w in words if w not in FILLER), key=len, reverse=True)  # stable: ties keep their order
 
 
-def _query_of(call):
-    """Return the query of an earlier search_books call in the page's history ('' when unreadable)."""
+def _arguments_of(call):
+    """Return the string arguments of an earlier tool call in the page's history ({} when unreadable)."""
+    function = call.get("function")
     try:
-        arguments = json.loads(call["function"].get("arguments") or "{}")
+        arguments = json.loads(function.get("arguments") or "{}") if isinstance(function, dict) else {}
     except (TypeError, ValueError):
-        return ""
-    query = arguments.get("query") if isinstance(arguments, dict) else None
-    return query if isinstance(query, str) else ""
+        return {}
+    return {k: v for k, v in arguments.items() if isinstance(v, str)} if isinstance(arguments, dict) else {}
 
 
 # -- Twenty Questions --------------------------------------------------------------------------
