@@ -1,31 +1,16 @@
 // @ts-check
 /**
  * Playwright Test for the test wallet's JavaScript fixtures (testwallet/fixtures.js), run by
- * `make test` (`npm run e2e`): the project served by daphne from the repository's virtualenv on a
- * free port, with its own SQLite database, and Debian's Chromium (never a downloaded browser).
+ * `make test` (`npm run e2e`): the project served as the pytest fixture serves it (`python -m
+ * testwallet.serve`, from the repository's virtualenv: its own SQLite database, a free port it
+ * prints), and Debian's Chromium, never a downloaded browser.
  */
-import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PYTHON = process.env.PYTHON ?? join(ROOT, '.venv', 'bin', 'python');
-
-/** A free loopback port, picked once: the workers load this file again and inherit the environment. */
-async function freePort() {
-  const server = createServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return typeof address === 'object' && address ? address.port : 0;
-}
-process.env.TESTWALLET_E2E_PORT ??= String(await freePort());
-process.env.TESTWALLET_E2E_DIR ??= mkdtempSync(join(tmpdir(), 'testwallet-e2e-'));
-const PORT = process.env.TESTWALLET_E2E_PORT;
-const DATA = process.env.TESTWALLET_E2E_DIR;
 
 export default defineConfig({
   testDir: './e2e',
@@ -34,7 +19,8 @@ export default defineConfig({
   reporter: [['list']],
   outputDir: join(ROOT, 'test-artifacts', 'playwright-test'),
   use: {
-    baseURL: `http://127.0.0.1:${PORT}`,
+    // Read from the server's "Serving <url>" line (webServer.wait below) in the workers, which start after it.
+    baseURL: process.env.TESTWALLET_URL,
     browserName: 'chromium',
     launchOptions: {
       executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
@@ -46,16 +32,12 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `"${PYTHON}" manage.py migrate --noinput -v 0 && "${PYTHON}" manage.py load_catalog`
-      + ` && exec "${PYTHON}" -m daphne -b 127.0.0.1 -p ${PORT} sites.config.asgi:application`,
+    command: `"${PYTHON}" -m testwallet.serve --setup "migrate --noinput" --setup load_catalog sites.config.asgi:application`,
     cwd: ROOT,
-    url: `http://127.0.0.1:${PORT}/`,
-    env: {
-      DJANGO_SETTINGS_MODULE: 'sites.config.settings',
-      DATABASE_URL: `sqlite:///${join(DATA, 'db.sqlite3')}`,
-      VISITOR_AI_VAR_DIR: DATA,
-    },
-    reuseExistingServer: false,
+    env: { DJANGO_SETTINGS_MODULE: 'sites.config.settings' },
+    wait: { stdout: /^Serving (?<testwallet_url>http:\/\/\S+)$/m },
     timeout: 60_000,
+    // SIGTERM, so that the server stops daphne and removes its database (the default is SIGKILL).
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
   },
 });

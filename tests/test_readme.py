@@ -70,6 +70,7 @@ PUBLIC = {
     "testwallet.server": ["DaphneServer", "HypercornServer", "ServerFailedToStart", "UvicornServer"],
     "testwallet.services": ["PostgresServer", "RedisServer", "ServiceFailedToStart", "ServiceMissing", "postgres_bindir"],
     "testwallet.speech": ["SpeechSynthesizerMissing", "resample", "spoken_wav"],
+    "testwallet.serve": ["main"],
     "testwallet.sync_api": ["SyncAiWallet", "SyncByoaExtension", "aiwallet", "byoa_extension"],
     "visitor_ai.asgi": ["get_asgi_application"],
 }
