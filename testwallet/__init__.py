@@ -5,6 +5,10 @@ The headless test wallet for CI.
   need WebSockets and real HTTP (pytest-django's ``live_server`` has neither).
 - ``testwallet.aiwallet`` / ``testwallet.extension``: the drivers of the in-page
   stub wallets in ``stubs/`` (``frontend/testwallet/``): ``window.aiwallet`` and ``window.byoa``.
+- ``testwallet.sync_api``: the sync faces of those drivers, for pytest-playwright
+  (sync) suites and plain scripts.
+- ``testwallet.serve``: ``python -m testwallet.serve``, the project served as
+  ``daphne_server`` serves it, for test runners in other languages.
 - ``testwallet.plugin``: the pytest plugin (a ``pytest11`` entry point), giving
   a site's tests the ``daphne_server``, ``aiwallet``, ``byoa_extension`` and
   ``direct_wallet`` fixtures and Chromium launch settings.
