@@ -1,7 +1,8 @@
 // @ts-check
 /**
  * The test wallet's `window.aiwallet`: an in-page stand-in for AI Wallet, for CI and for trying a
- * page by hand. It is not an AI: every answer comes from the test, or from a labelled echo.
+ * page by hand. It is not an AI: every answer comes from the test, from the developer's own model
+ * server or the site's scripted player (by hand, through the site's relay), or from a labelled echo.
  *
  * A classic script (no `import`/`export`): it runs as a Playwright init script or as a plain
  * `<script>` before the page's own scripts. It keeps the page's side of specs/wallet-provider.md:

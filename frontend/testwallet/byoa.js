@@ -2,8 +2,9 @@
 /**
  * The test wallet's `window.byoa`: an in-page stand-in for the BYOA browser
  * extension and the agent wallet behind it, for CI and for trying a page by
- * hand. It is not an AI: every answer comes from the test, or from a fixed,
- * labelled default.
+ * hand. It is not an AI: every answer comes from the test, from the
+ * developer's own model server or the site's scripted player (by hand, through
+ * the site's relay), or from a fixed, labelled default.
  *
  * A classic script (no `import`/`export`): it runs as a Playwright init script
  * or as a plain `<script>` before the page's own scripts.
