@@ -3,7 +3,7 @@ Server -> wallet calls over the BYOA direct link, ours against the spec's
 Node.js server, measured side by side in one run on loopback.
 
     .venv/bin/python benchmarks/byoa_calls.py [--servers uvicorn-sansio,daphne,...] [--wallets 1,10,100]
-        [--idle 1000] [--runs 5] [--calls 20000] [--call text|clip] [--no-call-log]
+        [--idle 1000] [--runs 5] [--calls 20000] [--call text|clip] [--no-call-log] [--two-processes]
 
 Needs Node.js 18+ and the benchmark's own `ws` (once: ``npm ci --prefix benchmarks/node``).
 
@@ -14,6 +14,13 @@ Targets, each a fresh server process:
                 unless --no-call-log) under daphne, uvicorn (websockets,
                 websockets-sansio, wsproto; uvloop and httptools), hypercorn
                 or granian
+  <server> 2p   with --two-processes, also each server as two processes
+                sharing one SQLite file and a Redis channel layer (redis-server
+                from Debian's package): the wallets connect to the first, the
+                calls are made on the second, so every call and its result
+                cross the channel layer. The one-process targets use the
+                in-memory layer. CPU per call then counts both processes and
+                redis-server.
 
 The same load generator serves every target: benchmarks/node/wallets.mjs,
 headless wallets in Node that answer each call at once. Each target's
@@ -223,50 +230,77 @@ def _targets(server_cpu, workdir, call_log):
         return lambda: pin(cls)(app, settings_module="tests.byoa.live_settings", env=env,
                                 workdir=tempfile.mkdtemp(dir=workdir), **options)
 
+    def two(cls, **options):
+        return lambda: TwoProcesses(lambda **more: pin(cls)(app, settings_module="tests.byoa.live_settings",
+                                                            workdir=tempfile.mkdtemp(dir=workdir), **options, **more),
+                                    env)
+
+    servers = {
+        "daphne": (DaphneServer, {}),
+        "uvicorn": (UvicornServer, {"ws": "websockets"}),
+        "uvicorn-sansio": (UvicornServer, {"ws": "websockets-sansio"}),
+        "uvicorn-wsproto": (UvicornServer, {"ws": "wsproto"}),
+        "hypercorn": (HypercornServer, {}),
+    }
     return {
         "node": lambda: NodeAnchor("node", setup_commands=(), workdir=tempfile.mkdtemp(dir=workdir)),
-        "daphne": ours(DaphneServer),
-        "uvicorn": ours(UvicornServer, ws="websockets"),
-        "uvicorn-sansio": ours(UvicornServer, ws="websockets-sansio"),
-        "uvicorn-wsproto": ours(UvicornServer, ws="wsproto"),
-        "hypercorn": ours(HypercornServer),
+        **{name: ours(cls, **options) for name, (cls, options) in servers.items()},
         "granian": ours(Granian),
+        **{f"{name} 2p": two(cls, **options) for name, (cls, options) in servers.items()},
     }
 
 
-def _tree(pid):
-    """Return the pids of a process and all its descendants."""
-    children = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError):
-                continue
-            children.setdefault(ppid, []).append(int(entry.name))
-    pids, todo = [], [pid]
-    while todo:
-        current = todo.pop()
-        pids.append(current)
-        todo.extend(children.get(current, ()))
-    return pids
+class TwoProcesses:
+    """Two server processes on one database and a private Redis: wallets on the first, calls made on the second."""
+
+    def __init__(self, make, env):
+        self.make = make  # make(env=..., setup_commands=...) -> a server not yet started
+        self.env = env
+        self.redis = self.first = self.second = None
+
+    def __enter__(self):
+        from testwallet.services import RedisServer
+
+        self.redis = RedisServer(persistent=False).__enter__()
+        try:
+            env = {**self.env, "REDIS_URL": self.redis.url}
+            self.first = self.make(env=env).start()
+            shared = {**env, "DATABASE_URL": f"sqlite:///{self.first.database}"}
+            self.second = self.make(env=shared, setup_commands=()).start()
+        except BaseException:
+            self.__exit__()
+            raise
+        return self
+
+    def __exit__(self, *exc_info):
+        for server in (self.second, self.first):
+            if server is not None:
+                server.stop()
+        self.redis.__exit__(*exc_info)
+
+    @property
+    def application(self):
+        return f"{self.first.application} (2 processes)"
+
+    @property
+    def url(self):
+        return self.first.url
+
+    @property
+    def calls_url(self):
+        return self.second.url
+
+    def pids(self):
+        from benchmarks import _proc
+
+        return [*_proc.tree(self.first.process.pid), *_proc.tree(self.second.process.pid), self.redis.process.pid]
 
 
-def _cpu_seconds(pids):
-    total = 0
-    for pid in pids:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        total += int(fields[11]) + int(fields[12])
-    return total / os.sysconf("SC_CLK_TCK")
+def _server_pids(server):
+    """Return the pids whose CPU and memory count as the server's."""
+    from benchmarks import _proc
 
-
-def _rss_kib(pids):
-    total = 0
-    for pid in pids:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                total += int(line.split()[1])
-    return total
+    return server.pids() if hasattr(server, "pids") else _proc.tree(server.process.pid)
 
 
 class LoadGenerator:
@@ -305,18 +339,21 @@ def _spread(values, digits=0):
 
 async def _measure(server, http, load, wallets, args, call_file, name="bench wallet"):
     """Open W wallets, run the calls --runs times, close them; return the rows."""
+    from benchmarks import _proc
+
     links = (await http.get(f"{server.url}/_bench/links", params={"n": wallets})).json()["links"]
     await load.ask({"open": links, "name": name})
-    pids = _tree(server.process.pid)
+    pids = _server_pids(server)
+    calls_url = getattr(server, "calls_url", server.url)  # two processes: the one the wallets are not on
     per_wallet = max(1, args.calls // wallets)
     params = {"calls": per_wallet, "inflight": IN_FLIGHT, "call": str(call_file)}
     rows = []
     try:
-        await http.get(f"{server.url}/_bench/run", params={**params, "calls": max(1, per_wallet // 5)})  # warm-up
+        await http.get(f"{calls_url}/_bench/run", params={**params, "calls": max(1, per_wallet // 5)})  # warm-up
         for _ in range(args.runs):
-            before = _cpu_seconds(pids)
-            result = (await http.get(f"{server.url}/_bench/run", params=params)).json()
-            cpu = _cpu_seconds(pids) - before
+            before = _proc.cpu_seconds(pids)
+            result = (await http.get(f"{calls_url}/_bench/run", params=params)).json()
+            cpu = _proc.cpu_seconds(pids) - before
             if result["wallets"] != wallets or result["failures"]:
                 raise RuntimeError(f"{server.application}: {result}")
             rows.append({"cpu_us": cpu / result["calls"] * 1e6, "rate": result["calls"] / result["elapsed"],
@@ -329,20 +366,22 @@ async def _measure(server, http, load, wallets, args, call_file, name="bench wal
 async def _measure_target(name, make, args, call_file, cpus):
     import httpx
 
+    from benchmarks import _proc
+
     results = {}
     with make() as server:
         async with httpx.AsyncClient(timeout=600) as http, LoadGenerator(cpus) as load:
             for wallets in args.wallets:
                 results[wallets] = await _measure(server, http, load, wallets, args, call_file)
             if args.idle:
-                pids = _tree(server.process.pid)
+                pids = _server_pids(server)
                 warm = (await http.get(f"{server.url}/_bench/links", params={"n": 10})).json()["links"]
                 await load.ask({"open": warm, "name": IDLE_NAME})  # every code path warm before the baseline
-                before = _rss_kib(pids)
+                before = _proc.rss_kib(pids)
                 links = (await http.get(f"{server.url}/_bench/links", params={"n": args.idle})).json()["links"]
                 await load.ask({"open": links, "name": IDLE_NAME})
                 await asyncio.sleep(1)  # let the server settle its allocations (a measurement, not a test)
-                after = _rss_kib(pids)
+                after = _proc.rss_kib(pids)
                 results["idle_kib"] = (after - before) / args.idle
                 results["idle_calls"] = await _measure(server, http, load, 10, args, call_file)
     return results
@@ -363,7 +402,8 @@ async def _main(args):
         os.sched_setaffinity(0, load_cpus)
     targets = _targets(server_cpu, workdir, args.call_log)
     results = {}
-    for name in ["node", *args.servers]:
+    for name in ["node", *args.servers, *([f"{name} 2p" for name in args.servers if name != "granian"]
+                                           if args.two_processes else [])]:
         results[name] = await _measure_target(name, targets[name], args, call_file, load_cpus)
         print(f"  measured {name}", file=sys.stderr, flush=True)
 
@@ -374,7 +414,7 @@ async def _main(args):
     print(f"{os.cpu_count()} CPUs; server on CPU {server_cpu}, load generator on {load_cpus}; "
           f"load average at the end {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     print("figures: median [min-max] over the runs; x node: ours / the Node anchor's median (and range) in this run")
-    header = f"{'target':<16}{'W':>6}  {'CPU us/call':<18}{'x node':<18}{'calls/s':<22}{'p50 ms':<18}{'p99 ms':<18}"
+    header = f"{'target':<18}{'W':>6}  {'CPU us/call':<18}{'x node':<18}{'calls/s':<22}{'p50 ms':<20}{'p99 ms':<20}"
     print(header)
     node = results["node"]
     for name, result in results.items():
@@ -385,14 +425,14 @@ async def _main(args):
             ratio = (f"{statistics.median(cpu) / statistics.median(ref):.1f} "
                      f"[{min(cpu) / max(ref):.1f}-{max(cpu) / min(ref):.1f}]")
             label = "10+idle" if key == "idle_calls" else key
-            print(f"{name:<16}{label:>6}  {_spread(cpu):<18}{ratio:<18}{_spread([r['rate'] for r in rows]):<22}"
-                  f"{_spread([r['p50'] for r in rows], 2):<18}{_spread([r['p99'] for r in rows], 2):<18}")
+            print(f"{name:<18}{label:>6}  {_spread(cpu):<18}{ratio:<18}{_spread([r['rate'] for r in rows]):<22}"
+                  f"{_spread([r['p50'] for r in rows], 2):<20}{_spread([r['p99'] for r in rows], 2):<20}")
     if args.idle:
         print(f"memory per idle wallet ({args.idle} connected, RSS of the server's processes):")
         for name, result in results.items():
             flat = statistics.median(c["cpu_us"] for c in result["idle_calls"]) / statistics.median(
                 c["cpu_us"] for c in result[10]) if 10 in result else float("nan")
-            print(f"  {name:<16}{result['idle_kib']:>7.1f} KiB   CPU/call at W=10 with them / without: {flat:.2f}")
+            print(f"  {name:<18}{result['idle_kib']:>7.1f} KiB   CPU/call at W=10 with them / without: {flat:.2f}")
 
 
 def _clip():
@@ -417,6 +457,8 @@ def main(argv=None):
     parser.add_argument("--calls", type=int, default=20000, help="calls per run, over all wallets")
     parser.add_argument("--call", choices=["text", "clip"], default="text", help="a small text.generate, or an 11 KB clip")
     parser.add_argument("--no-call-log", dest="call_log", action="store_false", help="BYOA['CALL_LOG'] = False")
+    parser.add_argument("--two-processes", action="store_true",
+                        help="also each server as two processes on Redis (wallets on one, calls made on the other)")
     args = parser.parse_args(argv)
     args.servers = [name for name in args.servers.split(",") if name]
     args.wallets = [int(w) for w in args.wallets.split(",")]
@@ -430,6 +472,8 @@ def main(argv=None):
     os.chdir(ROOT)
     sys.path.insert(0, str(ROOT))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.byoa.live_settings")
+    if args.two_processes and shutil.which("redis-server") is None:
+        sys.exit("--two-processes needs redis-server (Debian: apt-get install redis-server)")
     asyncio.run(_main(args))
 
 

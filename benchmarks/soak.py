@@ -263,7 +263,12 @@ async def _visitor_calls(http, servers, visitor, first, count, args, gate, tally
                 tally.add(where, "misrouted")
                 tally.errors.append(f"{call_id} received {text!r}")
         elif kind == "none":
-            tally.add(where, "none_at_drop" if call_id in ledger.dropped else "none")
+            if call_id in ledger.dropped:
+                tally.add(where, "none_at_drop")
+            else:
+                tally.add(where, "none")
+                # At once (the wallet was away, or the call refused) or at the call's timeout.
+                tally.rows[where]["none_waited" if elapsed >= args.timeout * 0.9 else "none_at_once"] += 1
         else:
             tally.add(where, kind)
             tally.errors.append(f"{call_id}: {kind} {text}")
@@ -271,7 +276,8 @@ async def _visitor_calls(http, servers, visitor, first, count, args, gate, tally
             try:
                 await asyncio.wait_for(visitor.wallet.back.wait(), BACK_SECONDS)
             except TimeoutError:
-                tally.errors.append(f"wallet {visitor.index} did not come back within {BACK_SECONDS:.0f} s")
+                notes = "; ".join(visitor.wallet.activity[-4:])  # never a code, token or call content
+                tally.errors.append(f"wallet {visitor.index} did not come back within {BACK_SECONDS:.0f} s: {notes}")
 
 
 def _servers(args, workdir, env):
@@ -284,7 +290,15 @@ def _servers(args, workdir, env):
             options["setup_commands"] = ()  # the first one migrated the shared database
         if args.server == "daphne":
             return DaphneServer("benchmarks.soak:application", **options)
-        return UvicornServer("benchmarks.soak:application", ws="websockets-sansio", **options)
+        return PatientUvicorn("benchmarks.soak:application", ws="websockets-sansio", **options)
+
+    class PatientUvicorn(UvicornServer):
+        # A client whose event loop is busy with 1,000 wallets may reuse a keep-alive
+        # connection seconds after uvicorn's 5 s timeout closed it: a reset of the
+        # client's own making, not a failure of the site.
+        def command(self, fd):
+            command = super().command(fd)
+            return [*command[:-1], "--timeout-keep-alive", "120", command[-1]]
 
     return [make(index) for index in range(args.processes)]
 
@@ -368,6 +382,7 @@ def _report(args, result, database, driver_rss_kib):
               f"{row['lost']:>6}{row['misrouted']:>11}{row['error']:>8}{p50:>9}{p99:>9}")
     print(f"{'all':<16}{total['made']:>8}{total['answered']:>10}{total['none']:>7}{total['none_at_drop']:>9}"
           f"{total['lost']:>6}{total['misrouted']:>11}{total['error']:>8}")
+    print(f"None outside a drop: {total['none_at_once']} at once, {total['none_waited']} at the call's timeout")
     print(f"duplicated (run twice by the wallets, or received by two callers): {duplicated}")
     wallets = result["wallets"]
     print(f"wallets that dropped mid-call: {wallets['dropped']} of {wallets['dropping']} chosen; "
