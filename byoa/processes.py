@@ -10,9 +10,11 @@ a crash, a lost machine) stops renewing, and within ``BYOA["STALE_SECONDS"]``
 its wallets count as away and calls to them fail at once. Every beat also
 sweeps: it deletes the records of stale processes and detaches their pairings,
 so the admin and ``/byoa/wait`` stop showing them as connected. A process that
-stops normally (SIGTERM under daphne or uvicorn: both return from their main
-loop, and Python then runs its exit handlers) removes its own record and
-detaches its pairings at once.
+stops normally removes its own record and detaches its pairings at once. Daphne returns from its main loop on SIGTERM,
+and Python then runs its exit handlers, where this happens; uvicorn ends its
+process with the signal itself once its shutdown is complete, so no exit
+handler runs there: its lifespan's shutdown does it (``LeaveAtShutdown``,
+installed by ``visitor_ai.asgi``).
 
 The seconds between a SIGKILL and the record going stale are covered by the
 caller: a call sent over the channel layer is acknowledged by the receiving
@@ -39,7 +41,7 @@ from byoa import clock
 from byoa.conf import byoa_setting
 from byoa.models import Pairing, ServerProcess
 
-__all__ = ["forget", "is_fresh", "register", "sweep"]
+__all__ = ["LeaveAtShutdown", "forget", "is_fresh", "register", "sweep"]
 
 logger = logging.getLogger(__name__)
 
@@ -102,7 +104,7 @@ async def register(inbox, attached):
     global _own, _remove_at_exit
     await _beat_once(inbox, attached)
     if _own is None:
-        atexit.register(_unregister_at_exit)
+        atexit.register(_leave)
     _own = (inbox, asyncio.get_running_loop().create_task(_beat_forever(inbox, attached), name="byoa-beat"))
     _remove_at_exit = True
 
@@ -145,7 +147,7 @@ def _unregister(inbox):
         ServerProcess.objects.filter(inbox=inbox).delete()
 
 
-def _unregister_at_exit():
+def _leave():
     """Remove this process's record and detach its pairings now, rather than when the record goes stale."""
     global _remove_at_exit
     if _own is None or not _remove_at_exit:
@@ -156,3 +158,28 @@ def _unregister_at_exit():
         _unregister(inbox)
     except Exception as exc:  # the database may be gone before us: the others' sweep catches up
         logger.warning("BYOA could not remove this process's record at exit (%s)", type(exc).__name__)
+
+
+class LeaveAtShutdown:
+    """The ASGI lifespan, wrapped: at shutdown, remove this process's record and detach its pairings first."""
+
+    def __init__(self, app=None):
+        self.app = app  # the lifespan application this one wraps (e.g. the MCP server's), or None
+
+    async def __call__(self, scope, receive, send):
+        async def receive_and_leave():
+            message = await receive()
+            if message["type"] == "lifespan.shutdown":
+                await database_sync_to_async(_leave)()
+            return message
+
+        if self.app is not None:
+            await self.app(scope, receive_and_leave, send)
+            return
+        while True:  # no other lifespan: answer it here
+            message = await receive_and_leave()
+            if message["type"] == "lifespan.startup":
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                await send({"type": "lifespan.shutdown.complete"})
+                return

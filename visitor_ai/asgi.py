@@ -63,9 +63,12 @@ def get_asgi_application(*, serve_static=None, websocket_routes=()):
 
     websockets = []
     if apps.is_installed("byoa"):
+        from byoa.processes import LeaveAtShutdown
         from byoa.routing import websocket_urlpatterns
 
         websockets.extend(websocket_urlpatterns)
+        # A process that stops under uvicorn leaves no pairing marked as connected to it (byoa.processes).
+        protocols["lifespan"] = LeaveAtShutdown(protocols.get("lifespan"))
     websockets.extend(websocket_routes)
 
     protocols["http"] = URLRouter(http_routes)

@@ -24,7 +24,7 @@ import psycopg
 import pytest
 
 from byoa.wallet import Consent
-from testwallet.server import DaphneServer
+from testwallet.server import DaphneServer, UvicornServer
 from testwallet.services import PostgresServer, RedisServer
 from tests.byoa.conftest import Browser
 from tests.byoa.fault_settings import BYOA as FAULT_BYOA
@@ -306,3 +306,27 @@ async def test_a_late_result_is_dropped_and_never_reaches_another_caller(cluster
     first_caller_gone.set()
     outputs = [output for output, _seconds in await asyncio.gather(*waiting)]
     assert outputs == [{"text": "fresh"}, {"text": "fresh"}]
+
+
+async def test_uvicorn_stopped_with_sigterm_removes_its_record_and_detaches_its_pairings(
+    redis, database_url, tmp_path, direct_wallet
+):
+    env = {"REDIS_URL": redis.url, "DATABASE_URL": database_url}
+    server = UvicornServer("sites.config.asgi:application", settings_module="tests.byoa.fault_settings", env=env,
+                           workdir=tmp_path)
+    database = SimpleNamespace(database_url=database_url)
+    with server:
+        browser = Browser(server)
+        try:
+            await browser.open_page()
+            wallet = await direct_wallet((await browser.new_link())["link"], {"audio.transcribe": {"text": "Peru"}},
+                                         ping_seconds=PING_EVERY)
+            assert wallet.opened, wallet.activity
+            assert connected_pairings(database) and len(process_records(database)) == 1
+        finally:
+            await browser.close()
+        # SIGTERM: uvicorn shuts down gracefully (the lifespan's shutdown included), then
+        # ends itself with the same signal, so Python's exit handlers never run.
+        server.stop()
+    assert connected_pairings(database) == []
+    assert process_records(database) == []
