@@ -8,6 +8,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
+import { launchOptions } from './testwallet/chromium.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PYTHON = process.env.PYTHON ?? join(ROOT, '.venv', 'bin', 'python');
@@ -22,14 +23,7 @@ export default defineConfig({
     // Read from the server's "Serving <url>" line (webServer.wait below) in the workers, which start after it.
     baseURL: process.env.TESTWALLET_URL,
     browserName: 'chromium',
-    launchOptions: {
-      executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-      // The flags of testwallet/chromium.py: a headless CI machine with a closed network.
-      args: [
-        '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
-        '--disable-component-update', '--disable-sync', '--no-first-run',
-      ],
-    },
+    launchOptions: launchOptions(),
   },
   webServer: {
     command: `"${PYTHON}" -m testwallet.serve --setup "migrate --noinput" --setup load_catalog sites.config.asgi:application`,

@@ -33,6 +33,7 @@ def test_each_example_the_readme_names_exists_and_make_test_runs_it():
         "frontend/e2e/bookshop.spec.js",
         "frontend/playwright.config.js",
         "examples/script/bookshop_check.py",
+        "frontend/e2e/bookshop-script.js",
     ]
     for path in examples:
         assert f"({path})" in section, f"README's 'Test your site in CI' does not link {path}"
@@ -43,5 +44,5 @@ def test_each_example_the_readme_names_exists_and_make_test_runs_it():
     assert "$(BIN)/python examples/script/bookshop_check.py" in recipe
     assert "cd frontend && npm run e2e" in recipe
     scripts = json.loads((ROOT / "frontend" / "package.json").read_text(encoding="utf-8"))["scripts"]
-    assert scripts["e2e"] == "playwright test"
+    assert scripts["e2e"] == "playwright test && node e2e/bookshop-script.js"
     assert "testDir: './e2e'" in (ROOT / "frontend" / "playwright.config.js").read_text(encoding="utf-8")
