@@ -13,6 +13,8 @@ against ``jsonschema``'s hundred; only invalid arguments go through
 
 import jsonschema
 import jsonschema_rs
+from asgiref.sync import ThreadSensitiveContext, sync_to_async
+from django.db import close_old_connections
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
@@ -40,7 +42,15 @@ class SiteMCPServer(MCPServer):
             problems = sorted(validator.iter_errors(arguments), key=lambda error: list(error.path))
             if problems:
                 raise ToolError(f"Invalid arguments for {name}: " + "; ".join(map(_describe, problems)))
-        return await super().call_tool(name, arguments, context)
+        # A tool call is this endpoint's request: its queries get a thread and a
+        # database connection of their own, returned when it ends, as Django's
+        # handler does for a view. Without that they would share one thread whose
+        # connection is never closed, and stay dead after a database restart.
+        async with ThreadSensitiveContext():
+            try:
+                return await super().call_tool(name, arguments, context)
+            finally:
+                await sync_to_async(close_old_connections)()
 
     async def _validators(self):
         # Built on first use: the schemas never change while the server runs.

@@ -154,6 +154,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         "max_size": _env_int("DATABASE_POOL_SIZE", 10),
         "timeout": 5.0,
         "check": ConnectionPool.check_connection,
+        # The pool retries a failed connection with a doubling delay (1, 2, 4, 8 s ...)
+        # for this long, then leaves the next request to start again at once: a
+        # database back after a long gap is found within seconds, not a delay's length.
+        "reconnect_timeout": 4.0,
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

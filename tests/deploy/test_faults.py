@@ -11,6 +11,8 @@ import time
 import httpx
 import pytest
 
+from tests.mcp_server.test_live import mcp_client
+
 pytestmark = pytest.mark.live
 
 # The pool's wait for a connection (settings.DATABASES) plus the request's own time.
@@ -29,11 +31,25 @@ async def sign_in_attempt(client, base_url):
     return response, time.monotonic() - started
 
 
+async def basket_of(cluster, cookies):
+    """Return (the MCP view_basket result through nginx, seconds)."""
+    started = time.monotonic()
+    async with mcp_client(cluster, cookies=cookies) as client:
+        result = await client.call_tool("view_basket", {})
+    return result, time.monotonic() - started
+
+
 async def test_postgres_restarted_gives_503_in_the_gap_and_every_process_recovers_by_itself(production_cluster):
     cluster = production_cluster
     everywhere = [cluster.url] + [server.url for server in cluster.servers]
     async with httpx.AsyncClient() as client:
         await client.get(f"{cluster.url}/admin/login/")  # the CSRF cookie; no query without a session
+        shop = httpx.AsyncClient()
+        assert (await shop.get(f"{cluster.url}/bookshop/")).status_code == 200
+        cookies = dict(shop.cookies)
+        await shop.aclose()
+        async with mcp_client(cluster, cookies=cookies) as mcp:
+            assert not (await mcp.call_tool("add_to_basket", {"slug": "dune"})).is_error
         for url in everywhere:
             response, _ = await sign_in_attempt(client, url)
             assert response.status_code == 200 and "Please enter the correct username" in response.text
@@ -48,6 +64,12 @@ async def test_postgres_restarted_gives_503_in_the_gap_and_every_process_recover
             assert "Traceback" not in response.text and "psycopg" not in response.text
             assert took < GAP_ANSWER_SECONDS, f"{url} took {took:.1f} s to answer in the gap"
             gap[url] = round(took, 2)
+        # The MCP server: the basket tool answers a tool error in the gap, in bounded time.
+        result, took = await basket_of(cluster, cookies)
+        assert result.is_error, result.structured_content
+        assert "Traceback" not in result.content[0].text
+        assert took < GAP_ANSWER_SECONDS * 2, f"the MCP call took {took:.1f} s in the gap"
+        gap["mcp view_basket"] = round(took, 2)
 
         cluster.postgres.start()
         back = time.monotonic()
@@ -59,5 +81,8 @@ async def test_postgres_restarted_gives_503_in_the_gap_and_every_process_recover
             return round(time.monotonic() - back, 2)
 
         recovered = dict(zip(everywhere, await asyncio.gather(*map(recovery, everywhere))))
+        result, _ = await basket_of(cluster, cookies)
+        assert not result.is_error, result.content
+        assert [item["book"]["slug"] for item in result.structured_content["items"]] == ["dune"]
         print(f"\n503 answers in the gap (s; nginx, then each process): {gap}")
         print(f"recovered after PostgreSQL was ready again (s; nginx, then each process): {recovered}")

@@ -75,7 +75,7 @@ def test_postgres_connections_come_from_a_checked_pool_never_kept_per_thread(tmp
     values = json.loads(done.stdout)
     assert values["engine"] == "django.db.backends.postgresql"
     assert values["age"] == 0
-    assert values["pool"] == ["check", "max_size", "min_size", "timeout"] and values["size"] == 3
+    assert values["pool"] == ["check", "max_size", "min_size", "reconnect_timeout", "timeout"] and values["size"] == 3
     assert values["redirect"] is True and values["hsts"] == 31536000
 
 
