@@ -1,8 +1,9 @@
 """
 The relay's views. Each refuses, in this order: DEBUG off (404, as if it did not
-exist), another site (Sec-Fetch-Site, Origin: 403), another session (the token
-the banner script got: 403), a body over its bound (413). Django's CSRF
-middleware has refused a request without the page's CSRF token before that.
+exist), another site (Sec-Fetch-Site, Origin: 403), another session (the relay
+token the base template gave this session's pages: 403), a body over its bound
+(413). Django's CSRF middleware has refused a request without the page's CSRF
+token before that.
 """
 
 import base64
@@ -51,7 +52,7 @@ def _json_body(request):
     except (ValueError, UnicodeDecodeError):
         raise RelayError("The request body is not JSON", 400) from None
     if not isinstance(body, dict):
-        raise RelayError("The request body is a JSON object", 400)
+        raise RelayError("The request body must be a JSON object", 400)
     return body
 
 
