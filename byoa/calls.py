@@ -36,7 +36,7 @@ import logging
 from channels.exceptions import ChannelFull
 from channels.layers import get_channel_layer
 
-from byoa import events, live, pairings, protocol
+from byoa import events, live, pairings, processes, protocol
 from byoa.conf import byoa_setting
 from byoa.replies import ChannelReply, LocalReply
 
@@ -72,6 +72,7 @@ class WalletStream:
         self.timeout = byoa_setting("CALL_SECONDS") if timeout is None else timeout
         self.output = None
         self._started = False
+        self._address = ""  # of the connection in another process the call went to
 
     def __aiter__(self):
         if self._started:
@@ -84,6 +85,7 @@ class WalletStream:
         while reply is not None:
             message = await reply.receive(deadline)
             if message is None:  # the deadline passed
+                self._no_answer(reply)
                 return
             if message.get("type") == events.CHUNK:
                 yield message["delta"]
@@ -99,12 +101,18 @@ class WalletStream:
         while reply is not None:
             message = await reply.receive(deadline)
             if message is None:
+                self._no_answer(reply)
                 break
             if message.get("type") == events.RESULT:
                 if message.get("ok"):
                     self.output = message.get("output")
                 break
         return self.output
+
+    def _no_answer(self, reply):
+        """Note a call that ended with nothing heard: unacknowledged, its process is taken for dead."""
+        if reply.unacknowledged:
+            processes.suspect(live.inbox_of(self._address))
 
     async def _send_call(self):
         """Hand the call to the pairing's live connection; return (where its outcome comes, the deadline)."""
@@ -126,6 +134,7 @@ class WalletStream:
         channel = await pairings.live_channel(pk)
         if not channel:
             return None, deadline
+        self._address = channel
         # The connection's process acknowledges at once; silence means it is gone (byoa.processes).
         accept_by = loop.time() + byoa_setting("ACCEPT_SECONDS")
         reply = ChannelReply(layer, await layer.new_channel(live.CHANNEL_PREFIX), accept_by)

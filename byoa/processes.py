@@ -19,7 +19,9 @@ installed by ``visitor_ai.asgi``).
 The seconds between a SIGKILL and the record going stale are covered by the
 caller: a call sent over the channel layer is acknowledged by the receiving
 process's inbox at once, and a caller that hears nothing within
-``BYOA["ACCEPT_SECONDS"]`` gives up (``byoa.calls``).
+``BYOA["ACCEPT_SECONDS"]`` gives up (``byoa.calls``) and takes the process
+for dead (``suspect``): later calls to any of its wallets fail at once, until
+its record shows a beat newer than the one seen when it was suspected.
 
 The beat survives database errors: it logs the error's class and tries again
 at the next beat. Should this process's own record have been swept meanwhile
@@ -41,13 +43,17 @@ from byoa import clock
 from byoa.conf import byoa_setting
 from byoa.models import Pairing, ServerProcess
 
-__all__ = ["LeaveAtShutdown", "forget", "is_fresh", "register", "sweep"]
+__all__ = ["LeaveAtShutdown", "forget", "is_fresh", "register", "suspect", "sweep"]
 
 logger = logging.getLogger(__name__)
 
 # The inboxes of processes found fresh at this process's last beat: most calls
 # to a remote connection then cost no query beyond the pairing's own.
 _fresh = set()
+# inbox -> the beat_at of its record when a call to it went unacknowledged (None
+# until read): it counts as dead until its record shows a later beat. Compared
+# with the record's own value, so that the machines' clocks need not agree.
+_suspected = {}
 # (inbox, beat task) of this process: one inbox per event loop, and one loop serves
 _own = None
 # Whether this process removes its record when it exits (not after forget()).
@@ -113,6 +119,8 @@ async def _beat_once(inbox, attached):
     global _fresh
     try:
         _fresh = await database_sync_to_async(_beat)(inbox, attached())
+        for gone in set(_suspected) - _fresh:  # swept, or about to be: nothing left to suspect
+            del _suspected[gone]
     except Exception as exc:  # the database is away: the next beat tries again
         # Only the class: a database error's text may quote a row.
         logger.warning("BYOA could not renew this process's record (%s)", type(exc).__name__)
@@ -126,13 +134,32 @@ async def _beat_forever(inbox, attached):
 
 async def is_fresh(inbox):
     """Return True when the process with this inbox beat recently enough to count as alive."""
-    if inbox in _fresh or (_own is not None and inbox == _own[0]):  # this very process is alive
+    if _own is not None and inbox == _own[0]:  # this very process is alive
         return True
-    # Not fresh at our last beat: it may have started since. Ask.
-    fresh = await ServerProcess.objects.filter(inbox=inbox, beat_at__gte=_cutoff()).aexists()
-    if fresh:
-        _fresh.add(inbox)
-    return fresh
+    if inbox in _fresh and inbox not in _suspected:
+        return True
+    # Not fresh at our last beat (it may have started since), or suspected: ask.
+    beat_at = await ServerProcess.objects.filter(inbox=inbox, beat_at__gte=_cutoff()).values_list(
+        "beat_at", flat=True
+    ).afirst()
+    if beat_at is None:
+        return False
+    if inbox in _suspected:
+        seen = _suspected[inbox]
+        if seen is None:
+            _suspected[inbox] = beat_at
+            return False
+        if beat_at <= seen:
+            return False
+        del _suspected[inbox]  # it beat since: alive after all (the acknowledgement was lost)
+    _fresh.add(inbox)
+    return True
+
+
+def suspect(inbox):
+    """Take the process with this inbox for dead (a call to it went unacknowledged) until it beats again."""
+    _fresh.discard(inbox)
+    _suspected.setdefault(inbox, None)
 
 
 def forget():

@@ -28,6 +28,8 @@ class LocalReply:
 
     __slots__ = ("_events", "_waiter")
 
+    unacknowledged = False  # the connection is right here: there is no acknowledgement to miss
+
     def __init__(self):
         # Lighter than an asyncio.Queue, which a call would build and drop each time.
         self._events = deque()
@@ -62,12 +64,13 @@ class ChannelReply:
     ``receive`` waits no longer than that.
     """
 
-    __slots__ = ("layer", "channel", "accept_by")
+    __slots__ = ("layer", "channel", "accept_by", "unacknowledged")
 
     def __init__(self, layer, channel, accept_by=None):
         self.layer = layer
         self.channel = channel
         self.accept_by = accept_by
+        self.unacknowledged = False  # set when receive gave up for want of the acknowledgement
 
     def expired(self):
         """Do nothing: a caller in another process timed out on its own clock already."""
@@ -92,10 +95,12 @@ class ChannelReply:
             until = deadline if self.accept_by is None else min(deadline, self.accept_by)
             remaining = until - loop.time()
             if remaining <= 0:
+                self.unacknowledged = until != deadline
                 return None
             try:
                 event = await asyncio.wait_for(self.layer.receive(self.channel), remaining)
             except TimeoutError:
+                self.unacknowledged = until != deadline
                 return None
             except Exception as exc:  # as in send: the call cannot end well, so it ends now
                 logger.warning("BYOA channel layer failed while a caller waited (%s)", type(exc).__name__)

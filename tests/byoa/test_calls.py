@@ -7,13 +7,14 @@ it, through the database and the channel layer.
 
 import ast
 import asyncio
+import uuid
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from channels.db import database_sync_to_async
 
-from byoa import calls, clock, live, receipts, tokens
+from byoa import calls, clock, live, pairings, receipts, tokens
 from byoa.calls import call_wallet, stream_wallet
 from byoa.models import CallLog, Pairing
 from tests.byoa.conftest import pair
@@ -272,18 +273,29 @@ def test_calls_does_not_import_the_consumer():
 
 
 
-async def test_a_call_no_process_acknowledges_resolves_none_after_the_acceptance_bound(settings):
+async def test_a_call_no_process_acknowledges_resolves_none_after_the_acceptance_bound_and_the_next_at_once(
+    settings,
+):
     settings.BYOA = {**settings.BYOA, "ACCEPT_SECONDS": 0.3}
     from byoa.models import ServerProcess
 
-    def killed_process_pairing():
-        # Its process beat a moment ago, then died: its inbox is still fresh, and nobody reads it.
-        now = clock.now()
-        ServerProcess.objects.create(inbox="byoa.killed!1", pid=1, started_at=now, beat_at=now)
-        return Pairing.objects.create(token_digest="d", visitor="v", manifest_name="geo",
-                                      channel_name="byoa.killed!1#1", created_at=now, last_seen=now)
+    inbox = f"byoa.killed!{uuid.uuid4().hex}"
 
-    pairing = await database_sync_to_async(killed_process_pairing)()
-    started = asyncio.get_running_loop().time()
-    assert await asyncio.wait_for(call_wallet(pairing, "audio.transcribe", CLIP, timeout=60), 10) is None
-    assert asyncio.get_running_loop().time() - started >= 0.3  # it was sent, and waited for the acknowledgement
+    def killed_process_pairings():
+        # Their process beat a moment ago, then died: its inbox is still fresh, and nobody reads it.
+        now = clock.now()
+        ServerProcess.objects.create(inbox=inbox, pid=1, started_at=now, beat_at=now)
+        return [
+            Pairing.objects.create(token_digest=f"d{key}", visitor="v", manifest_name="geo",
+                                   channel_name=f"{inbox}#{key}", created_at=now, last_seen=now)
+            for key in (1, 2)
+        ]
+
+    first, second = await database_sync_to_async(killed_process_pairings)()
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    assert await asyncio.wait_for(call_wallet(first, "audio.transcribe", CLIP, timeout=60), 10) is None
+    assert loop.time() - started >= 0.3  # it was sent, and waited for the acknowledgement
+    # The process is taken for dead: a call to another of its wallets is not even sent.
+    assert await pairings.live_channel(second.pk) == ""
+    assert await asyncio.wait_for(call_wallet(second, "audio.transcribe", CLIP, timeout=60), 10) is None

@@ -171,6 +171,11 @@ async def test_calls_to_a_killed_process_fail_within_the_acceptance_bound_and_it
     assert output is None
     assert seconds < FAULT_BYOA["ACCEPT_SECONDS"] + 2
     report("call sent to a killed process's pairing (unacknowledged)", seconds)
+    # Taken for dead from then on, even before its record goes stale: the next call is not even sent.
+    assert (await browser.http.get(f"{other.url}/_test/live")).json() == {"live": False}
+    output, seconds = await call_on(browser, other, timeout=3600)
+    assert output is None
+    report("the next call to the killed process's pairing", seconds)
     await until(lambda: connected_pairings(cluster) == [], 30, "the killed process's pairing was detached")
     report("kill -> the killed process's pairing detached by the sweep", time.monotonic() - killed)
     assert len(process_records(cluster)) == 1
