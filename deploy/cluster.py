@@ -29,6 +29,7 @@ import threading
 from pathlib import Path
 
 from testwallet.server import ServerFailedToStart, UvicornServer
+# _Service: the process handling every server of testwallet.services shares (start, ready line, output).
 from testwallet.services import PostgresServer, RedisServer, ServiceMissing, _Service
 
 __all__ = ["Cluster", "NginxProxy"]
@@ -44,7 +45,7 @@ class NginxProxy(_Service):
     name = "nginx"
     ready_line = b"start worker process"
     port_taken = ("Address already in use",)
-    stop_signal = 3  # SIGQUIT: nginx's graceful shutdown (SIGTERM is its fast one)
+    stop_signal = signal.SIGQUIT  # nginx's graceful shutdown (SIGTERM is its fast one)
 
     def __init__(self, upstreams, static_root, *, port=None, executable=None, template=TEMPLATE):
         self.executable = executable or shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
