@@ -130,7 +130,7 @@ async def _run_calls(per_wallet, inflight, call):
 
     pairings = [
         pk
-        async for pk in Pairing.objects.filter(site="bench", status="active")
+        async for pk in Pairing.objects.filter(manifest_name="bench", status="active")
         .exclude(channel_name="")
         .exclude(wallet__name=IDLE_NAME)
         .values_list("pk", flat=True)

@@ -13,8 +13,14 @@ import WebSocket from 'ws';
 
 const GRANT = { skills: ['audio.transcribe', 'text.generate'], expiresAt: '2099-01-01T00:00:00Z' };
 const RESULT_TAIL = ',"ok":true,"output":{"text":"Peru"},"receipt":{"cost":"0.000 USD","provider":"local"}}';
+// A wallet pings every 30 s (the BYOA spec); the server closes one that stays silent for 1.5 times that.
+const PING_MS = 30_000;
 /** @type {WebSocket[]} */
 let open = [];
+
+setInterval(() => {
+  for (const ws of open) if (ws.readyState === WebSocket.OPEN) ws.send('{"type":"ping"}');
+}, PING_MS).unref();
 
 /** @param {string} link @param {string} [name] @returns {Promise<WebSocket>} */
 function connect(link, name = 'bench wallet') {
