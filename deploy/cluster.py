@@ -30,7 +30,7 @@ from pathlib import Path
 
 from testwallet.server import ServerFailedToStart, UvicornServer
 # _Service: the process handling every server of testwallet.services shares (start, ready line, output).
-from testwallet.services import PostgresServer, RedisServer, ServiceMissing, _Service
+from testwallet.services import PostgresServer, RedisServer, ServiceFailedToStart, ServiceMissing, _Service
 
 __all__ = ["Cluster", "NginxProxy"]
 
@@ -94,6 +94,16 @@ class NginxProxy(_Service):
     def command(self):
         return [self.executable, "-p", str(self.workdir), "-e", "stderr", "-c", str(self.config())]
 
+    def reload(self, upstreams):
+        """Proxy to ``upstreams`` from now on: rewrite the configuration, reload, wait for the new workers."""
+        self.upstreams = list(upstreams)
+        self.config()
+        mark = self.output_length()
+        self.process.send_signal(signal.SIGHUP)
+        # nginx keeps its old configuration when the new one is wrong, and says so with [emerg].
+        if self.wait_for_output("start worker process", "[emerg]", since=mark) != "start worker process":
+            raise ServiceFailedToStart(f"nginx did not reload:\n{self.output()[-3000:]}")
+
 
 class Cluster:
     """PostgreSQL, Redis, ``processes`` uvicorn processes of the project, and nginx in front."""
@@ -156,14 +166,20 @@ class Cluster:
             raise
         return self
 
-    def _server(self, index):
-        workdir = self.workdir / f"server-{index}"
-        workdir.mkdir()
+    def restart_server(self, index):
+        """Stop one process, start a new one in its place (on a new port) and point nginx at it."""
+        self.servers[index].stop()
+        self.servers[index] = self._server(index, setup=False).start()
+        self.nginx.reload(f"127.0.0.1:{server.port}" for server in self.servers)
+        return self.servers[index]
+
+    def _server(self, index, setup=True):
+        workdir = Path(tempfile.mkdtemp(prefix=f"server-{index}-", dir=self.workdir))
         return UvicornServer(
             self.application,
             ws="websockets-sansio",
             settings_module=self.settings_module,
-            setup_commands=self.setup_commands if index == 0 else (),
+            setup_commands=self.setup_commands if index == 0 and setup else (),
             env=self.environment(),
             workdir=workdir,
         )

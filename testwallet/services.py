@@ -76,6 +76,7 @@ class _Service:
         self.process = None
         self._output = bytearray()
         self._lock = threading.Lock()
+        self._grew = threading.Condition(self._lock)
         self._copier = None
 
     def __enter__(self):
@@ -140,8 +141,25 @@ class _Service:
         ready.set()
 
     def _log(self, data):
-        with self._lock:
+        with self._grew:
             self._output += data
+            self._grew.notify_all()
+
+    def output_length(self):
+        """Return how many bytes of output there are so far (a mark for ``wait_for_output``)."""
+        with self._lock:
+            return len(self._output)
+
+    def wait_for_output(self, *texts, since=0, timeout=STARTUP_TIMEOUT):
+        """Wait until one of ``texts`` is printed after the mark ``since``; return it, or None after ``timeout``."""
+        wanted = [text.encode() for text in texts]
+
+        def found():
+            return next((text for text in wanted if text in self._output[since:]), None)
+
+        with self._grew:
+            seen = self._grew.wait_for(found, timeout)
+        return seen.decode() if seen else None
 
     def output(self):
         """Return what the server has printed so far, over all its starts."""

@@ -86,3 +86,21 @@ async def test_postgres_restarted_gives_503_in_the_gap_and_every_process_recover
         assert [item["book"]["slug"] for item in result.structured_content["items"]] == ["dune"]
         print(f"\n503 answers in the gap (s; nginx, then each process): {gap}")
         print(f"recovered after PostgreSQL was ready again (s; nginx, then each process): {recovered}")
+
+
+async def test_one_process_restarted_alone_while_nginx_keeps_answering_every_request(production_cluster):
+    cluster = production_cluster
+    async with httpx.AsyncClient(base_url=cluster.url, timeout=30) as visitor:
+        mark = cluster.nginx.output_length()
+        cluster.servers[1].stop()
+        # nginx passes each request the stopped process refuses to the other one.
+        for _ in range(2 * len(cluster.servers)):
+            started = time.monotonic()
+            assert (await visitor.get("/bookshop/")).status_code == 200
+            assert time.monotonic() - started < 5.0
+        assert cluster.nginx.wait_for_output("Connection refused", since=mark, timeout=1), "no request met the stopped process"
+        replacement = cluster.restart_server(1)
+        assert (await visitor.get(f"{replacement.url}/bookshop/")).status_code == 200
+        for _ in range(2 * len(cluster.servers)):
+            assert (await visitor.get("/bookshop/")).status_code == 200
+    assert f"127.0.0.1:{replacement.port}" in cluster.nginx.config().read_text()
