@@ -80,6 +80,8 @@ def _server_application():
     from django.conf import settings
     from django.db.backends.base.base import BaseDatabaseWrapper
 
+    from byoa.conf import DEFAULTS
+
     # DEBUG stays on: links to ws://127.0.0.1 are built only with it. Its query
     # log (up to 9,000 queries per connection) would count as memory growth.
     BaseDatabaseWrapper.queries_limit = 0
@@ -90,6 +92,9 @@ def _server_application():
         "DEFAULT_MANIFEST": "bench",
         "CODES_PER_ADDRESS": 10**9,
         "CODES_PER_SESSION": 10**9,
+        # The production hello timeout, not the end-to-end tests' 1 s: a loaded
+        # server may read a hello that came in time later than that.
+        "HELLO_SECONDS": DEFAULTS["HELLO_SECONDS"],
     }
     from sites.config.asgi import application
 
@@ -413,7 +418,7 @@ async def _main(args):
 
     workdir = Path(tempfile.mkdtemp(prefix="byoa-soak-"))
     # One secret key for all the processes, as a deployment has: a session is read by any of them.
-    env = {"BYOA_SOAK_SERVER": "1", "DJANGO_LOG_LEVEL": "WARNING", "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+    env = {"BYOA_SOAK_SERVER": "1", "DJANGO_LOG_LEVEL": "INFO", "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
            "DATABASE_URL": f"sqlite:///{workdir / 'db.sqlite3'}"}
     postgres = None
     if args.database == "postgres":
