@@ -28,6 +28,9 @@ acknowledge the call (it died) or the channel layer fails; otherwise at the
 latest after ``timeout`` seconds.
 
 Results are the wallet's: treat ``output`` as something the visitor typed.
+
+While a call waits, the request's database connection goes back to its pool
+(``byoa.database``), so calls waiting on wallets do not use up the pool.
 """
 
 import asyncio
@@ -38,6 +41,7 @@ from channels.layers import get_channel_layer
 
 from byoa import events, live, pairings, processes, protocol
 from byoa.conf import byoa_setting
+from byoa.database import give_back_pooled_connections
 from byoa.replies import ChannelReply, LocalReply
 
 __all__ = ["WalletStream", "call_wallet", "stream_wallet"]
@@ -116,6 +120,12 @@ class WalletStream:
 
     async def _send_call(self):
         """Hand the call to the pairing's live connection; return (where its outcome comes, the deadline)."""
+        reply, deadline = await self._hand_over()
+        if reply is not None:
+            await give_back_pooled_connections()  # nothing of the database is needed while we wait
+        return reply, deadline
+
+    async def _hand_over(self):
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.timeout
         pk = getattr(self.pairing, "pk", self.pairing)

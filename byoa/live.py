@@ -16,9 +16,9 @@ waits, so idle wallets cost little and the channel layer's per-channel work
 does not grow with them. ``#`` never occurs in a channel name, so an address
 splits one way only. The inbox is one channel, so the channel layer's
 per-channel capacity (100 events by default) bounds the events from other
-processes that may wait for it at once; a site with many processes can raise
-it for ``byoa.*`` (every BYOA channel: ``CHANNEL_PREFIX``) with the layer's
-``channel_capacity`` option.
+processes that may wait for it at once; raise it for ``byoa.*`` (every BYOA
+channel: ``CHANNEL_PREFIX``) with the layer's ``channel_capacity`` option, as
+this project's settings do for Redis.
 
 The process registers its inbox in the database when it opens it
 (``byoa.processes``), so that other processes can tell a live connection from
