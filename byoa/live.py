@@ -47,7 +47,7 @@ from byoa import events, processes
 from byoa.conf import byoa_setting
 from byoa.replies import ChannelReply
 
-__all__ = ["add", "addressed", "close_address", "count", "discard", "drop", "get", "inbox_of", "join", "open_address"]
+__all__ = ["add", "addressed", "close_address", "count", "discard", "drop", "get", "inbox_of", "join", "leave", "open_address"]
 
 logger = logging.getLogger(__name__)
 
@@ -67,7 +67,7 @@ _connections = {}
 # connection key -> connection, for events addressed to one connection
 _by_key = {}
 _keys = itertools.count(1)
-# (event loop, inbox channel, reader task, registration task) of this process
+# (event loop, inbox channel, reader task, registration task, silence watch task) of this process
 _inbox = None
 
 
@@ -110,6 +110,20 @@ async def join(layer):
     await _inbox_channel(layer)
 
 
+def leave():
+    """Stop taking part in this process: stop reading the inbox, beating and watching for silence.
+
+    The record stays until the others sweep it. For a test suite whose
+    database ends with each test; a server process leaves at its exit.
+    """
+    global _inbox
+    if _inbox is not None:
+        for task in _inbox[2:]:
+            task.cancel()
+        _inbox = None
+    processes.forget()
+
+
 def close_address(address):
     """Stop delivering events sent to this address (the connection is gone)."""
     _by_key.pop(address.rpartition(SEPARATOR)[2], None)
@@ -141,8 +155,8 @@ async def _inbox_channel(layer):
         channel = await layer.new_channel(CHANNEL_PREFIX)
         reader = loop.create_task(_read_inbox(layer, channel), name="byoa-inbox")
         registered = loop.create_task(processes.register(channel, _attached), name="byoa-register")
-        _inbox = (loop, channel, reader, registered)
-        loop.create_task(_watch_silence(), name="byoa-silence")
+        watcher = loop.create_task(_watch_silence(), name="byoa-silence")
+        _inbox = (loop, channel, reader, registered, watcher)
     if not _inbox[3].done():
         # Other processes must find the record before any pairing names this inbox.
         # Shielded: a connection that goes away meanwhile must not cancel it for the others.

@@ -58,6 +58,8 @@ _suspected = {}
 _own = None
 # Whether this process removes its record when it exits (not after forget()).
 _remove_at_exit = False
+# Whether _leave is registered to run at exit (once per process).
+_exit_handler = False
 
 
 def _cutoff():
@@ -107,9 +109,10 @@ async def register(inbox, attached):
     ``attached`` is a callable returning [(pairing id, address)] of the
     connections this process serves (``byoa.live``).
     """
-    global _own, _remove_at_exit
+    global _own, _remove_at_exit, _exit_handler
     await _beat_once(inbox, attached)
-    if _own is None:
+    if not _exit_handler:
+        _exit_handler = True
         atexit.register(_leave)
     _own = (inbox, asyncio.get_running_loop().create_task(_beat_forever(inbox, attached), name="byoa-beat"))
     _remove_at_exit = True
@@ -163,9 +166,14 @@ def suspect(inbox):
 
 
 def forget():
-    """Leave this process's record alone at exit (a test's database ends before the process does)."""
-    global _remove_at_exit
+    """Stop renewing this process's record and leave it alone at exit (a test's database ends before the process does)."""
+    global _own, _remove_at_exit
     _remove_at_exit = False
+    if _own is not None:
+        _own[1].cancel()
+        _own = None
+    _fresh.clear()
+    _suspected.clear()
 
 
 def _unregister(inbox):

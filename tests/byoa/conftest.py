@@ -26,11 +26,11 @@ def byoa_settings(settings):
 
 @pytest.fixture(autouse=True)
 def no_process_record_left_behind():
-    """Leave this process's liveness record alone at exit: the test database is gone by then."""
+    """Stop this process's inbox and beat after each test: the test's database is gone by the next beat."""
     yield
-    from byoa import processes
+    from byoa import live
 
-    processes.forget()
+    live.leave()
 
 
 @pytest.fixture(autouse=True)
