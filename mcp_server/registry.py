@@ -10,65 +10,103 @@ In ``yourapp/tools.py``::
         \"\"\"List the moods books can be searched by.\"\"\"
         ...
 
-The function stays a plain coroutine (call it directly in unit tests); the
-decorator only records it. Tools must be ``async``: a sync tool runs in a
-worker thread that keeps daphne from exiting on SIGTERM.
+The decorator only marks the function (it stays a plain coroutine: call it
+directly in unit tests). When Django is ready, ``mcp_server``'s app config
+collects the marked functions of every installed app's tools module and keeps
+them, as the app registry keeps the models: nothing lives in this module, so a
+test or a second settings module starts from what its own apps declare. Tools
+must be ``async``: a sync tool runs in a worker thread that keeps daphne from
+exiting on SIGTERM.
 """
 
 import inspect
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
+from importlib import import_module
+from types import ModuleType
+from typing import Any, TypeVar
 
-from django.utils.module_loading import autodiscover_modules
+from django.apps import AppConfig
+from django.utils.module_loading import module_has_submodule
 from mcp_types import ToolAnnotations
 
-from mcp_server.conf import mcp_setting
+ToolFunction = TypeVar("ToolFunction", bound=Callable[..., Awaitable[Any]])
+
+# The attribute @tool sets on the function it marks.
+MARK = "__mcp_tool__"
 
 
 @dataclass(frozen=True)
 class Registration:
-    """One tool as its app registered it."""
+    """One tool as its app declared it."""
 
-    fn: object
+    fn: Callable[..., Awaitable[Any]]
     name: str
     title: str | None = None
-    annotations: ToolAnnotations | None = field(default=None)
+    annotations: ToolAnnotations | None = None
 
 
-_registry: dict[str, Registration] = {}
+def tool(
+    *,
+    name: str | None = None,
+    title: str | None = None,
+    read_only: bool = False,
+    destructive: bool = False,
+    open_world: bool = False,
+) -> Callable[[ToolFunction], ToolFunction]:
+    """Mark the decorated async function as an MCP tool of this site.
 
+    ``read_only``, ``destructive`` and ``open_world`` become the MCP annotations
+    ``readOnlyHint``, ``destructiveHint`` and ``openWorldHint``. Say
+    ``open_world=True`` when the tool's results carry text the site does not
+    vouch for (the web, other visitors' reviews): a browser agent then reads them
+    as untrusted (WebMCP's ``untrustedContentHint``, frontend/webmcp/). Each hint
+    is sent explicitly, since MCP's defaults assume the worst (an open world).
+    """
 
-def tool(*, name=None, title=None, read_only=False, destructive=False):
-    """Register the decorated async function as an MCP tool of this site."""
-
-    def register(fn):
+    def mark(fn: ToolFunction) -> ToolFunction:
         if not inspect.iscoroutinefunction(fn):
             raise TypeError(
                 f"MCP tool {fn.__qualname__} must be an async function: a sync tool "
                 "runs in a worker thread that keeps daphne from exiting."
             )
-        tool_name = name or fn.__name__
-        existing = _registry.get(tool_name)
-        if existing is not None and existing.fn is not fn:
-            raise ValueError(
-                f"Two MCP tools are named {tool_name!r} ({existing.fn.__module__} and "
-                f"{fn.__module__}); pass name= to one of them."
-            )
-        _registry[tool_name] = Registration(
-            fn=fn,
-            name=tool_name,
-            title=title,
-            annotations=ToolAnnotations(readOnlyHint=read_only, destructiveHint=destructive),
-        )
+        annotations = ToolAnnotations(readOnlyHint=read_only, destructiveHint=destructive, openWorldHint=open_world)
+        setattr(fn, MARK, Registration(fn=fn, name=name or fn.__name__, title=title, annotations=annotations))
         return fn
 
-    return register
+    return mark
 
 
-def autodiscover():
-    """Import the tools module of every installed app, so its tools register."""
-    autodiscover_modules(mcp_setting("TOOLS_MODULE"))
+def tools_in(modules: Iterable[ModuleType]) -> list[Registration]:
+    """Return the tools marked in ``modules``, in the order they are defined; refuse two with one name."""
+    found: dict[str, Registration] = {}
+    for module in modules:
+        for value in vars(module).values():
+            registration = getattr(value, MARK, None)
+            if not isinstance(registration, Registration):
+                continue
+            existing = found.get(registration.name)
+            if existing is not None and existing.fn is not registration.fn:
+                raise ValueError(
+                    f"Two MCP tools are named {registration.name!r} ({existing.fn.__module__} and "
+                    f"{registration.fn.__module__}); pass name= to one of them."
+                )
+            found[registration.name] = registration
+    return list(found.values())
 
 
-def registrations():
-    """Return the registered tools, in registration order."""
-    return list(_registry.values())
+def discover(app_configs: Iterable[AppConfig], module_name: str) -> list[Registration]:
+    """Import the ``module_name`` module of each app that has one and return the tools marked there."""
+    modules = [
+        import_module(f"{app_config.name}.{module_name}")
+        for app_config in app_configs
+        if module_has_submodule(app_config.module, module_name)
+    ]
+    return tools_in(modules)
+
+
+def registrations() -> list[Registration]:
+    """Return the tools of the installed apps, as mcp_server's app config collected them."""
+    from django.apps import apps
+
+    return list(apps.get_app_config("mcp_server").tools)

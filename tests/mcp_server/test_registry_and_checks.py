@@ -1,11 +1,14 @@
 """Tool registration rules and the MCP_SERVER system checks."""
 
+from types import ModuleType
+
 import pytest
 from django.core import checks
 
 from mcp_server import tool
 from mcp_server.checks import check_mcp_server_settings
-from mcp_server.registry import _registry, registrations
+from mcp_server.registry import registrations, tools_in
+from sites.bookshop import tools as bookshop_tools
 
 
 def test_a_sync_tool_is_refused_with_the_reason():
@@ -17,16 +20,47 @@ def test_a_sync_tool_is_refused_with_the_reason():
 
 
 def test_two_tools_with_one_name_are_refused():
+    other = ModuleType("other.tools")
+
+    @tool()
     async def search_books():
         """A second search_books."""
 
+    other.search_books = search_books
     with pytest.raises(ValueError, match="Two MCP tools are named 'search_books'"):
-        tool()(search_books)
+        tools_in([bookshop_tools, other])
 
 
-def test_installed_apps_tools_are_discovered():
-    assert {r.name for r in registrations()} >= {"search_books", "add_to_basket"}
-    assert "slow_tool" not in _registry
+def test_installed_apps_tools_are_discovered_in_the_order_they_are_defined():
+    names = [r.name for r in registrations()]
+    assert names[:5] == ["search_books", "get_book", "list_moods", "add_to_basket", "view_basket"]
+
+
+def test_a_marked_function_outside_the_installed_apps_tools_is_not_served():
+    @tool()
+    async def stray_tool():
+        """Marked, but in no installed app's tools.py."""
+
+    assert "stray_tool" not in [r.name for r in registrations()]
+
+
+def test_a_tool_imported_into_a_second_tools_module_is_served_once():
+    again = ModuleType("again.tools")
+    again.search_books = bookshop_tools.search_books
+    assert [r.name for r in tools_in([bookshop_tools, again])].count("search_books") == 1
+
+
+def test_the_declared_hints_become_mcp_annotations_each_sent_explicitly():
+    @tool(read_only=True, open_world=True)
+    async def web_search():
+        """Search the web."""
+
+    module = ModuleType("web.tools")
+    module.web_search = web_search
+    (registration,) = tools_in([module])
+    assert registration.annotations.model_dump(by_alias=True, exclude_none=True) == {
+        "readOnlyHint": True, "destructiveHint": False, "openWorldHint": True,
+    }
 
 
 def error_ids(settings_value, settings):
