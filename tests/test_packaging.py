@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-LIBRARY = ("aiconnect", "byoa", "ui", "ways", "testwallet")
+LIBRARY = ("aiconnect", "byoa", "ui", "ways", "webmcp", "testwallet")
 STEP = re.compile(r"^<!-- site: (?P<action>.+?) -->\n+```[a-z]*\n(?P<body>.*?)^```", re.MULTILINE | re.DOTALL)
 
 pytestmark = pytest.mark.slow

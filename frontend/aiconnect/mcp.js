@@ -10,6 +10,8 @@ import { toolResultText } from './content.js';
 
 /** @typedef {import('./types.js').ToolDefinition} ToolDefinition */
 /** @typedef {import('./types.js').ToolResult} ToolResult */
+/** @typedef {import('./types.js').McpTool} McpTool */
+/** @typedef {import('./types.js').McpToolResult} McpToolResult */
 
 const PROTOCOL_VERSION = '2025-06-18';
 
@@ -26,6 +28,8 @@ export class McpToolSource {
   #connected = null;
   /** @type {Promise<ToolDefinition[]> | null} */
   #tools = null;
+  /** @type {Promise<McpTool[]> | null} */
+  #mcpTools = null;
 
   /**
    * @param {string | URL} url The server's address; a relative one resolves against the page's.
@@ -46,7 +50,20 @@ export class McpToolSource {
    * @returns {Promise<ToolDefinition[]>}
    */
   listTools() {
-    return this.#tools ??= forgetFailure(this.#readTools(), () => { this.#tools = null; });
+    return this.#tools ??= forgetFailure(
+      this.listMcpTools().then((tools) => tools.map(({ name, description = '', inputSchema }) => ({ name, description, inputSchema }))),
+      () => { this.#tools = null; },
+    );
+  }
+
+  /**
+   * Return the server's tools as MCP lists them, with their `title` and `annotations` (what a
+   * browser agent is told, frontend/webmcp/); read once with `listTools`'s list and kept.
+   *
+   * @returns {Promise<McpTool[]>}
+   */
+  listMcpTools() {
+    return this.#mcpTools ??= forgetFailure(this.#readTools(), () => { this.#mcpTools = null; });
   }
 
   /**
@@ -71,24 +88,43 @@ export class McpToolSource {
    * @returns {Promise<ToolResult>}
    */
   async callToolResult(name, args) {
-    const result = await this.#request('tools/call', { name, arguments: args });
-    /** @type {{ type: string, text?: string }[]} */
-    const content = Array.isArray(result?.content) ? result.content : [];
+    const { content, isError, structuredContent } = await this.callMcpTool(name, args);
     const text = content.filter((part) => part?.type === 'text').map((part) => part.text).join('\n');
     /** @type {ToolResult} */
-    const whole = { text, isError: result?.isError === true };
+    const whole = { text, isError };
+    if (structuredContent) whole.structuredContent = structuredContent;
+    return whole;
+  }
+
+  /**
+   * Call a tool; return its result as MCP gives it: every content part (images too), `isError`,
+   * and `structuredContent` when it is a JSON object. It rejects where `callTool` does.
+   *
+   * @param {string} name
+   * @param {Record<string, unknown>} args
+   * @returns {Promise<McpToolResult>}
+   */
+  async callMcpTool(name, args) {
+    const result = await this.#request('tools/call', { name, arguments: args });
+    /** @type {McpToolResult} */
+    const whole = { content: Array.isArray(result?.content) ? result.content : [], isError: result?.isError === true };
     if (isJsonObject(result?.structuredContent)) whole.structuredContent = result.structuredContent;
     return whole;
   }
 
   async #readTools() {
-    /** @type {ToolDefinition[]} */
+    /** @type {McpTool[]} */
     const tools = [];
     let cursor;
     do {
       const page = await this.#request('tools/list', cursor ? { cursor } : {});
-      for (const { name, description = '', inputSchema } of page?.tools ?? []) {
-        tools.push({ name, description, inputSchema });
+      for (const { name, title, description, inputSchema, annotations } of page?.tools ?? []) {
+        /** @type {McpTool} */
+        const tool = { name, inputSchema };
+        if (typeof title === 'string') tool.title = title;
+        if (typeof description === 'string') tool.description = description;
+        if (isJsonObject(annotations)) tool.annotations = annotations;
+        tools.push(tool);
       }
       cursor = page?.nextCursor;
     } while (cursor);

@@ -29,6 +29,32 @@
 /** @typedef {{ [key: string]: unknown }} JsonSchema A JSON Schema object. */
 /** @typedef {{ name: string, description: string, inputSchema: JsonSchema }} ToolDefinition */
 /**
+ * @typedef {object} McpToolAnnotations
+ * A tool's hints as MCP's `tools/list` gives them (MCP 2025-06-18, "Tool annotations"); absent
+ * ones take MCP's defaults (readOnly false, destructive true, openWorld true).
+ * @property {string} [title]
+ * @property {boolean} [readOnlyHint]
+ * @property {boolean} [destructiveHint]
+ * @property {boolean} [idempotentHint]
+ * @property {boolean} [openWorldHint]
+ */
+/**
+ * @typedef {object} McpTool
+ * A tool as MCP lists it, for a client that shows more than the model's three fields.
+ * @property {string} name
+ * @property {string} [title]
+ * @property {string} [description]
+ * @property {JsonSchema} inputSchema
+ * @property {McpToolAnnotations} [annotations]
+ */
+/**
+ * @typedef {object} McpToolResult
+ * A tool's result as MCP gives it (`CallToolResult`), for a client that passes it on whole.
+ * @property {{ type: string, [key: string]: unknown }[]} content
+ * @property {boolean} isError
+ * @property {Record<string, unknown>} [structuredContent]
+ */
+/**
  * @typedef {object} ToolResult
  * A tool's whole result, for the page. The model reads `text` only (with `Tool error: ` before it
  * when `isError`, see `toolResultText`); the page may render `structuredContent` (MCP's

@@ -26,6 +26,28 @@ for (const mode of /** @type {const} */ (['sse', 'json'])) {
       assert.equal(server.clientNames.at(-1), 'Bookshop');
     });
 
+    it('should list the tools as MCP gives them, title and annotations included, in the same one read', async () => {
+      const tools = new McpToolSource(server.url);
+      const start = server.posts.length;
+      const [listed, definitions] = await Promise.all([tools.listMcpTools(), tools.listTools()]);
+      assert.deepEqual(server.posts.slice(start).map((p) => p.method), ['initialize', 'notifications/initialized', 'tools/list']);
+      assert.equal(listed[0].title, 'Search books');
+      assert.deepEqual(listed[0].annotations, { readOnlyHint: true, openWorldHint: false });
+      assert.equal(listed[2].annotations, undefined);
+      assert.deepEqual(Object.keys(definitions[0]), ['name', 'description', 'inputSchema']);
+    });
+
+    it('should give a call\'s whole MCP result: every content part, isError and the structured content', async () => {
+      const tools = new McpToolSource(server.url);
+      assert.deepEqual(await tools.callMcpTool('get_book', { id: 7 }), {
+        content: [{ type: 'image', data: 'AAAA', mimeType: 'image/png' }, { type: 'text', text: 'Book 7' }], isError: false,
+      });
+      const found = await tools.callMcpTool('search_books', { mood: 'calm' });
+      assert.equal(found.isError, false);
+      assert.deepEqual(found.structuredContent?.books, [{ slug: 'piranesi', mood: 'calm' }, { slug: 'the-remains-of-the-day', mood: 'calm' }]);
+      assert.equal((await tools.callMcpTool('get_book', { id: 404 })).isError, true);
+    });
+
     it('should name itself aiconnect by default', async () => {
       await new McpToolSource(server.url).listTools();
       assert.equal(server.clientNames.at(-1), 'aiconnect');

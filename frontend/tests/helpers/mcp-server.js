@@ -22,7 +22,9 @@ import * as z from 'zod';
 export function buildBookshopServer(clientNames) {
   const server = new McpServer({ name: 'test-bookshop', version: '1.0.0' });
   server.registerTool('search_books', {
+    title: 'Search books',
     description: 'Find books by mood.',
+    annotations: { readOnlyHint: true, openWorldHint: false },
     inputSchema: { mood: z.string().describe('How the reader wants to feel') },
   }, async ({ mood }) => ({
     content: [{ type: 'text', text: `Piranesi (${mood})` }, { type: 'text', text: 'The Remains of the Day' }],
