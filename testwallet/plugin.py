@@ -11,6 +11,10 @@ installing this package gives a site's own test suite these fixtures.
   Both are async under pytest-playwright-asyncio; under pytest-playwright (sync)
   the same names are their sync faces (``testwallet.sync_api``).
 - ``direct_wallet``: headless wallets that open ``bringyourownagent://`` links.
+- ``browser_agent`` (``testwallet.webmcp``): the agent built into the visitor's
+  browser, listing and calling the tools a page registers with WebMCP, in its own
+  Chromium launched with ``--enable-features=WebMCP`` (``webmcp_browser``); async or
+  sync like ``aiwallet``.
 - ``builtin_model`` (``testwallet.languagemodel``): a stand-in of Chrome's
   built-in model (``LanguageModel``), with the test as the model.
 - ``postgres_server`` / ``redis_server`` (``testwallet.services``): a private
@@ -34,6 +38,8 @@ import pytest
 from testwallet import aiwallet, chromium, extension, languagemodel, sync_api
 from testwallet.preflight import Misconfigured, asgi_application, check_own_database
 from testwallet.server import DaphneServer
+from testwallet.webmcp import agent as webmcp_agent
+from testwallet.webmcp import sync as webmcp_sync
 
 
 def pytest_configure(config):
@@ -49,9 +55,11 @@ def pytest_configure(config):
     config.pluginmanager.register(chromium, "testwallet-chromium")
     if config.pluginmanager.has_plugin("playwright"):  # pytest-playwright: sync tests, the sync faces
         config.pluginmanager.register(sync_api, "testwallet-sync")
+        config.pluginmanager.register(webmcp_sync, "testwallet-webmcp")
     else:
         config.pluginmanager.register(aiwallet, "testwallet-aiwallet")
         config.pluginmanager.register(extension, "testwallet-byoa")
+        config.pluginmanager.register(webmcp_agent, "testwallet-webmcp")
     config.pluginmanager.register(languagemodel, "testwallet-languagemodel")
 
 

@@ -42,6 +42,7 @@ async def index(request):
         "results": results,
         "search_error": search_error,
         "snippet": integration_snippet("bookshop/assistant.js"),
+        "browser_agent_snippet": integration_snippet("bookshop/browser-agent.js"),
     }
     return render(request, "bookshop/index.html", context)
 
