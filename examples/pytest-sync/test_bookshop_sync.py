@@ -46,3 +46,14 @@ def test_my_page_says_when_the_visitors_plan_is_spent(page, daphne_server, aiwal
     error = page.locator('#assistant-error[data-status="429"]')
     error.wait_for()
     assert "Your plan is spent" in error.text_content()
+
+
+def test_the_browsers_own_agent_finds_a_book_and_fills_the_basket(daphne_server, browser_agent):
+    agent_page = browser_agent.new_page()  # a new visitor, in Chromium with --enable-features=WebMCP
+    agent_page.goto(daphne_server.url + "/bookshop/")
+    browser_agent.wait_for_tools(agent_page, "search_books", "add_to_basket")
+    found = browser_agent.call_tool(agent_page, "search_books", {"mood": "calm", "limit": 1})
+    (book,) = found.structured_content["books"]
+    assert not browser_agent.call_tool(agent_page, "add_to_basket", {"slug": book["slug"]}).is_error
+    agent_page.goto(daphne_server.url + "/bookshop/basket/")
+    assert book["title"] in agent_page.locator("main").text_content()
