@@ -2,7 +2,8 @@
 /**
  * Playwright Test fixtures of the test wallet: `aiwallet` (AI Wallet's `window.aiwallet`) and
  * `byoaExtension` (the BYOA extension's `window.byoa`), each installed into the test's `page`
- * before it loads anything, and checked when the test ends (a ScriptError of the script fails it).
+ * before it loads anything, and checked when the test ends (a ScriptError of the script fails it);
+ * `browserAgent`, the browser's own agent (WebMCP) in a Chromium of its own (webmcp-driver.js).
  *
  *     import { test, expect } from '<this package>/frontend/testwallet/fixtures.js';
  *
@@ -15,15 +16,18 @@
 import { test as base, expect } from '@playwright/test';
 import { AiWallet } from './aiwallet-driver.js';
 import { ByoaExtension } from './byoa-driver.js';
+import { launchOptions } from './chromium.js';
+import { BrowserAgent, WEBMCP_FLAG } from './webmcp-driver.js';
 
 /**
- * @typedef {{ aiwallet: AiWallet, byoaExtension: ByoaExtension }} WalletFixtures
+ * @typedef {{ aiwallet: AiWallet, byoaExtension: ByoaExtension, browserAgent: BrowserAgent }} WalletFixtures
+ * @typedef {{ webmcpBrowser: import('@playwright/test').Browser }} WalletWorkerFixtures
  * @typedef {import('@playwright/test').PlaywrightTestArgs & import('@playwright/test').PlaywrightTestOptions} TestArgs
  * @typedef {import('@playwright/test').PlaywrightWorkerArgs & import('@playwright/test').PlaywrightWorkerOptions} WorkerArgs
  */
 
 /** Playwright's `test` with the wallet fixtures. */
-export const test = base.extend(/** @type {import('@playwright/test').Fixtures<WalletFixtures, {}, TestArgs, WorkerArgs>} */ ({
+export const test = base.extend(/** @type {import('@playwright/test').Fixtures<WalletFixtures, WalletWorkerFixtures, TestArgs, WorkerArgs>} */ ({
   aiwallet: async ({ page }, use) => {
     const wallet = new AiWallet();
     await wallet.install(page);
@@ -37,9 +41,22 @@ export const test = base.extend(/** @type {import('@playwright/test').Fixtures<W
     await use(extension);
     extension.check();
   },
+  // The browser's own agent drives a Chromium of its own with WebMCP on; the test's page stays without it.
+  webmcpBrowser: [async ({ playwright }, use) => {
+    const options = launchOptions();
+    const browser = await playwright.chromium.launch({ ...options, args: [...options.args, WEBMCP_FLAG] });
+    await use(browser);
+    await browser.close();
+  }, { scope: 'worker' }],
+  browserAgent: async ({ webmcpBrowser }, use) => {
+    const agent = new BrowserAgent(webmcpBrowser);
+    await use(agent);
+    await agent.close();
+  },
 }));
 
 export { expect };
 export { AiWallet } from './aiwallet-driver.js';
 export { ByoaExtension, FAILED } from './byoa-driver.js';
 export { CONSENTS, ScriptError, TimeoutError } from './driver.js';
+export { BrowserAgent, WEBMCP_FLAG, WebMCPMissing } from './webmcp-driver.js';
