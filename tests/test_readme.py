@@ -72,6 +72,10 @@ PUBLIC = {
     "testwallet.speech": ["SpeechSynthesizerMissing", "resample", "spoken_wav"],
     "testwallet.serve": ["main"],
     "testwallet.sync_api": ["SyncAiWallet", "SyncByoaExtension", "aiwallet", "byoa_extension"],
+    "testwallet.webmcp": [
+        "WEBMCP_FLAG", "AgentTool", "BrowserAgent", "ToolResult", "WebMCPMissing", "browser_agent", "webmcp_browser",
+    ],
+    "testwallet.webmcp.sync": ["SyncBrowserAgent", "browser_agent", "webmcp_browser"],
     "visitor_ai.asgi": ["get_asgi_application"],
 }
 

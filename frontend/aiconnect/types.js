@@ -30,7 +30,7 @@
 /** @typedef {{ name: string, description: string, inputSchema: JsonSchema }} ToolDefinition */
 /**
  * @typedef {object} McpToolAnnotations
- * A tool's hints as MCP's `tools/list` gives them (MCP 2025-06-18, "Tool annotations"); absent
+ * A tool's hints as MCP's `tools/list` gives them (MCP 2025-06-18, "Tools"); absent
  * ones take MCP's defaults (readOnly false, destructive true, openWorld true).
  * @property {string} [title]
  * @property {boolean} [readOnlyHint]

@@ -25,6 +25,11 @@ def test_readme_sync_excerpt_is_part_of_the_sync_example():
     assert python_blocks(ci_section())[1] in sync_example
 
 
+def test_readme_browser_agent_example_is_the_tested_file():
+    example = (ROOT / "tests" / "testwallet" / "test_browser_agent_example.py").read_text(encoding="utf-8")
+    assert python_blocks(ci_section())[-1] == example
+
+
 def test_each_example_the_readme_names_exists_and_make_test_runs_it():
     section = ci_section()
     examples = [
@@ -34,6 +39,7 @@ def test_each_example_the_readme_names_exists_and_make_test_runs_it():
         "frontend/playwright.config.js",
         "examples/script/bookshop_check.py",
         "frontend/e2e/bookshop-script.js",
+        "frontend/e2e/webmcp.spec.js",
     ]
     for path in examples:
         assert f"({path})" in section, f"README's 'Test your site in CI' does not link {path}"
