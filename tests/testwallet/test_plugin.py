@@ -67,3 +67,13 @@ def test_both_wallet_drivers_take_the_visitors_consent_in_one_vocabulary():
     aiwallet = AiWalletStub()
     aiwallet.approval = Consent.CLOSE  # the older name of the same attribute
     assert aiwallet.consent is Consent.CLOSE
+
+
+def test_both_faces_of_the_browser_agent_speak_one_vocabulary():
+    from testwallet.webmcp import BrowserAgent
+    from testwallet.webmcp.sync import SyncBrowserAgent
+
+    for name in ("new_page", "tools", "wait_for_tools", "call_tool"):
+        async_face, sync_face = getattr(BrowserAgent, name), getattr(SyncBrowserAgent, name)
+        assert inspect.iscoroutinefunction(async_face) and not inspect.iscoroutinefunction(sync_face)
+        assert list(inspect.signature(async_face).parameters) == list(inspect.signature(sync_face).parameters)
