@@ -1,7 +1,9 @@
 """The browser agent on Playwright's async API, and its fixtures (pytest-playwright-asyncio)."""
 
+from collections.abc import AsyncIterator
 from typing import Any
 
+import pytest
 import pytest_asyncio
 from playwright.async_api import Browser, BrowserContext, BrowserType, Error, Page
 
@@ -20,7 +22,7 @@ from testwallet.webmcp.records import (
 class BrowserAgent:
     """The agent of a Chromium with WebMCP on: opens visitors' pages, lists and calls their tools."""
 
-    def __init__(self, browser: Browser):
+    def __init__(self, browser: Browser) -> None:
         self.browser = browser
         self._contexts: list[BrowserContext] = []
 
@@ -75,7 +77,7 @@ def webmcp_launch_args(launch_args: dict[str, Any]) -> dict[str, Any]:
 
 
 @pytest_asyncio.fixture(loop_scope="session", scope="session")
-async def webmcp_browser(browser_type: BrowserType, browser_type_launch_args: dict[str, Any]):
+async def webmcp_browser(browser_type: BrowserType, browser_type_launch_args: dict[str, Any]) -> AsyncIterator[Browser]:
     """Chromium launched with WebMCP on, for the session (the suite's own browser stays without it)."""
     browser = await browser_type.launch(**webmcp_launch_args(browser_type_launch_args))
     yield browser
@@ -83,7 +85,7 @@ async def webmcp_browser(browser_type: BrowserType, browser_type_launch_args: di
 
 
 @wallet_fixture
-async def browser_agent(request, webmcp_browser: Browser):
+async def browser_agent(request: pytest.FixtureRequest, webmcp_browser: Browser) -> AsyncIterator[BrowserAgent]:
     """The browser's own agent, for async tests: ``page = await browser_agent.new_page()``, then list and call."""
     refuse_test_kind(request, "browser_agent", sync=False)
     agent = BrowserAgent(webmcp_browser)

@@ -13,7 +13,7 @@ _PLAYWRIGHT_NOT_ENABLED = "WebMCP is not enabled"
 class WebMCPMissing(RuntimeError):
     """Raised when the page the agent is given has no WebMCP (``document.modelContext``)."""
 
-    def __init__(self, url: str):
+    def __init__(self, url: str) -> None:
         super().__init__(
             f"The page at {url} has no WebMCP (document.modelContext): launch Chromium with "
             f"{WEBMCP_FLAG} (Chromium 146 or later; the browser_agent fixture's own browser has it, "

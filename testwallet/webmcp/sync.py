@@ -1,5 +1,6 @@
 """The browser agent on Playwright's sync API, and its fixtures (pytest-playwright, and plain scripts)."""
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -24,7 +25,7 @@ class SyncBrowserAgent:
 
     __test__ = False
 
-    def __init__(self, browser: Browser):
+    def __init__(self, browser: Browser) -> None:
         self.browser = browser
         self._contexts: list[BrowserContext] = []
 
@@ -74,7 +75,7 @@ class SyncBrowserAgent:
 
 
 @pytest.fixture(scope="session")
-def webmcp_browser(browser_type: BrowserType, browser_type_launch_args: dict[str, Any]):
+def webmcp_browser(browser_type: BrowserType, browser_type_launch_args: dict[str, Any]) -> Iterator[Browser]:
     """Chromium launched with WebMCP on, for the session (the suite's own browser stays without it)."""
     browser = browser_type.launch(**webmcp_launch_args(browser_type_launch_args))
     yield browser
@@ -82,7 +83,7 @@ def webmcp_browser(browser_type: BrowserType, browser_type_launch_args: dict[str
 
 
 @pytest.fixture
-def browser_agent(request, webmcp_browser: Browser):
+def browser_agent(request: pytest.FixtureRequest, webmcp_browser: Browser) -> Iterator[SyncBrowserAgent]:
     """The browser's own agent, for sync tests: ``page = browser_agent.new_page()``, then list and call."""
     refuse_test_kind(request, "browser_agent", sync=True)
     agent = SyncBrowserAgent(webmcp_browser)
