@@ -134,3 +134,7 @@ def test_listed_schemas_forbid_unknown_arguments():
         assert "ctx" not in tool.input_schema.get("properties", {})
     assert tools["search_books"].annotations.read_only_hint is True
     assert tools["add_to_basket"].annotations.read_only_hint is False
+    # The shop's tools bring back only the shop's own text: a closed world, said explicitly
+    # (MCP's default is an open one, which a browser agent reads as untrusted content).
+    assert all(tool.annotations.open_world_hint is False for tool in tools.values())
+    assert all(tool.annotations.destructive_hint is False for tool in tools.values())
