@@ -1,8 +1,12 @@
 """The ``MCP_SERVER`` settings namespace, read when used, never at import."""
 
+from types import MappingProxyType
+from typing import Any
+
 from django.conf import settings
 
-DEFAULTS = {
+# Read-only: the documented defaults are no state a test or a caller can change.
+DEFAULTS = MappingProxyType({
     # The name and instructions the server announces in `initialize`.
     "NAME": "site-tools",
     "INSTRUCTIONS": "",
@@ -12,13 +16,13 @@ DEFAULTS = {
     "MAX_BODY_BYTES": 256 * 1024,
     # Browser origins allowed besides the site's own (the request's Host).
     # Never "*": a page on another site must not drive the visitor's basket.
-    "ALLOWED_ORIGINS": [],
+    "ALLOWED_ORIGINS": (),
     # The module name looked up in every installed app.
     "TOOLS_MODULE": "tools",
-}
+})
 
 
-def mcp_setting(name):
+def mcp_setting(name: str) -> Any:
     """Return the value of MCP_SERVER[name], or its documented default."""
     overrides = getattr(settings, "MCP_SERVER", {}) or {}
     return overrides.get(name, DEFAULTS[name])
