@@ -27,3 +27,11 @@ def test_testwallet_parameter_does_nothing_without_debug(client, settings):
     page = client.get("/?testwallet=1").content.decode()
     assert "/static/testwallet/" not in page
     assert "not from an AI" not in page
+
+
+def test_turning_the_test_wallet_off_stores_no_session_for_a_visitor_who_never_turned_it_on(client, settings):
+    from django.contrib.sessions.models import Session
+
+    settings.DEBUG = True
+    client.get("/?testwallet=0")
+    assert Session.objects.count() == 0 and "sessionid" not in client.cookies
