@@ -4,7 +4,7 @@
  * `byoaExtension` (the BYOA extension's `window.byoa`), each installed into the test's `page`
  * before it loads anything, and checked when the test ends (a ScriptError of the script fails it).
  *
- *     import { test, expect } from '<this package>/frontend/testwallet/fixtures.js';
+ *     import { test, expect } from '<this repository>/frontend/playwright/fixtures.js';
  *
  *     test('my page answers', async ({ page, aiwallet }) => {
  *       aiwallet.reply(['A calm ', 'pick.']);

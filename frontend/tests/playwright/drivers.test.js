@@ -4,9 +4,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { AiWallet, SCRIPT_PATH } from '../../testwallet/aiwallet-driver.js';
-import { ByoaExtension, FAILED, SCRIPT_PATHS } from '../../testwallet/byoa-driver.js';
-import { ScriptError, TimeoutError } from '../../testwallet/driver.js';
+import { AiWallet, SCRIPT_PATH } from '../../playwright/aiwallet-driver.js';
+import { ByoaExtension, FAILED, SCRIPT_PATHS } from '../../playwright/byoa-driver.js';
+import { ScriptError, TimeoutError } from '../../playwright/driver.js';
 
 const PAGE_URL = 'http://127.0.0.1:8000/bookshop/';
 
