@@ -12,8 +12,9 @@ import { DEFAULT_TIMEOUT_MS, Pulse, ScriptError, checkConsent, frameOrigin, wait
 /** The Playwright binding through which byoa.js asks the test. */
 export const BINDING = '__testwalletByoa';
 
-/** The stub's manifest rules and the stub, to add as init scripts in this order. */
+/** The stub's clip reading, its manifest rules and the stub, to add as init scripts in this order. */
 export const SCRIPT_PATHS = [
+  fileURLToPath(new URL('../testwallet/byoa-clip.js', import.meta.url)),
   fileURLToPath(new URL('../testwallet/byoa-manifest.js', import.meta.url)),
   fileURLToPath(new URL('../testwallet/byoa.js', import.meta.url)),
 ];

@@ -10,7 +10,8 @@ def test_testwallet_parameter_injects_the_stubs_and_a_label_in_debug(client, set
     page = client.get("/?testwallet=1").content.decode()
     assert "/static/testwallet/aiwallet.js" in page
     assert "/static/testwallet/byoa.js" in page
-    assert page.index("/static/testwallet/byoa-manifest.js") < page.index("/static/testwallet/byoa.js")  # its rules first
+    # its clip reading and manifest rules first
+    assert page.index("/static/testwallet/byoa-clip.js") < page.index("/static/testwallet/byoa-manifest.js") < page.index("/static/testwallet/byoa.js")
     assert "not from an AI" in page
 
 
