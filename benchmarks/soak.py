@@ -10,7 +10,7 @@ The site: N uvicorn processes as ``make run`` serves it (websockets-sansio,
 uvloop and httptools when installed), each on its own loopback port, sharing
 one Redis channel layer and one PostgreSQL database (``testwallet.services``,
 from Debian's packages; SQLite when PostgreSQL is not installed, or with
-``--database sqlite``). Settings: tests/byoa/live_settings.py (whose
+``--database sqlite``). Settings: tests/byoa/daphne_settings.py (whose
 ``/_test/call`` calls the requesting browser session's wallet, as a demo
 page's view does), with the benchmark manifest and the code rate limits
 raised; the call log stays on.

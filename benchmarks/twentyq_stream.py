@@ -6,7 +6,7 @@ Chunk-to-page latency of the Twenty Questions direct link, measured on loopback.
 What it does, all on 127.0.0.1:
 
 1. starts the project under a real daphne (testwallet.server.DaphneServer,
-   settings tests.twentyq.live_settings: the project's own with DEBUG on, so a
+   settings tests.twentyq.daphne_settings: the project's own with DEBUG on, so a
    link may point at ws://127.0.0.1);
 2. a visitor (httpx, its own session and CSRF token) asks for the game's link
    and a headless wallet (byoa.wallet.DirectWallet) takes it; the wallet runs

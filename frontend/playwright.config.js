@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * Playwright Test for the test wallet's JavaScript fixtures (testwallet/fixtures.js), run by
+ * Playwright Test for the test wallet's JavaScript fixtures (playwright/fixtures.js), run by
  * `make test` (`npm run e2e`): the project served as the pytest fixture serves it (`python -m
  * testwallet.serve`, from the repository's virtualenv: its own SQLite database, a free port it
  * prints), and Debian's Chromium, never a downloaded browser.
@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
-import { launchOptions } from './testwallet/chromium.js';
+import { launchOptions } from './playwright/chromium.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PYTHON = process.env.PYTHON ?? join(ROOT, '.venv', 'bin', 'python');

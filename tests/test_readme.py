@@ -63,7 +63,7 @@ PUBLIC = {
     "byoa.describe": ["Line", "describe"],
     "testwallet.extension": [
         "BINDING", "ByoaExtension", "CallRecord", "Consent", "FAILED", "RequestRecord", "ScriptError",
-        "byoa_extension", "rules_path", "script_path",
+        "byoa_extension", "clip_path", "rules_path", "script_path", "script_paths",
     ],
     "testwallet.languagemodel": ["BINDING", "BuiltinModel", "builtin_model", "script_path"],
     "testwallet.preflight": ["Misconfigured", "asgi_application", "check_own_database"],

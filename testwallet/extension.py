@@ -107,8 +107,10 @@ __all__ = [
     "RequestRecord",
     "ScriptError",
     "byoa_extension",
+    "clip_path",
     "rules_path",
     "script_path",
+    "script_paths",
 ]
 
 #: The Playwright binding through which byoa.js asks the test.
@@ -119,13 +121,23 @@ WALLET_SKILLS = ("audio.transcribe", "text.generate")
 
 
 def script_path():
-    """Return the path of the stub, ``frontend/testwallet/byoa.js``; load :func:`rules_path` right before it."""
+    """Return the path of the stub, ``frontend/testwallet/byoa.js``; load :func:`script_paths` to run it."""
     return stub_path("byoa.js")
 
 
 def rules_path():
     """Return the path of the stub's manifest rules, ``frontend/testwallet/byoa-manifest.js``."""
     return stub_path("byoa-manifest.js")
+
+
+def clip_path():
+    """Return the path of the stub's clip reading, ``frontend/testwallet/byoa-clip.js``."""
+    return stub_path("byoa-clip.js")
+
+
+def script_paths():
+    """Return the stub's scripts in the order a page loads them: the clip reading, the manifest rules, the stub."""
+    return [clip_path(), rules_path(), script_path()]
 
 
 class _Failed:
@@ -215,7 +227,7 @@ class ByoaExtension:
 
     def init_scripts(self):
         """Return the paths of the scripts ``install`` adds to every document, in order."""
-        return [rules_path(), script_path()]
+        return script_paths()
 
     # -- the visitor -------------------------------------------------------------
 

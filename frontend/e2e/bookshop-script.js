@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { chromium, expect } from '@playwright/test';
-import { AiWallet } from '../testwallet/aiwallet-driver.js';
-import { launchOptions } from '../testwallet/chromium.js';
+import { AiWallet } from '../playwright/aiwallet-driver.js';
+import { launchOptions } from '../playwright/chromium.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const PYTHON = process.env.PYTHON ?? join(ROOT, '.venv', 'bin', 'python');

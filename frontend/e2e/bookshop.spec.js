@@ -1,7 +1,7 @@
 // @ts-check
 // The Playwright Test example of README.md's "Test your site in CI": the test wallet's fixtures
-// (testwallet/fixtures.js) against the bookshop page, served by playwright.config.js's webServer.
-import { test, expect } from '../testwallet/fixtures.js';
+// (playwright/fixtures.js) against the bookshop page, served by playwright.config.js's webServer.
+import { test, expect } from '../playwright/fixtures.js';
 
 test('my page sees both wallets', async ({ page, aiwallet, byoaExtension }) => {
   await page.goto('/');                   // both stubs were installed before the page's scripts

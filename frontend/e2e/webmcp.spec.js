@@ -1,8 +1,8 @@
 // @ts-check
 // The browser-agent example of README.md's "Test your site in CI": the agent built into the
 // visitor's browser (WebMCP) lists and calls the bookshop's tools, in a Chromium of its own with
-// --enable-features=WebMCP (testwallet/webmcp-driver.js); the test's own page has no WebMCP.
-import { test, expect, WebMCPMissing } from '../testwallet/fixtures.js';
+// --enable-features=WebMCP (playwright/webmcp-driver.js); the test's own page has no WebMCP.
+import { test, expect, WebMCPMissing } from '../playwright/fixtures.js';
 
 test('the browser\'s own agent finds a book and fills the basket', async ({ browserAgent, baseURL }) => {
   const page = await browserAgent.newPage({ baseURL });  // a new visitor

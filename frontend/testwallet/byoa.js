@@ -58,10 +58,6 @@
   const DEFAULT_PARALLEL_CALLS = 8;
   /** How long a grant lasts unless the test says otherwise (not in the spec: our choice). */
   const DEFAULT_GRANT_SECONDS = 3600;
-  /** The clip the skill takes. */
-  const WAV = { format: 1, channels: 1, rate: 16000, bits: 16 };
-  /** Base64 longer than this is not a 15 s clip, whatever it holds: refused before decoding. */
-  const MAX_AUDIO_BASE64 = 4 * 1024 * 1024;
   /** The receipt of an answer that came from the test wallet. */
   const RECEIPT = Object.freeze({ cost: '0 USD', provider: 'testwallet' });
 
@@ -82,6 +78,17 @@
   if (!RULES) throw new Error('testwallet byoa: load byoa-manifest.js right before byoa.js');
   delete (/** @type {any} */ (window)).__testwalletByoaManifest;
   const { validateManifest, isObject, field, isNonNegative, codePoints, presentKeys } = RULES;
+
+  // -- The clip (frontend/testwallet/byoa-clip.js) ------------------------------
+  // Loaded right before the manifest rules; taken and removed the same way.
+  /**
+   * @type {{ clipSeconds: (bytes: Uint8Array) => number | null, decodeBase64: (text: unknown) => Uint8Array | null }
+   *   | undefined}
+   */
+  const CLIP = Reflect.get(window, '__testwalletByoaClip');
+  if (!CLIP) throw new Error('testwallet byoa: load byoa-clip.js before byoa.js');
+  delete (/** @type {any} */ (window)).__testwalletByoaClip;
+  const { clipSeconds, decodeBase64 } = CLIP;
   /**
    * The site's relay to a model (relay.js), when this page has one.
    * @type {{ scripted: boolean, transcribes: boolean,
@@ -117,62 +124,6 @@
    * @property {Record<string, any>} manifest
    * @property {number} expiresAtMs
    */
-
-  // -- The clip ---------------------------------------------------------------
-
-  /**
-   * Measure a clip from its bytes: the seconds of samples actually present, or
-   * null when it is not a 16 kHz mono 16-bit PCM RIFF/WAVE file. The wallet never
-   * trusts a length the page states.
-   * @param {Uint8Array} bytes
-   * @returns {number | null}
-   */
-  function clipSeconds(bytes) {
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    /** @param {number} at */
-    const tag = (at) => String.fromCharCode(...bytes.subarray(at, at + 4));
-    if (bytes.length < 12 || tag(0) !== 'RIFF' || tag(8) !== 'WAVE') return null;
-    let fmt = null;
-    let samples = null;
-    let at = 12;
-    while (at + 8 <= bytes.length) {
-      const id = tag(at);
-      const size = view.getUint32(at + 4, true);
-      const body = Math.max(0, Math.min(size, bytes.length - at - 8)); // what is there, not what the header claims
-      if (id === 'fmt ' && body >= 16) {
-        fmt = {
-          format: view.getUint16(at + 8, true),
-          channels: view.getUint16(at + 10, true),
-          rate: view.getUint32(at + 12, true),
-          bits: view.getUint16(at + 22, true),
-        };
-      } else if (id === 'data') {
-        samples = body;
-        break;
-      }
-      at += 8 + size + (size & 1);
-    }
-    if (fmt === null || samples === null) return null;
-    if (fmt.format !== WAV.format || fmt.channels !== WAV.channels || fmt.rate !== WAV.rate || fmt.bits !== WAV.bits) {
-      return null;
-    }
-    return samples / (WAV.rate * WAV.channels * (WAV.bits / 8));
-  }
-
-  /**
-   * Strict base64 (the alphabet, padded to a multiple of 4), or null.
-   * @param {unknown} text
-   * @returns {Uint8Array | null}
-   */
-  function decodeBase64(text) {
-    if (typeof text !== 'string' || text.length > MAX_AUDIO_BASE64) return null;
-    if (text.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(text)) return null;
-    try {
-      return Uint8Array.from(atob(text), (ch) => ch.charCodeAt(0));
-    } catch {
-      return null;
-    }
-  }
 
   // -- Sites, grants, limits ----------------------------------------------------
 

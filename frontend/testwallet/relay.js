@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * The by-hand stand-ins' way to a model: the site's DEBUG-only relay (sites/home/relay/), which
+ * The by-hand stand-ins' way to a model: the site's DEBUG-only relay (testwallet/relay/), which
  * forwards to the OpenAI-compatible server the developer runs, or answers with a scripted player.
  *
  * A classic script, loaded by the base template right before aiwallet.js and byoa.js when

@@ -98,6 +98,7 @@ INSTALLED_APPS = [
     "sites.bookshop",
     "sites.geography",
     "sites.twentyq",
+    "testwallet.relay",  # `?testwallet=1`, DEBUG only: the stand-ins' model relay and its scripted players
 ]
 
 MIDDLEWARE = [
@@ -109,7 +110,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "sites.home.middleware.TestWalletMiddleware",
+    "testwallet.relay.middleware.TestWalletMiddleware",
     # Last, so that its process_exception sees a view's database error first.
     "sites.config.unavailable.DatabaseUnavailableMiddleware",
 ]
@@ -266,7 +267,7 @@ BYOA = {
 }
 
 # The model of the by-hand stand-in wallets (`?testwallet=1`, DEBUG only; see
-# sites/home/relay/): an OpenAI-compatible server the developer runs. Without
+# testwallet/relay/): an OpenAI-compatible server the developer runs. Without
 # a URL the stand-ins answer with a scripted player, labelled as such.
 TESTWALLET = {
     "MODEL_URL": os.environ.get("TESTWALLET_MODEL_URL", ""),

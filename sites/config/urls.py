@@ -12,5 +12,5 @@ urlpatterns = [
 ]
 
 if settings.DEBUG:
-    # The by-hand stand-ins' model relay (sites/home/relay/) does not exist without DEBUG.
-    urlpatterns.append(path("testwallet/relay/", include("sites.home.relay.urls")))
+    # The by-hand stand-ins' model relay (testwallet.relay) does not exist without DEBUG.
+    urlpatterns.append(path("testwallet/relay/", include("testwallet.relay.urls")))

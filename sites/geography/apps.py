@@ -5,3 +5,6 @@ class GeographyConfig(AppConfig):
     name = "sites.geography"
     label = "geography"
     verbose_name = "Voice geography game"
+    # What the home page lists (sites/home/demos.py).
+    demo_title = "Voice geography game"
+    demo_description = "Answer out loud: the visitor's agent wallet turns speech into text (BYOA audio.transcribe)."

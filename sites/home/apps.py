@@ -5,6 +5,3 @@ class HomeConfig(AppConfig):
     name = "sites.home"
     label = "home"
     verbose_name = "Home page"
-
-    def ready(self):
-        from sites.home.relay import checks  # noqa: F401  (registers the system checks)

@@ -1,29 +1,25 @@
-"""The demos the home page lists: one entry per demo app that is installed."""
+"""
+The demos the home page lists: every installed app whose AppConfig says what it
+shows, with a `demo_title` and a `demo_description` (and an `index` URL in its
+namespace), in INSTALLED_APPS order. The home page imports none of them.
+"""
+
+from typing import TypedDict
 
 from django.apps import apps
 from django.urls import reverse
 
-# app label -> (title, what it shows)
-DEMOS = {
-    "bookshop": (
-        "Bookshop",
-        "The visitor's AI (through AI Wallet) recommends books with the shop's own MCP tools.",
-    ),
-    "geography": (
-        "Voice geography game",
-        "Answer out loud: the visitor's agent wallet turns speech into text (BYOA audio.transcribe).",
-    ),
-    "twentyq": (
-        "Twenty Questions",
-        "Play against the visitor's own model (BYOA text.generate, or AI Wallet chat).",
-    ),
-}
+
+class Demo(TypedDict):
+    title: str
+    description: str
+    url: str
 
 
-def installed_demos():
+def installed_demos() -> list[Demo]:
     """Return [{title, description, url}] for the demo apps that are installed."""
     return [
-        {"title": title, "description": description, "url": reverse(f"{label}:index")}
-        for label, (title, description) in DEMOS.items()
-        if apps.is_installed(f"sites.{label}")
+        {"title": config.demo_title, "description": config.demo_description, "url": reverse(f"{config.label}:index")}
+        for config in apps.get_app_configs()
+        if getattr(config, "demo_title", None) and getattr(config, "demo_description", None)
     ]

@@ -5,6 +5,9 @@ class TwentyQConfig(AppConfig):
     name = "sites.twentyq"
     label = "twentyq"
     verbose_name = "Twenty Questions demo"
+    # What the home page lists (sites/home/demos.py).
+    demo_title = "Twenty Questions"
+    demo_description = "Play against the visitor's own model (BYOA text.generate, or AI Wallet chat)."
 
     def ready(self):
         from sites.twentyq import checks  # noqa: F401  (registers the system checks)

@@ -17,12 +17,12 @@ Two outstanding things are kept apart:
 import secrets
 import time
 
-from sites.twentyq import prompts, questioner, replies
+from sites.twentyq import model_text, prompts, questioner
 from sites.twentyq.exceptions import BadInput, GameError, UnusableReply
 from sites.twentyq.rules import ANSWERS, CHOICES, LIMIT, MODES, PROMPT_SECONDS
 
-MAX_QUESTION_CHARS = replies.MAX_QUESTION_CHARS
-MAX_GUESS_CHARS = replies.MAX_GUESS_CHARS
+MAX_QUESTION_CHARS = model_text.MAX_QUESTION_CHARS
+MAX_GUESS_CHARS = model_text.MAX_GUESS_CHARS
 
 _pick = secrets.SystemRandom().choice
 
@@ -244,13 +244,13 @@ class Game:
             raise GameError("late", f"The AI's reply came more than {PROMPT_SECONDS} seconds late; ask again.")
         (model, text), *checks = replies_
         if self.mode == "ai-asks":
-            move = replies.parse_move(text, must_guess=self.must_guess)
+            move = model_text.parse_move(text, must_guess=self.must_guess)
             pending = {"turn": prompt["turn"], "kind": move.kind, "text": move.text, "by": "model", "way": way}
             if model:
                 pending["model"] = model
             self.data.update(pending=pending, prompt=None)
             return
-        answer = replies.parse_choice(text, CHOICES)
+        answer = model_text.parse_choice(text, CHOICES)
         fields = {"text": prompt["question"], "answeredBy": "model", "way": way, "answer": answer, "check": None}
         if model:
             fields["model"] = model
@@ -262,7 +262,7 @@ class Game:
 def _check(model, text, answer):
     """Return the second model's verdict on an answer: its own answer and whether they agree."""
     try:
-        own = replies.parse_choice(text, CHOICES)
+        own = model_text.parse_choice(text, CHOICES)
     except UnusableReply as exc:
         return {"model": model, "answer": None, "agrees": None, "problem": exc.message}
     return {"model": model, "answer": own, "agrees": own == answer}

@@ -21,7 +21,7 @@ from byoa.describe import describe
 from sites.home.snippet import integration_snippet
 
 from sites.twentyq import catalog as catalog_module
-from sites.twentyq import live, pace, store
+from sites.twentyq import move_events, pace, store
 from sites.twentyq.exceptions import BadInput, GameError
 from sites.twentyq.game import Game
 from sites.twentyq.rules import ANSWERS, CHOICES, LIMIT, MODEL_CODES, PAGE_WAYS
@@ -182,7 +182,7 @@ async def stream(request):
         return await _slow_down(request, started["previous"], per_minute, wait)
     await request.session.asave()  # before the stream: its end reads the game again
     response = StreamingHttpResponse(
-        live.move_events(request.session, pairing, started["models"], started["prompt"]),
+        move_events.move_events(request.session, pairing, started["models"], started["prompt"]),
         content_type="text/event-stream",
     )
     response["Cache-Control"] = "no-cache, no-store"

@@ -90,7 +90,7 @@ async def pair(open_socket, site="geo", **grant_options):
 
 @pytest.fixture(scope="session")
 def byoa_server(tmp_path_factory):
-    """The project under a real daphne with the test manifests (tests/byoa/live_settings.py)."""
+    """The project under a real daphne with the test manifests (tests/byoa/daphne_settings.py)."""
     from testwallet.server import DaphneServer
 
     server = DaphneServer(

@@ -1,6 +1,6 @@
 """
 Settings of the server the load tests run: the end-to-end tests' own
-(tests/byoa/live_settings.py) with the production hello timeout. Under a flood
+(tests/byoa/daphne_settings.py) with the production hello timeout. Under a flood
 a server may take more than the end-to-end tests' 1 s to read a hello that came
 in time; the 10 s default is what a deployment runs.
 """

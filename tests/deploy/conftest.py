@@ -7,7 +7,7 @@ ADMIN = ("admin", "a-password-for-the-cluster-tests")
 
 @pytest.fixture(scope="session")
 def cluster(request):
-    """Run the project as deployed, with the BYOA test manifests and test views (tests/byoa/live_settings.py)."""
+    """Run the project as deployed, with the BYOA test manifests and test views (tests/byoa/daphne_settings.py)."""
     from deploy.cluster import Cluster
     from testwallet.services import ServiceMissing
 

@@ -12,7 +12,7 @@ import wave
 import bringyourownagent
 import pytest
 
-from testwallet.extension import BINDING, FAILED, rules_path, script_path
+from testwallet.extension import BINDING, FAILED, script_paths
 from tests.testwallet.byoa_cases import CASES, GEO, QUIZ, with_limits
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
@@ -178,8 +178,8 @@ async def test_stub_itself_refuses_a_request_without_a_click_or_with_an_invalid_
         return {"decision": "allow"} if message["type"] == "request" else None
 
     await page.expose_binding(BINDING, always_allow)
-    await page.add_init_script(path=str(rules_path()))
-    await page.add_init_script(path=str(script_path()))
+    for path in script_paths():
+        await page.add_init_script(path=str(path))
     await ask_at_load(page, GEO)
     await page.goto(daphne_server.url + "/")
     assert await bounded(page.evaluate("window.__atLoad")) is None
@@ -491,8 +491,8 @@ async def test_unusable_scripted_output_is_rejected_when_scripted():
 
 
 async def test_stub_alone_asks_with_confirm_and_answers_labelled_defaults(page, daphne_server):
-    await page.add_init_script(path=str(rules_path()))
-    await page.add_init_script(path=str(script_path()))
+    for path in script_paths():
+        await page.add_init_script(path=str(path))
     dialogs = []
 
     async def accept(dialog):
@@ -509,8 +509,8 @@ async def test_stub_alone_asks_with_confirm_and_answers_labelled_defaults(page, 
 
 
 async def test_stub_alone_answers_null_without_a_click_and_shows_no_dialog(page, daphne_server):
-    await page.add_init_script(path=str(rules_path()))
-    await page.add_init_script(path=str(script_path()))
+    for path in script_paths():
+        await page.add_init_script(path=str(path))
     await ask_at_load(page, GEO)
     dialogs = []
     page.on("dialog", lambda dialog: dialogs.append(dialog))

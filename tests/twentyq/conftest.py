@@ -135,7 +135,7 @@ def debug_server(tmp_path_factory):
 
     server = DaphneServer(
         "sites.config.asgi:application",
-        settings_module="tests.twentyq.live_settings",
+        settings_module="tests.twentyq.daphne_settings",
         env={"DJANGO_DEBUG": "1"},
         workdir=tmp_path_factory.mktemp("twentyq-debug-daphne"),
     )

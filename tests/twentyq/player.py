@@ -12,12 +12,12 @@ import pytest
 
 @pytest.fixture(scope="session")
 def twentyq_server(tmp_path_factory):
-    """The project under a real daphne, with calls to a wallet bounded by 2 s (live_settings.py)."""
+    """The project under a real daphne, with calls to a wallet bounded by 2 s (daphne_settings.py)."""
     from testwallet.server import DaphneServer
 
     server = DaphneServer(
         "sites.config.asgi:application",
-        settings_module="tests.twentyq.live_settings",
+        settings_module="tests.twentyq.daphne_settings",
         workdir=tmp_path_factory.mktemp("twentyq-daphne"),
     )
     with server:

@@ -132,7 +132,7 @@ async def test_a_wallet_that_never_answers_times_out_and_the_stream_ends(player,
     await player.ok("new", {"mode": "site-thinks"})
     started = time.monotonic()
     events = await asyncio.wait_for(player.events({"question": "Is it alive?"}), 10)
-    assert time.monotonic() - started > 1.5  # it waited for the 2 s call bound of live_settings.py
+    assert time.monotonic() - started > 1.5  # it waited for the 2 s call bound of daphne_settings.py
     assert events[-1][0] == "error" and events[-1][1]["error"] == "wallet-no-answer"
     assert events[-1][1]["game"]["history"] == []
 

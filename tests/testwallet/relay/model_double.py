@@ -50,6 +50,7 @@ class ModelDouble:
         self.replies = queue.Queue()
         self.transcripts = queue.Queue()
         self.requests = []  # (path, body): a dict for chats, the form fields and file size for clips
+        self.authorizations = []  # each request's Authorization header ('' when none)
         self.holds = []
         self.hung_up = threading.Event()
         double = self
@@ -60,6 +61,7 @@ class ModelDouble:
 
             def do_POST(self):
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                double.authorizations.append(self.headers.get("Authorization", ""))
                 try:
                     if self.path == "/v1/chat/completions":
                         double._chat(self, json.loads(body))
@@ -211,6 +213,7 @@ def model(model_double):
         while not pending.empty():
             pending.get_nowait()
     model_double.requests.clear()
+    model_double.authorizations.clear()
     model_double.hung_up.clear()
     return model_double
 

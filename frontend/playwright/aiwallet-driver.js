@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * The test AI Wallet for Playwright in JavaScript (Playwright Test or a plain script): the wallet
- * behind `window.aiwallet` of aiwallet.js, answering the page through the Playwright binding
+ * behind `window.aiwallet` of testwallet/aiwallet.js, answering the page through the Playwright binding
  * `__testwalletAiwallet`, as testwallet/aiwallet/ does for pytest. The test plays the visitor (the
  * approval window) and the model (queued replies, tool calls, provider failures), and reads the log.
  *
@@ -17,7 +17,7 @@ import { DEFAULT_TIMEOUT_MS, Pulse, ScriptError, checkConsent, frameOrigin, orig
 export const BINDING = '__testwalletAiwallet';
 
 /** The in-page provider, to add as an init script. */
-export const SCRIPT_PATH = fileURLToPath(new URL('./aiwallet.js', import.meta.url));
+export const SCRIPT_PATH = fileURLToPath(new URL('../testwallet/aiwallet.js', import.meta.url));
 
 /** The wallet's errors (wallet-provider.md, "Errors") this driver answers. */
 const ERRORS = {

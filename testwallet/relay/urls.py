@@ -1,8 +1,8 @@
-"""The relay's routes, included by sites/config/urls.py only when DEBUG is on."""
+"""The relay's routes; a site includes them only when DEBUG is on (sites/config/urls.py does)."""
 
 from django.urls import path
 
-from sites.home.relay import views
+from testwallet.relay import views
 
 app_name = "testwallet_relay"
 

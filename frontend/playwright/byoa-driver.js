@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * The test BYOA extension for Playwright in JavaScript (Playwright Test or a plain script): the
- * visitor and the models behind `window.byoa` of byoa.js, answering through the Playwright binding
+ * visitor and the models behind `window.byoa` of testwallet/byoa.js, answering through the Playwright binding
  * `__testwalletByoa`, as testwallet/extension.py does for pytest. byoa.js keeps the wallet's rules
  * (origins, the click, the manifest, the limits); this driver only answers for the visitor (the
  * consent window) and the models (each call's output), and logs what the page asked and received.
@@ -12,10 +12,11 @@ import { DEFAULT_TIMEOUT_MS, Pulse, ScriptError, checkConsent, frameOrigin, wait
 /** The Playwright binding through which byoa.js asks the test. */
 export const BINDING = '__testwalletByoa';
 
-/** The stub's manifest rules and the stub, to add as init scripts in this order. */
+/** The stub's clip reading, its manifest rules and the stub, to add as init scripts in this order. */
 export const SCRIPT_PATHS = [
-  fileURLToPath(new URL('./byoa-manifest.js', import.meta.url)),
-  fileURLToPath(new URL('./byoa.js', import.meta.url)),
+  fileURLToPath(new URL('../testwallet/byoa-clip.js', import.meta.url)),
+  fileURLToPath(new URL('../testwallet/byoa-manifest.js', import.meta.url)),
+  fileURLToPath(new URL('../testwallet/byoa.js', import.meta.url)),
 ];
 
 /** The skills the wallet 0.1 serves (specs/byoa-sites.md). */

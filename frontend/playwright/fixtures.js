@@ -5,7 +5,7 @@
  * before it loads anything, and checked when the test ends (a ScriptError of the script fails it);
  * `browserAgent`, the browser's own agent (WebMCP) in a Chromium of its own (webmcp-driver.js).
  *
- *     import { test, expect } from '<this package>/frontend/testwallet/fixtures.js';
+ *     import { test, expect } from '<this repository>/frontend/playwright/fixtures.js';
  *
  *     test('my page answers', async ({ page, aiwallet }) => {
  *       aiwallet.reply(['A calm ', 'pick.']);

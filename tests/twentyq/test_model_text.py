@@ -3,7 +3,7 @@
 import pytest
 
 from sites.twentyq.exceptions import UnusableReply
-from sites.twentyq.replies import Move, parse_choice, parse_move
+from sites.twentyq.model_text import Move, parse_choice, parse_move
 
 CHOICES = ("yes", "no", "sometimes")
 

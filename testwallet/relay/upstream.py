@@ -10,7 +10,7 @@ import time
 
 import httpx
 
-from sites.home.relay.exceptions import UpstreamError
+from testwallet.relay.exceptions import UpstreamError
 
 #: The chat request's keys the relay passes on; the model is the relay's own.
 CHAT_KEYS = frozenset(
@@ -28,7 +28,7 @@ def chat_body(conf, asked):
     return body
 
 
-def _headers(conf):
+def headers(conf):
     return {"authorization": f"Bearer {conf.model_key}"} if conf.model_key else {}
 
 
@@ -53,7 +53,7 @@ async def complete_chat(conf, asked):
     body = {**chat_body(conf, asked), "stream": False}
     try:
         async with asyncio.timeout(conf.timeout), httpx.AsyncClient(timeout=None) as client:
-            response = await client.post(f"{conf.model_url}/chat/completions", json=body, headers=_headers(conf))
+            response = await client.post(f"{conf.model_url}/chat/completions", json=body, headers=headers(conf))
             if response.status_code != 200:
                 raise await _refusal(response)
             return response.json()
@@ -75,7 +75,7 @@ async def open_chat_stream(conf, asked):
     try:
         async with asyncio.timeout(conf.timeout):
             request = client.build_request(
-                "POST", f"{conf.model_url}/chat/completions", json=body, headers=_headers(conf)
+                "POST", f"{conf.model_url}/chat/completions", json=body, headers=headers(conf)
             )
             response = await client.send(request, stream=True)
             if response.status_code != 200:
@@ -129,7 +129,7 @@ async def transcribe(conf, wav, language=None):
                 f"{conf.transcribe_url}/audio/transcriptions",
                 data=data,
                 files={"file": ("clip.wav", wav, "audio/wav")},
-                headers=_headers(conf),
+                headers=headers(conf),
             )
             if response.status_code != 200:
                 raise await _refusal(response)

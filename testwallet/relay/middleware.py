@@ -1,12 +1,17 @@
 """The by-hand test wallet switch, as middleware so that it works in sync and async views alike."""
 
+from collections.abc import Awaitable, Callable
+from typing import Any
+
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.conf import settings
+from django.http import HttpRequest
+from django.http.response import HttpResponseBase
 from django.middleware.csrf import get_token
 from django.urls import NoReverseMatch, reverse
 
-from sites.home.relay.conf import relay_settings
-from sites.home.relay.token import session_token
+from testwallet.relay.conf import relay_settings
+from testwallet.relay.token import session_token
 
 SESSION_KEY = "testwallet"
 
@@ -14,34 +19,40 @@ SESSION_KEY = "testwallet"
 class TestWalletMiddleware:
     """
     In DEBUG only: `?testwallet=1` injects the in-page test wallets
-    (frontend/testwallet/) into the demo pages for someone browsing without an
+    (frontend/testwallet/) into the site's pages for someone browsing without an
     extension; `?testwallet=0` removes them. The choice sticks for the session.
     Sets `request.testwallet`, which the base template reads, and
     `request.testwallet_relay`: where the stand-ins reach the model (or the
-    scripted player), this session's relay token, and who answers.
+    scripted player), this session's relay token, and who answers. Without
+    DEBUG it reads nothing; with it, a page view stores a session only once the
+    visitor has asked for the test wallet.
     """
 
     sync_capable = False
     async_capable = True
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], Awaitable[HttpResponseBase]]) -> None:
         self.get_response = get_response
         if iscoroutinefunction(self.get_response):
             markcoroutinefunction(self)
 
-    async def __call__(self, request):
+    async def __call__(self, request: HttpRequest) -> HttpResponseBase:
         request.testwallet = False
         request.testwallet_relay = None
         if settings.DEBUG:
             asked = request.GET.get("testwallet")
-            if asked in {"0", "1"}:
-                await request.session.aset(SESSION_KEY, asked == "1")
+            if asked == "1":
+                await request.session.aset(SESSION_KEY, True)
+            elif asked == "0":
+                # A pop marks the session changed only when the key was there: turning the
+                # test wallet off stores no session for a visitor who never turned it on.
+                await request.session.apop(SESSION_KEY, None)
             request.testwallet = await request.session.aget(SESSION_KEY, False)
         request.testwallet_relay = await relay_for(request) if request.testwallet else None
         return await self.get_response(request)
 
 
-async def relay_for(request):
+async def relay_for(request: HttpRequest) -> dict[str, Any] | None:
     """Return what the stand-in scripts need to reach the relay, or None when it is not routed."""
     try:
         chat = reverse("testwallet_relay:chat")

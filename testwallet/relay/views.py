@@ -14,9 +14,9 @@ from django.conf import settings
 from django.http import Http404, JsonResponse, StreamingHttpResponse
 from django.views.decorators.http import require_POST
 
-from sites.home.relay import scripted, token, upstream
-from sites.home.relay.conf import relay_settings
-from sites.home.relay.exceptions import RelayError
+from testwallet.relay import scripted, token, upstream
+from testwallet.relay.conf import relay_settings
+from testwallet.relay.exceptions import RelayError
 
 #: A chat with its tools and a few tool results; far more than the demos send.
 MAX_CHAT_BYTES = 512 * 1024

@@ -4,9 +4,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { AiWallet, SCRIPT_PATH } from '../../testwallet/aiwallet-driver.js';
-import { ByoaExtension, FAILED, SCRIPT_PATHS } from '../../testwallet/byoa-driver.js';
-import { ScriptError, TimeoutError } from '../../testwallet/driver.js';
+import { AiWallet, SCRIPT_PATH } from '../../playwright/aiwallet-driver.js';
+import { ByoaExtension, FAILED, SCRIPT_PATHS } from '../../playwright/byoa-driver.js';
+import { ScriptError, TimeoutError } from '../../playwright/driver.js';
 
 const PAGE_URL = 'http://127.0.0.1:8000/bookshop/';
 
@@ -158,12 +158,12 @@ describe('ByoaExtension', () => {
     type: 'request', ref: 1, activated: true, manifest: {}, valid: true, validation: { errors: [], warnings: [] }, ...fields,
   });
 
-  it('should install the binding, the manifest rules and the stub in order', async () => {
+  it('should install the binding, the clip reading, the manifest rules and the stub in order', async () => {
     const target = recordingTarget();
     await new ByoaExtension().install(target);
     assert.deepEqual([...target.bindings.keys()], ['__testwalletByoa']);
     assert.deepEqual(target.scripts, SCRIPT_PATHS);
-    assert.match(SCRIPT_PATHS[0], /byoa-manifest\.js$/);
+    assert.deepEqual(SCRIPT_PATHS.map((path) => path.split('/').pop()), ['byoa-clip.js', 'byoa-manifest.js', 'byoa.js']);
   });
 
   it('should allow by default, decline when told, and stay quiet without a click', async () => {

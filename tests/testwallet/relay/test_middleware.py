@@ -10,7 +10,8 @@ def test_testwallet_parameter_injects_the_stubs_and_a_label_in_debug(client, set
     page = client.get("/?testwallet=1").content.decode()
     assert "/static/testwallet/aiwallet.js" in page
     assert "/static/testwallet/byoa.js" in page
-    assert page.index("/static/testwallet/byoa-manifest.js") < page.index("/static/testwallet/byoa.js")  # its rules first
+    # its clip reading and manifest rules first
+    assert page.index("/static/testwallet/byoa-clip.js") < page.index("/static/testwallet/byoa-manifest.js") < page.index("/static/testwallet/byoa.js")
     assert "not from an AI" in page
 
 
@@ -27,3 +28,11 @@ def test_testwallet_parameter_does_nothing_without_debug(client, settings):
     page = client.get("/?testwallet=1").content.decode()
     assert "/static/testwallet/" not in page
     assert "not from an AI" not in page
+
+
+def test_turning_the_test_wallet_off_stores_no_session_for_a_visitor_who_never_turned_it_on(client, settings):
+    from django.contrib.sessions.models import Session
+
+    settings.DEBUG = True
+    client.get("/?testwallet=0")
+    assert Session.objects.count() == 0 and "sessionid" not in client.cookies

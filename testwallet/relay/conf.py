@@ -1,7 +1,7 @@
 """The relay's settings (settings.TESTWALLET), read when used."""
 
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
@@ -20,19 +20,39 @@ class RelaySettings:
     timeout: float
 
     @property
-    def scripted(self):
+    def scripted(self) -> bool:
         """Whether a scripted player answers instead of a model."""
         return not self.model_url
 
     @property
-    def label(self):
+    def label(self) -> str:
         """Return who answers chats, as the banner says it: a model at a host, or 'scripted'."""
         if self.scripted:
             return SCRIPTED
-        return f"{self.model or 'the default model'} at {urlsplit(self.model_url).netloc}"
+        return f"{self.model or 'the default model'} at {host_and_port(urlsplit(self.model_url))}"
 
 
-def relay_settings():
+def host_and_port(url: SplitResult) -> str:
+    """Return the URL's host and port as a URL writes them: never the user and password before them."""
+    host = f"[{url.hostname}]" if url.hostname and ":" in url.hostname else url.hostname or ""
+    return f"{host}:{url.port}" if url.port is not None else host
+
+
+def has_credentials(url: str) -> bool:
+    """Whether the URL carries a user name or password (user:pw@host)."""
+    return "@" in urlsplit(url).netloc
+
+
+def without_credentials(url: str) -> str:
+    """
+    Return the URL without its user and password: httpx would send them as Basic
+    auth in place of the key's bearer (the check testwallet.E002 reports them).
+    """
+    parts = urlsplit(url)
+    return parts._replace(netloc=host_and_port(parts)).geturl() if has_credentials(url) else url
+
+
+def relay_settings() -> RelaySettings:
     """Return the relay's settings, with every key's default."""
     given = getattr(settings, "TESTWALLET", {}) or {}
     try:
@@ -49,10 +69,10 @@ def relay_settings():
         if url and urlsplit(url).scheme not in ("http", "https"):
             raise ImproperlyConfigured(f"TESTWALLET['{key}'] must be an http:// or https:// URL, not {url!r}")
     return RelaySettings(
-        model_url=(given.get("MODEL_URL") or "").rstrip("/"),
+        model_url=without_credentials(given.get("MODEL_URL") or "").rstrip("/"),
         model=given.get("MODEL") or "",
         model_key=given.get("MODEL_KEY") or "",
-        transcribe_url=(given.get("TRANSCRIBE_URL") or "").rstrip("/"),
+        transcribe_url=without_credentials(given.get("TRANSCRIBE_URL") or "").rstrip("/"),
         transcribe_model=given.get("TRANSCRIBE_MODEL") or "whisper-1",
         timeout=timeout,
     )

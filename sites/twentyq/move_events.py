@@ -23,7 +23,7 @@ from byoa.calls import stream_wallet
 from sites.twentyq import store
 from sites.twentyq.exceptions import GameError, UnusableReply
 from sites.twentyq.game import Game
-from sites.twentyq.replies import MAX_REPLY_CHARS, parse_choice
+from sites.twentyq.model_text import MAX_REPLY_CHARS, parse_choice
 from sites.twentyq.rules import CHOICES, LINK_WAY
 
 SKILL = "text.generate"

@@ -1,0 +1,46 @@
+"""
+System checks of the stand-ins' model relay, run by ``manage.py check``.
+
+    testwallet.E001  settings.TESTWALLET has a value the relay cannot use
+    testwallet.E002  a URL in settings.TESTWALLET carries a user name or password
+"""
+
+from typing import Any
+
+from django.core import checks
+from django.core.exceptions import ImproperlyConfigured
+
+from django.conf import settings
+
+from testwallet.relay.conf import has_credentials, relay_settings
+
+#: The URL settings and the environment variables they come from in sites/config/settings.py.
+URL_KEYS = {"MODEL_URL": "TESTWALLET_MODEL_URL", "TRANSCRIBE_URL": "TESTWALLET_TRANSCRIBE_URL"}
+
+
+@checks.register("testwallet")
+def check_relay_settings(app_configs: Any, **kwargs: Any) -> list[checks.CheckMessage]:
+    """Report a TESTWALLET setting (TESTWALLET_MODEL_* variable) the relay cannot use."""
+    try:
+        relay_settings()
+    except ImproperlyConfigured as error:
+        return [
+            checks.Error(
+                str(error),
+                hint="Fix the TESTWALLET_MODEL_* environment variable (README, Configuration), or unset it.",
+                id="testwallet.E001",
+            )
+        ]
+    given = getattr(settings, "TESTWALLET", {}) or {}
+    return [
+        checks.Error(
+            # Not the URL itself: the message would repeat the password wherever checks are printed.
+            f"TESTWALLET['{key}'] ({variable}) carries a user name or password before its host; "
+            "the relay never sends them.",
+            hint="Put the model server's key in TESTWALLET_MODEL_KEY (TESTWALLET['MODEL_KEY']), sent as a "
+            "bearer token, and remove the user name and password from the URL.",
+            id="testwallet.E002",
+        )
+        for key, variable in URL_KEYS.items()
+        if isinstance(given.get(key), str) and has_credentials(given[key])
+    ]
