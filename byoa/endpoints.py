@@ -5,7 +5,7 @@ in any spelling, no localhost, no .local, .home.arpa, .internal or .lan, no
 single-label name.
 
 One definition for both ends: the headless wallet refuses a link by these
-rules (``byoa.wallet.link_checks``), and the server refuses to put into a link an
+rules (``testwallet.direct.link_checks``), and the server refuses to put into a link an
 endpoint that breaks them (``byoa.invitations``, the system check ``byoa.E003``),
 since a real wallet would refuse every such link in silence.
 

@@ -38,7 +38,7 @@ import re
 
 import orjson
 
-from byoa.exceptions import NotJSON
+from byoa._errors import NotJSON
 
 VERSION = "0.1"
 #: The largest text frame either side sends, in bytes (the spec: up to 4 MB). The server reads it

@@ -26,15 +26,15 @@ import bringyourownagent
 import websockets
 from websockets.asyncio.client import connect as _connect
 
-from byoa import protocol
-from byoa.exceptions import LinkRefused
-from byoa.wallet import link_checks, wav
-from byoa.wallet.backends import Backend
+from byoa import protocol, wav
+from testwallet.direct import link_checks
+from testwallet.direct.backends import Backend
+from testwallet.direct.exceptions import LinkRefused
 
 logger = logging.getLogger(__name__)
 # websockets logs every frame at DEBUG, and the frames carry the session code
 # and the pairing token: its connections log here, never below INFO.
-frame_logger = logging.getLogger("byoa.wallet.frames")
+frame_logger = logging.getLogger("testwallet.direct.frames")
 frame_logger.setLevel(logging.INFO)
 
 RECENT_CODE_SECONDS = 600

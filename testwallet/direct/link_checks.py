@@ -21,8 +21,9 @@ import bringyourownagent
 
 from byoa import endpoints
 from byoa.environment import env_flag
-from byoa.exceptions import LinkRefused
 from byoa.protocol import MAX_MANIFEST_BYTES
+from testwallet.direct.exceptions import LinkRefused
+
 _BASE64URL = re.compile(r"[A-Za-z0-9_-]+")
 _CODE = re.compile(r"[A-Za-z0-9_-]{22,256}")
 

@@ -8,14 +8,20 @@ import httpx
 import pytest
 from websockets.asyncio.server import serve
 
-from byoa import manifests, protocol
-from byoa.exceptions import LinkRefused
+from byoa import manifests, protocol, wav
 from byoa.invitations import build
-from byoa.wallet import Consent, DirectWallet, OpenAICompatibleBackend, ScriptedBackend, check_link, reconnect_delays
-from byoa.wallet import __main__ as cli
-from byoa.wallet import link_checks
-from byoa.wallet import wav
-from byoa.wallet.backends import BackendError
+from testwallet.direct import (
+    BackendError,
+    Consent,
+    DirectWallet,
+    LinkRefused,
+    OpenAICompatibleBackend,
+    ScriptedBackend,
+    check_link,
+    reconnect_delays,
+)
+from testwallet.direct import __main__ as cli
+from testwallet.direct import link_checks
 
 GEO = manifests.encode(json.loads(open("tests/byoa/manifests/geo.json").read()))[1]
 QUIZ = manifests.encode(json.loads(open("tests/byoa/manifests/quiz.json").read()))[1]

@@ -22,9 +22,9 @@ import sys
 import threading
 from array import array
 
-from byoa.exceptions import BackendError
-from byoa.wallet import wav
-from byoa.wallet.backends import Backend
+from byoa import wav
+from testwallet.direct.backends import Backend
+from testwallet.direct.exceptions import BackendError
 
 INSTALL_HINT = "pip install 'visitor-ai[speech]' (make test installs it)"
 DITHER_SEED = 16000

@@ -14,7 +14,7 @@ import json
 
 import httpx
 
-from byoa.exceptions import BackendError
+from testwallet.direct.exceptions import BackendError
 
 
 class Backend:
