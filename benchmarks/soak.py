@@ -118,9 +118,7 @@ class Ledger:
 
 
 def _soak_wallet_class():
-    from byoa.exceptions import BackendError
-    from testwallet.direct.backends import Backend
-    from testwallet.direct.wallet import Consent, DirectWallet
+    from testwallet.direct import Backend, BackendError, Consent, DirectWallet
 
     class EchoBackend(Backend):
         """Answer each call with its own id, and note it in the ledger."""

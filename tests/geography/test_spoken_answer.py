@@ -16,7 +16,7 @@ pytest.importorskip("pocketsphinx", reason="the speech extra is not installed: p
 
 # Countries the small US English model hears right when espeak-ng says them
 # between 1.5 s of silence, as the page records a clip that stops by itself
-# (of the eight tests/byoa/test_transcriber.py finds; Argentina, Australia,
+# (of the eight tests/testwallet/direct/test_transcriber.py finds; Argentina, Australia,
 # Sweden and South Africa go unheard or wrong with that much silence around
 # them). A game is drawn until its first question asks for one of these.
 HEARD_WELL = {"EG": "Egypt", "GR": "Greece", "NO": "Norway", "GB": "United Kingdom"}
