@@ -23,7 +23,7 @@ LOCAL_SUFFIXES = (".localhost", ".local", ".home.arpa", ".internal", ".lan")
 LOOPBACK = ("localhost", "127.0.0.1", "::1")
 
 
-def problem(endpoint, *, dev_local=False):
+def problem(endpoint: object, *, dev_local: bool = False) -> str:
     """Return why a wallet refuses this endpoint, or "" when it accepts it."""
     if not isinstance(endpoint, str):
         return "the endpoint is not a URL"
@@ -46,12 +46,12 @@ def problem(endpoint, *, dev_local=False):
     return ""
 
 
-def is_loopback(hostname):
+def is_loopback(hostname: str) -> bool:
     """Return True for localhost, 127.0.0.1 and ::1 (with or without brackets), the developer switch's hosts."""
     return hostname.strip("[]").rstrip(".").lower() in LOOPBACK
 
 
-def _is_ip_spelling(hostname):
+def _is_ip_spelling(hostname: str) -> bool:
     if hostname.startswith("[") or ":" in hostname:
         return True
     try:

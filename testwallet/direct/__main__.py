@@ -22,12 +22,13 @@ import asyncio
 import json
 import os
 import sys
+from collections.abc import Sequence
 
-from testwallet.direct.backends import OpenAICompatibleBackend, ScriptedBackend
+from testwallet.direct.backends import Backend, OpenAICompatibleBackend, ScriptedBackend
 from testwallet.direct.wallet import Consent, DirectWallet
 
 
-def parse_args(argv):
+def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m testwallet.direct", description="A headless BYOA direct-link wallet.")
     parser.add_argument("link", help="the bringyourownagent://connect link")
     parser.add_argument("--consent", choices=[c.value for c in Consent], default=Consent.ALLOW.value)
@@ -47,7 +48,7 @@ def parse_args(argv):
     return args
 
 
-def model_from_environment(args):
+def model_from_environment(args: argparse.Namespace) -> argparse.Namespace:
     """Fill --openai-url, --model and the key from TESTWALLET_MODEL_* when the command names no backend."""
     url = os.environ.get("TESTWALLET_MODEL_URL")
     if args.openai_url or args.transcriber or args.script or not url:
@@ -60,7 +61,7 @@ def model_from_environment(args):
     return args
 
 
-def build_backend(args):
+def build_backend(args: argparse.Namespace) -> Backend:
     if args.transcriber:
         from testwallet.direct.transcriber import PocketSphinxBackend, read_vocabulary
 
@@ -77,7 +78,7 @@ def build_backend(args):
     return ScriptedBackend(script)
 
 
-async def run(args, backend):
+async def run(args: argparse.Namespace, backend: Backend) -> int:
     wallet = DirectWallet(backend, consent=args.consent, dev_local=args.dev_local or None)
     connected = False
     try:
@@ -91,7 +92,7 @@ async def run(args, backend):
     return 0 if connected else 1
 
 
-def main(argv=None):
+def main(argv: Sequence[str] | None = None) -> int:
     args = model_from_environment(parse_args(sys.argv[1:] if argv is None else argv))
     try:
         backend = build_backend(args)
