@@ -8,6 +8,7 @@ One definition for both ends: the headless wallet refuses a link by these
 rules (``testwallet.direct.link_checks``), and the server refuses to put into a link an
 endpoint that breaks them (``byoa.invitations``, the system check ``byoa.E003``),
 since a real wallet would refuse every such link in silence.
+It needs no Django, so a wallet imports it without a project.
 
 ``dev_local`` is the wallet's developer switch (``BYOA_WALLET_DEV_LOCAL=1``):
 it also allows ``ws://`` and ``wss://`` to localhost, 127.0.0.1 and [::1]. The
