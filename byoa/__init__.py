@@ -43,7 +43,7 @@ __all__ = [
     "stream_wallet",
 ]
 
-# public name -> (module, name in it)
+# public name -> (the module that defines it, its name there); the same names as __all__
 _FACADE = {
     "call_wallet": ("byoa.calls", "call_wallet"),
     "stream_wallet": ("byoa.calls", "stream_wallet"),
@@ -53,9 +53,13 @@ _FACADE = {
     # Not "describe": once byoa.describe is imported, the package's attribute of
     # that name is the module, and __getattr__ is no longer asked.
     "describe_manifest": ("byoa.describe", "describe"),
-    **{name: ("byoa.exceptions", name) for name in (
-        "ByoaError", "EndpointRefused", "ManifestError", "NotAClip", "NotJSON", "RateLimited", "UnknownManifest",
-    )},
+    "ByoaError": ("byoa.exceptions", "ByoaError"),
+    "EndpointRefused": ("byoa.exceptions", "EndpointRefused"),
+    "ManifestError": ("byoa.exceptions", "ManifestError"),
+    "NotAClip": ("byoa.exceptions", "NotAClip"),
+    "NotJSON": ("byoa.exceptions", "NotJSON"),
+    "RateLimited": ("byoa.exceptions", "RateLimited"),
+    "UnknownManifest": ("byoa.exceptions", "UnknownManifest"),
 }
 
 if TYPE_CHECKING:  # what editors and type checkers see; at run time, __getattr__ below

@@ -23,6 +23,11 @@ def test_each_public_name_is_the_object_of_the_module_behind_it():
         assert getattr(byoa, name) is getattr(exceptions, name)
 
 
+def test_the_facade_serves_exactly_the_names_it_declares():
+    assert set(byoa._FACADE) == set(byoa.__all__)
+    assert set(byoa.__all__) <= set(dir(byoa))
+
+
 def test_an_unknown_name_is_an_attribute_error():
     with pytest.raises(AttributeError, match="no attribute 'nothing_here'"):
         byoa.nothing_here  # noqa: B018
