@@ -439,7 +439,7 @@ def _clip():
     import base64
 
     sys.path.insert(0, str(ROOT))
-    from byoa.wallet.wav import silent_clip
+    from byoa.wav import silent_clip
 
     return base64.b64encode(silent_clip(0.35)).decode()
 

@@ -13,7 +13,7 @@ What it does, all on 127.0.0.1:
 3. extension: the test wallet's window.byoa (testwallet.extension) answers
    each audio.transcribe call at once; the page then POSTs the transcript to
    the server for the verdict;
-4. link: a headless wallet (byoa.wallet.DirectWallet) pairs through the page's
+4. link: a headless wallet (testwallet.direct.DirectWallet) pairs through the page's
    link and answers each call at once; the page POSTs the clip to the server,
    which calls the wallet and answers with the transcript and the verdict.
 
@@ -123,7 +123,7 @@ async def extension_path(browser, url, total):
 
 
 async def link_path(browser, url, total):
-    from byoa.wallet import DirectWallet, ScriptedBackend
+    from testwallet.direct import DirectWallet, ScriptedBackend
 
     answers, times = Answers(), []
     while len(times) < total:

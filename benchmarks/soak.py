@@ -18,7 +18,7 @@ raised; the call log stays on.
 The visitors: one browser session per wallet, on the process its index picks
 (index modulo N): ``GET /_test/page``, then ``POST /byoa/code`` for a link.
 
-The wallets: the project's own headless wallet (``byoa.wallet.DirectWallet``),
+The wallets: the project's own headless wallet (``testwallet.direct.DirectWallet``),
 one per link, all in this process. It holds 1,000 connections cheaply enough
 (the table prints this process's memory), and it is what comes back after a
 drop with its pairing token (consent "decide on my own"), so the soak runs the
@@ -118,9 +118,7 @@ class Ledger:
 
 
 def _soak_wallet_class():
-    from byoa.exceptions import BackendError
-    from byoa.wallet.backends import Backend
-    from byoa.wallet.client import Consent, DirectWallet
+    from testwallet.direct import Backend, BackendError, Consent, DirectWallet
 
     class EchoBackend(Backend):
         """Answer each call with its own id, and note it in the ledger."""

@@ -9,7 +9,7 @@ The Twenty Questions page in Chromium, measured for each way in, on loopback.
    opens /twentyq/ with an instant model behind each way: the test wallets'
    AI Wallet and BYOA extension (answers from Python through their Playwright
    bindings), the built-in model stand-in (frontend/testwallet/languagemodel.js,
-   same), a headless direct-link wallet (byoa.wallet.DirectWallet, in this
+   same), a headless direct-link wallet (testwallet.direct.DirectWallet, in this
    process), and own mode (no model: the site's questioner). In "you think,
    the AI asks", each turn the page's own script clicks "Yes" and a
    MutationObserver notes when the next question is on the page; both times
@@ -43,7 +43,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from byoa.wallet.backends import Backend  # noqa: E402  (after the path: run as a script)
+from testwallet.direct.backends import Backend  # noqa: E402  (after the path: run as a script)
 
 WAYS = ("own", "aiwallet", "extension", "builtin", "link")
 
@@ -152,7 +152,7 @@ async def measure_way(browser, way, server, turns):
 
 async def measure_game(browser, way, server, turns, counter):
     """Play one game of `turns` measured turns through `way` on a fresh page."""
-    from byoa.wallet import DirectWallet
+    from testwallet.direct import DirectWallet
     from testwallet.aiwallet import AiWalletStub
     from testwallet.extension import ByoaExtension
     from testwallet.languagemodel import BuiltinModel
@@ -208,7 +208,7 @@ async def measure_game(browser, way, server, turns, counter):
 
 async def measure_chunks(browser, server, chunks, pace):
     """Return the ms from the wallet's send to the page's text, per chunk, for one streamed move."""
-    from byoa.wallet import DirectWallet
+    from testwallet.direct import DirectWallet
 
     context = await browser.new_context()
     page = await context.new_page()

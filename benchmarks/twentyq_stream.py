@@ -9,7 +9,7 @@ What it does, all on 127.0.0.1:
    settings tests.twentyq.daphne_settings: the project's own with DEBUG on, so a
    link may point at ws://127.0.0.1);
 2. a visitor (httpx, its own session and CSRF token) asks for the game's link
-   and a headless wallet (byoa.wallet.DirectWallet) takes it; the wallet runs
+   and a headless wallet (testwallet.direct.DirectWallet) takes it; the wallet runs
    in a process of its own, so that its burst of frames competes with neither
    the server nor the visitor's reader;
 3. the visitor starts a game and POSTs /twentyq/api/stream; the wallet's
@@ -48,7 +48,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from byoa.wallet.backends import Backend  # noqa: E402  (after the path: run as a script)
+from testwallet.direct.backends import Backend  # noqa: E402  (after the path: run as a script)
 
 
 class TimedBackend(Backend):
@@ -89,7 +89,7 @@ def wallet_process(conn, chunks):
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sites.config.settings")
     django.setup()
-    from byoa.wallet import DirectWallet
+    from testwallet.direct import DirectWallet
 
     async def serve():
         backend = TimedBackend(chunks, 0)

@@ -1,17 +1,96 @@
 """
 Bring your own agent, the server side: a reusable Django app.
 
-- ``manifests``: the site's manifests, checked, and the exact bytes links carry
-- ``views`` (``POST /byoa/code``, ``GET /byoa/wait``): codes and links for the page
-- ``invitations``: the ``bringyourownagent://`` link and the endpoint it names
-- ``endpoints``: the wallet's host rules for the endpoint a link carries
-- ``consumers`` (``/byoa/ws``): the wallet's WebSocket
-- ``calls``: ``call_wallet`` / ``stream_wallet``, the server -> wallet API
-- ``pairings``: pairings in the database; ``live``: this process's live
-  connections (same-process calls skip the channel layer); ``receipts``: call
-  receipts, written in batches
-- ``admin``: pairings, pause and revoke, call receipts
-- ``wallet``: a headless wallet that speaks the direct link, for tests and CI
+What a site's code uses, importable from ``byoa`` itself::
 
-The wire behaviour follows specs/byoa-sites.md; see ``byoa.protocol``.
+    from byoa import aget_pairing, call_wallet, describe_manifest, get_manifest
+
+    async def clip(request):
+        pairing = await aget_pairing(request, "geography")    # this browser session's, or None
+        output = await call_wallet(pairing, "audio.transcribe", clip_input) if pairing else None
+
+- ``call_wallet`` / ``stream_wallet``: the server -> wallet calls (``byoa.calls``)
+- ``aget_pairing``: this request's browser session's pairing for a manifest (``byoa.pairings``)
+- ``get_manifest``, ``Manifest``, ``describe_manifest``: the installed manifests and what
+  they ask, in plain words for the page (``byoa.manifests``, ``byoa.describe``)
+- the exceptions, under one root ``ByoaError`` (``byoa.exceptions``)
+
+The modules behind them: ``manifests``; ``views`` (``POST /byoa/code``,
+``GET /byoa/wait``); ``invitations`` (the ``bringyourownagent://`` link);
+``endpoints`` (the wallet's host rules); ``consumers`` (``/byoa/ws``, the
+wallet's WebSocket); ``calls``; ``pairings``; ``admin``. The wire behaviour
+follows specs/byoa-sites.md; ``byoa.protocol`` (frames, limits, close codes)
+and ``byoa.wav`` (clips) need no Django, so a wallet shares them with the server
+(``testwallet.direct``, the headless wallet, does).
 """
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+__all__ = [
+    "ByoaError",
+    "EndpointRefused",
+    "Manifest",
+    "ManifestError",
+    "NotAClip",
+    "NotJSON",
+    "RateLimited",
+    "UnknownManifest",
+    "aget_pairing",
+    "call_wallet",
+    "describe_manifest",
+    "get_manifest",
+    "stream_wallet",
+]
+
+# public name -> (the module that defines it, its name there); the same names as __all__
+_FACADE = {
+    "call_wallet": ("byoa.calls", "call_wallet"),
+    "stream_wallet": ("byoa.calls", "stream_wallet"),
+    "aget_pairing": ("byoa.pairings", "aget_pairing"),
+    "get_manifest": ("byoa.manifests", "get"),
+    "Manifest": ("byoa.manifests", "Manifest"),
+    # Not "describe": once byoa.describe is imported, the package's attribute of
+    # that name is the module, and __getattr__ is no longer asked.
+    "describe_manifest": ("byoa.describe", "describe"),
+    "ByoaError": ("byoa.exceptions", "ByoaError"),
+    "EndpointRefused": ("byoa.exceptions", "EndpointRefused"),
+    "ManifestError": ("byoa.exceptions", "ManifestError"),
+    "NotAClip": ("byoa.exceptions", "NotAClip"),
+    "NotJSON": ("byoa.exceptions", "NotJSON"),
+    "RateLimited": ("byoa.exceptions", "RateLimited"),
+    "UnknownManifest": ("byoa.exceptions", "UnknownManifest"),
+}
+
+if TYPE_CHECKING:  # what editors and type checkers see; at run time, __getattr__ below
+    from byoa.calls import call_wallet, stream_wallet
+    from byoa.describe import describe as describe_manifest
+    from byoa.exceptions import (
+        ByoaError,
+        EndpointRefused,
+        ManifestError,
+        NotAClip,
+        NotJSON,
+        RateLimited,
+        UnknownManifest,
+    )
+    from byoa.manifests import Manifest
+    from byoa.manifests import get as get_manifest
+    from byoa.pairings import aget_pairing
+
+
+# Django imports this package while it loads INSTALLED_APPS, before the app
+# registry is ready, and the headless wallet imports byoa.protocol and byoa.wav
+# with no Django at all. byoa.calls and byoa.pairings import models, which Django
+# refuses before the registry is ready, so each name is imported on first use
+# (PEP 562), never when the package is.
+def __getattr__(name: str) -> Any:
+    try:
+        module, attribute = _FACADE[name]
+    except KeyError:
+        raise AttributeError(f"module 'byoa' has no attribute {name!r}") from None
+    return getattr(importlib.import_module(module), attribute)
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])

@@ -5,9 +5,10 @@ in any spelling, no localhost, no .local, .home.arpa, .internal or .lan, no
 single-label name.
 
 One definition for both ends: the headless wallet refuses a link by these
-rules (``byoa.wallet.link_checks``), and the server refuses to put into a link an
+rules (``testwallet.direct.link_checks``), and the server refuses to put into a link an
 endpoint that breaks them (``byoa.invitations``, the system check ``byoa.E003``),
 since a real wallet would refuse every such link in silence.
+It needs no Django, so a wallet imports it without a project.
 
 ``dev_local`` is the wallet's developer switch (``BYOA_WALLET_DEV_LOCAL=1``):
 it also allows ``ws://`` and ``wss://`` to localhost, 127.0.0.1 and [::1]. The
@@ -23,7 +24,7 @@ LOCAL_SUFFIXES = (".localhost", ".local", ".home.arpa", ".internal", ".lan")
 LOOPBACK = ("localhost", "127.0.0.1", "::1")
 
 
-def problem(endpoint, *, dev_local=False):
+def problem(endpoint: object, *, dev_local: bool = False) -> str:
     """Return why a wallet refuses this endpoint, or "" when it accepts it."""
     if not isinstance(endpoint, str):
         return "the endpoint is not a URL"
@@ -46,12 +47,12 @@ def problem(endpoint, *, dev_local=False):
     return ""
 
 
-def is_loopback(hostname):
+def is_loopback(hostname: str) -> bool:
     """Return True for localhost, 127.0.0.1 and ::1 (with or without brackets), the developer switch's hosts."""
     return hostname.strip("[]").rstrip(".").lower() in LOOPBACK
 
 
-def _is_ip_spelling(hostname):
+def _is_ip_spelling(hostname: str) -> bool:
     if hostname.startswith("[") or ":" in hostname:
         return True
     try:

@@ -1,33 +1,43 @@
 """
-The exceptions of ``byoa``, server and headless wallet alike::
+The exceptions of ``byoa``, under one root::
 
-    Exception
-    ├── django.core.exceptions.ImproperlyConfigured
-    │   ├── ManifestError          a manifest file cannot be used
-    │   └── EndpointRefused        a link would carry an endpoint that wallets refuse
-    ├── LookupError
-    │   └── UnknownManifest        a page asked for a manifest that is not installed
-    ├── RateLimited                too many codes asked for; carries retry_after
-    ├── BackendError               a headless wallet's backend cannot answer a call
-    └── ValueError
-        ├── LinkRefused            the wallet refuses a link (carries the check that failed)
-        ├── NotJSON                a frame of the direct link is not JSON
-        └── NotAClip               audio is not a 16 kHz mono 16-bit PCM WAV
+    ByoaError
+    ├── ManifestError          a manifest file cannot be used          (also ImproperlyConfigured)
+    ├── EndpointRefused        a link would carry an endpoint that     (also ImproperlyConfigured)
+    │                          wallets refuse
+    ├── UnknownManifest        a page asked for a manifest that is     (also LookupError)
+    │                          not installed
+    ├── RateLimited            too many codes asked for; carries retry_after
+    ├── NotJSON                a frame of the direct link is not JSON  (also ValueError)
+    └── NotAClip               audio is not a 16 kHz mono 16-bit PCM   (also ValueError)
+                               WAV
+
+Each keeps the nearest Django or Python base it had, so ``except
+ImproperlyConfigured`` or ``except ValueError`` still catches it. ``ByoaError``,
+``NotJSON`` and ``NotAClip`` are defined in ``byoa._errors``, which needs no
+Django (a wallet reads frames and clips without it); the headless wallet's own
+errors (``LinkRefused``, ``BackendError``) are ``testwallet.direct``'s.
 
 No message ever contains a session code, a pairing token or call content.
 """
 
+from collections.abc import Iterable
+
 from django.core.exceptions import ImproperlyConfigured
 
+from byoa._errors import ByoaError, NotAClip, NotJSON
 
-class ManifestError(ImproperlyConfigured):
+__all__ = ["ByoaError", "EndpointRefused", "ManifestError", "NotAClip", "NotJSON", "RateLimited", "UnknownManifest"]
+
+
+class ManifestError(ByoaError, ImproperlyConfigured):
     """Raised when a manifest file is missing, not JSON, invalid or too large."""
 
 
-class EndpointRefused(ImproperlyConfigured):
+class EndpointRefused(ByoaError, ImproperlyConfigured):
     """Raised when the endpoint a link would carry breaks the wallet's host rules (``byoa.endpoints``)."""
 
-    def __init__(self, endpoint, reason):
+    def __init__(self, endpoint: str, reason: str) -> None:
         self.endpoint = endpoint
         self.reason = reason
         super().__init__(
@@ -38,10 +48,10 @@ class EndpointRefused(ImproperlyConfigured):
         )
 
 
-class UnknownManifest(LookupError):
+class UnknownManifest(ByoaError, LookupError):
     """Raised when a page asks for a manifest name that no installed app declares."""
 
-    def __init__(self, name, known):
+    def __init__(self, name: str, known: Iterable[str]) -> None:
         self.name = name
         self.known = sorted(known)
         super().__init__(
@@ -51,29 +61,9 @@ class UnknownManifest(LookupError):
         )
 
 
-class RateLimited(Exception):
+class RateLimited(ByoaError):
     """Raised when a client address or a browser session asks for too many codes."""
 
-    def __init__(self, retry_after):
+    def __init__(self, retry_after: int) -> None:
         self.retry_after = retry_after
         super().__init__(f"Too many session codes; try again in {retry_after} s.")
-
-
-class BackendError(Exception):
-    """Raised when a headless wallet's backend cannot answer a call."""
-
-
-class NotJSON(ValueError):
-    """Raised when a text frame of the direct link is not JSON."""
-
-
-class NotAClip(ValueError):
-    """Raised when the bytes are not a 16 kHz mono 16-bit PCM WAV."""
-
-
-class LinkRefused(ValueError):
-    """Raised when the headless wallet refuses a link; ``check`` names the failed check."""
-
-    def __init__(self, check, message):
-        self.check = check
-        super().__init__(message)

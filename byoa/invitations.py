@@ -2,7 +2,7 @@
 The invitation a page hands the visitor's wallet: the server builds the
 ``bringyourownagent://connect`` link (specs/byoa-sites.md, "The link") and
 chooses the WebSocket endpoint it names. The wallet's side, which checks such
-a link, is ``byoa.wallet.link_checks``.
+a link, is ``testwallet.direct.link_checks``.
 
 A link is built only with an endpoint that the wallet's host rules accept
 (``byoa.endpoints``): a wallet refuses any other link in silence, so the page

@@ -1,6 +1,7 @@
 """
 Pairings in the database: opened by a hello with a code, resumed by a hello
-with a pairing token, attached to the one live connection, and closed.
+with a pairing token, attached to the one live connection, and closed; and
+the pairing of a request's browser session (``aget_pairing``, in ``byoa``'s facade).
 
 The functions the consumer awaits run in Django's database thread
 (``database_sync_to_async``); each does one short transaction. Call receipts
@@ -13,8 +14,9 @@ from datetime import timedelta
 
 from channels.db import database_sync_to_async
 from django.db import DatabaseError, transaction
+from django.http import HttpRequest
 
-from byoa import clock, codes, live, manifests, processes, tokens
+from byoa import clock, codes, live, manifests, processes, tokens, visitor_ids
 from byoa.conf import byoa_setting
 from byoa.exceptions import ManifestError, UnknownManifest
 from byoa.grants import Grant, warn_unreadable
@@ -156,3 +158,18 @@ async def for_visitor(visitor, manifest_name):
     return await (
         Pairing.objects.filter(visitor=visitor, manifest_name=manifest_name, status=Pairing.Status.ACTIVE).order_by("-created_at").afirst()
     )
+
+
+async def aget_pairing(request: HttpRequest, manifest_name: str, *, connected: bool = False) -> Pairing | None:
+    """Return the newest active pairing of this request's browser session for a manifest, or None.
+
+    The pairing belongs to the browser session that asked for the link's code
+    (``byoa.visitor_ids``); a session that never asked has none, and none is
+    created. With ``connected=True``, return it only while its wallet is
+    connected now (``live_channel``); otherwise ``call_wallet`` finds out, and
+    answers ``None`` at once for a wallet that is away.
+    """
+    pairing = await for_visitor(await visitor_ids.aexisting_visitor_id(request), manifest_name)
+    if pairing is None or (connected and not await live_channel(pairing)):
+        return None
+    return pairing

@@ -1,6 +1,9 @@
 """
-The frames of the direct link (specs/byoa-sites.md, "The frames") and the close
-codes this server sends, in one place for the server and the headless wallet.
+The frames of the direct link (specs/byoa-sites.md, "The frames"), their
+limits and the close codes this server sends, in one place for the server and
+any wallet. It needs no Django (nor do ``byoa.endpoints``, the endpoint's host
+rules, and ``byoa.wav``, the clips), so a wallet imports it without a project:
+``testwallet.direct`` does.
 
 ``chunk`` and ``grant`` are named by the spec but not spelled out; their shapes
 below follow DESIGN.md. When a spec spells them, this module is the one change.
@@ -35,10 +38,14 @@ import enum
 import json
 import math
 import re
+from typing import Any, NoReturn
 
 import orjson
 
-from byoa.exceptions import NotJSON
+from byoa._errors import NotJSON
+
+#: A parsed frame: a JSON object (which fields it has depends on its ``type``).
+Frame = dict[str, Any]
 
 VERSION = "0.1"
 #: The largest text frame either side sends, in bytes (the spec: up to 4 MB). The server reads it
@@ -55,13 +62,13 @@ class CloseCode(enum.IntEnum):
     TOO_BIG = 4009  # the spec's 1009
 
 
-def _no_constant(name):
+def _no_constant(name: str) -> NoReturn:
     # NaN, Infinity and -Infinity are Python's extension, not JSON (RFC 8259,
     # section 6); stored in a JSONField they fail the database's JSON check.
     raise NotJSON(f"{name} is not a JSON number")
 
 
-def _finite_float(text):
+def _finite_float(text: str) -> float:
     value = float(text)
     if math.isinf(value):  # 1e999: valid JSON syntax, but Python reads it as Infinity
         raise NotJSON("a number too large for a double")
@@ -75,7 +82,7 @@ _decoder = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite_flo
 _LONG_NUMBER = re.compile(r"\d{19}")
 
 
-def parse(text):
+def parse(text: str) -> Frame | None:
     """Return the frame as a dict, or None for JSON that is not an object."""
     # orjson first: ten times faster on a wallet's result. It accepts only what
     # RFC 8259 does, as the decoder below does; where it refuses (NaN, a lone
@@ -98,7 +105,7 @@ def parse(text):
     return frame if isinstance(frame, dict) else None
 
 
-def kind_of(frame):
+def kind_of(frame: Frame | None) -> str | None:
     """Return the type of a parsed frame, or None when it has no string type (such a frame means nothing)."""
     kind = frame.get("type") if frame is not None else None
     # Only a string names a frame: a list or an object must never reach a
@@ -106,7 +113,7 @@ def kind_of(frame):
     return kind if isinstance(kind, str) else None
 
 
-def dump(frame):
+def dump(frame: Frame) -> str:
     """Return the JSON text of a frame."""
     # orjson: a call frame carries a clip of up to 4 MB, and the standard
     # library's encoder spends ten times as long on it. Non-string keys are
@@ -118,37 +125,37 @@ def dump(frame):
 # Server -> wallet
 
 
-def welcome(pairing, manifest):
+def welcome(pairing: str, manifest: str) -> Frame:
     return {"type": "welcome", "pairing": pairing, "manifest": manifest}
 
 
-def bad_session():
+def bad_session() -> Frame:
     return {"type": "error", "code": "bad-session"}
 
 
-def call(call_id, skill, input, params):
+def call(call_id: int, skill: str, input: Any, params: Any) -> Frame:
     return {"type": "call", "id": call_id, "skill": skill, "input": input, "params": params}
 
 
-def call_body(skill, input, params):
+def call_body(skill: str, input: Any, params: Any) -> str:
     """Return the JSON of a call frame without its type and id: encoded once, by the caller."""
     return dump({"skill": skill, "input": input, "params": params})
 
 
-def call_text(call_id, body):
+def call_text(call_id: int, body: str) -> str:
     """Return the JSON text of a call frame from its wire id and its ``call_body``."""
     # The same text as dump(call(...)): the id is the one thing only the connection knows.
     return '{"type":"call","id":%d,%s' % (call_id, body[1:])
 
 
-def bye():
+def bye() -> Frame:
     return {"type": "bye"}
 
 
 # Wallet -> server
 
 
-def hello(session, pairing, wallet, grant):
+def hello(session: str | None, pairing: str | None, wallet: dict[str, str], grant: dict[str, Any]) -> Frame:
     return {
         "type": "hello",
         "v": VERSION,
@@ -159,7 +166,7 @@ def hello(session, pairing, wallet, grant):
     }
 
 
-def result(call_id, ok, output=None, receipt=None):
+def result(call_id: Any, ok: bool, output: Any = None, receipt: dict[str, Any] | None = None) -> Frame:
     frame = {"type": "result", "id": call_id, "ok": ok}
     if ok:
         frame["output"] = output
@@ -168,27 +175,27 @@ def result(call_id, ok, output=None, receipt=None):
     return frame
 
 
-def chunk(call_id, delta):
+def chunk(call_id: Any, delta: str) -> Frame:
     """One piece of a streamed answer, sent before the call's result (DESIGN.md)."""
     return {"type": "chunk", "id": call_id, "delta": delta}
 
 
-def chunk_delta(frame):
+def chunk_delta(frame: Frame) -> str | None:
     """Return the text of a chunk frame, or None when it has none."""
     delta = frame.get("delta")
     return delta if isinstance(delta, str) else None
 
 
-def grant_change(grant):
+def grant_change(grant: dict[str, Any]) -> Frame:
     """A change of grant, the same shape as the hello's grant (DESIGN.md)."""
     return {"type": "grant", "grant": grant}
 
 
-def grant_of(frame):
+def grant_of(frame: Frame) -> dict[str, Any] | None:
     """Return the grant carried by a hello or a grant frame, or None."""
     grant = frame.get("grant")
     return grant if isinstance(grant, dict) else None
 
 
-def ping():
+def ping() -> Frame:
     return {"type": "ping"}

@@ -50,11 +50,20 @@ def test_every_environment_variable_the_settings_read_has_a_row_in_the_readme():
 
 
 PUBLIC = {
+    "byoa": [
+        "ByoaError", "EndpointRefused", "Manifest", "ManifestError", "NotAClip", "NotJSON", "RateLimited",
+        "UnknownManifest", "aget_pairing", "call_wallet", "describe_manifest", "get_manifest", "stream_wallet",
+    ],
     "byoa.calls": ["WalletStream", "call_wallet", "stream_wallet"],
-    "byoa.wallet": [
-        "Backend", "BackendError", "Consent", "DirectWallet", "Link", "OpenAICompatibleBackend",
+    "byoa.exceptions": [
+        "ByoaError", "EndpointRefused", "ManifestError", "NotAClip", "NotJSON", "RateLimited", "UnknownManifest",
+    ],
+    "byoa.wav": ["BITS", "CHANNELS", "RATE", "NotAClip", "Wav", "clip_seconds", "pcm", "read", "silent_clip", "write"],
+    "testwallet.direct": [
+        "Backend", "BackendError", "Consent", "DirectWallet", "Link", "LinkRefused", "OpenAICompatibleBackend",
         "PocketSphinxBackend", "ScriptedBackend", "State", "check_link", "reconnect_delays",
     ],
+    "testwallet.direct.exceptions": ["BackendError", "LinkRefused"],
     "mcp_server": ["ToolError", "tool"],
     "testwallet.aiwallet": [
         "AUTO", "Account", "AiWalletStub", "ApprovalWindow", "BINDING", "Chat", "Consent", "ProviderError",

@@ -5,6 +5,9 @@ The headless test wallet for CI.
   need WebSockets and real HTTP (pytest-django's ``live_server`` has neither).
 - ``testwallet.aiwallet`` / ``testwallet.extension``: the drivers of the in-page
   stub wallets in ``stubs/`` (``frontend/testwallet/``): ``window.aiwallet`` and ``window.byoa``.
+- ``testwallet.direct``: the headless direct-link wallet (``python -m
+  testwallet.direct '<link>'``), which needs no Django: it takes a
+  ``bringyourownagent://`` link and answers the site's calls from a backend.
 - ``testwallet.sync_api``: the sync faces of those drivers, for pytest-playwright
   (sync) suites and plain scripts.
 - ``testwallet.serve``: ``python -m testwallet.serve``, the project served as

@@ -148,7 +148,7 @@ except ImportError:  # pragma: no cover
 
 @_async_fixture
 async def direct_wallet():
-    """Open ``bringyourownagent://`` links with headless wallets (``byoa.wallet``).
+    """Open ``bringyourownagent://`` links with headless wallets (``testwallet.direct``).
 
     ``await direct_wallet(link, {"audio.transcribe": {"text": "Peru"}})`` checks
     the link, allows it, connects and returns the ``DirectWallet`` (its
@@ -157,7 +157,7 @@ async def direct_wallet():
     ``DirectWallet`` (``consent=``, ``limits=`` ...). ws://localhost is allowed,
     since the site under test runs on loopback. Every wallet says bye after the test.
     """
-    from byoa.wallet import DirectWallet, ScriptedBackend
+    from testwallet.direct import DirectWallet, ScriptedBackend
 
     wallets = []
 

@@ -18,14 +18,16 @@ import math
 import operator
 import shutil
 import subprocess
+import sys
 import tempfile
-import wave
 from array import array
 from pathlib import Path
 
+from byoa import wav
+
 __all__ = ["SpeechSynthesizerMissing", "resample", "spoken_wav"]
 
-RATE = 16000  # what audio.transcribe takes (specs/byoa-sites.md)
+RATE = wav.RATE  # what audio.transcribe takes (specs/byoa-sites.md)
 KERNEL_HALF_WIDTH = 16  # input samples each side of an output sample
 
 
@@ -54,19 +56,21 @@ def spoken_wav(text, path, *, voice="en", words_per_minute=130, pad_seconds=0.3)
             capture_output=True,
             timeout=60,
         )
-        with wave.open(str(said), "rb") as source:
-            if source.getnchannels() != 1 or source.getsampwidth() != 2:
-                raise ValueError("espeak-ng did not write mono 16-bit PCM")
-            rate = source.getframerate()
-            samples = array("h", source.readframes(source.getnframes()))
+        source = wav.read(said.read_bytes())  # the reader the server and the wallet use
+    if (source.channels, source.bits) != (1, 16):
+        raise ValueError("espeak-ng did not write mono 16-bit PCM")
+    samples = _native(array("h", source.samples[: len(source.samples) // 2 * 2]))
     silence = array("h", bytes(2 * int(pad_seconds * RATE)))
-    speech = silence + resample(samples, rate, RATE) + silence
-    with wave.open(str(path), "wb") as clip:
-        clip.setnchannels(1)
-        clip.setsampwidth(2)
-        clip.setframerate(RATE)
-        clip.writeframes(speech.tobytes())
+    speech = silence + resample(samples, source.rate, RATE) + silence
+    path.write_bytes(wav.write(_native(speech).tobytes()))
     return path
+
+
+def _native(samples):
+    """Return 16-bit samples swapped between WAV's little-endian order and the machine's (a no-op on most)."""
+    if sys.byteorder == "big":
+        samples.byteswap()
+    return samples
 
 
 def resample(samples, from_rate, to_rate):

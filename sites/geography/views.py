@@ -18,9 +18,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from byoa import manifests, pairings, visitor_ids
-from byoa.calls import call_wallet
-from byoa.describe import describe
+from byoa import aget_pairing, call_wallet, describe_manifest, get_manifest
 from sites.geography import clips, game, names
 from sites.geography.exceptions import AnswerRefused, BadAnswer, ClipRefused, UnknownLanguage
 from sites.home.snippet import integration_snippet
@@ -73,11 +71,11 @@ async def _reply(request, payload, status=200):
 async def index(request):
     """Show what the game asks of the visitor's AI, the question, and the three ways to answer."""
     state = await _state(request)
-    manifest = manifests.get(MANIFEST)
+    manifest = get_manifest(MANIFEST)
     last = await request.session.apop(LAST_KEY, None)
     context = {
         "manifest": manifest.data,
-        "manifest_lines": describe(manifest.data),
+        "manifest_lines": describe_manifest(manifest.data),
         "progress": game.progress(state),
         "languages": [(code, names.language_name(code)) for code in names.LANGUAGES],
         "last": last,
@@ -107,7 +105,7 @@ async def clip(request):
     session's pairing is called. No pairing, a refusal or a timeout answers
     ``transcript: null`` with a sentence for the visitor, who types instead.
     """
-    max_seconds = manifests.get(MANIFEST).limit("maxClipSeconds", 15)
+    max_seconds = get_manifest(MANIFEST).limit("maxClipSeconds", 15)
     try:
         declared = int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:
@@ -138,8 +136,7 @@ async def clip(request):
 
 async def _transcribe(request, wav, language):
     """Return the text this browser session's wallet heard in a clip, or None."""
-    visitor = await visitor_ids.aexisting_visitor_id(request)
-    pairing = await pairings.for_visitor(visitor, MANIFEST)
+    pairing = await aget_pairing(request, MANIFEST)
     if pairing is None:
         return None
     clip_input = {"audio": {"mime": "audio/wav", "base64": base64.b64encode(wav).decode("ascii")}}

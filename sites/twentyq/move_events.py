@@ -18,7 +18,7 @@ import asyncio
 import json
 from contextlib import aclosing
 
-from byoa.calls import stream_wallet
+from byoa import stream_wallet
 
 from sites.twentyq import store
 from sites.twentyq.exceptions import GameError, UnusableReply

@@ -16,8 +16,7 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from byoa import manifests, pairings, visitor_ids
-from byoa.describe import describe
+from byoa import aget_pairing, describe_manifest, get_manifest
 from sites.home.snippet import integration_snippet
 
 from sites.twentyq import catalog as catalog_module
@@ -39,7 +38,7 @@ async def index(request):
         await request.session.acreate()
     catalog = catalog_module.load()
     game = await store.load(request.session)
-    manifest = manifests.get(MANIFEST)
+    manifest = get_manifest(MANIFEST)
     config = {
         "manifestName": MANIFEST,
         "manifest": manifest.data,
@@ -52,13 +51,13 @@ async def index(request):
             "code": reverse("byoa:code"),
             "wait": reverse("byoa:wait"),
         },
-        "linked": await _pairing(request) is not None,
+        "linked": await aget_pairing(request, MANIFEST, connected=True) is not None,
         "game": game.public() if game else None,
     }
     context = {
         "config": config,
         "game": config["game"],
-        "manifest_lines": describe(manifest.data),
+        "manifest_lines": describe_manifest(manifest.data),
         "attributes": catalog.attributes,
         "answers": ANSWERS,
         "snippet": integration_snippet("twentyq/page.js"),
@@ -71,7 +70,7 @@ async def index(request):
 async def state(request):
     """Return the session's game and whether a wallet is linked."""
     game = await store.load(request.session)
-    return JsonResponse({"game": game.public() if game else None, "linked": await _pairing(request) is not None})
+    return JsonResponse({"game": game.public() if game else None, "linked": await aget_pairing(request, MANIFEST, connected=True) is not None})
 
 
 @require_POST
@@ -161,7 +160,7 @@ async def reply(request):
 @require_POST
 async def stream(request):
     """Make a model move through the visitor's linked wallet, streamed as server-sent events."""
-    pairing = await _pairing(request)
+    pairing = await aget_pairing(request, MANIFEST, connected=True)
     if pairing is None or not _wants_json(request):
         refusal = NOT_LINKED if pairing is None else BadInput("bad-request", "Send a JSON object.")
         return _error_json(refusal, await store.load(request.session))
@@ -176,7 +175,7 @@ async def stream(request):
     answered = await _play(request, change)
     if "prompt" not in started:
         return answered  # the game refused: a JSON error, not a stream
-    per_minute = manifests.get(MANIFEST).limit("maxCallsPerMinute", 60)
+    per_minute = get_manifest(MANIFEST).limit("maxCallsPerMinute", 60)
     wait = await pace.take(request.session, len(started["models"]), per_minute)
     if wait:
         return await _slow_down(request, started["previous"], per_minute, wait)
@@ -293,11 +292,3 @@ def _granted_models(pairing):
     models = pairing.grant.get("models") if isinstance(pairing.grant, dict) else None
     return sorted(code for code in models if isinstance(code, str)) if isinstance(models, list) else []
 
-
-async def _pairing(request):
-    """Return this browser session's pairing for the game when its wallet is connected now, or None."""
-    visitor = await visitor_ids.aexisting_visitor_id(request)
-    pairing = await pairings.for_visitor(visitor, MANIFEST)
-    if pairing is None or not await pairings.live_channel(pairing):
-        return None
-    return pairing

@@ -8,7 +8,7 @@ serves until the site closes.
 import asyncio
 import sys
 
-from byoa.wallet import DirectWallet, ScriptedBackend
+from testwallet.direct import DirectWallet, ScriptedBackend
 
 
 async def serve(link, ping_seconds):

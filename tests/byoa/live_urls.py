@@ -7,8 +7,7 @@ from django.middleware.csrf import get_token
 from django.urls import include, path
 from django.views.decorators.csrf import csrf_exempt
 
-from byoa import pairings, visitor_ids
-from byoa.calls import call_wallet, stream_wallet
+from byoa import aget_pairing, call_wallet, stream_wallet
 
 
 def page(request):
@@ -21,8 +20,7 @@ def page(request):
 async def call(request):
     """Call the wallet of this browser session, as a demo page's view would."""
     body = json.loads(request.body)
-    visitor = await visitor_ids.aexisting_visitor_id(request)
-    pairing = await pairings.for_visitor(visitor, body.get("site", "geo"))
+    pairing = await aget_pairing(request, body.get("site", "geo"))
     if pairing is None:
         return JsonResponse({"output": None, "paired": False})
     args = (pairing, body["skill"], body["input"], body.get("params"))
@@ -35,9 +33,8 @@ async def call(request):
 
 async def is_live(request):
     """Say whether this browser session's pairing has a live connection, as a call would find it."""
-    visitor = await visitor_ids.aexisting_visitor_id(request)
-    pairing = await pairings.for_visitor(visitor, request.GET.get("site", "geo"))
-    return JsonResponse({"live": pairing is not None and bool(await pairings.live_channel(pairing))})
+    pairing = await aget_pairing(request, request.GET.get("site", "geo"), connected=True)
+    return JsonResponse({"live": pairing is not None})
 
 
 urlpatterns = [

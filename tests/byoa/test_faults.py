@@ -23,7 +23,7 @@ from types import SimpleNamespace
 import psycopg
 import pytest
 
-from byoa.wallet import Consent
+from testwallet.direct import Consent
 from testwallet.server import DaphneServer, UvicornServer
 from testwallet.services import PostgresServer, RedisServer
 from tests.byoa.conftest import Browser

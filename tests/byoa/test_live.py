@@ -13,8 +13,8 @@ import pytest
 import websockets
 from websockets.asyncio.client import connect
 
-from byoa.wallet import ScriptedBackend
-from byoa.wallet.wav import silent_clip
+from testwallet.direct import ScriptedBackend
+from byoa.wav import silent_clip
 from tests.byoa.conftest import hello
 
 pytestmark = pytest.mark.live

@@ -13,7 +13,7 @@ from byoa import tokens
 from byoa.calls import call_wallet, stream_wallet
 from byoa.consumers import WalletConsumer
 from byoa.models import Pairing
-from byoa.wallet import Consent
+from testwallet.direct import Consent
 from tests.byoa.conftest import hello
 
 SECRET_INPUT = "input-the-visitor-said-zanzibar"

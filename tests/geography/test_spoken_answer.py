@@ -2,7 +2,7 @@
 Spoken audio to a scored answer with no scripted transcript: espeak-ng says a
 country's name into Chromium's fake microphone, the page records it and sends
 it over the direct link, the headless wallet transcribes it offline with
-PocketSphinx (byoa.wallet.transcriber), and the server judges the text.
+PocketSphinx (testwallet.direct.transcriber), and the server judges the text.
 """
 
 import pytest
@@ -16,7 +16,7 @@ pytest.importorskip("pocketsphinx", reason="the speech extra is not installed: p
 
 # Countries the small US English model hears right when espeak-ng says them
 # between 1.5 s of silence, as the page records a clip that stops by itself
-# (of the eight tests/byoa/test_transcriber.py finds; Argentina, Australia,
+# (of the eight tests/testwallet/direct/test_transcriber.py finds; Argentina, Australia,
 # Sweden and South Africa go unheard or wrong with that much silence around
 # them). A game is drawn until its first question asks for one of these.
 HEARD_WELL = {"EG": "Egypt", "GR": "Greece", "NO": "Norway", "GB": "United Kingdom"}
@@ -42,7 +42,7 @@ async def a_game_asking_for_a_country_heard_well(page, server):
 async def test_a_spoken_country_name_is_transcribed_offline_and_scored(
     page, dev_server, browser_type, browser_type_launch_args, direct_wallet, tmp_path
 ):
-    from byoa.wallet.transcriber import PocketSphinxBackend
+    from testwallet.direct.transcriber import PocketSphinxBackend
 
     country = await a_game_asking_for_a_country_heard_well(page, dev_server)
     # The name between silences: the page's recorder stops by itself after 1.5 s of it.

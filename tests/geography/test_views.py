@@ -157,6 +157,15 @@ def test_a_clip_that_does_not_fit_is_refused_with_a_clear_json_error(player, bod
     assert response.json()["error"] == code and response.json()["message"]
 
 
+def test_a_clip_is_measured_from_its_samples_as_the_wallet_measures_it(player):
+    # A RIFF size that claims almost nothing: the wallet (byoa.wav) reads the samples anyway, so
+    # the server does too, and refuses the clip only for what the wallet would refuse.
+    too_long, short = bytearray(wav(15.02)), bytearray(wav(1.0))
+    too_long[4:8] = short[4:8] = (36).to_bytes(4, "little")
+    assert player.post("/geography/clip/", bytes(too_long), content_type="audio/wav").json()["error"] == "clip-too-long"
+    assert player.post("/geography/clip/", bytes(short), content_type="audio/wav").json()["transcript"] is None
+
+
 def test_an_oversized_body_is_refused_by_its_declared_length_before_it_is_read(player):
     response = player.post("/geography/clip/", b"", content_type="audio/wav", CONTENT_LENGTH="5000000")
     assert response.status_code == 413 and response.json()["error"] == "clip-too-large"

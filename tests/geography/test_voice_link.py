@@ -1,6 +1,6 @@
 """
 Answering by voice through the direct link, in Chromium on a real daphne: the
-page opens a link, a headless wallet (byoa.wallet) takes it, and each clip goes
+page opens a link, a headless wallet (testwallet.direct) takes it, and each clip goes
 page -> server -> the visitor's wallet -> transcript -> the server's verdict.
 """
 
@@ -10,7 +10,7 @@ import wave
 
 import pytest
 
-from byoa.wallet import ScriptedBackend
+from testwallet.direct import ScriptedBackend
 from tests.geography.conftest import right_answer
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]

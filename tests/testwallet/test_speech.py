@@ -6,7 +6,7 @@ from array import array
 
 import pytest
 
-from byoa.wallet import wav
+from byoa import wav
 from testwallet.speech import SpeechSynthesizerMissing, resample, spoken_wav
 
 

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from byoa.wallet import ScriptedBackend
+from testwallet.direct import ScriptedBackend
 from tests.twentyq.player import player, read_events, twentyq_server  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.live

@@ -3,7 +3,7 @@
 import pytest
 from django.contrib.sessions.backends.signed_cookies import SessionStore
 
-from byoa.wallet import ScriptedBackend
+from testwallet.direct import ScriptedBackend
 from sites.twentyq import pace
 from tests.twentyq.player import player, twentyq_server  # noqa: F401 (fixtures)
 

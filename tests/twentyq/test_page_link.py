@@ -9,7 +9,7 @@ import asyncio
 
 import pytest
 
-from byoa.wallet import ScriptedBackend
+from testwallet.direct import ScriptedBackend
 from tests.twentyq.conftest import Player, ai_move_shown, answering, idle, open_game, state
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]

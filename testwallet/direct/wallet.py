@@ -18,23 +18,26 @@ import base64
 import enum
 import logging
 import time
+from collections.abc import Awaitable, Callable, Coroutine, Iterator, Mapping
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
+from typing import Any
 from urllib.parse import urlsplit
 
 import bringyourownagent
 import websockets
+from websockets.asyncio.client import ClientConnection
 from websockets.asyncio.client import connect as _connect
 
-from byoa import protocol
-from byoa.exceptions import LinkRefused
-from byoa.wallet import link_checks, wav
-from byoa.wallet.backends import Backend
+from byoa import protocol, wav
+from testwallet.direct import link_checks
+from testwallet.direct.backends import Backend
+from testwallet.direct.exceptions import LinkRefused
 
 logger = logging.getLogger(__name__)
 # websockets logs every frame at DEBUG, and the frames carry the session code
 # and the pairing token: its connections log here, never below INFO.
-frame_logger = logging.getLogger("byoa.wallet.frames")
+frame_logger = logging.getLogger("testwallet.direct.frames")
 frame_logger.setLevel(logging.INFO)
 
 RECENT_CODE_SECONDS = 600
@@ -56,7 +59,7 @@ class State(str, enum.Enum):
     CLOSED = "closed"  # done: bye, refused, declined or dropped for good
 
 
-def reconnect_delays():
+def reconnect_delays() -> Iterator[float]:
     """Yield the seconds to wait before each attempt to come back: 1, 2, 5, 10, then 30 forever."""
     yield from RECONNECT_DELAYS
     while True:
@@ -65,7 +68,7 @@ def reconnect_delays():
 
 class _NoRedirects(_connect):
     # The wallet connects to the address it checked: never where a 3xx points.
-    def process_redirect(self, exc):
+    def process_redirect(self, exc: Exception) -> Exception:
         return exc
 
 
@@ -76,19 +79,19 @@ class DirectWallet:
         self,
         backend: Backend,
         *,
-        consent=Consent.ALLOW,
-        name="Headless wallet",
-        version="0.1",
-        budget="1.00 USD",
-        grant_seconds=3600,
-        limits=None,
-        models=None,
-        ping_seconds=30,
-        dev_local=None,
-        delays=reconnect_delays,
-        sleep=asyncio.sleep,
-        open_timeout=10.0,
-    ):
+        consent: Consent | str = Consent.ALLOW,
+        name: str = "Headless wallet",
+        version: str = "0.1",
+        budget: str = "1.00 USD",
+        grant_seconds: float = 3600,
+        limits: Mapping[str, Any] | None = None,
+        models: list[str] | None = None,
+        ping_seconds: float = 30,
+        dev_local: bool | None = None,
+        delays: Callable[[], Iterator[float]] = reconnect_delays,
+        sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
+        open_timeout: float = 10.0,
+    ) -> None:
         self.backend = backend
         self.consent = Consent(consent)
         self.identity = {"name": name, "version": version}
@@ -102,23 +105,23 @@ class DirectWallet:
         self.sleep = sleep
         self.open_timeout = open_timeout
         self.state = State.IDLE
-        self.activity = []
-        self.pairing = None  # kept only with "decide on my own"
-        self.blocked = set()  # endpoints of sites this wallet forgot
+        self.activity: list[str] = []
+        self.pairing: str | None = None  # kept only with "decide on my own"
+        self.blocked: set[str] = set()  # endpoints of sites this wallet forgot
         self.welcomed = asyncio.Event()
         self.closed = asyncio.Event()
         self.answered = 0
-        self._recent_codes = {}
+        self._recent_codes: dict[str, float] = {}
         self._link_slots = asyncio.Semaphore(4)  # at most 4 links handled at once
-        self._ws = None
-        self._tasks = set()
+        self._ws: ClientConnection | None = None
+        self._tasks: set[asyncio.Future[Any]] = set()
         self._stopping = False
-        self._gate_state = {"spent": None, "callTimes": []}
+        self._gate_state: dict[str, Any] = {"spent": None, "callTimes": []}
         self._answering = 0  # calls being answered now, against the grant's maxParallelCalls
 
     # -- taking a link ---------------------------------------------------------
 
-    async def open(self, link):
+    async def open(self, link: str) -> bool:
         """Check a link, ask for consent, connect and say hello; return True when welcomed."""
         async with self._link_slots:
             try:
@@ -138,14 +141,14 @@ class DirectWallet:
             self.grant = grant
             return await self._connect(session=checked.session, pairing=None)
 
-    def _seen_recently(self, code):
+    def _seen_recently(self, code: str) -> bool:
         now = time.monotonic()
         self._recent_codes = {c: t for c, t in self._recent_codes.items() if now - t < RECENT_CODE_SECONDS}
         seen = code in self._recent_codes
         self._recent_codes[code] = now
         return seen
 
-    def _grant_for(self, manifest):
+    def _grant_for(self, manifest: dict[str, Any]) -> dict[str, Any] | None:
         """Return the grant the visitor gives this manifest, or None when it cannot be served."""
         served = self.backend.skills()
         skills = []
@@ -172,7 +175,7 @@ class DirectWallet:
 
     # -- the connection ----------------------------------------------------------
 
-    async def _connect(self, *, session, pairing):
+    async def _connect(self, *, session: str | None, pairing: str | None) -> bool:
         """Open the socket, say hello, check the welcome; start serving. Return True when welcomed."""
         parts = urlsplit(self.endpoint)
         port = parts.port or (443 if parts.scheme == "wss" else 80)
@@ -216,7 +219,7 @@ class DirectWallet:
         self._spawn(self._ping(ws))
         return True
 
-    def _accept_manifest(self, text, *, resumed):
+    def _accept_manifest(self, text: object, *, resumed: bool) -> bool:
         if text == self.manifest_text:
             return True
         if not resumed or not isinstance(text, str):
@@ -232,7 +235,7 @@ class DirectWallet:
         self.manifest_text, self.manifest = text, manifest
         return True
 
-    async def _serve(self, ws):
+    async def _serve(self, ws: ClientConnection) -> None:
         try:
             async for message in ws:
                 if isinstance(message, bytes):
@@ -259,7 +262,7 @@ class DirectWallet:
         self._note("connection dropped; coming back")
         await self._come_back()
 
-    async def _come_back(self):
+    async def _come_back(self) -> None:
         for delay in self.delays():
             await self.sleep(delay)
             if self._stopping or not self.pairing:
@@ -270,11 +273,11 @@ class DirectWallet:
                 break  # the site refused the pairing: a new link is needed
         self._finish()
 
-    def _finish(self):
+    def _finish(self) -> None:
         self.state = State.CLOSED
         self.closed.set()
 
-    async def _ping(self, ws):
+    async def _ping(self, ws: ClientConnection) -> None:
         try:
             while True:
                 await self.sleep(self.ping_seconds)
@@ -284,7 +287,7 @@ class DirectWallet:
 
     # -- calls -----------------------------------------------------------------
 
-    async def _answer(self, ws, frame):
+    async def _answer(self, ws: ClientConnection, frame: protocol.Frame) -> None:
         call_id = frame.get("id")
         if self._answering >= self.grant["limits"]["maxParallelCalls"]:
             # The hello announced this cap: a server that sends more gets a "no", not more work.
@@ -303,7 +306,7 @@ class DirectWallet:
         except websockets.ConnectionClosed:
             pass
 
-    async def _run_call(self, ws, frame):
+    async def _run_call(self, ws: ClientConnection, frame: protocol.Frame) -> protocol.Frame:
         call_id, skill = frame.get("id"), frame.get("skill")
         input, params = frame.get("input"), frame.get("params") or {}
         if not isinstance(input, dict) or not isinstance(params, dict) or skill not in self.grant["skills"]:
@@ -332,14 +335,16 @@ class DirectWallet:
         self.answered += 1
         return protocol.result(call_id, True, output, {"cost": cost, "provider": self.backend.receipt_provider})
 
-    async def _stream(self, ws, call_id, skill, input, params):
+    async def _stream(
+        self, ws: ClientConnection, call_id: Any, skill: str, input: dict[str, Any], params: dict[str, Any]
+    ) -> dict[str, Any]:
         pieces = []
         async for delta in self.backend.stream(skill, input, params):
             pieces.append(delta)
             await ws.send(protocol.dump(protocol.chunk(call_id, delta)))
         return {"text": "".join(pieces)}
 
-    def _gate_grant(self):
+    def _gate_grant(self) -> dict[str, Any]:
         known = {k: v for k, v in self.grant["limits"].items() if k in bringyourownagent.KNOWN_LIMITS}
         return {
             "byoa": "0.1-draft",
@@ -349,7 +354,9 @@ class DirectWallet:
             "limits": known,
         }
 
-    def _gate_call(self, skill, input, params, cost, measured):
+    def _gate_call(
+        self, skill: str, input: dict[str, Any], params: dict[str, Any], cost: str, measured: dict[str, float]
+    ) -> dict[str, Any]:
         return {
             "skill": skill,
             "at": _rfc3339(datetime.now(UTC)),
@@ -359,7 +366,7 @@ class DirectWallet:
             "params": params,
         }
 
-    def _count_call(self, cost):
+    def _count_call(self, cost: str) -> None:
         amount, currency = cost.split()
         spent = self._gate_state["spent"]
         total = Decimal(amount) + (Decimal(spent.split()[0]) if spent else Decimal(0))
@@ -370,7 +377,7 @@ class DirectWallet:
 
     # -- the rest ----------------------------------------------------------------
 
-    async def close(self):
+    async def close(self) -> None:
         """Say bye and stop; no coming back."""
         self._stopping = True
         ws = self._ws
@@ -386,26 +393,26 @@ class DirectWallet:
         await asyncio.gather(*self._tasks, return_exceptions=True)
         self._finish()
 
-    async def drop(self):
+    async def drop(self) -> None:
         """Close the socket without a bye, as a crash or a lost network would (for tests)."""
         ws = self._ws
         if ws is not None:
             ws.transport.abort()
 
-    def _spawn(self, coroutine):
+    def _spawn(self, coroutine: Coroutine[Any, Any, Any]) -> asyncio.Future[Any]:
         task = asyncio.ensure_future(coroutine)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return task
 
-    def _note(self, text):
+    def _note(self, text: str) -> bool:
         """Record what happened (never a code, a token or call content); return False."""
         self.activity.append(text)
         logger.info("wallet: %s", text)
         return False
 
 
-def asks_for_more(manifest, allowed, grant):
+def asks_for_more(manifest: dict[str, Any], allowed: dict[str, Any], grant: dict[str, Any]) -> bool:
     """Return whether ``manifest`` asks for more than the ``allowed`` manifest and its ``grant`` gave.
 
     More is any of: a skill outside the grant, more models for a skill (or a models block where
@@ -421,11 +428,11 @@ def asks_for_more(manifest, allowed, grant):
     return any(name not in limits or limits[name] > bound for name, bound in were.items())
 
 
-def _rfc3339(moment):
+def _rfc3339(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
 
 
-def _measure(input):
+def _measure(input: dict[str, Any]) -> dict[str, float] | None:
     """Return what the gate measures of a call's input, or None for audio that is not a clip."""
     measured = {"clipSeconds": 0, "textChars": 0}
     audio = input.get("audio")

@@ -1,4 +1,4 @@
-"""The headless wallet: link checks, WAV measuring, consent, hello, welcome check, gate, ping, coming back."""
+"""The headless wallet: link checks, consent, hello, welcome check, gate, ping, coming back."""
 
 import asyncio
 import base64
@@ -8,14 +8,20 @@ import httpx
 import pytest
 from websockets.asyncio.server import serve
 
-from byoa import manifests, protocol
-from byoa.exceptions import LinkRefused
+from byoa import manifests, protocol, wav
 from byoa.invitations import build
-from byoa.wallet import Consent, DirectWallet, OpenAICompatibleBackend, ScriptedBackend, check_link, reconnect_delays
-from byoa.wallet import __main__ as cli
-from byoa.wallet import link_checks
-from byoa.wallet import wav
-from byoa.wallet.backends import BackendError
+from testwallet.direct import (
+    BackendError,
+    Consent,
+    DirectWallet,
+    LinkRefused,
+    OpenAICompatibleBackend,
+    ScriptedBackend,
+    check_link,
+    reconnect_delays,
+)
+from testwallet.direct import __main__ as cli
+from testwallet.direct import link_checks
 
 GEO = manifests.encode(json.loads(open("tests/byoa/manifests/geo.json").read()))[1]
 QUIZ = manifests.encode(json.loads(open("tests/byoa/manifests/quiz.json").read()))[1]
@@ -103,32 +109,6 @@ async def test_a_name_that_resolves_to_a_private_address_is_refused():
     with pytest.raises(LinkRefused) as refused:
         await link_checks.resolve_public("localhost", 443)
     assert refused.value.check == "address"
-
-
-# -- clips ---------------------------------------------------------------------------
-
-
-def test_the_wallet_measures_a_clip_from_its_samples():
-    assert wav.clip_seconds(wav.silent_clip(2.5)) == 2.5
-
-
-def test_a_header_that_claims_another_length_is_not_believed():
-    data = bytearray(wav.silent_clip(3))
-    data[40:44] = (10 * 32000).to_bytes(4, "little")  # the data chunk claims 10 s; 3 s are there
-    data[4:8] = (36).to_bytes(4, "little")  # and the RIFF size claims almost nothing
-    assert wav.clip_seconds(bytes(data)) == 3
-
-
-def test_the_samples_of_a_clip_are_what_its_data_chunk_really_holds():
-    data = bytearray(wav.silent_clip(1))
-    data[40:44] = (10 * 32000).to_bytes(4, "little")
-    assert wav.pcm(bytes(data) + b"\x01\x02") == bytes(32000) + b"\x01\x02"
-
-
-@pytest.mark.parametrize("data", [b"", b"RIFF....WAVE", wav.silent_clip(1).replace(b"\x80>\x00\x00", b"D\xac\x00\x00", 1)])
-def test_what_is_not_a_16khz_mono_pcm_wav_is_not_a_clip(data):
-    with pytest.raises(wav.NotAClip):
-        wav.clip_seconds(data)
 
 
 def test_the_reconnect_schedule_is_1_2_5_10_then_every_30_seconds():

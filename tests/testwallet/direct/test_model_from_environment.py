@@ -1,7 +1,7 @@
-"""`python -m byoa.wallet '<link>'` answers text.generate with the TESTWALLET_MODEL_* model of the site's stand-ins."""
+"""`python -m testwallet.direct '<link>'` answers text.generate with the TESTWALLET_MODEL_* model of the site's stand-ins."""
 
-from byoa.wallet import __main__ as cli
-from byoa.wallet.backends import OpenAICompatibleBackend, ScriptedBackend
+from testwallet.direct import __main__ as cli
+from testwallet.direct.backends import OpenAICompatibleBackend, ScriptedBackend
 from tests.testwallet.relay.model_double import MODEL, model, model_double  # noqa: F401
 
 

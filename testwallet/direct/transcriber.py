@@ -16,27 +16,30 @@ way (a typed answer) instead of scoring English words heard in Russian speech.
 
 import asyncio
 import base64
+import os
 import random
 import re
 import sys
 import threading
 from array import array
+from collections.abc import Sequence
+from typing import Any
 
-from byoa.exceptions import BackendError
-from byoa.wallet import wav
-from byoa.wallet.backends import Backend
+from byoa import wav
+from testwallet.direct.backends import Backend
+from testwallet.direct.exceptions import BackendError
 
 INSTALL_HINT = "pip install 'visitor-ai[speech]' (make test installs it)"
 DITHER_SEED = 16000
 
 
-def read_vocabulary(path):
+def read_vocabulary(path: str | os.PathLike[str]) -> list[str]:
     """Return the phrases of a vocabulary file: one per line; blank lines and # comments are skipped."""
     with open(path, encoding="utf-8") as lines:
         return [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
 
 
-def is_english(language):
+def is_english(language: object) -> bool:
     """Return True for a language tag the English model can hear (``en``, ``en-GB`` ...) or none at all."""
     return language is None or (isinstance(language, str) and re.fullmatch(r"en(-[A-Za-z0-9]+)*", language) is not None)
 
@@ -46,7 +49,7 @@ class PocketSphinxBackend(Backend):
 
     receipt_provider = "pocketsphinx"
 
-    def __init__(self, vocabulary=None):
+    def __init__(self, vocabulary: Sequence[str] | None = None) -> None:
         if isinstance(vocabulary, str):
             raise TypeError("vocabulary is a list of phrases: read a file with read_vocabulary(path)")
         try:
@@ -65,7 +68,7 @@ class PocketSphinxBackend(Backend):
         # One decoder, one clip at a time: it keeps state between start_utt and end_utt.
         self.lock = threading.Lock()
 
-    def _phrases(self, vocabulary):
+    def _phrases(self, vocabulary: Sequence[str]) -> dict[str, str]:
         phrases, unknown = {}, []
         for phrase in vocabulary:
             words = re.findall(r"[\w']+", phrase.casefold())
@@ -82,10 +85,10 @@ class PocketSphinxBackend(Backend):
             raise ValueError("the vocabulary is empty: give at least one phrase")
         return phrases
 
-    def skills(self):
+    def skills(self) -> set[str]:
         return {"audio.transcribe"}
 
-    async def run(self, skill, input, params):
+    async def run(self, skill: str, input: dict[str, Any], params: dict[str, Any]) -> dict[str, Any]:
         if skill != "audio.transcribe":
             raise BackendError(f"this backend does not answer {skill}")
         if not is_english(params.get("language")):
@@ -96,7 +99,7 @@ class PocketSphinxBackend(Backend):
             raise BackendError("the input is not a 16 kHz mono 16-bit WAV clip") from exc
         return {"text": await asyncio.to_thread(self._transcribe, samples)}
 
-    def _transcribe(self, samples):
+    def _transcribe(self, samples: bytes) -> str:
         """Return the text heard in 16-bit PCM samples ("" when nothing is recognized)."""
         with self.lock:
             self.decoder.start_utt()
@@ -110,7 +113,7 @@ class PocketSphinxBackend(Backend):
         return self.phrases.get(heard, "")
 
 
-def _dithered(samples):
+def _dithered(samples: bytes) -> bytes:
     """Return the samples with +-1 of noise, the same for the same clip.
 
     Digital silence (runs of exact zeros, as synthetic speech and padded clips

@@ -11,10 +11,15 @@ A backend raises ``BackendError`` (or anything) to answer ``ok: false``.
 
 import inspect
 import json
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from typing import Any
 
 import httpx
 
-from byoa.exceptions import BackendError
+from testwallet.direct.exceptions import BackendError
+
+#: What a script answers a skill with: an output object, or a (sync or async) function of (input, params).
+Answer = dict[str, Any] | Callable[[dict[str, Any], dict[str, Any]], dict[str, Any] | Awaitable[dict[str, Any]]]
 
 
 class Backend:
@@ -25,23 +30,23 @@ class Backend:
     #: What the result's receipt names as the provider.
     receipt_provider = "local"
 
-    def skills(self):
+    def skills(self) -> set[str]:
         """Return the skill ids this backend answers."""
         return set()
 
-    def model_codes(self):
+    def model_codes(self) -> list[str]:
         """Return the model codes (m1, m2 ...) this backend can answer text.generate with."""
         return []
 
-    def estimated_cost(self, skill, input, params):
+    def estimated_cost(self, skill: str, input: dict[str, Any], params: dict[str, Any]) -> str:
         """Return the cost of a call as a money string, for the gate and the receipt."""
         return "0 USD"
 
-    async def run(self, skill, input, params):
+    async def run(self, skill: str, input: dict[str, Any], params: dict[str, Any]) -> dict[str, Any]:
         """Return the output object of one call."""
         raise BackendError(f"this backend does not answer {skill}")
 
-    async def stream(self, skill, input, params):
+    async def stream(self, skill: str, input: dict[str, Any], params: dict[str, Any]) -> AsyncIterator[str]:
         """Yield the text of one call in pieces; by default one piece, the whole answer."""
         output = await self.run(skill, input, params)
         yield output.get("text", "")
@@ -55,20 +60,27 @@ class ScriptedBackend(Backend):
     is appended to ``calls`` as (skill, input, params).
     """
 
-    def __init__(self, script, *, models=("m1",), provider_kind="local-model", receipt_provider="local"):
+    def __init__(
+        self,
+        script: Mapping[str, Answer],
+        *,
+        models: tuple[str, ...] | list[str] = ("m1",),
+        provider_kind: str = "local-model",
+        receipt_provider: str = "local",
+    ) -> None:
         self.script = dict(script)
         self.models = list(models)
         self.provider_kind = provider_kind
         self.receipt_provider = receipt_provider
-        self.calls = []
+        self.calls: list[tuple[str, dict[str, Any], dict[str, Any]]] = []
 
-    def skills(self):
+    def skills(self) -> set[str]:
         return set(self.script)
 
-    def model_codes(self):
+    def model_codes(self) -> list[str]:
         return list(self.models)
 
-    async def run(self, skill, input, params):
+    async def run(self, skill: str, input: dict[str, Any], params: dict[str, Any]) -> dict[str, Any]:
         if skill not in self.script:
             raise BackendError(f"no script for {skill}")
         self.calls.append((skill, input, params))
@@ -81,7 +93,7 @@ class ScriptedBackend(Backend):
             raise BackendError("a script must answer with an object")
         return answer
 
-    async def stream(self, skill, input, params):
+    async def stream(self, skill: str, input: dict[str, Any], params: dict[str, Any]) -> AsyncIterator[str]:
         output = await self.run(skill, input, params)
         words = output.get("text", "").split(" ")
         for index, word in enumerate(words):
@@ -98,15 +110,15 @@ class OpenAICompatibleBackend(Backend):
 
     def __init__(
         self,
-        base_url,
-        models,
+        base_url: str,
+        models: Mapping[str, str],
         *,
-        api_key=None,
-        provider_kind="local-model",
-        receipt_provider="openai-compatible",
-        timeout=60.0,
-        client=None,
-    ):
+        api_key: str | None = None,
+        provider_kind: str = "local-model",
+        receipt_provider: str = "openai-compatible",
+        timeout: float = 60.0,
+        client: httpx.AsyncClient | None = None,
+    ) -> None:
         self.base_url = base_url.rstrip("/")
         self.models = dict(models)
         self.provider_kind = provider_kind
@@ -115,13 +127,13 @@ class OpenAICompatibleBackend(Backend):
         self.client = client or httpx.AsyncClient(timeout=timeout)
         self.headers = headers
 
-    def skills(self):
+    def skills(self) -> set[str]:
         return {"text.generate"}
 
-    def model_codes(self):
+    def model_codes(self) -> list[str]:
         return list(self.models)
 
-    def _request(self, input, params, stream):
+    def _request(self, input: dict[str, Any], params: dict[str, Any], stream: bool) -> dict[str, Any]:
         messages = input.get("messages") if isinstance(input, dict) else None
         if not isinstance(messages, list) or not all(
             isinstance(m, dict) and m.get("role") in ("system", "user", "assistant") and isinstance(m.get("content"), str)
@@ -139,7 +151,7 @@ class OpenAICompatibleBackend(Backend):
             body["max_tokens"] = params["maxTokens"]
         return body
 
-    async def run(self, skill, input, params):
+    async def run(self, skill: str, input: dict[str, Any], params: dict[str, Any]) -> dict[str, Any]:
         if skill != "text.generate":
             raise BackendError(f"this backend does not answer {skill}")
         response = await self.client.post(
@@ -153,7 +165,7 @@ class OpenAICompatibleBackend(Backend):
             raise BackendError("the provider's answer has no text") from None
         return {"text": text if isinstance(text, str) else ""}
 
-    async def stream(self, skill, input, params):
+    async def stream(self, skill: str, input: dict[str, Any], params: dict[str, Any]) -> AsyncIterator[str]:
         if skill != "text.generate":
             raise BackendError(f"this backend does not answer {skill}")
         body = self._request(input, params, True)

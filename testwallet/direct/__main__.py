@@ -1,20 +1,20 @@
 """
-``python -m byoa.wallet '<link>'``: take one link and serve the site until it
+``python -m testwallet.direct '<link>'``: take one link and serve the site until it
 says bye, the connection ends for good, or Ctrl-C.
 
 Examples::
 
     # answer every clip with "Peru", allowing ws://localhost
-    BYOA_WALLET_DEV_LOCAL=1 python -m byoa.wallet "$LINK" --script audio.transcribe='{"text": "Peru"}'
+    BYOA_WALLET_DEV_LOCAL=1 python -m testwallet.direct "$LINK" --script audio.transcribe='{"text": "Peru"}'
 
     # text answers from a local Ollama, with two model codes
-    python -m byoa.wallet "$LINK" --openai-url http://127.0.0.1:11434/v1 --model m1=llama3.2 --model m2=qwen2.5
+    python -m testwallet.direct "$LINK" --openai-url http://127.0.0.1:11434/v1 --model m1=llama3.2 --model m2=qwen2.5
 
     # the same model as the site's ?testwallet=1 stand-ins (TESTWALLET_MODEL_URL, _MODEL, _MODEL_KEY)
-    TESTWALLET_MODEL_URL=http://127.0.0.1:11434/v1 TESTWALLET_MODEL=llama3.2 python -m byoa.wallet "$LINK"
+    TESTWALLET_MODEL_URL=http://127.0.0.1:11434/v1 TESTWALLET_MODEL=llama3.2 python -m testwallet.direct "$LINK"
 
     # transcribe clips offline, hearing only the phrases of a file (pip install 'visitor-ai[speech]')
-    python -m byoa.wallet "$LINK" --transcriber pocketsphinx --vocabulary countries.txt
+    python -m testwallet.direct "$LINK" --transcriber pocketsphinx --vocabulary countries.txt
 """
 
 import argparse
@@ -22,13 +22,14 @@ import asyncio
 import json
 import os
 import sys
+from collections.abc import Sequence
 
-from byoa.wallet.backends import OpenAICompatibleBackend, ScriptedBackend
-from byoa.wallet.client import Consent, DirectWallet
+from testwallet.direct.backends import Backend, OpenAICompatibleBackend, ScriptedBackend
+from testwallet.direct.wallet import Consent, DirectWallet
 
 
-def parse_args(argv):
-    parser = argparse.ArgumentParser(prog="python -m byoa.wallet", description="A headless BYOA direct-link wallet.")
+def parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m testwallet.direct", description="A headless BYOA direct-link wallet.")
     parser.add_argument("link", help="the bringyourownagent://connect link")
     parser.add_argument("--consent", choices=[c.value for c in Consent], default=Consent.ALLOW.value)
     parser.add_argument("--script", action="append", default=[], metavar="SKILL=JSON", help="a scripted answer")
@@ -47,7 +48,7 @@ def parse_args(argv):
     return args
 
 
-def model_from_environment(args):
+def model_from_environment(args: argparse.Namespace) -> argparse.Namespace:
     """Fill --openai-url, --model and the key from TESTWALLET_MODEL_* when the command names no backend."""
     url = os.environ.get("TESTWALLET_MODEL_URL")
     if args.openai_url or args.transcriber or args.script or not url:
@@ -60,9 +61,9 @@ def model_from_environment(args):
     return args
 
 
-def build_backend(args):
+def build_backend(args: argparse.Namespace) -> Backend:
     if args.transcriber:
-        from byoa.wallet.transcriber import PocketSphinxBackend, read_vocabulary
+        from testwallet.direct.transcriber import PocketSphinxBackend, read_vocabulary
 
         return PocketSphinxBackend(read_vocabulary(args.vocabulary) if args.vocabulary else None)
     if args.openai_url:
@@ -77,7 +78,7 @@ def build_backend(args):
     return ScriptedBackend(script)
 
 
-async def run(args, backend):
+async def run(args: argparse.Namespace, backend: Backend) -> int:
     wallet = DirectWallet(backend, consent=args.consent, dev_local=args.dev_local or None)
     connected = False
     try:
@@ -91,12 +92,12 @@ async def run(args, backend):
     return 0 if connected else 1
 
 
-def main(argv=None):
+def main(argv: Sequence[str] | None = None) -> int:
     args = model_from_environment(parse_args(sys.argv[1:] if argv is None else argv))
     try:
         backend = build_backend(args)
     except (ImportError, OSError, ValueError) as exc:  # a missing extra, an unreadable or unusable vocabulary
-        print(f"python -m byoa.wallet: error: {exc}", file=sys.stderr)
+        print(f"python -m testwallet.direct: error: {exc}", file=sys.stderr)
         return 2
     try:
         return asyncio.run(run(args, backend))

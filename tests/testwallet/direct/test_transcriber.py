@@ -9,11 +9,10 @@ import sys
 
 import pytest
 
-from byoa.wallet import __main__ as cli
-from byoa.wallet import wav
-from byoa.wallet.backends import BackendError
-from byoa.wallet import PocketSphinxBackend
-from byoa.wallet.transcriber import is_english, read_vocabulary
+from byoa import wav
+from testwallet.direct import BackendError, PocketSphinxBackend
+from testwallet.direct import __main__ as cli
+from testwallet.direct.transcriber import is_english, read_vocabulary
 from testwallet.speech import spoken_wav
 
 # The vocabulary of the tests: 55 country names, all in the model's dictionary.

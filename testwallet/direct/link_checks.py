@@ -15,14 +15,16 @@ import json
 import re
 import socket
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 import bringyourownagent
 
 from byoa import endpoints
 from byoa.environment import env_flag
-from byoa.exceptions import LinkRefused
 from byoa.protocol import MAX_MANIFEST_BYTES
+from testwallet.direct.exceptions import LinkRefused
+
 _BASE64URL = re.compile(r"[A-Za-z0-9_-]+")
 _CODE = re.compile(r"[A-Za-z0-9_-]{22,256}")
 
@@ -33,16 +35,16 @@ class Link:
 
     endpoint: str
     manifest_text: str  # base64url, exactly as in the link: the welcome must echo it
-    manifest: dict
+    manifest: dict[str, Any]
     session: str
 
 
-def dev_local_from_env():
+def dev_local_from_env() -> bool:
     """Return True when BYOA_WALLET_DEV_LOCAL asks for ws://localhost."""
     return env_flag("BYOA_WALLET_DEV_LOCAL")
 
 
-def check_link(link, *, dev_local=None):
+def check_link(link: str, *, dev_local: bool | None = None) -> Link:
     """Return the Link, or raise LinkRefused naming the check that failed."""
     dev_local = dev_local_from_env() if dev_local is None else dev_local
     if not isinstance(link, str) or len(link) > 16384:
@@ -70,7 +72,7 @@ def check_link(link, *, dev_local=None):
     return Link(endpoint, manifest_text, manifest, session)
 
 
-def check_endpoint(endpoint, *, dev_local=False):
+def check_endpoint(endpoint: str, *, dev_local: bool = False) -> str:
     """Return the endpoint when it is wss:// on a public DNS name (or allowed local)."""
     reason = endpoints.problem(endpoint, dev_local=dev_local)  # the one definition, shared with the server
     if reason:
@@ -78,7 +80,7 @@ def check_endpoint(endpoint, *, dev_local=False):
     return endpoint
 
 
-def check_manifest(text):
+def check_manifest(text: str) -> tuple[str, dict[str, Any]]:
     """Return (text, manifest) when it is base64url, unpadded, at most 4096 bytes and valid."""
     if not _BASE64URL.fullmatch(text or ""):
         raise LinkRefused("manifest", "the manifest is not base64url without padding")
@@ -99,7 +101,7 @@ def check_manifest(text):
     return text, manifest
 
 
-async def resolve_public(host, port, *, dev_local=False):
+async def resolve_public(host: str, port: int, *, dev_local: bool = False) -> str:
     """Resolve a host and return an address that is not private, loopback or special."""
     import asyncio
 

@@ -1,0 +1,103 @@
+"""byoa's facade: the names a site imports from ``byoa``, loaded on first use, and the request's pairing."""
+
+import subprocess
+import sys
+
+import pytest
+from channels.db import database_sync_to_async
+from django.contrib.sessions.backends.db import SessionStore
+from django.test import RequestFactory
+
+import byoa
+from byoa import calls, clock, describe, exceptions, manifests, pairings, visitor_ids
+from byoa.models import Pairing, ServerProcess
+
+
+def test_each_public_name_is_the_object_of_the_module_behind_it():
+    assert byoa.call_wallet is calls.call_wallet and byoa.stream_wallet is calls.stream_wallet
+    assert byoa.aget_pairing is pairings.aget_pairing
+    assert byoa.get_manifest is manifests.get and byoa.Manifest is manifests.Manifest
+    # byoa.describe is the module (imported above): the facade's function has its own name.
+    assert byoa.describe_manifest is describe.describe
+    for name in ("ByoaError", "EndpointRefused", "ManifestError", "NotAClip", "NotJSON", "RateLimited", "UnknownManifest"):
+        assert getattr(byoa, name) is getattr(exceptions, name)
+
+
+def test_the_facade_serves_exactly_the_names_it_declares():
+    assert set(byoa._FACADE) == set(byoa.__all__)
+    assert set(byoa.__all__) <= set(dir(byoa))
+
+
+def test_an_unknown_name_is_an_attribute_error():
+    with pytest.raises(AttributeError, match="no attribute 'nothing_here'"):
+        byoa.nothing_here  # noqa: B018
+
+
+def test_every_exception_has_one_root_and_keeps_its_nearest_base():
+    from django.core.exceptions import ImproperlyConfigured
+
+    for name in ("EndpointRefused", "ManifestError", "NotAClip", "NotJSON", "RateLimited", "UnknownManifest"):
+        assert issubclass(getattr(byoa, name), byoa.ByoaError)
+    assert issubclass(byoa.ManifestError, ImproperlyConfigured) and issubclass(byoa.EndpointRefused, ImproperlyConfigured)
+    assert issubclass(byoa.UnknownManifest, LookupError)
+    assert issubclass(byoa.NotJSON, ValueError) and issubclass(byoa.NotAClip, ValueError)
+
+
+def test_importing_the_package_imports_no_django_and_no_models():
+    # Django imports byoa while it loads INSTALLED_APPS, before models may be imported.
+    code = "import sys, byoa; print(sorted(m for m in sys.modules if m == 'django' or m.startswith(('django.', 'byoa.'))))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+# -- aget_pairing ------------------------------------------------------------------
+
+
+async def a_request(visitor=None):
+    request = RequestFactory().get("/")
+    request.session = SessionStore()
+    if visitor is not None:
+        await request.session.aset(visitor_ids.SESSION_KEY, visitor)
+    return request
+
+
+@database_sync_to_async
+def a_pairing(visitor, manifest_name="geo", channel_name="", status=Pairing.Status.ACTIVE):
+    now = clock.now()
+    return Pairing.objects.create(token_digest=f"digest-{visitor}-{manifest_name}-{channel_name}", visitor=visitor,
+                                  manifest_name=manifest_name, channel_name=channel_name, status=status,
+                                  created_at=now, last_seen=now)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_browser_session_that_never_asked_for_a_code_has_no_pairing():
+    await a_pairing("visitor-a")
+    request = await a_request()
+    assert await byoa.aget_pairing(request, "geo") is None
+    assert request.session.session_key is None  # and nothing was created for it
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_pairing_is_this_browser_sessions_for_this_manifest_only():
+    mine = await a_pairing("visitor-a")
+    await a_pairing("visitor-b")
+    await a_pairing("visitor-a", manifest_name="quiz")
+    await a_pairing("visitor-a", channel_name="x", status=Pairing.Status.REVOKED)
+    assert (await byoa.aget_pairing(await a_request("visitor-a"), "geo")).pk == mine.pk
+    assert await byoa.aget_pairing(await a_request("visitor-c"), "geo") is None
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_with_connected_a_pairing_whose_wallet_is_away_is_none():
+    await a_pairing("visitor-a", channel_name="")
+    request = await a_request("visitor-a")
+    assert await byoa.aget_pairing(request, "geo") is not None
+    assert await byoa.aget_pairing(request, "geo", connected=True) is None
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_with_connected_a_pairing_whose_wallet_is_connected_to_a_live_process_is_returned():
+    now = clock.now()
+    await ServerProcess.objects.acreate(inbox="byoa.fresh!2", pid=1, started_at=now, beat_at=now)
+    paired = await a_pairing("visitor-a", channel_name="byoa.fresh!2#1")
+    assert (await byoa.aget_pairing(await a_request("visitor-a"), "geo", connected=True)).pk == paired.pk

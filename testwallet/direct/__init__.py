@@ -1,0 +1,29 @@
+"""
+A headless BYOA wallet for tests and CI: it takes a ``bringyourownagent://``
+link, applies the wallet's checks, "asks" the visitor (a consent you choose),
+connects to the site's WebSocket and answers its calls from a backend.
+
+    python -m testwallet.direct '<link>' --consent allow --script audio.transcribe='{"text":"Peru"}'
+    python -m testwallet.direct '<link>' --transcriber pocketsphinx --vocabulary countries.txt
+"""
+
+from testwallet.direct.backends import Backend, OpenAICompatibleBackend, ScriptedBackend
+from testwallet.direct.exceptions import BackendError, LinkRefused
+from testwallet.direct.link_checks import Link, check_link
+from testwallet.direct.transcriber import PocketSphinxBackend  # imports pocketsphinx only when built
+from testwallet.direct.wallet import Consent, DirectWallet, State, reconnect_delays
+
+__all__ = [
+    "Backend",
+    "BackendError",
+    "Consent",
+    "DirectWallet",
+    "Link",
+    "LinkRefused",
+    "OpenAICompatibleBackend",
+    "PocketSphinxBackend",
+    "ScriptedBackend",
+    "State",
+    "check_link",
+    "reconnect_delays",
+]

@@ -1,0 +1,27 @@
+"""
+The headless wallet's own exceptions::
+
+    Exception
+    ├── BackendError       a backend cannot answer a call (the call is answered ok: false)
+    └── ValueError
+        └── LinkRefused    the wallet refuses a link; ``check`` names the check that failed
+
+The errors of reading the wire, which the server shares (``NotJSON`` for a
+frame, ``NotAClip`` for audio), are ``byoa``'s, from its Django-free modules
+(``byoa.protocol``, ``byoa.wav``). No message contains a session code, a
+pairing token or call content.
+"""
+
+__all__ = ["BackendError", "LinkRefused"]
+
+
+class BackendError(Exception):
+    """Raised when a headless wallet's backend cannot answer a call."""
+
+
+class LinkRefused(ValueError):
+    """Raised when the headless wallet refuses a link; ``check`` names the failed check."""
+
+    def __init__(self, check: str, message: str) -> None:
+        self.check = check
+        super().__init__(message)
