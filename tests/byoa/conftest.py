@@ -24,24 +24,6 @@ def byoa_settings(settings):
     return settings
 
 
-@pytest.fixture(autouse=True)
-def no_process_record_left_behind():
-    """Stop this process's inbox and beat after each test: the test's database is gone by the next beat."""
-    yield
-    from byoa import live
-
-    live.leave()
-
-
-@pytest.fixture(autouse=True)
-def no_receipts_left_behind():
-    """Drop receipts still queued when a test ends: the next test may have no database."""
-    yield
-    from byoa import receipts
-
-    receipts.discard()
-
-
 def grant(skills=("audio.transcribe",), minutes=60, **extra):
     """Return a grant as a wallet's hello carries it."""
     expires = datetime.now(UTC) + timedelta(minutes=minutes)

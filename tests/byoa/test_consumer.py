@@ -8,7 +8,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.db import IntegrityError
 
-from byoa import live, manifests, pairings, tokens
+from byoa import manifests, pairings, tokens
 from byoa.admin import close_connections, stop_pairings
 from byoa.calls import call_wallet
 from byoa.models import Pairing, SessionCode
@@ -425,21 +425,21 @@ async def test_a_ping_closes_a_connection_whose_pairing_is_no_longer_active(wall
     assert await pairings.live_channel(pairing.pk) == ""
 
 
-async def test_a_connection_of_another_process_not_seen_for_long_counts_as_gone(wallet_socket, monkeypatch):
+async def test_a_connection_of_another_process_not_seen_for_long_counts_as_gone(wallet_socket, monkeypatch, hub):
     from datetime import timedelta
 
     from byoa import clock
 
     communicator, welcome = await pair(wallet_socket)
     pairing = await get_pairing(token_digest=tokens.digest(welcome["pairing"]))
-    live.discard(pairing.pk, live.get(pairing.pk))  # as seen from another process
+    hub.connections.discard(pairing.pk, hub.connections.get(pairing.pk))  # as seen from another process
     assert await pairings.live_channel(pairing.pk) == pairing.channel_name
     later = clock.now() + timedelta(seconds=181)
     monkeypatch.setattr("byoa.clock.now", lambda: later)  # no hello or ping for over LIVE_SECONDS
     assert await pairings.live_channel(pairing.pk) == ""
 
 
-async def test_a_call_sent_to_a_connection_gone_since_its_address_was_read_fails_at_once(wallet_socket, monkeypatch):
+async def test_a_call_sent_to_a_connection_gone_since_its_address_was_read_fails_at_once(wallet_socket, monkeypatch, hub):
     from byoa import clock
 
     communicator, welcome = await pair(wallet_socket)
@@ -449,7 +449,7 @@ async def test_a_call_sent_to_a_connection_gone_since_its_address_was_read_fails
     await database_sync_to_async(Pairing.objects.filter(pk=pairing.pk).update)(
         channel_name=pairing.channel_name, last_seen=clock.now()
     )
-    monkeypatch.setattr(live, "get", lambda pairing_id: None)  # the caller is in another process
+    monkeypatch.setattr(hub.connections, "get", lambda pairing_id: None)  # the caller is in another process
     clip = {"audio": {"mime": "audio/wav", "base64": "UklGRg=="}}
     assert await asyncio.wait_for(call_wallet(pairing.pk, "audio.transcribe", clip, timeout=3600), 5) is None
 
@@ -468,7 +468,7 @@ async def test_a_wallet_silent_past_one_and_a_half_ping_intervals_is_closed_and_
     assert (await get_pairing(pk=pairing.pk)).channel_name == ""
 
 
-async def test_a_wallet_that_pings_is_not_taken_for_silent(wallet_socket, settings):
+async def test_a_wallet_that_pings_is_not_taken_for_silent(wallet_socket, settings, hub):
     settings.BYOA = {**settings.BYOA, "PING_SECONDS": 0.2}
     communicator, welcome = await pair(wallet_socket)
     pairing = await get_pairing(token_digest=tokens.digest(welcome["pairing"]))
@@ -476,5 +476,5 @@ async def test_a_wallet_that_pings_is_not_taken_for_silent(wallet_socket, settin
     for _ in range(30):
         await communicator.send_json_to({"type": "ping"})
         assert await communicator.receive_nothing(timeout=0.1)
-    assert live.get(pairing.pk) is not None
+    assert hub.connections.get(pairing.pk) is not None
     assert (await get_pairing(pk=pairing.pk)).channel_name
