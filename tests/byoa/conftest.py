@@ -72,12 +72,12 @@ async def pair(open_socket, site="geo", **grant_options):
 
 @pytest.fixture(scope="session")
 def byoa_server(tmp_path_factory):
-    """The project under a real daphne with the test manifests (tests/byoa/live_settings.py)."""
+    """The project under a real daphne with the test manifests (tests/byoa/server_settings.py)."""
     from testwallet.server import DaphneServer
 
     server = DaphneServer(
         "sites.config.asgi:application",
-        settings_module="tests.byoa.live_settings",
+        settings_module="tests.byoa.server_settings",
         workdir=tmp_path_factory.mktemp("byoa-daphne"),
     )
     with server:

@@ -4,7 +4,7 @@ from django.http import JsonResponse
 from django.urls import path
 
 from byoa.hub import current_hub
-from tests.byoa.live_urls import urlpatterns as live_urlpatterns
+from tests.byoa.server_urls import urlpatterns as server_urlpatterns
 
 
 async def held(request):
@@ -12,4 +12,4 @@ async def held(request):
     return JsonResponse({"held": current_hub().connections.count()})
 
 
-urlpatterns = [path("_test/held", held), *live_urlpatterns]
+urlpatterns = [path("_test/held", held), *server_urlpatterns]
