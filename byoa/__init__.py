@@ -6,10 +6,16 @@ Bring your own agent, the server side: a reusable Django app.
 - ``invitations``: the ``bringyourownagent://`` link and the endpoint it names
 - ``endpoints``: the wallet's host rules for the endpoint a link carries
 - ``consumers`` (``/byoa/ws``): the wallet's WebSocket
-- ``calls``: ``call_wallet`` / ``stream_wallet``, the server -> wallet API
-- ``pairings``: pairings in the database; ``live``: this process's live
-  connections (same-process calls skip the channel layer); ``receipts``: call
-  receipts, written in batches
+- ``calls``: ``call_wallet`` / ``stream_wallet``, the server -> wallet API;
+  ``deadlines``: a call's time limits (timeout, acceptance window, hold)
+- ``pairings``: pairings in the database
+- ``hub``: what one process runs for BYOA, started and closed as one:
+  ``connections`` (its live wallet connections: same-process calls skip the
+  channel layer), ``transport`` (its inbox and the channel-layer path to other
+  processes), ``processes`` (liveness records, beat and sweep), ``receipts``
+  (call receipts, written in batches)
+- ``conf``: the ``BYOA`` settings, each declared once; ``checks``: the system
+  checks generated from them, and the manifests'
 - ``admin``: pairings, pause and revoke, call receipts
 - ``wallet``: a headless wallet that speaks the direct link, for tests and CI
 

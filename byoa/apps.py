@@ -3,7 +3,11 @@ from django.core.signals import setting_changed
 
 
 class ByoaConfig(AppConfig):
-    """The ``byoa`` app: it owns the process's BYOA settings cache and its hub (``byoa.hub``)."""
+    """The ``byoa`` app: it owns what a process keeps for BYOA, so that no module keeps state of its own.
+
+    ``settings`` (the BYOA values in force), ``manifests`` (the loaded
+    manifests, ``byoa.manifests.loaded``) and ``hub`` (``byoa.hub``).
+    """
 
     name = "byoa"
     verbose_name = "Bring your own agent"
@@ -17,5 +21,7 @@ class ByoaConfig(AppConfig):
         #: The BYOA values in force (byoa.conf.byoa_setting reads them), cleared when BYOA changes.
         self.settings = Settings()
         setting_changed.connect(self.settings.forget, dispatch_uid=f"byoa-settings-{id(self)}")
+        #: {name: (Manifest or None, problems)}, loaded at first use (byoa.manifests).
+        self.manifests = None
         #: This process's hub; tests install a fresh one each (testwallet.plugin's byoa_hub).
         self.hub = Hub()
