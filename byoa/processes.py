@@ -85,15 +85,14 @@ def sweep() -> int:
     """Forget the processes that stopped beating and detach their pairings; return how many processes."""
     stale = list(ServerProcess.objects.filter(beat_at__lt=_cutoff()).values_list("inbox", flat=True))
     for inbox in stale:
-        with transaction.atomic():
-            _detach_process(inbox)
-            ServerProcess.objects.filter(inbox=inbox).delete()
+        _unregister(inbox)
     if stale:
         logger.info("BYOA swept %d stopped server process(es)", len(stale))
     return len(stale)
 
 
 def _unregister(inbox: str) -> None:
+    """Forget the record of the process with this inbox and detach its pairings, in one transaction."""
     with transaction.atomic():
         _detach_process(inbox)
         ServerProcess.objects.filter(inbox=inbox).delete()
