@@ -7,12 +7,10 @@ Pausing or revoking a pairing also closes its live connection (the wallet gets
 """
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.contrib import admin, messages
 
 from byoa import events
 from byoa.hub import current_hub
-from byoa.transport import addressed
 from byoa.models import CallLog, Pairing
 
 
@@ -80,9 +78,9 @@ def close_connections(queryset):
 def _send_close(addresses):
     # At most once: a lost close is caught by the connection's own periodic
     # status check (byoa.consumers.TOUCH_SECONDS).
-    layer = get_channel_layer()
+    notify = async_to_sync(current_hub().transport.notify)
     for address in addresses:
-        async_to_sync(layer.send)(*addressed(address, {"type": events.CLOSE}))
+        notify(address, {"type": events.CLOSE})
     return len(addresses)
 
 

@@ -23,6 +23,7 @@ client may send that one, but a browser page of another site cannot.
 import asyncio
 import logging
 import time
+from collections.abc import Awaitable, Callable
 
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
@@ -47,7 +48,9 @@ TOUCH_SECONDS = 60
 class WalletConsumer(AsyncWebsocketConsumer):
     """The server's end of one wallet connection."""
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(
+        self, scope: dict, receive: Callable[[], Awaitable[dict]], send: Callable[[dict], Awaitable[None]]
+    ) -> None:
         """Serve one connection until it is gone, then release what it held, whatever ended it."""
         # Channels' own loop waits on the socket and on a channel of the
         # connection's own, with a new task per message. Here the socket is
@@ -167,7 +170,7 @@ class WalletConsumer(AsyncWebsocketConsumer):
         if handler is not None:
             await handler(self, frame)
 
-    async def on_hello(self, frame):
+    async def on_hello(self, frame: dict) -> None:
         self.hello_timer.cancel()
         opened = await pairings.open_from_hello(frame, self.channel_name)
         if opened is None:
@@ -223,7 +226,7 @@ class WalletConsumer(AsyncWebsocketConsumer):
             if not await pairings.touch(self.pairing_id):
                 await self._bye()  # paused or revoked, and the admin's close never came
 
-    async def silent(self):
+    async def silent(self) -> None:
         """Called when the wallet sent nothing for too long (half-open, most likely): fail its calls, close."""
         if self.gone:
             return
@@ -238,7 +241,7 @@ class WalletConsumer(AsyncWebsocketConsumer):
     HANDLERS = {"result": on_result, "chunk": on_chunk, "grant": on_grant, "ping": on_ping, "bye": on_bye}
 
     async def start_call(self, reply: Reply, skill: str, params: dict, body: str, deadline: Deadline) -> None:
-        """Send a call to the wallet, or refuse it at once; its outcome goes to ``reply``, at the latest at ``deadline``.
+        """Send a call to the wallet, or refuse it at once; its outcome goes to ``reply``, by ``deadline``.
 
         ``body`` is the frame's JSON without its id (``protocol.call_body``).
         """
@@ -258,7 +261,7 @@ class WalletConsumer(AsyncWebsocketConsumer):
             if self.calls.pop(call_id) is not None:  # not drained by a disconnect meanwhile
                 await reply.send(events.FAILED)
 
-    async def byoa_call(self, event):
+    async def byoa_call(self, event: dict) -> None:
         """Called when a caller in another process sends a call: as ``start_call``."""
         reply = self.hub.transport.reply_to(event["reply"])
         deadline = Deadline.arrived(event["timeout"])  # what the caller had left when it sent the call
@@ -272,7 +275,7 @@ class WalletConsumer(AsyncWebsocketConsumer):
             pending.reply.expired()
             self._receipt(pending, False)
 
-    def _receipt(self, pending, ok, receipt=None):
+    def _receipt(self, pending: Pending, ok: bool, receipt: object = None) -> None:
         """Queue the receipt of a call that reached the wallet (never its content)."""
         if byoa_setting("CALL_LOG"):
             duration_ms = int((time.monotonic() - pending.started) * 1000)
@@ -286,7 +289,7 @@ class WalletConsumer(AsyncWebsocketConsumer):
         """Called when the pairing is paused or revoked in the admin: say bye and close."""
         await self._bye()
 
-    async def _bye(self):
+    async def _bye(self) -> None:
         if self.pairing_id is not None:
             self.hub.connections.discard(self.pairing_id, self)
         if not self.closing:
@@ -297,7 +300,7 @@ class WalletConsumer(AsyncWebsocketConsumer):
         """Called when the socket is gone: fail its calls at once and mark the wallet away."""
         await self._release()
 
-    async def _release(self):
+    async def _release(self) -> None:
         """Fail the calls in flight and mark the wallet away, once."""
         if self.gone:
             return

@@ -67,7 +67,9 @@ def current_hub() -> Hub:
         # The registry's own table, as byoa.conf reads it: this runs on every call.
         return apps.app_configs["byoa"].hub
     except (KeyError, AttributeError):
-        raise ImproperlyConfigured("BYOA's hub exists once the byoa app is ready: add 'byoa' to INSTALLED_APPS.") from None
+        raise ImproperlyConfigured(
+            "BYOA's hub exists once the byoa app is ready: add 'byoa' to INSTALLED_APPS."
+        ) from None
 
 
 class Hub:
@@ -149,7 +151,7 @@ class Hub:
         self.connections.forget_key(key_of(address))
 
     async def _watch_silence(self) -> None:
-        """Close the connections whose wallets stopped sending, every quarter of the silence bound (a second at most)."""
+        """Close the connections whose wallets stopped sending; look every quarter of the bound (a second at most)."""
         loop = asyncio.get_running_loop()
         while True:
             limit = byoa_setting("PING_SECONDS") * SILENT_PINGS

@@ -95,7 +95,7 @@ class ChannelReply:
         """Do nothing: a caller in another process timed out on its own clock already."""
 
     async def send(self, event: dict[str, Any]) -> None:
-        """Send the event to the caller's channel; if it cannot go, it is dropped (the caller's timeout ends the call)."""
+        """Send the event to the caller's channel; if it cannot go, it is dropped (its deadline ends the call)."""
         try:
             await self.layer.send(self.channel, event)
         except ChannelFull:

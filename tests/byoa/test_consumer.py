@@ -397,16 +397,15 @@ async def test_pausing_writes_the_status_before_it_sends_the_close(wallet_socket
     assert seen == [("byoa.close", Pairing.Status.PAUSED)]
 
 
-async def test_a_paused_pairing_has_no_live_channel_even_when_its_close_is_lost(wallet_socket, monkeypatch):
+async def test_a_paused_pairing_has_no_live_channel_even_when_its_close_is_lost(wallet_socket, monkeypatch, hub):
     communicator, welcome = await pair(wallet_socket)
     pairing = await get_pairing(token_digest=tokens.digest(welcome["pairing"]))
     assert await pairings.live_channel(pairing.pk)
 
-    class LosingLayer:
-        async def send(self, channel, message):
-            pass  # the channel layer delivers at most once
+    async def lose(address, event):
+        pass  # the channel layer delivers at most once
 
-    monkeypatch.setattr("byoa.admin.get_channel_layer", LosingLayer)
+    monkeypatch.setattr(hub.transport, "notify", lose)
     await database_sync_to_async(stop_pairings)(Pairing.objects.filter(pk=pairing.pk), Pairing.Status.PAUSED)
     assert await pairings.live_channel(pairing.pk) == ""
 
