@@ -383,16 +383,15 @@ async def test_a_grant_frame_that_changes_nothing_writes_nothing(wallet_socket, 
     assert len(writes) == 1
 
 
-async def test_pausing_writes_the_status_before_it_sends_the_close(wallet_socket, monkeypatch):
+async def test_pausing_writes_the_status_before_it_sends_the_close(wallet_socket, monkeypatch, hub):
     communicator, welcome = await pair(wallet_socket)
     queryset = Pairing.objects.filter(token_digest=tokens.digest(welcome["pairing"]))
     seen = []
 
-    class RecordingLayer:
-        async def send(self, channel, message):
-            seen.append((message["type"], await queryset.values_list("status", flat=True).aget()))
+    async def record(address, event):
+        seen.append((event["type"], await queryset.values_list("status", flat=True).aget()))
 
-    monkeypatch.setattr("byoa.admin.get_channel_layer", RecordingLayer)
+    monkeypatch.setattr(hub.transport, "notify", record)
     assert await database_sync_to_async(stop_pairings)(queryset, Pairing.Status.PAUSED) == (1, 1)
     assert seen == [("byoa.close", Pairing.Status.PAUSED)]
 
