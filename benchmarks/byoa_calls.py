@@ -62,7 +62,7 @@ def _server_application():
     """Return the project's ASGI app with the /_bench routes in front."""
     import django
 
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.byoa.live_settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.byoa.server_settings")
     django.setup()
     from django.conf import settings
 
@@ -227,11 +227,11 @@ def _targets(server_cpu, workdir, call_log):
             raise RuntimeError(f"granian did not start:\n{self.output()}")
 
     def ours(cls, **options):
-        return lambda: pin(cls)(app, settings_module="tests.byoa.live_settings", env=env,
+        return lambda: pin(cls)(app, settings_module="tests.byoa.server_settings", env=env,
                                 workdir=tempfile.mkdtemp(dir=workdir), **options)
 
     def two(cls, **options):
-        return lambda: TwoProcesses(lambda **more: pin(cls)(app, settings_module="tests.byoa.live_settings",
+        return lambda: TwoProcesses(lambda **more: pin(cls)(app, settings_module="tests.byoa.server_settings",
                                                             workdir=tempfile.mkdtemp(dir=workdir), **options, **more),
                                     env)
 
@@ -471,7 +471,7 @@ def main(argv=None):
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 4 * args.idle + 4096)), hard))
     os.chdir(ROOT)
     sys.path.insert(0, str(ROOT))
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.byoa.live_settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.byoa.server_settings")
     if args.two_processes and shutil.which("redis-server") is None:
         sys.exit("--two-processes needs redis-server (Debian: apt-get install redis-server)")
     asyncio.run(_main(args))

@@ -10,7 +10,7 @@ The site: N uvicorn processes as ``make run`` serves it (websockets-sansio,
 uvloop and httptools when installed), each on its own loopback port, sharing
 one Redis channel layer and one PostgreSQL database (``testwallet.services``,
 from Debian's packages; SQLite when PostgreSQL is not installed, or with
-``--database sqlite``). Settings: tests/byoa/daphne_settings.py (whose
+``--database sqlite``). Settings: tests/byoa/server_settings.py (whose
 ``/_test/call`` calls the requesting browser session's wallet, as a demo
 page's view does), with the benchmark manifest and the code rate limits
 raised; the call log stays on.
@@ -62,7 +62,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 MANIFEST = ROOT / "tests/byoa/manifests/bench.json"
-SETTINGS = "tests.byoa.live_settings"
+SETTINGS = "tests.byoa.server_settings"
 SKILL = "text.generate"
 HTTP_MARGIN = 30.0  # seconds past a call's timeout before its caller counts it lost
 BACK_SECONDS = 30.0  # how long a dropped wallet may take to come back

@@ -7,10 +7,10 @@ Pausing or revoking a pairing also closes its live connection (the wallet gets
 """
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.contrib import admin, messages
 
-from byoa import events, live
+from byoa import events
+from byoa.hub import current_hub
 from byoa.models import CallLog, Pairing
 
 
@@ -66,7 +66,7 @@ def stop_pairings(queryset, status):
     # The status first: a wallet coming back between the two steps is then
     # refused, and a closed connection's pairing is never left active.
     count = Pairing.objects.filter(pk__in=[pk for pk, _channel in rows]).update(status=status)
-    live.drop(pk for pk, _channel in rows)
+    current_hub().connections.drop(pk for pk, _channel in rows)
     return count, _send_close([channel for _pk, channel in rows if channel])
 
 
@@ -78,9 +78,9 @@ def close_connections(queryset):
 def _send_close(addresses):
     # At most once: a lost close is caught by the connection's own periodic
     # status check (byoa.consumers.TOUCH_SECONDS).
-    layer = get_channel_layer()
+    notify = async_to_sync(current_hub().transport.notify)
     for address in addresses:
-        async_to_sync(layer.send)(*live.addressed(address, {"type": events.CLOSE}))
+        notify(address, {"type": events.CLOSE})
     return len(addresses)
 
 

@@ -17,15 +17,16 @@ Server -> wallet calls: the one API a site's code uses to reach a visitor's wall
     stream.output  # the final output, or None
 
 This module never holds a socket. When the pairing's live connection is in
-this process (``byoa.live``), the call goes to it directly and its outcome
-comes back through a queue; otherwise it travels over the channel layer to
-that connection's channel (its consumer runs in another process) and the
-outcome comes back on a channel of the caller's own. Either way ``None`` comes
-at once when the wallet is away, when the call is over the grant (skill,
-model, expiry, ``maxParallelCalls``) or when the connection drops mid-call;
-within ``BYOA["ACCEPT_SECONDS"]`` when the connection's process does not
-acknowledge the call (it died) or the channel layer fails; otherwise at the
-latest after ``timeout`` seconds.
+this process (the hub's ``connections``, ``byoa.hub``), the call goes to it
+directly and its outcome comes back through a ``LocalReply``; otherwise it
+travels over the hub's transport (``byoa.transport``) to the process that
+holds the connection, and the outcome comes back on a channel of the caller's
+own. Either way ``None`` comes at once when the wallet is away, when the call
+is over the grant (skill, model, expiry, ``maxParallelCalls``) or when the
+connection drops mid-call; within ``BYOA["ACCEPT_SECONDS"]`` when the
+connection's process does not acknowledge the call (it died) or the channel
+layer fails; otherwise at the latest after ``timeout`` seconds. Every limit
+is the call's ``Deadline`` (``byoa.deadlines``).
 
 Results are the wallet's: treat ``output`` as something the visitor typed.
 
@@ -33,30 +34,53 @@ While a call waits, the request's database connection goes back to its pool
 (``byoa.database``), so calls waiting on wallets do not use up the pool.
 """
 
+from __future__ import annotations
+
 import asyncio
 import logging
+from collections import deque
+from collections.abc import AsyncIterator
+from typing import Any, Protocol
 
-from channels.exceptions import ChannelFull
-from channels.layers import get_channel_layer
-
-from byoa import events, live, pairings, processes, protocol
-from byoa.conf import byoa_setting
+from byoa import events, pairings, protocol
 from byoa.database import give_back_pooled_connections
-from byoa.replies import ChannelReply, LocalReply
+from byoa.deadlines import Deadline
+from byoa.events import FAILED
+from byoa.hub import Hub, current_hub
+from byoa.models import Pairing
+from byoa.transport import inbox_of
 
 __all__ = ["WalletStream", "call_wallet", "stream_wallet"]
 
 logger = logging.getLogger(__name__)
 
 
-async def call_wallet(pairing, skill, input, params=None, *, timeout=None):
+async def call_wallet(
+    pairing: Pairing | int, skill: str, input: dict[str, Any], params: dict[str, Any] | None = None,
+    *, timeout: float | None = None,
+) -> dict[str, Any] | None:
     """Call the pairing's wallet and return the output object, or None."""
-    return await WalletStream(pairing, skill, input, params, timeout=timeout, stream=False)._run()
+    stream = WalletStream(pairing, skill, input, params, timeout=timeout, stream=False)
+    stream._started = True
+    async for _delta in stream._events():  # call_wallet's short way: the deltas go unread
+        pass
+    return stream.output
 
 
-def stream_wallet(pairing, skill, input, params=None, *, timeout=None):
+def stream_wallet(
+    pairing: Pairing | int, skill: str, input: dict[str, Any], params: dict[str, Any] | None = None,
+    *, timeout: float | None = None,
+) -> WalletStream:
     """Return a WalletStream of a call made with ``params.stream``: iterate it for the deltas."""
     return WalletStream(pairing, skill, input, params, timeout=timeout, stream=True)
+
+
+class _Reply(Protocol):
+    """Where the caller reads a call's events: a LocalReply, or a transport's reply."""
+
+    unacknowledged: bool
+
+    async def receive(self, deadline: Deadline) -> dict[str, Any] | None: ...
 
 
 class WalletStream:
@@ -66,30 +90,36 @@ class WalletStream:
     ``timeout`` bounds the whole call, deltas included.
     """
 
-    def __init__(self, pairing, skill, input, params=None, *, timeout=None, stream=True):
+    def __init__(
+        self, pairing: Pairing | int, skill: str, input: dict[str, Any], params: dict[str, Any] | None = None,
+        *, timeout: float | None = None, stream: bool = True,
+    ) -> None:
         self.pairing = pairing
         self.skill = skill
         self.input = input
         self.params = dict(params or {})
         if stream:
             self.params["stream"] = True
-        self.timeout = byoa_setting("CALL_SECONDS") if timeout is None else timeout
-        self.output = None
+        self.timeout = Deadline.seconds(timeout)
+        self.output: dict[str, Any] | None = None
         self._started = False
         self._address = ""  # of the connection in another process the call went to
 
-    def __aiter__(self):
+    def __aiter__(self) -> AsyncIterator[str]:
         if self._started:
             raise RuntimeError("A WalletStream can be iterated once.")
         self._started = True
-        return self._deltas()
+        return self._events()
 
-    async def _deltas(self):
-        reply, deadline = await self._send_call()
+    async def _events(self) -> AsyncIterator[str]:
+        """Yield the call's deltas until its result, its failure or its deadline (the one receive loop)."""
+        hub = current_hub()
+        reply, deadline = await self._send_call(hub)
         while reply is not None:
             message = await reply.receive(deadline)
             if message is None:  # the deadline passed
-                self._no_answer(reply)
+                if reply.unacknowledged:  # nothing heard at all: the connection's process is taken for dead
+                    hub.processes.suspect(inbox_of(self._address))
                 return
             if message.get("type") == events.CHUNK:
                 yield message["delta"]
@@ -98,62 +128,69 @@ class WalletStream:
                     self.output = message.get("output")
                 return
 
-    async def _run(self):
-        """Run the call to its end, deltas unread, and return the output (call_wallet's short way)."""
-        self._started = True
-        reply, deadline = await self._send_call()
-        while reply is not None:
-            message = await reply.receive(deadline)
-            if message is None:
-                self._no_answer(reply)
-                break
-            if message.get("type") == events.RESULT:
-                if message.get("ok"):
-                    self.output = message.get("output")
-                break
-        return self.output
-
-    def _no_answer(self, reply):
-        """Note a call that ended with nothing heard: unacknowledged, its process is taken for dead."""
-        if reply.unacknowledged:
-            processes.suspect(live.inbox_of(self._address))
-
-    async def _send_call(self):
+    async def _send_call(self, hub: Hub) -> tuple[_Reply | None, Deadline]:
         """Hand the call to the pairing's live connection; return (where its outcome comes, the deadline)."""
-        reply, deadline = await self._hand_over()
+        reply, deadline = await self._hand_over(hub)
         if reply is not None:
             await give_back_pooled_connections()  # nothing of the database is needed while we wait
         return reply, deadline
 
-    async def _hand_over(self):
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.timeout
+    async def _hand_over(self, hub: Hub) -> tuple[_Reply | None, Deadline]:
+        deadline = Deadline.start(self.timeout)
         pk = getattr(self.pairing, "pk", self.pairing)
         body = protocol.call_body(self.skill, self.input, self.params)  # encoded once, here
-        connection = live.get(pk)
+        connection = hub.connections.get(pk)
         if connection is not None:
             # The connection's timer ends the call at the deadline and tells us,
             # so that a result racing the deadline is either delivered or
             # receipted as failed, never both.
             reply = LocalReply()
-            await connection.start_call(reply, self.skill, self.params, body, self.timeout)
+            await connection.start_call(reply, self.skill, self.params, body, deadline)
             return reply, deadline
-        layer = get_channel_layer()
         # A process that calls beats too, so that it sweeps stopped processes even while it holds no wallet.
-        await live.join(layer)
-        channel = await pairings.live_channel(pk)
-        if not channel:
+        await hub.start()
+        address = await pairings.live_channel(pk)
+        if not address:
             return None, deadline
-        self._address = channel
+        self._address = address
         # The connection's process acknowledges at once; silence means it is gone (byoa.processes).
-        accept_by = loop.time() + byoa_setting("ACCEPT_SECONDS")
-        reply = ChannelReply(layer, await layer.new_channel(live.CHANNEL_PREFIX), accept_by)
-        event = events.call(reply.channel, self.skill, self.params, body, max(0.0, deadline - loop.time()))
-        try:
-            await layer.send(*live.addressed(channel, event))
-        except ChannelFull:
-            return None, deadline
-        except Exception as exc:  # the layer's backend has its own errors (redis-py's ConnectionError ...)
-            logger.warning("BYOA channel layer failed; a call was not sent (%s)", type(exc).__name__)
-            return None, deadline
-        return reply, deadline
+        deadline = deadline.awaiting_acceptance()
+        return await hub.transport.send_call(address, self.skill, self.params, body, deadline), deadline
+
+
+class LocalReply:
+    """A caller in the connection's own process: events go straight to it.
+
+    It waits with no timer of its own: the connection ends every call it
+    takes, with the result, with its timer at the call's deadline, or when it
+    is gone (``byoa.consumers``).
+    """
+
+    __slots__ = ("_events", "_waiter")
+
+    unacknowledged = False  # the connection is right here: there is no acknowledgement to miss
+
+    def __init__(self) -> None:
+        # Lighter than an asyncio.Queue, which a call would build and drop each time.
+        self._events: deque[dict[str, Any]] = deque()
+        self._waiter: asyncio.Future[None] | None = None
+
+    def _put(self, event: dict[str, Any]) -> None:
+        self._events.append(event)
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
+
+    async def send(self, event: dict[str, Any]) -> None:
+        """Hand the event to the caller."""
+        self._put(event)
+
+    def expired(self) -> None:
+        """Tell the caller its call timed out: the connection's timer is the one that counts."""
+        self._put(FAILED)
+
+    async def receive(self, deadline: Deadline) -> dict[str, Any]:
+        """Return the next event for the caller (the connection keeps the deadline)."""
+        while not self._events:
+            self._waiter = asyncio.get_running_loop().create_future()
+            await self._waiter
+        return self._events.popleft()

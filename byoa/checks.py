@@ -4,37 +4,29 @@ by ``runserver`` and ``migrate``, and at start-up of the wallet route (daphne
 runs no checks of its own).
 
     byoa.E001  BYOA has an unknown key
-    byoa.E002  a number setting is not a positive number
+    byoa.E002  a number setting is not a number above its bound (positive, for all of them)
     byoa.E003  BYOA["ENDPOINT"] breaks the wallet's host rules (byoa.endpoints);
                ws:// or wss:// to localhost, 127.0.0.1 or [::1] only with DEBUG on
     byoa.E004  BYOA["DEFAULT_MANIFEST"] names no manifest
+    byoa.E005  a setting's value has the wrong type (e.g. CALL_LOG not a bool)
     byoa.E010  a manifest file cannot be read or is not JSON
     byoa.E011  a manifest breaks the draft rules (bringyourownagent)
     byoa.E012  an extension field (limits, text.generate models) is invalid
     byoa.E013  a manifest is over 4096 bytes of JSON
     byoa.W010  the draft rules warn about a manifest
     byoa.W011  a manifest's base64url text is over 4096 characters
+
+E001, E002 and E005 are generated from the declaration of every setting
+(``byoa.conf.SETTINGS``): a new setting is checked as soon as it is declared.
 """
 
 from django.core import checks
 from django.core.exceptions import ImproperlyConfigured
 
 from byoa import endpoints, manifests
-from byoa.conf import DEFAULTS, byoa_setting
+from byoa.conf import DEFAULTS, SETTINGS, Setting, byoa_setting, configured
 
 TAG = "byoa"
-
-_NUMBERS = (
-    "CODE_SECONDS",
-    "CODES_PER_ADDRESS",
-    "CODES_PER_SESSION",
-    "RATE_WINDOW_SECONDS",
-    "HELLO_SECONDS",
-    "MAX_FRAME_BYTES",
-    "CALL_SECONDS",
-    "PARALLEL_CALLS",
-    "UNSOLICITED_RESULTS",
-)
 
 _MANIFEST_IDS = {
     "file-unreadable": "byoa.E010",
@@ -46,13 +38,12 @@ _MANIFEST_IDS = {
 
 
 @checks.register(TAG)
-def check_settings(app_configs, **kwargs):
+def check_settings(app_configs: object, **kwargs: object) -> list[checks.CheckMessage]:
     """Report BYOA keys and values that cannot work."""
     from django.conf import settings
 
     errors = []
-    overrides = getattr(settings, "BYOA", {}) or {}
-    for key in sorted(set(overrides) - set(DEFAULTS)):
+    for key in sorted(set(configured()) - set(DEFAULTS)):
         errors.append(
             checks.Error(
                 f"BYOA has an unknown key {key!r}.",
@@ -60,12 +51,10 @@ def check_settings(app_configs, **kwargs):
                 id="byoa.E001",
             )
         )
-    for key in _NUMBERS:
-        value = byoa_setting(key)
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
-            errors.append(
-                checks.Error(f"BYOA[{key!r}] must be a positive number; it is {value!r}.", id="byoa.E002")
-            )
+    for setting in SETTINGS:
+        error = _value_error(setting, byoa_setting(setting.name))
+        if error is not None:
+            errors.append(error)
     endpoint = byoa_setting("ENDPOINT")
     # The wallet's own rules: it refuses every link to another endpoint in silence.
     reason = endpoints.problem(endpoint, dev_local=settings.DEBUG) if endpoint is not None else ""
@@ -84,8 +73,26 @@ def check_settings(app_configs, **kwargs):
     return errors
 
 
+def _value_error(setting: Setting, value: object) -> checks.Error | None:
+    """Return the error of a value its declaration does not allow, or None."""
+    name = setting.name
+    if setting.is_number:
+        if isinstance(value, bool) or not isinstance(value, setting.types) or not value > setting.above:
+            bound = "a positive number" if setting.above == 0 else f"a number above {setting.above}"
+            return checks.Error(f"BYOA[{name!r}] must be {bound}; it is {value!r}.", id="byoa.E002")
+        return None
+    if setting.checked_elsewhere or isinstance(value, setting.types):
+        return None
+    expected = " or ".join("None" if kind is type(None) else kind.__name__ for kind in setting.types)
+    return checks.Error(
+        f"BYOA[{name!r}] must be {expected}; it is {value!r} ({type(value).__name__}).",
+        hint=f"BYOA[{name!r}] is {setting.doc}; its default is {setting.shown_default}.",
+        id="byoa.E005",
+    )
+
+
 @checks.register(TAG)
-def check_manifests(app_configs, **kwargs):
+def check_manifests(app_configs: object, **kwargs: object) -> list[checks.CheckMessage]:
     """Report every problem of every declared manifest, with its JSON Pointer and fix."""
     messages = []
     table = manifests.loaded()
@@ -115,7 +122,7 @@ def check_manifests(app_configs, **kwargs):
     return messages
 
 
-def fail_on_errors():
+def fail_on_errors() -> None:
     """Raise ImproperlyConfigured when a BYOA check reports an error (for servers that run no checks)."""
     found = [m for m in check_settings(None) + check_manifests(None) if m.is_serious()]
     if found:

@@ -8,9 +8,10 @@ events for callers, and calls into frames. What a frame means is in
 ``byoa.protocol``.
 
 A caller in this process hands its call to ``start_call`` directly (the
-connection is in ``byoa.live``); a caller in another process sends a
-``byoa.call`` event over the channel layer to the connection's address
-(``byoa.live``), which ends in the same method.
+connection is in its hub's ``connections``, ``byoa.hub``); a caller in another
+process sends a ``byoa.call`` event to the connection's address
+(``byoa.transport``), which ends in the same method. Each call comes with its
+``Deadline`` (``byoa.deadlines``): the connection's timer ends it there.
 
 The wallet authenticates only by its hello, and no cookie is read. A
 request with an ``Origin`` header is refused at the handshake (HTTP 403),
@@ -22,18 +23,19 @@ client may send that one, but a browser page of another site cannot.
 import asyncio
 import logging
 import time
+from collections.abc import Awaitable, Callable
 
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
-from channels.layers import get_channel_layer
 
-from byoa import clock, events, invitations, live, pairings, protocol, receipts
+from byoa import clock, events, invitations, pairings, protocol
 from byoa.conf import byoa_setting
+from byoa.deadlines import Deadline
 from byoa.grants import Grant, warn_unreadable
-from byoa.inflight import InFlight, Pending
+from byoa.hub import current_hub
+from byoa.inflight import InFlight, Pending, Reply
 from byoa.protocol import CloseCode
-from byoa.replies import ChannelReply
 
 logger = logging.getLogger(__name__)
 
@@ -46,13 +48,15 @@ TOUCH_SECONDS = 60
 class WalletConsumer(AsyncWebsocketConsumer):
     """The server's end of one wallet connection."""
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(
+        self, scope: dict, receive: Callable[[], Awaitable[dict]], send: Callable[[dict], Awaitable[None]]
+    ) -> None:
         """Serve one connection until it is gone, then release what it held, whatever ended it."""
         # Channels' own loop waits on the socket and on a channel of the
         # connection's own, with a new task per message. Here the socket is
         # read in order in this task; events from other processes (calls,
-        # replaced, close) come through the process's inbox (byoa.live) and
-        # are handled beside it, as same-process calls are.
+        # replaced, close) come through the process's inbox (byoa.transport)
+        # and are handled beside it, as same-process calls are.
         self.scope = scope
         self.base_send = send
         self.pairing_id = None
@@ -62,20 +66,20 @@ class WalletConsumer(AsyncWebsocketConsumer):
         self.calls = InFlight()
         self.unsolicited = 0
         self.last_touch = 0.0
-        # Loop time of the wallet's last frame (byoa.live closes connections silent too long).
+        # Loop time of the wallet's last frame (the hub closes connections silent too long).
         self.heard = asyncio.get_running_loop().time()
         self.hello_timer = None
         self._tasks = set()
-        self.channel_layer = get_channel_layer(self.channel_layer_alias)
-        # Not a channel of its own: the address (byoa.live) the database keeps for other processes.
-        self.channel_name = await live.open_address(self, self.channel_layer)
+        self.hub = current_hub()  # the one this connection is registered with, to the end
+        # Not a channel of its own: the address (byoa.transport) the database keeps for other processes.
+        self.channel_name = await self.hub.open_address(self)
         try:
             while True:
                 await self.dispatch(await receive())
         except StopConsumer:
             pass
         finally:
-            live.close_address(self.channel_name)
+            self.hub.close_address(self.channel_name)
             # Normally disconnect() has run; not when the server cancelled this
             # task or a handler raised. The database write is shielded from a
             # second cancellation.
@@ -166,7 +170,7 @@ class WalletConsumer(AsyncWebsocketConsumer):
         if handler is not None:
             await handler(self, frame)
 
-    async def on_hello(self, frame):
+    async def on_hello(self, frame: dict) -> None:
         self.hello_timer.cancel()
         opened = await pairings.open_from_hello(frame, self.channel_name)
         if opened is None:
@@ -174,10 +178,9 @@ class WalletConsumer(AsyncWebsocketConsumer):
             await self._close(CloseCode.POLICY)
             return
         self.pairing_id, self.grant = opened.pairing_id, opened.grant
-        live.add(self.pairing_id, self)
+        self.hub.connections.add(self.pairing_id, self)
         if opened.previous_channel:
-            channel, event = live.addressed(opened.previous_channel, {"type": events.REPLACED})
-            await ChannelReply(self.channel_layer, channel).send(event)
+            await self.hub.transport.notify(opened.previous_channel, {"type": events.REPLACED})
         await self._send_frame(protocol.dump(protocol.welcome(opened.token, opened.manifest)))
         logger.info("BYOA wallet connected for pairing %s", self.pairing_id)
 
@@ -223,11 +226,11 @@ class WalletConsumer(AsyncWebsocketConsumer):
             if not await pairings.touch(self.pairing_id):
                 await self._bye()  # paused or revoked, and the admin's close never came
 
-    async def silent(self):
+    async def silent(self) -> None:
         """Called when the wallet sent nothing for too long (half-open, most likely): fail its calls, close."""
         if self.gone:
             return
-        live.discard(self.pairing_id, self)
+        self.hub.connections.discard(self.pairing_id, self)
         logger.info("BYOA wallet silent for pairing %s; closing", self.pairing_id)
         await self._close(CloseCode.POLICY)
         await self._release()
@@ -237,8 +240,8 @@ class WalletConsumer(AsyncWebsocketConsumer):
 
     HANDLERS = {"result": on_result, "chunk": on_chunk, "grant": on_grant, "ping": on_ping, "bye": on_bye}
 
-    async def start_call(self, reply, skill, params, body, timeout):
-        """Send a call to the wallet, or refuse it at once; its outcome goes to ``reply``.
+    async def start_call(self, reply: Reply, skill: str, params: dict, body: str, deadline: Deadline) -> None:
+        """Send a call to the wallet, or refuse it at once; its outcome goes to ``reply``, by ``deadline``.
 
         ``body`` is the frame's JSON without its id (``protocol.call_body``).
         """
@@ -251,34 +254,32 @@ class WalletConsumer(AsyncWebsocketConsumer):
             await reply.send(events.FAILED)
             return
         model = params.get("model")
-        pending = Pending(reply, skill, model if isinstance(model, str) else "", params.get("stream") is True)
+        pending = Pending(reply, skill, deadline, model if isinstance(model, str) else "", params.get("stream") is True)
         call_id = self.calls.add(pending)
-        pending.timer = asyncio.get_running_loop().call_later(timeout, self._expire, call_id, timeout)
+        pending.timer = asyncio.get_running_loop().call_later(deadline.remaining(), self._expire, call_id)
         if not await self._send_frame(protocol.call_text(call_id, body)):
             if self.calls.pop(call_id) is not None:  # not drained by a disconnect meanwhile
                 await reply.send(events.FAILED)
 
-    async def byoa_call(self, event):
+    async def byoa_call(self, event: dict) -> None:
         """Called when a caller in another process sends a call: as ``start_call``."""
-        reply = ChannelReply(self.channel_layer, event["reply"])
-        await self.start_call(reply, event["skill"], event.get("params") or {}, event["body"], event["timeout"])
+        reply = self.hub.transport.reply_to(event["reply"])
+        deadline = Deadline.arrived(event["timeout"])  # what the caller had left when it sent the call
+        await self.start_call(reply, event["skill"], event.get("params") or {}, event["body"], deadline)
 
-    def _expire(self, call_id, timeout):
+    def _expire(self, call_id: int) -> None:
         # The caller gave up, but the wallet may still be working on the call:
-        # it keeps its slot until its late result comes, or for as long as the
-        # wallet may work on a call (maxCallSeconds; the call's timeout again
-        # when the grant sets none).
-        hold = self.grant.max_call_seconds or timeout
-        pending = self.calls.expire(call_id, hold)
+        # it keeps its slot for the deadline's hold (byoa.deadlines).
+        pending = self.calls.expire(call_id, self.grant.max_call_seconds)
         if pending is not None:
             pending.reply.expired()
             self._receipt(pending, False)
 
-    def _receipt(self, pending, ok, receipt=None):
+    def _receipt(self, pending: Pending, ok: bool, receipt: object = None) -> None:
         """Queue the receipt of a call that reached the wallet (never its content)."""
         if byoa_setting("CALL_LOG"):
             duration_ms = int((time.monotonic() - pending.started) * 1000)
-            receipts.add(self.pairing_id, pending.skill, pending.model, ok, max(0, duration_ms), receipt)
+            self.hub.receipts.add(self.pairing_id, pending.skill, pending.model, ok, max(0, duration_ms), receipt)
 
     async def byoa_replaced(self, event):
         """Called when a newer connection of the same pairing said hello: say bye and close."""
@@ -288,9 +289,9 @@ class WalletConsumer(AsyncWebsocketConsumer):
         """Called when the pairing is paused or revoked in the admin: say bye and close."""
         await self._bye()
 
-    async def _bye(self):
+    async def _bye(self) -> None:
         if self.pairing_id is not None:
-            live.discard(self.pairing_id, self)
+            self.hub.connections.discard(self.pairing_id, self)
         if not self.closing:
             await self._send_frame(protocol.dump(protocol.bye()))
             await self._close(CloseCode.NORMAL)
@@ -299,7 +300,7 @@ class WalletConsumer(AsyncWebsocketConsumer):
         """Called when the socket is gone: fail its calls at once and mark the wallet away."""
         await self._release()
 
-    async def _release(self):
+    async def _release(self) -> None:
         """Fail the calls in flight and mark the wallet away, once."""
         if self.gone:
             return
@@ -307,7 +308,7 @@ class WalletConsumer(AsyncWebsocketConsumer):
         if self.hello_timer is not None:
             self.hello_timer.cancel()
         if self.pairing_id is not None:
-            live.discard(self.pairing_id, self)
+            self.hub.connections.discard(self.pairing_id, self)
         for pending in self.calls.drain():
             await pending.reply.send(events.FAILED)
             self._receipt(pending, False)

@@ -19,7 +19,6 @@ file.
 """
 
 import base64
-import functools
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -234,10 +233,15 @@ def declared():
     return found
 
 
-@functools.cache
 def loaded():
-    """Return {name: (Manifest or None, problems)}, loaded once per process."""
-    return {name: load(name, path) for name, path in declared().items()}
+    """Return {name: (Manifest or None, problems)}, loaded once per process (the byoa app keeps the table)."""
+    owner = apps.app_configs.get("byoa")
+    table = getattr(owner, "manifests", None)
+    if table is None:
+        table = {name: load(name, path) for name, path in declared().items()}
+        if owner is not None:
+            owner.manifests = table  # until BYOA or INSTALLED_APPS change (below)
+    return table
 
 
 def get(name=None):
@@ -257,5 +261,6 @@ def get(name=None):
 
 @receiver(setting_changed)
 def _forget_on_setting_change(setting, **kwargs):
-    if setting in ("BYOA", "INSTALLED_APPS"):
-        loaded.cache_clear()
+    owner = apps.app_configs.get("byoa")
+    if setting in ("BYOA", "INSTALLED_APPS") and owner is not None:
+        owner.manifests = None

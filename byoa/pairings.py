@@ -5,7 +5,7 @@ the pairing of a request's browser session (``aget_pairing``, in ``byoa``'s faca
 
 The functions the consumer awaits run in Django's database thread
 (``database_sync_to_async``); each does one short transaction. Call receipts
-are ``byoa.receipts``; the connections live in this process, ``byoa.live``.
+are ``byoa.receipts``; the connections live in this process's hub, ``byoa.hub``.
 """
 
 import logging
@@ -16,11 +16,13 @@ from channels.db import database_sync_to_async
 from django.db import DatabaseError, transaction
 from django.http import HttpRequest
 
-from byoa import clock, codes, live, manifests, processes, tokens, visitor_ids
+from byoa import clock, codes, manifests, tokens, visitor_ids
 from byoa.conf import byoa_setting
 from byoa.exceptions import ManifestError, UnknownManifest
 from byoa.grants import Grant, warn_unreadable
+from byoa.hub import current_hub
 from byoa.models import Pairing
+from byoa.transport import inbox_of
 
 
 logger = logging.getLogger(__name__)
@@ -124,7 +126,7 @@ record_grant = database_sync_to_async(_record_grant)
 
 
 async def live_channel(pairing):
-    """Return the address (byoa.live) of a pairing's live connection, or "" when it is away or not active.
+    """Return the address (byoa.transport) of a pairing's live connection, or "" when it is away or not active.
 
     A connection held by another process is known only from the database. If
     that process died, its address stays behind until the sweep
@@ -134,7 +136,8 @@ async def live_channel(pairing):
     every minute) for ``BYOA["LIVE_SECONDS"]``.
     """
     pk = pairing.pk if isinstance(pairing, Pairing) else pairing
-    connection = live.get(pk)
+    hub = current_hub()
+    connection = hub.connections.get(pk)
     if connection is not None:
         return connection.channel_name
     seen_since = clock.now() - timedelta(seconds=byoa_setting("LIVE_SECONDS"))
@@ -145,8 +148,8 @@ async def live_channel(pairing):
     )
     if not found:
         return ""
-    inbox = live.inbox_of(found)
-    if inbox and not await processes.is_fresh(inbox):
+    inbox = inbox_of(found)
+    if inbox and not await hub.processes.is_fresh(inbox):
         return ""
     return found
 

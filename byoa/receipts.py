@@ -2,10 +2,13 @@
 Call receipts (``byoa.models.CallLog``): one row per call that reached a
 wallet, never its input or output.
 
-A connection queues a receipt in memory (a tuple, no model instance) and the
-queue is written within ``BATCH_SECONDS`` in one transaction with one
-statement (``executemany``): a call costs no thread hop and no INSERT of its own.
+A connection queues a receipt in its hub's ``ReceiptWriter`` (``byoa.hub``):
+in memory, a tuple, no model instance. The queue is written within
+``BATCH_SECONDS`` in one transaction with one statement (``executemany``): a
+call costs no thread hop and no INSERT of its own.
 """
+
+from __future__ import annotations
 
 import asyncio
 import logging
@@ -19,44 +22,55 @@ from byoa.models import CallLog, Pairing
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["BATCH_SECONDS", "add", "discard", "flush"]
+__all__ = ["BATCH_SECONDS", "ReceiptWriter"]
 
 BATCH_SECONDS = 0.5
 _COLUMNS = ("pairing", "skill", "model", "ok", "duration_ms", "cost", "provider", "at")
 
-_queued = []
-_writer = None
+#: (pairing id, skill, model, ok, duration in ms, the wallet's receipt, POSIX time)
+Receipt = tuple[int, str, str, bool, int, object, float]
 
 
-def add(pairing_id, skill, model, ok, duration_ms, receipt=None):
-    """Queue the receipt of a call (never its content); it is written within BATCH_SECONDS."""
-    global _writer
-    _queued.append((pairing_id, skill, model, ok, duration_ms, receipt, time.time()))
-    if _writer is None or _writer.done():
-        _writer = asyncio.ensure_future(_write_later())
+class ReceiptWriter:
+    """The receipts a process has queued, and the task that writes them."""
 
+    def __init__(self) -> None:
+        self._queued: list[Receipt] = []
+        self._writer: asyncio.Future[None] | None = None
 
-async def _write_later():
-    await asyncio.sleep(BATCH_SECONDS)
-    try:
-        await flush()
-    except Exception:  # a receipt is not worth a crashed task; say so without content
-        logger.exception("BYOA could not write call receipts")
+    def add(self, pairing_id: int, skill: str, model: str, ok: bool, duration_ms: int, receipt: object = None) -> None:
+        """Queue the receipt of a call (never its content); it is written within BATCH_SECONDS."""
+        self._queued.append((pairing_id, skill, model, ok, duration_ms, receipt, time.time()))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.ensure_future(self._write_later())
 
+    async def _write_later(self) -> None:
+        await asyncio.sleep(BATCH_SECONDS)
+        try:
+            await self.flush()
+        except Exception:  # a receipt is not worth a crashed task; say so without content
+            logger.exception("BYOA could not write call receipts")
 
-async def flush():
-    """Write the queued receipts now."""
-    batch = _queued[:]
-    del _queued[:]
-    if batch:
-        await database_sync_to_async(_write)(batch)
+    async def flush(self) -> None:
+        """Write the queued receipts now."""
+        batch, self._queued = self._queued, []
+        if batch:
+            await database_sync_to_async(_write)(batch)
 
+    def discard(self) -> None:
+        """Forget queued receipts and the pending write (for tests that end before it)."""
+        if self._writer is not None:
+            self._writer.cancel()
+        self._queued = []
 
-def discard():
-    """Forget queued receipts and the pending write (for tests that end before it)."""
-    if _writer is not None:
-        _writer.cancel()
-    del _queued[:]
+    async def aclose(self) -> None:
+        """Write what is queued now, and stop the pending write."""
+        if self._writer is not None:
+            self._writer.cancel()
+        try:
+            await self.flush()
+        except Exception:
+            logger.exception("BYOA could not write call receipts")
 
 
 def _row(pairing_id, skill, model, ok, duration_ms, receipt, at, at_value):
@@ -90,7 +104,7 @@ def _insert_sql():
     return f"INSERT INTO {connection.ops.quote_name(CallLog._meta.db_table)} ({columns}) VALUES ({marks})"
 
 
-def _write(batch):
+def _write(batch: list[Receipt]) -> None:
     at_value = _at_value()
     rows = [_row(*receipt, at_value) for receipt in batch]
     try:

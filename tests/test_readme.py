@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from byoa.conf import DEFAULTS as BYOA_DEFAULTS
+from byoa.conf import SETTINGS as BYOA_SETTINGS
 from mcp_server.conf import DEFAULTS as MCP_DEFAULTS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -34,8 +34,17 @@ def environment_variables_the_settings_read():
     return {name for pair in read for name in pair if name} | READ_BY_LIBRARIES
 
 
-def test_every_byoa_setting_has_a_row_in_the_readme():
-    assert set(BYOA_DEFAULTS) - rows(section("BYOA: the visitor's agent wallet, by direct link")) == set()
+def table(text):
+    """Return {name: (default, meaning)} of the rows of the tables in ``text``, as their cells read."""
+    found = re.findall(r"^\| `([A-Z_]+)` \| `(.*?)` \| (.*) \|$", text, flags=re.MULTILINE)
+    return {name: (default, meaning) for name, default, meaning in found}
+
+
+def test_every_byoa_setting_has_a_row_in_the_readme_with_its_declared_default_and_meaning():
+    written = table(section("BYOA: the visitor's agent wallet, by direct link"))
+    # Each setting is declared once (byoa.conf.SETTINGS): the README row says what the declaration says.
+    declared = {setting.name: (setting.shown_default, setting.doc) for setting in BYOA_SETTINGS}
+    assert {name: written.get(name) for name in declared} == declared
 
 
 def test_every_mcp_server_setting_has_a_row_in_the_readme():

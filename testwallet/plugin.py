@@ -15,6 +15,9 @@ installing this package gives a site's own test suite these fixtures.
   browser, listing and calling the tools a page registers with WebMCP, in its own
   Chromium launched with ``--enable-features=WebMCP`` (``webmcp_browser``); async or
   sync like ``aiwallet``.
+- ``byoa_hub``: a fresh BYOA hub (``byoa.hub``) for one test, stopped after it,
+  so that no inbox reader, beat or receipt write of one test runs into the next
+  (a site's ``conftest.py`` makes it autouse for its BYOA tests).
 - ``builtin_model`` (``testwallet.languagemodel``): a stand-in of Chrome's
   built-in model (``LanguageModel``), with the test as the model.
 - ``postgres_server`` / ``redis_server`` (``testwallet.services``): a private
@@ -138,6 +141,32 @@ def pytest_runtest_makereport(item, call):
             if name in getattr(item, "fixturenames", ()):
                 report.sections.append((f"{name} output", service.output()[-20000:]))
     return report
+
+
+@pytest.fixture
+def byoa_hub():
+    """Give the test a fresh BYOA hub of its own; stop it afterwards, touching no database.
+
+    Whatever the test's calls and connections start (the inbox reader, the
+    process's beat, the silence watch, a pending receipt write) stops with the
+    test: its database is gone by the next beat. The record it wrote is left to
+    the sweep, and queued receipts are dropped (``Hub.cancel``).
+    """
+    import contextlib
+
+    from django.apps import apps
+
+    from byoa.hub import Hub
+
+    config = apps.get_app_config("byoa")
+    previous, hub = config.hub, Hub()
+    config.hub = hub
+    try:
+        yield hub
+    finally:
+        config.hub = previous
+        with contextlib.suppress(RuntimeError):  # the test's own event loop may be closed already
+            hub.cancel()
 
 
 try:  # strict-mode projects need pytest-asyncio's own decorator for an async fixture

@@ -63,12 +63,15 @@ def get_asgi_application(*, serve_static=None, websocket_routes=()):
 
     websockets = []
     if apps.is_installed("byoa"):
-        from byoa.processes import LeaveAtShutdown
+        from byoa.hub import HubLifespan
         from byoa.routing import websocket_urlpatterns
 
         websockets.extend(websocket_urlpatterns)
-        # A process that stops under uvicorn leaves no pairing marked as connected to it (byoa.processes).
-        protocols["lifespan"] = LeaveAtShutdown(protocols.get("lifespan"))
+        # Servers with a lifespan (uvicorn, hypercorn) start this process's hub
+        # there and close it at shutdown, so a process that stops leaves no
+        # pairing marked as connected to it; daphne has none, and the hub starts
+        # on first use and leaves at exit (byoa.hub).
+        protocols["lifespan"] = HubLifespan(protocols.get("lifespan"))
     websockets.extend(websocket_routes)
 
     protocols["http"] = URLRouter(http_routes)

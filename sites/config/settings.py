@@ -179,7 +179,7 @@ if os.environ.get("REDIS_URL"):
                     }
                 ],
                 # Every BYOA channel of a process is one Redis list in channels-redis
-                # (byoa.live: one prefix), so its capacity bounds all the calls, acks,
+                # (byoa.transport: one prefix), so its capacity bounds all the calls, acks,
                 # chunks and results waiting for that process at once; the default
                 # (100) refused most calls at 400 in flight (benchmarks/byoa_calls.py
                 # --two-processes). Events still expire after the layer's 60 s.

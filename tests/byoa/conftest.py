@@ -24,24 +24,6 @@ def byoa_settings(settings):
     return settings
 
 
-@pytest.fixture(autouse=True)
-def no_process_record_left_behind():
-    """Stop this process's inbox and beat after each test: the test's database is gone by the next beat."""
-    yield
-    from byoa import live
-
-    live.leave()
-
-
-@pytest.fixture(autouse=True)
-def no_receipts_left_behind():
-    """Drop receipts still queued when a test ends: the next test may have no database."""
-    yield
-    from byoa import receipts
-
-    receipts.discard()
-
-
 def grant(skills=("audio.transcribe",), minutes=60, **extra):
     """Return a grant as a wallet's hello carries it."""
     expires = datetime.now(UTC) + timedelta(minutes=minutes)
@@ -90,12 +72,12 @@ async def pair(open_socket, site="geo", **grant_options):
 
 @pytest.fixture(scope="session")
 def byoa_server(tmp_path_factory):
-    """The project under a real daphne with the test manifests (tests/byoa/daphne_settings.py)."""
+    """The project under a real daphne with the test manifests (tests/byoa/server_settings.py)."""
     from testwallet.server import DaphneServer
 
     server = DaphneServer(
         "sites.config.asgi:application",
-        settings_module="tests.byoa.live_settings",
+        settings_module="tests.byoa.server_settings",
         workdir=tmp_path_factory.mktemp("byoa-daphne"),
     )
     with server:

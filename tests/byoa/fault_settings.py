@@ -4,7 +4,7 @@ the end-to-end tests' own, with the liveness bounds of byoa.processes and the
 ping interval short enough that a fault shows within a test's seconds.
 """
 
-from tests.byoa.live_settings import *  # noqa: F403
+from tests.byoa.server_settings import *  # noqa: F403
 
 ROOT_URLCONF = "tests.byoa.fault_urls"
 BYOA = {

@@ -3,13 +3,13 @@
 from django.http import JsonResponse
 from django.urls import path
 
-from byoa import live
-from tests.byoa.live_urls import urlpatterns as live_urlpatterns
+from byoa.hub import current_hub
+from tests.byoa.server_urls import urlpatterns as server_urlpatterns
 
 
 async def held(request):
     """Say how many pairings have their live connection in this very process."""
-    return JsonResponse({"held": live.count()})
+    return JsonResponse({"held": current_hub().connections.count()})
 
 
-urlpatterns = [path("_test/held", held), *live_urlpatterns]
+urlpatterns = [path("_test/held", held), *server_urlpatterns]

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from channels.db import database_sync_to_async
 
-from byoa import calls, clock, live, pairings, receipts, tokens
+from byoa import calls, clock, pairings, tokens
 from byoa.calls import call_wallet, stream_wallet
 from byoa.models import CallLog, Pairing
 from tests.byoa.conftest import pair
@@ -25,12 +25,12 @@ CLIP = {"audio": {"mime": "audio/wav", "base64": "UklGRg=="}}
 
 
 @pytest.fixture(autouse=True, params=["same-process", "channel-layer"])
-def call_path(request, monkeypatch):
+def call_path(request, monkeypatch, hub):
     """Run each test with the caller beside the connection, then as if in another process."""
     if request.param == "channel-layer":
         # The connection is not in this process's registry: calls.py finds its
         # channel in the database and sends the call over the channel layer.
-        monkeypatch.setattr(live, "get", lambda pairing_id: None)
+        monkeypatch.setattr(hub.connections, "get", lambda pairing_id: None)
     return request.param
 
 
@@ -59,13 +59,13 @@ async def test_a_call_goes_to_the_wallet_and_its_output_comes_back(wallet_socket
     assert await asyncio.wait_for(caller, 5) == {"text": "Peru"}
 
 
-async def test_a_call_leaves_a_receipt_without_its_content(wallet_socket):
+async def test_a_call_leaves_a_receipt_without_its_content(wallet_socket, hub):
     wallet, pairing = await paired(wallet_socket)
     caller = asyncio.ensure_future(call_wallet(pairing.pk, "audio.transcribe", CLIP, timeout=5))
     call = await wallet.receive_json_from(timeout=5)
     await wallet.send_json_to({"type": "result", "id": call["id"], "ok": True, "output": {"text": "Peru"}, "receipt": {"cost": "0.002 USD", "provider": "openrouter"}})
     await asyncio.wait_for(caller, 5)
-    await receipts.flush()
+    await hub.receipts.flush()
     log = await database_sync_to_async(CallLog.objects.get)()
     assert (log.skill, log.ok, log.cost, log.provider) == ("audio.transcribe", True, "0.002 USD", "openrouter")
     assert "Peru" not in str(log.__dict__) and "UklGR" not in str(log.__dict__)
@@ -233,35 +233,35 @@ async def test_a_timed_out_call_without_a_late_result_frees_its_slot_after_max_c
     await a_call_gets_through(wallet, pairing)
 
 
-async def test_a_call_that_times_out_leaves_one_failed_receipt_even_when_its_result_comes_late(wallet_socket):
+async def test_a_call_that_times_out_leaves_one_failed_receipt_even_when_its_result_comes_late(wallet_socket, hub):
     wallet, pairing = await paired(wallet_socket)
     assert await call_wallet(pairing, "audio.transcribe", CLIP, timeout=0.2) is None
     call = await wallet.receive_json_from(timeout=5)
     await wallet.send_json_to({"type": "result", "id": call["id"], "ok": True, "output": {"text": "Peru"}})
     await wallet.send_json_to({"type": "bye"})  # handled after the late result: frames are sequential
     await wallet.receive_output(5)
-    await receipts.flush()
+    await hub.receipts.flush()
     log = await database_sync_to_async(CallLog.objects.get)()
     # The wallet held it until the caller's deadline: the timeout, less the hop from another process.
     assert (log.skill, log.ok) == ("audio.transcribe", False) and log.duration_ms > 100
     assert "Peru" not in str(log.__dict__) and "UklGR" not in str(log.__dict__)
 
 
-async def test_a_call_dropped_by_a_disconnect_leaves_a_failed_receipt(wallet_socket):
+async def test_a_call_dropped_by_a_disconnect_leaves_a_failed_receipt(wallet_socket, hub):
     wallet, pairing = await paired(wallet_socket, site="quiz", skills=["text.generate"], models=["m1"])
     caller = asyncio.ensure_future(call_wallet(pairing, "text.generate", {"messages": []}, {"model": "m1"}, timeout=30))
     await wallet.receive_json_from(timeout=5)
     await wallet.disconnect(code=1006)
     assert await asyncio.wait_for(caller, 5) is None
-    await receipts.flush()
+    await hub.receipts.flush()
     log = await database_sync_to_async(CallLog.objects.get)()
     assert (log.skill, log.model, log.ok, log.cost) == ("text.generate", "m1", False, "")
 
 
-async def test_a_call_refused_without_reaching_the_wallet_leaves_no_receipt(wallet_socket):
+async def test_a_call_refused_without_reaching_the_wallet_leaves_no_receipt(wallet_socket, hub):
     wallet, pairing = await paired(wallet_socket)
     assert await call_wallet(pairing, "text.generate", {"messages": []}, timeout=5) is None
-    await receipts.flush()
+    await hub.receipts.flush()
     assert await database_sync_to_async(CallLog.objects.count)() == 0
 
 

@@ -8,7 +8,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.db import IntegrityError
 
-from byoa import live, manifests, pairings, tokens
+from byoa import manifests, pairings, tokens
 from byoa.admin import close_connections, stop_pairings
 from byoa.calls import call_wallet
 from byoa.models import Pairing, SessionCode
@@ -383,30 +383,28 @@ async def test_a_grant_frame_that_changes_nothing_writes_nothing(wallet_socket, 
     assert len(writes) == 1
 
 
-async def test_pausing_writes_the_status_before_it_sends_the_close(wallet_socket, monkeypatch):
+async def test_pausing_writes_the_status_before_it_sends_the_close(wallet_socket, monkeypatch, hub):
     communicator, welcome = await pair(wallet_socket)
     queryset = Pairing.objects.filter(token_digest=tokens.digest(welcome["pairing"]))
     seen = []
 
-    class RecordingLayer:
-        async def send(self, channel, message):
-            seen.append((message["type"], await queryset.values_list("status", flat=True).aget()))
+    async def record(address, event):
+        seen.append((event["type"], await queryset.values_list("status", flat=True).aget()))
 
-    monkeypatch.setattr("byoa.admin.get_channel_layer", RecordingLayer)
+    monkeypatch.setattr(hub.transport, "notify", record)
     assert await database_sync_to_async(stop_pairings)(queryset, Pairing.Status.PAUSED) == (1, 1)
     assert seen == [("byoa.close", Pairing.Status.PAUSED)]
 
 
-async def test_a_paused_pairing_has_no_live_channel_even_when_its_close_is_lost(wallet_socket, monkeypatch):
+async def test_a_paused_pairing_has_no_live_channel_even_when_its_close_is_lost(wallet_socket, monkeypatch, hub):
     communicator, welcome = await pair(wallet_socket)
     pairing = await get_pairing(token_digest=tokens.digest(welcome["pairing"]))
     assert await pairings.live_channel(pairing.pk)
 
-    class LosingLayer:
-        async def send(self, channel, message):
-            pass  # the channel layer delivers at most once
+    async def lose(address, event):
+        pass  # the channel layer delivers at most once
 
-    monkeypatch.setattr("byoa.admin.get_channel_layer", LosingLayer)
+    monkeypatch.setattr(hub.transport, "notify", lose)
     await database_sync_to_async(stop_pairings)(Pairing.objects.filter(pk=pairing.pk), Pairing.Status.PAUSED)
     assert await pairings.live_channel(pairing.pk) == ""
 
@@ -425,21 +423,21 @@ async def test_a_ping_closes_a_connection_whose_pairing_is_no_longer_active(wall
     assert await pairings.live_channel(pairing.pk) == ""
 
 
-async def test_a_connection_of_another_process_not_seen_for_long_counts_as_gone(wallet_socket, monkeypatch):
+async def test_a_connection_of_another_process_not_seen_for_long_counts_as_gone(wallet_socket, monkeypatch, hub):
     from datetime import timedelta
 
     from byoa import clock
 
     communicator, welcome = await pair(wallet_socket)
     pairing = await get_pairing(token_digest=tokens.digest(welcome["pairing"]))
-    live.discard(pairing.pk, live.get(pairing.pk))  # as seen from another process
+    hub.connections.discard(pairing.pk, hub.connections.get(pairing.pk))  # as seen from another process
     assert await pairings.live_channel(pairing.pk) == pairing.channel_name
     later = clock.now() + timedelta(seconds=181)
     monkeypatch.setattr("byoa.clock.now", lambda: later)  # no hello or ping for over LIVE_SECONDS
     assert await pairings.live_channel(pairing.pk) == ""
 
 
-async def test_a_call_sent_to_a_connection_gone_since_its_address_was_read_fails_at_once(wallet_socket, monkeypatch):
+async def test_a_call_sent_to_a_connection_gone_since_its_address_was_read_fails_at_once(wallet_socket, monkeypatch, hub):
     from byoa import clock
 
     communicator, welcome = await pair(wallet_socket)
@@ -449,7 +447,7 @@ async def test_a_call_sent_to_a_connection_gone_since_its_address_was_read_fails
     await database_sync_to_async(Pairing.objects.filter(pk=pairing.pk).update)(
         channel_name=pairing.channel_name, last_seen=clock.now()
     )
-    monkeypatch.setattr(live, "get", lambda pairing_id: None)  # the caller is in another process
+    monkeypatch.setattr(hub.connections, "get", lambda pairing_id: None)  # the caller is in another process
     clip = {"audio": {"mime": "audio/wav", "base64": "UklGRg=="}}
     assert await asyncio.wait_for(call_wallet(pairing.pk, "audio.transcribe", clip, timeout=3600), 5) is None
 
@@ -468,7 +466,7 @@ async def test_a_wallet_silent_past_one_and_a_half_ping_intervals_is_closed_and_
     assert (await get_pairing(pk=pairing.pk)).channel_name == ""
 
 
-async def test_a_wallet_that_pings_is_not_taken_for_silent(wallet_socket, settings):
+async def test_a_wallet_that_pings_is_not_taken_for_silent(wallet_socket, settings, hub):
     settings.BYOA = {**settings.BYOA, "PING_SECONDS": 0.2}
     communicator, welcome = await pair(wallet_socket)
     pairing = await get_pairing(token_digest=tokens.digest(welcome["pairing"]))
@@ -476,5 +474,5 @@ async def test_a_wallet_that_pings_is_not_taken_for_silent(wallet_socket, settin
     for _ in range(30):
         await communicator.send_json_to({"type": "ping"})
         assert await communicator.receive_nothing(timeout=0.1)
-    assert live.get(pairing.pk) is not None
+    assert hub.connections.get(pairing.pk) is not None
     assert (await get_pairing(pk=pairing.pk)).channel_name

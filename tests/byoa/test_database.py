@@ -12,7 +12,7 @@ import pytest
 
 from testwallet.server import DaphneServer
 from tests.byoa.conftest import Browser
-from tests.byoa.test_live import clip
+from tests.byoa.test_direct_link import clip
 
 pytestmark = pytest.mark.live
 
@@ -27,7 +27,7 @@ def pooled_server(postgres_server, tmp_path):
     with psycopg.connect(postgres_server.url, autocommit=True) as connection:
         connection.execute(f'CREATE DATABASE "{name}"')
     env = {"DATABASE_URL": f"{postgres_server.url.rpartition('/')[0]}/{name}", "DATABASE_POOL_SIZE": str(POOL_SIZE)}
-    with DaphneServer("sites.config.asgi:application", settings_module="tests.byoa.live_settings",
+    with DaphneServer("sites.config.asgi:application", settings_module="tests.byoa.server_settings",
                       workdir=tmp_path, env=env) as server:
         yield server
 

@@ -28,7 +28,7 @@ from testwallet.server import DaphneServer, UvicornServer
 from testwallet.services import PostgresServer, RedisServer
 from tests.byoa.conftest import Browser
 from tests.byoa.fault_settings import BYOA as FAULT_BYOA
-from tests.byoa.test_live import clip
+from tests.byoa.test_direct_link import clip
 
 pytestmark = pytest.mark.live
 

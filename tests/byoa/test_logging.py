@@ -59,7 +59,7 @@ async def test_the_whole_flow_on_daphne_logs_no_code_token_or_content(caplog, vi
         link, {"audio.transcribe": lambda input, params: {"text": SECRET_OUTPUT}}, consent=Consent.DECIDE_ON_MY_OWN
     )
     assert wallet.opened and wallet.pairing
-    from tests.byoa.test_live import clip
+    from tests.byoa.test_direct_link import clip
 
     result = await visitor.call("audio.transcribe", clip(), {"hint": SECRET_INPUT})
     assert result["output"]["text"] == SECRET_OUTPUT

@@ -62,17 +62,18 @@ async def test_a_beat_survives_a_database_error_and_logs_only_its_class(monkeypa
 
     monkeypatch.setattr(processes, "_beat", failing)
     with caplog.at_level(logging.WARNING, logger="byoa.processes"):
-        await processes._beat_once("byoa.me!1", list)
+        await processes.ProcessRecords().beat_once("byoa.me!1", list)
     assert "OperationalError" in caplog.text
     assert "visitor-secret" not in caplog.text
 
 
 async def test_a_suspected_process_counts_as_dead_until_it_beats_again():
+    records = processes.ProcessRecords()
     record = await database_sync_to_async(a_process)("byoa.suspect!1", seconds_ago=0)
-    assert await processes.is_fresh("byoa.suspect!1")
-    processes.suspect("byoa.suspect!1")  # a call to it went unacknowledged
-    assert not await processes.is_fresh("byoa.suspect!1")
-    assert not await processes.is_fresh("byoa.suspect!1")  # no beat yet
+    assert await records.is_fresh("byoa.suspect!1")
+    records.suspect("byoa.suspect!1")  # a call to it went unacknowledged
+    assert not await records.is_fresh("byoa.suspect!1")
+    assert not await records.is_fresh("byoa.suspect!1")  # no beat yet
     record.beat_at = record.beat_at + timedelta(seconds=1)
     await record.asave(update_fields=["beat_at"])
-    assert await processes.is_fresh("byoa.suspect!1")  # alive after all: the acknowledgement was lost
+    assert await records.is_fresh("byoa.suspect!1")  # alive after all: the acknowledgement was lost

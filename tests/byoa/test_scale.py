@@ -10,7 +10,7 @@ import pytest
 
 from testwallet.server import DaphneServer
 from tests.byoa.conftest import Browser
-from tests.byoa.test_live import clip
+from tests.byoa.test_direct_link import clip
 
 # redis_server (the test wallet's plugin) skips, saying how to install it, without Debian's redis-server.
 pytestmark = pytest.mark.live
@@ -21,9 +21,9 @@ def two_processes(redis_server, tmp_path_factory):
     """Two daphne processes of the project: one database file, one Redis channel layer."""
     workdir = tmp_path_factory.mktemp("two-daphnes")
     env = {"REDIS_URL": redis_server.url}
-    first = DaphneServer("sites.config.asgi:application", settings_module="tests.byoa.live_settings",
+    first = DaphneServer("sites.config.asgi:application", settings_module="tests.byoa.server_settings",
                          workdir=workdir, env=env)
-    second = DaphneServer("sites.config.asgi:application", settings_module="tests.byoa.live_settings",
+    second = DaphneServer("sites.config.asgi:application", settings_module="tests.byoa.server_settings",
                           workdir=workdir, env=env, setup_commands=())
     with first, second:
         yield first, second

@@ -20,7 +20,7 @@ from testwallet.server import DaphneServer, HypercornServer, UvicornServer
 from tests.byoa.conftest import Browser
 from byoa.protocol import CloseCode
 from tests.byoa.conftest import hello
-from tests.byoa.test_live import FOUR_MB, PAD, clip, closed_with, code_of, raw_socket
+from tests.byoa.test_direct_link import FOUR_MB, PAD, clip, closed_with, code_of, raw_socket
 
 pytestmark = pytest.mark.live
 
@@ -39,7 +39,7 @@ SERVERS = {
 def server(request, tmp_path_factory):
     """The project on one server, with the BYOA test settings."""
     make = SERVERS[request.param]
-    with make(settings_module="tests.byoa.live_settings", workdir=tmp_path_factory.mktemp(request.param)) as running:
+    with make(settings_module="tests.byoa.server_settings", workdir=tmp_path_factory.mktemp(request.param)) as running:
         yield running
 
 

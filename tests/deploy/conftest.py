@@ -7,7 +7,7 @@ ADMIN = ("admin", "a-password-for-the-cluster-tests")
 
 @pytest.fixture(scope="session")
 def cluster(request):
-    """Run the project as deployed, with the BYOA test manifests and test views (tests/byoa/daphne_settings.py)."""
+    """Run the project as deployed, with the BYOA test manifests and test views (tests/byoa/server_settings.py)."""
     from deploy.cluster import Cluster
     from testwallet.services import ServiceMissing
 
@@ -18,7 +18,7 @@ def cluster(request):
     ]
     try:
         cluster = Cluster(
-            processes=3, settings_module="tests.byoa.live_settings", setup_commands=setup,
+            processes=3, settings_module="tests.byoa.server_settings", setup_commands=setup,
             env={"DJANGO_SUPERUSER_PASSWORD": ADMIN[1]},
         )
         cluster.start()

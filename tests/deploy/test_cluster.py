@@ -13,7 +13,7 @@ import psycopg
 import pytest
 
 from tests.byoa.conftest import Browser
-from tests.byoa.test_live import clip
+from tests.byoa.test_direct_link import clip
 from tests.deploy.conftest import ADMIN
 from tests.mcp_server.test_live import mcp_client
 

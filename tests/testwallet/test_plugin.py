@@ -17,7 +17,7 @@ def test_the_plugin_gives_a_site_its_fixtures(pytestconfig):
     ) | set(pytestconfig.pluginmanager.get_plugin("testwallet-byoa").__dict__) | set(
         pytestconfig.pluginmanager.get_plugin("testwallet-languagemodel").__dict__
     )
-    assert {"daphne_server", "direct_wallet", "aiwallet", "byoa_extension", "builtin_model"} <= names
+    assert {"daphne_server", "direct_wallet", "aiwallet", "byoa_extension", "builtin_model", "byoa_hub"} <= names
 
 
 def test_the_stub_scripts_ship_inside_the_package():

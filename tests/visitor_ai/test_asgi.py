@@ -20,7 +20,7 @@ def test_the_mcp_endpoint_and_its_lifespan_come_with_mcp_server():
     application = get_asgi_application()
     mcp = http_routes(application)["api/mcp"]
     assert isinstance(mcp, MCPApplication)
-    assert application.application_mapping["lifespan"].app is mcp  # inside byoa's (byoa.processes.LeaveAtShutdown)
+    assert application.application_mapping["lifespan"].app is mcp  # inside byoa's (byoa.hub.HubLifespan)
 
 
 def test_the_wallet_route_comes_with_byoa_and_a_sites_own_routes_follow_it():

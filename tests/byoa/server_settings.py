@@ -17,7 +17,7 @@ from sites.config.settings import *  # noqa: F403
 _MANIFESTS = Path(__file__).parent / "manifests"
 
 DEBUG = True
-ROOT_URLCONF = "tests.byoa.live_urls"
+ROOT_URLCONF = "tests.byoa.server_urls"
 BYOA = {
     **BYOA,  # noqa: F405
     "MANIFESTS": {"geo": str(_MANIFESTS / "geo.json"), "quiz": str(_MANIFESTS / "quiz.json")},

@@ -1,0 +1,190 @@
+"""
+The hub: everything one server process holds for BYOA, in one object.
+
+- ``connections`` (``byoa.connections``): the live wallet connections, by
+  pairing and by key;
+- ``transport`` (``byoa.transport``): the inbox by which other processes reach
+  those connections, its reader, and the reply channels of remote callers: the
+  one part that knows the channel layer, and the one to replace for another
+  cross-process path;
+- ``processes`` (``byoa.processes``): this process's liveness record, its beat
+  and sweep, and what it knows of the other processes;
+- the silence watch: a connection whose wallet sends nothing (not even its
+  ping) for ``SILENT_PINGS`` times ``BYOA["PING_SECONDS"]`` is half-open most
+  likely: it is closed and its calls fail at once;
+- ``receipts`` (``byoa.receipts``): the call receipts queued for the database.
+
+Who owns it: the ``byoa`` app. ``ByoaConfig.ready()`` makes the process's hub
+and ``current_hub()`` returns it, so there is one place to reach it and no
+module keeps state of its own; a test installs a fresh one
+(``testwallet.plugin``'s ``byoa_hub`` fixture) and closes it afterwards.
+
+When it runs: ``start()`` opens the inbox, registers the process and starts
+the beat and the silence watch; ``aclose()`` stops them, writes the queued
+receipts, and removes the process's record at once (its pairings are then
+away for every process). Under uvicorn and hypercorn the ASGI lifespan does
+both (``HubLifespan``, installed by ``visitor_ai.asgi``); daphne and
+``runserver`` have no lifespan, so the hub starts on first use (a wallet
+connecting, a call to another process) and leaves at the process's exit
+(daphne returns from its main loop on SIGTERM and Python runs its exit
+handlers; uvicorn ends its process with the signal itself once its shutdown is
+complete, so no exit handler runs there: hence the lifespan).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import logging
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+from channels.db import database_sync_to_async
+from django.apps import apps
+from django.core.exceptions import ImproperlyConfigured
+
+from byoa.conf import byoa_setting
+from byoa.connections import Connections
+from byoa.processes import ProcessRecords
+from byoa.receipts import ReceiptWriter
+from byoa.transport import ChannelLayerTransport, key_of
+
+__all__ = ["SILENT_PINGS", "Hub", "HubLifespan", "current_hub"]
+
+logger = logging.getLogger(__name__)
+
+# A wallet is silent after this many ping intervals without a frame.
+SILENT_PINGS = 1.5
+
+Scope = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[dict[str, Any]]]
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+def current_hub() -> Hub:
+    """Return this process's hub (the ``byoa`` app's)."""
+    try:
+        # The registry's own table, as byoa.conf reads it: this runs on every call.
+        return apps.app_configs["byoa"].hub
+    except (KeyError, AttributeError):
+        raise ImproperlyConfigured(
+            "BYOA's hub exists once the byoa app is ready: add 'byoa' to INSTALLED_APPS."
+        ) from None
+
+
+class Hub:
+    """One process's BYOA state: connections, inbox, beat and sweep, silence watch, receipts."""
+
+    def __init__(self, transport: ChannelLayerTransport | None = None) -> None:
+        self.connections = Connections()
+        self.transport = transport if transport is not None else ChannelLayerTransport(self.connections)
+        self.processes = ProcessRecords()
+        self.receipts = ReceiptWriter()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._starting: asyncio.Task[None] | None = None
+        self._watch: asyncio.Task[None] | None = None
+        self._at_exit = False
+
+    # -- life cycle
+
+    async def start(self) -> None:
+        """Open the inbox, register this process and start the beat and the silence watch (once per loop)."""
+        loop = asyncio.get_running_loop()
+        if self._starting is None or self._loop is not loop or (self._starting.done() and not self.transport.is_open):
+            self._stop_tasks()  # what ran on another loop, or a reader that died: start afresh
+            self._loop = loop
+            self._starting = loop.create_task(self._start(), name="byoa-start")
+        if not self._starting.done():
+            # Other processes must find the record before any pairing names this inbox.
+            # Shielded: a connection that goes away meanwhile must not cancel it for the others.
+            await asyncio.shield(self._starting)
+
+    async def _start(self) -> None:
+        inbox = await self.transport.open()
+        self._watch = asyncio.get_running_loop().create_task(self._watch_silence(), name="byoa-silence")
+        await self.processes.register(inbox, self.connections.attached)
+        if not self._at_exit:
+            self._at_exit = True
+            atexit.register(self._leave_at_exit)
+
+    def cancel(self) -> None:
+        """Stop at once, touching no database: queued receipts are dropped, the record is left to the others' sweep.
+
+        For a test, whose database ends with it; a server closes its hub with ``aclose()``.
+        """
+        self._stop_tasks()
+        self.processes.forget()
+        self.receipts.discard()
+
+    async def aclose(self) -> None:
+        """Stop reading the inbox, beating and watching; write the queued receipts; remove this process's record."""
+        tasks = self._stop_tasks()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await self.receipts.aclose()
+        await database_sync_to_async(self.processes.leave)()
+
+    def _stop_tasks(self) -> list[asyncio.Future[Any]]:
+        if self._at_exit:
+            self._at_exit = False
+            atexit.unregister(self._leave_at_exit)
+        stopped = [task for task in (self._starting, self._watch, self.processes.stop()) if task is not None]
+        self.transport.cancel()
+        for task in stopped:
+            task.cancel()
+        self._starting = self._watch = None
+        return stopped
+
+    def _leave_at_exit(self) -> None:
+        """Called at the process's exit (daphne, runserver): remove its record and detach its pairings now."""
+        self.processes.leave()
+
+    # -- connections
+
+    async def open_address(self, connection: Any) -> str:
+        """Give a connection the address other processes reach it by, and return it (starting the hub)."""
+        key = self.connections.new_key(connection)
+        await self.start()
+        return self.transport.address(key)
+
+    def close_address(self, address: str) -> None:
+        """Stop delivering events sent to this address (the connection is gone)."""
+        self.connections.forget_key(key_of(address))
+
+    async def _watch_silence(self) -> None:
+        """Close the connections whose wallets stopped sending; look every quarter of the bound (a second at most)."""
+        loop = asyncio.get_running_loop()
+        while True:
+            limit = byoa_setting("PING_SECONDS") * SILENT_PINGS
+            # At most a second, so that a changed setting takes effect soon; a pass costs a comparison per connection.
+            await asyncio.sleep(min(limit / 4, 1.0))
+            now = loop.time()
+            for connection in self.connections:
+                if now - connection.heard > limit:
+                    asyncio.ensure_future(connection.silent())
+
+
+class HubLifespan:
+    """The ASGI lifespan, wrapped: the hub starts at startup and closes at shutdown (uvicorn, hypercorn)."""
+
+    def __init__(self, app: Callable[[Scope, Receive, Send], Awaitable[None]] | None = None) -> None:
+        self.app = app  # the lifespan application this one wraps (e.g. the MCP server's), or None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        async def receive_and_run_the_hub() -> dict[str, Any]:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                await current_hub().start()
+            elif message["type"] == "lifespan.shutdown":
+                await current_hub().aclose()
+            return message
+
+        if self.app is not None:
+            await self.app(scope, receive_and_run_the_hub, send)
+            return
+        while True:  # no other lifespan: answer it here
+            message = await receive_and_run_the_hub()
+            if message["type"] == "lifespan.startup":
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                await send({"type": "lifespan.shutdown.complete"})
+                return

@@ -1,0 +1,225 @@
+"""
+The cross-process path of calls, over the channel layer: one inbox per
+process, the addresses that name a connection behind it, and the reply
+channels by which a connection answers a caller in another process.
+
+A connection in another process is known only from the database
+(``byoa.pairings.live_channel``, which returns its address). One channel-layer
+channel per process (its inbox) serves all the process's connections: an
+address is ``<inbox channel>#<connection key>``, and ``addressed`` turns it
+into the inbox and an event that names the key. A connection therefore holds
+no channel, queue or task of its own while it waits, so idle wallets cost
+little and the channel layer's per-channel work does not grow with them. ``#``
+never occurs in a channel name, so an address splits one way only. The inbox
+is one channel, so the channel layer's per-channel capacity (100 events by
+default) bounds the events from other processes that may wait for it at once;
+raise it for ``byoa.*`` (every BYOA channel: ``CHANNEL_PREFIX``) with the
+layer's ``channel_capacity`` option, as this project's settings do for Redis.
+
+The inbox acknowledges each call at once (``events.ACCEPTANCE``), before the
+connection sends it to its wallet: a caller that hears nothing within the
+acceptance window of its deadline (``byoa.deadlines``) knows that the process
+is gone. The reader survives channel-layer errors (Redis restarting, say): it
+tries again with a backoff of at most ``MAX_BACKOFF`` seconds.
+
+This is the one part of the hub (``byoa.hub``) that knows the channel layer:
+another transport offers the same methods (``open``, ``aclose``, ``send_call``,
+``reply_to``, ``notify``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any
+
+from channels.exceptions import ChannelFull
+from channels.layers import get_channel_layer
+
+from byoa import events
+
+if TYPE_CHECKING:
+    from byoa.connections import Connections
+    from byoa.deadlines import Deadline
+
+__all__ = ["CHANNEL_PREFIX", "ChannelLayerTransport", "ChannelReply", "addressed", "inbox_of"]
+
+logger = logging.getLogger(__name__)
+
+SEPARATOR = "#"
+# The prefix of every channel BYOA opens in a process, its inbox and its callers'
+# reply channels alike: channels-redis reads all of a process's channels that
+# share a prefix with one blocking pop, so with two prefixes a reply would wait
+# for the inbox's pop to time out (5 s) before anyone read it.
+CHANNEL_PREFIX = "byoa"
+# The longest wait between two attempts to read the inbox after channel-layer errors.
+MAX_BACKOFF = 2.0
+
+
+def addressed(address: str, event: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """Return (channel, event) that deliver ``event`` to the connection at ``address``."""
+    channel, separator, key = address.rpartition(SEPARATOR)
+    if not separator:  # a plain channel name: a connection that reads its own channel
+        return address, event
+    return channel, {**event, "connection": key}
+
+
+def inbox_of(address: str) -> str:
+    """Return the inbox of the process that holds the connection at ``address``, or "" for a plain channel."""
+    channel, separator, _key = address.rpartition(SEPARATOR)
+    return channel if separator else ""
+
+
+def key_of(address: str) -> str:
+    """Return the connection key an address names."""
+    return address.rpartition(SEPARATOR)[2]
+
+
+class ChannelReply:
+    """A caller reached over the channel layer, at its own reply channel.
+
+    The caller's side waits on it with the call's deadline: until the
+    connection's process acknowledges the call (``events.ACCEPTED``),
+    ``receive`` waits no longer than the deadline's acceptance window.
+    """
+
+    __slots__ = ("layer", "channel", "acknowledged", "unacknowledged")
+
+    def __init__(self, layer: Any, channel: str) -> None:
+        self.layer = layer
+        self.channel = channel
+        self.acknowledged = False
+        self.unacknowledged = False  # set when receive gave up for want of the acknowledgement
+
+    def expired(self) -> None:
+        """Do nothing: a caller in another process timed out on its own clock already."""
+
+    async def send(self, event: dict[str, Any]) -> None:
+        """Send the event to the caller's channel; if it cannot go, it is dropped (its deadline ends the call)."""
+        try:
+            await self.layer.send(self.channel, event)
+        except ChannelFull:
+            logger.warning("BYOA channel full; a message for a caller was dropped")
+        except Exception as exc:  # the layer's backend has its own errors (redis-py's ConnectionError ...)
+            logger.warning("BYOA channel layer failed; a message for a caller was dropped (%s)", type(exc).__name__)
+
+    async def receive(self, deadline: Deadline) -> dict[str, Any] | None:
+        """Return the next event on the caller's channel, or None when the deadline passes or on a layer error.
+
+        The caller keeps its own deadline: the channel layer delivers at most
+        once, and the connection's process may be gone.
+        """
+        loop = asyncio.get_running_loop()
+        while True:
+            remaining = deadline.wait_until(self.acknowledged) - loop.time()
+            if remaining <= 0:
+                self.unacknowledged = deadline.ends_unacknowledged(self.acknowledged)
+                return None
+            try:
+                event = await asyncio.wait_for(self.layer.receive(self.channel), remaining)
+            except TimeoutError:
+                self.unacknowledged = deadline.ends_unacknowledged(self.acknowledged)
+                return None
+            except Exception as exc:  # as in send: the call cannot end well, so it ends now
+                logger.warning("BYOA channel layer failed while a caller waited (%s)", type(exc).__name__)
+                return None
+            if event.get("type") != events.ACCEPTED:
+                return event
+            self.acknowledged = True
+
+
+class ChannelLayerTransport:
+    """Calls between processes over the channel layer: this process's inbox and its callers' reply channels."""
+
+    def __init__(self, connections: Connections, alias: str | None = None) -> None:
+        self.connections = connections  # whom the inbox delivers to
+        self.alias = alias
+        self.inbox = ""
+        self._reader: asyncio.Task[None] | None = None
+
+    @property
+    def layer(self) -> Any:
+        """Return the channel layer (channels keeps one per alias, and a change of CHANNEL_LAYERS resets it)."""
+        return get_channel_layer() if self.alias is None else get_channel_layer(self.alias)
+
+    @property
+    def is_open(self) -> bool:
+        """Return True while the inbox is read."""
+        return self._reader is not None and not self._reader.done()
+
+    async def open(self) -> str:
+        """Open this process's inbox, start reading it, and return its channel name."""
+        layer = self.layer
+        self.inbox = await layer.new_channel(CHANNEL_PREFIX)
+        self._reader = asyncio.get_running_loop().create_task(self._read(layer, self.inbox), name="byoa-inbox")
+        return self.inbox
+
+    def cancel(self) -> None:
+        """Stop reading the inbox."""
+        if self._reader is not None:
+            self._reader.cancel()
+
+    async def aclose(self) -> None:
+        """Stop reading the inbox and wait until the reader has stopped."""
+        self.cancel()
+        if self._reader is not None:
+            await asyncio.gather(self._reader, return_exceptions=True)
+
+    def address(self, key: str) -> str:
+        """Return the address by which other processes reach the connection with this key."""
+        return f"{self.inbox}{SEPARATOR}{key}"
+
+    async def send_call(
+        self, address: str, skill: str, params: dict[str, Any], body: str, deadline: Deadline
+    ) -> ChannelReply | None:
+        """Send a call to the connection at ``address``; return where its outcome comes, or None if it did not go."""
+        layer = self.layer
+        reply = ChannelReply(layer, await layer.new_channel(CHANNEL_PREFIX))
+        event = events.call(reply.channel, skill, params, body, deadline.remaining())
+        try:
+            await layer.send(*addressed(address, event))
+        except ChannelFull:
+            return None
+        except Exception as exc:  # the layer's backend has its own errors (redis-py's ConnectionError ...)
+            logger.warning("BYOA channel layer failed; a call was not sent (%s)", type(exc).__name__)
+            return None
+        return reply
+
+    def reply_to(self, channel: str) -> ChannelReply:
+        """Return the reply of a call that came from another process, whose caller reads ``channel``."""
+        return ChannelReply(self.layer, channel)
+
+    async def notify(self, address: str, event: dict[str, Any]) -> None:
+        """Send an event to the connection at ``address`` (wherever it is); if it cannot go, it is dropped."""
+        channel, addressed_event = addressed(address, event)
+        await ChannelReply(self.layer, channel).send(addressed_event)
+
+    async def _read(self, layer: Any, channel: str) -> None:
+        failures = 0
+        while True:
+            try:
+                event = await layer.receive(channel)
+            except Exception as exc:  # the layer's backend has its own errors (redis-py's ConnectionError ...)
+                failures += 1
+                # One failure alone is routine: redis-py 8 times an idle blocking pop
+                # out at its socket timeout. Failures in a row are not.
+                logger.log(logging.WARNING if failures > 1 else logging.DEBUG,
+                           "BYOA inbox could not be read (%s); trying again", type(exc).__name__)
+                await asyncio.sleep(min(MAX_BACKOFF, 0.05 * 2**failures))
+                continue
+            failures = 0
+            connection = self.connections.by_key(event.get("connection"))
+            if connection is not None:
+                # A task each: a connection whose wallet reads slowly must not hold up the others.
+                asyncio.ensure_future(self._deliver(layer, connection, event))
+            elif event.get("type") == events.CALL:
+                # The connection is gone since its address was read: fail the call now, not at its timeout.
+                asyncio.ensure_future(ChannelReply(layer, event["reply"]).send(events.FAILED))
+
+    async def _deliver(self, layer: Any, connection: Any, event: dict[str, Any]) -> None:
+        try:
+            if event.get("type") == events.CALL:
+                await ChannelReply(layer, event["reply"]).send(events.ACCEPTANCE)
+            await connection.dispatch(event)
+        except Exception:  # one bad event must not go unnoticed, nor stop the inbox
+            logger.exception("BYOA connection could not handle a channel-layer event")
