@@ -102,6 +102,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Before anything that writes the body; after WhiteNoise (inserted below), so static files skip it.
+    "sites.config.compression.PageGZipMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -232,6 +234,31 @@ STATIC_ROOT = VAR_DIR / "static"
 # The bookshop's bundled openai SDK is the demo's own, once `make` has built it.
 VENDOR_DIR = BASE_DIR / "frontend" / "vendor"
 STATICFILES_DIRS = [("vendor", VENDOR_DIR)] if VENDOR_DIR.is_dir() else []
+# In production `collectstatic` writes minified scripts (esbuild, with source maps)
+# under content-hashed names, with gzip and brotli copies (visitor_ai/storage.py),
+# and WhiteNoise serves them from STATIC_ROOT: hashed names cached for a year,
+# immutable. With DEBUG on, {% static %} names the readable files and the ASGI
+# application serves them from the apps themselves (sites/config/asgi.py).
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "visitor_ai.storage.MinifiedManifestStaticFilesStorage",
+        "OPTIONS": {
+            "esbuild": BASE_DIR / "frontend" / "node_modules" / ".bin" / "esbuild",
+            # Bundled and minified by `make` already (frontend/package.json, build:vendor).
+            "minify_skip": ["*.min.js", "vendor/*"],
+        },
+    },
+}
+if SERVE_STATIC and not DEBUG:
+    # Right after SecurityMiddleware, as WhiteNoise asks: static files skip the rest.
+    MIDDLEWARE.insert(MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+                      "whitenoise.middleware.WhiteNoiseMiddleware")
+# Only the hashed names stay in STATIC_ROOT: a page that named a file by its plain
+# name would get a 404 in tests rather than a second copy of a module.
+WHITENOISE_KEEP_ONLY_HASHED_FILES = True
+# Same-origin module scripts need no CORS header; no wildcard anywhere (DESIGN.md).
+WHITENOISE_ALLOW_ALL_ORIGINS = False
 
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = "UTC"
