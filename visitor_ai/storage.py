@@ -27,6 +27,8 @@ In settings::
     }
 
 ``"minify": False`` keeps the hashing, rewriting and compression without esbuild.
+Until ``collectstatic`` has run, ``{% static %}`` gives the plain names (as with
+DEBUG on): set ``WHITENOISE_USE_FINDERS`` then, so that WhiteNoise serves them.
 """
 
 from __future__ import annotations
@@ -77,6 +79,14 @@ class MinifiedManifestStaticFilesStorage(CompressedManifestStaticFilesStorage):
         self.minify = minify
         self.minify_skip = tuple(minify_skip)
         super().__init__(*args, **kwargs)
+
+    def stored_name(self, name: str) -> str:
+        """Return the hashed name; the plain one while collectstatic has not run at all."""
+        # No manifest: tests rendering pages in-process, a server started before its first
+        # collectstatic. WhiteNoise then serves the apps' own files (WHITENOISE_USE_FINDERS).
+        if not self.hashed_files and not self.manifest_storage.exists(self.manifest_name):
+            return name
+        return super().stored_name(name)
 
     def post_process(self, paths: dict[str, Any], dry_run: bool = False, **options: Any) -> Iterator[Any]:
         """Minify the collected scripts, then hash, rewrite and compress as WhiteNoise does."""

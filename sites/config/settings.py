@@ -254,6 +254,10 @@ if SERVE_STATIC and not DEBUG:
     # Right after SecurityMiddleware, as WhiteNoise asks: static files skip the rest.
     MIDDLEWARE.insert(MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
                       "whitenoise.middleware.WhiteNoiseMiddleware")
+# Before the first collectstatic (tests rendering pages in-process, a server
+# started without it) pages name the readable files and WhiteNoise serves them
+# from the apps, as DEBUG does; `make run` collects whenever DEBUG is off.
+WHITENOISE_USE_FINDERS = not (STATIC_ROOT / "staticfiles.json").is_file()
 # Only the hashed names stay in STATIC_ROOT: a page that named a file by its plain
 # name would get a 404 in tests rather than a second copy of a module.
 WHITENOISE_KEEP_ONLY_HASHED_FILES = True
