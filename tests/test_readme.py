@@ -66,6 +66,7 @@ PUBLIC = {
         "byoa_extension", "rules_path", "script_path",
     ],
     "testwallet.languagemodel": ["BINDING", "BuiltinModel", "builtin_model", "script_path"],
+    "testwallet.pageweight": ["HASHED_NAME", "Fetched", "PageWeight", "measure", "total"],
     "testwallet.preflight": ["Misconfigured", "asgi_application", "check_own_database"],
     "testwallet.server": ["DaphneServer", "HypercornServer", "ServerFailedToStart", "UvicornServer"],
     "testwallet.services": ["PostgresServer", "RedisServer", "ServiceFailedToStart", "ServiceMissing", "postgres_bindir"],
@@ -73,6 +74,8 @@ PUBLIC = {
     "testwallet.serve": ["main"],
     "testwallet.sync_api": ["SyncAiWallet", "SyncByoaExtension", "aiwallet", "byoa_extension"],
     "visitor_ai.asgi": ["get_asgi_application"],
+    "visitor_ai.exceptions": ["MinifierFailed", "MinifierNotFound", "UnhashedImport"],
+    "visitor_ai.storage": ["MinifiedManifestStaticFilesStorage"],
 }
 
 

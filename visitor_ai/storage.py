@@ -5,7 +5,7 @@ WhiteNoise's ``CompressedManifestStaticFilesStorage`` (Django's manifest storage
 names carry a hash of the content, so WhiteNoise and nginx may cache them for good;
 and a gzip and a brotli copy of each file), with three things our ES modules need:
 
-- ``collectstatic`` minifies every script with esbuild first (visitor_ai/minify.py),
+- ``collectstatic`` minifies every script with esbuild first (visitor_ai/_minify.py),
   with a source map beside it, so a site ships small files while the repository and
   the DEBUG server keep the readable, JSDoc'd ones;
 - the imports between modules point at the hashed names: Django rewrites
@@ -42,7 +42,7 @@ from typing import Any
 from whitenoise.storage import CompressedManifestStaticFilesStorage
 
 from .exceptions import UnhashedImport
-from .minify import find_esbuild, minify_scripts, scripts_in
+from ._minify import find_esbuild, minify_scripts, scripts_in
 
 __all__ = ["MinifiedManifestStaticFilesStorage"]
 

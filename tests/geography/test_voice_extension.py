@@ -8,6 +8,7 @@ import base64
 import io
 import json
 import math
+import re
 import wave
 from array import array
 from pathlib import Path
@@ -149,3 +150,20 @@ async def test_answering_faster_than_the_manifest_allows_is_told_to_wait_and_los
     await byoa_extension.wait_until(lambda ext: len(ext.calls) == 41 and ext.calls[-1].done, timeout=10)
     assert [call.refused for call in byoa_extension.calls] == [None] * 41  # the wallet refused none
     assert all(call.ok for call in byoa_extension.calls)
+
+
+async def test_the_recorder_loads_on_the_first_speak_once_under_its_hashed_names(game, byoa_extension):
+    scripts = """() => performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname)
+        .filter((path) => /\\/byoa\\/(recorder|recorder-worklet|wav)\\./.test(path))"""
+    assert await game.evaluate(scripts) == []  # typing needs none of it
+    byoa_extension.reply("audio.transcribe", {"text": await right_answer(game)})
+    await use_extension(game)
+    await speak(game, "13 s left")
+    await game.locator('#verdict[data-verdict="correct"]').wait_for(timeout=10000)
+    loaded = sorted(await game.evaluate(scripts))
+    # Minified, hashed names under DEBUG off (collectstatic): each file once.
+    assert [re.sub(r"\.[0-9a-f]{12}\.js$", ".js", path) for path in loaded] == [
+        "/static/byoa/recorder-worklet.js", "/static/byoa/recorder.js", "/static/byoa/wav.js",
+    ]
+    assert all(re.search(r"\.[0-9a-f]{12}\.js$", path) for path in loaded)
+    assert game.console_problems == []
