@@ -41,8 +41,8 @@ from typing import Any
 
 from whitenoise.storage import CompressedManifestStaticFilesStorage
 
-from .exceptions import UnhashedImport
 from ._minify import find_esbuild, minify_scripts, scripts_in
+from .exceptions import UnhashedImport
 
 __all__ = ["MinifiedManifestStaticFilesStorage"]
 
