@@ -75,6 +75,7 @@ PUBLIC = {
     "testwallet.sync_api": ["SyncAiWallet", "SyncByoaExtension", "aiwallet", "byoa_extension"],
     "visitor_ai.asgi": ["get_asgi_application"],
     "visitor_ai.exceptions": ["MinifierFailed", "MinifierNotFound", "UnhashedImport"],
+    "visitor_ai.middleware": ["StaticFilesMiddleware"],
     "visitor_ai.storage": ["MinifiedManifestStaticFilesStorage"],
 }
 
