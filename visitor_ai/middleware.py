@@ -7,7 +7,9 @@ file of every process, that "StreamingHttpResponse must consume synchronous
 iterators". Static files are small (our largest script is 35 KB compressed), so
 this middleware reads the file in WhiteNoise's own thread and answers with the
 bytes: no streaming, no warning. Everything else is WhiteNoise's: which file,
-which encoding, the headers, 304s, ranges and HEAD.
+which encoding, the headers, 304s, ranges and HEAD. Before the first collectstatic,
+when WhiteNoise serves the apps' own files (``WHITENOISE_USE_FINDERS``), a missing
+STATIC_ROOT is expected and not warned about.
 
 In settings, in place of ``whitenoise.middleware.WhiteNoiseMiddleware``::
 
@@ -18,6 +20,7 @@ In settings, in place of ``whitenoise.middleware.WhiteNoiseMiddleware``::
     ]
 """
 
+import os
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
@@ -28,6 +31,12 @@ __all__ = ["StaticFilesMiddleware"]
 
 class StaticFilesMiddleware(WhiteNoiseMiddleware):
     """WhiteNoise's middleware, answering with the file's bytes rather than a stream."""
+
+    def add_files(self, root: str, prefix: str | None = None) -> None:
+        """Add the files under ``root``; skip a missing one while the apps' files are served."""
+        if self.use_finders and not os.path.isdir(root):
+            return
+        super().add_files(root, prefix)
 
     @staticmethod
     def serve(static_file: Any, request: HttpRequest) -> HttpResponse:
