@@ -11,8 +11,9 @@ environment, with defaults that are safe to run on one machine:
     DATABASE_URL          e.g. postgres://user:pass@host/db (default: SQLite in var/)
     REDIS_URL             e.g. redis://127.0.0.1:6379/0 for the channel layer across
                           processes (default: in-memory, one process)
-    DJANGO_SERVE_STATIC   "0" when a proxy or CDN serves /static/ (default: served by
-                          the ASGI app itself)
+    DJANGO_SERVE_STATIC   "0" when a proxy or CDN serves /static/ (default: the ASGI
+                          app serves them, with DEBUG off collectstatic's output
+                          through WhiteNoise)
     DJANGO_BEHIND_TLS_PROXY  "1" behind a proxy that terminates TLS and sets
                           X-Forwarded-Proto (run daphne with --proxy-headers):
                           requests count as https and cookies are secure
