@@ -28,6 +28,9 @@ run: export DJANGO_DEBUG ?= 1
 run: $(VENV)/.installed vendor-if-npm
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py load_catalog
+	@# DEBUG off serves collectstatic's output (minified by esbuild: needs `npm`, see README "Deployment").
+	@if ! $(BIN)/python -c 'from byoa.environment import env_flag; raise SystemExit(not env_flag("DJANGO_DEBUG"))'; \
+		then $(BIN)/python manage.py collectstatic --noinput --verbosity 0; fi
 	$(BIN)/uvicorn --host $(HOST) --port $(PORT) --ws websockets-sansio --ws-max-size $(WS_MAX) \
 		--lifespan on sites.config.asgi:application
 

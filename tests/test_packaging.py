@@ -163,3 +163,37 @@ def test_the_readme_makes_a_new_project_a_site_whose_test_passes(site_python, tm
     # The page's library came from the installed wheel, not from this checkout.
     found = run([site_python, "manage.py", "findstatic", "aiconnect/index.js"], cwd=project, env=env)
     assert str(site_python.parent.parent) in found and str(ROOT) not in found, found
+
+
+def test_a_site_with_the_wheel_collects_the_library_minified_under_hashed_names(site_python, tmp_path):
+    env = site_environment(site_python)
+    project = tmp_path / "staticsite"
+    project.mkdir()
+    run([site_python, "-m", "django", "startproject", "staticsite", "."], cwd=project, env=env)
+    esbuild = ROOT / "frontend" / "node_modules" / ".bin" / "esbuild"
+    settings = project / "staticsite" / "settings.py"
+    settings.write_text(settings.read_text() + f"""
+DEBUG = False  # {{% static %}} names the hashed files only with DEBUG off
+INSTALLED_APPS += ["visitor_ai"]
+STATIC_ROOT = BASE_DIR / "collected"
+STORAGES = {{
+    "default": {{"BACKEND": "django.core.files.storage.FileSystemStorage"}},
+    "staticfiles": {{
+        "BACKEND": "visitor_ai.storage.MinifiedManifestStaticFilesStorage",
+        "OPTIONS": {{"esbuild": {str(esbuild)!r}}},
+    }},
+}}
+""")
+    run([site_python, "manage.py", "collectstatic", "--noinput"], cwd=project, env=env)
+    url = run(
+        [site_python, "manage.py", "shell", "-c",
+         "from django.template import engines; "
+         "print(engines['django'].from_string(\"{% load static %}{% static 'aiconnect/index.js' %}\").render())"],
+        cwd=project, env=env,
+    ).strip().splitlines()[-1]  # after the shell's own line about what it imported
+    assert re.fullmatch(r"/static/aiconnect/index\.[0-9a-f]{12}\.js", url), url
+    index = (project / "collected" / url.removeprefix("/static/")).read_text()
+    assert "@ts-check" not in index  # minified: no comments
+    imported = re.findall(r'from ?"(\./[^"]+)"', index)
+    assert imported and all(re.search(r"\.[0-9a-f]{12}\.js$", name) for name in imported), imported
+    assert (project / "collected" / (url.removeprefix("/static/") + ".br")).exists()

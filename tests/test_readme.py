@@ -84,6 +84,7 @@ PUBLIC = {
         "byoa_extension", "clip_path", "rules_path", "script_path", "script_paths",
     ],
     "testwallet.languagemodel": ["BINDING", "BuiltinModel", "builtin_model", "script_path"],
+    "testwallet.pageweight": ["HASHED_NAME", "Fetched", "PageWeight", "measure", "total"],
     "testwallet.preflight": ["Misconfigured", "asgi_application", "check_own_database"],
     "testwallet.server": ["DaphneServer", "HypercornServer", "ServerFailedToStart", "UvicornServer"],
     "testwallet.services": ["PostgresServer", "RedisServer", "ServiceFailedToStart", "ServiceMissing", "postgres_bindir"],
@@ -95,6 +96,9 @@ PUBLIC = {
     ],
     "testwallet.webmcp.sync": ["SyncBrowserAgent", "browser_agent", "webmcp_browser"],
     "visitor_ai.asgi": ["get_asgi_application"],
+    "visitor_ai.exceptions": ["MinifierFailed", "MinifierNotFound", "UnhashedImport"],
+    "visitor_ai.middleware": ["StaticFilesMiddleware"],
+    "visitor_ai.storage": ["MinifiedManifestStaticFilesStorage"],
 }
 
 

@@ -9,9 +9,14 @@
  */
 
 import { findByoa } from '../byoa/discovery.js';
-import { callSkill, releaseOnPageHide, requestGrant } from '../byoa/extension.js';
-import { CallLimiter } from '../byoa/ratelimit.js';
 import { abortable } from './messages.js';
+
+/**
+ * The calls and the page's rate limit, loaded once an extension is found (and fetched right
+ * then, so that a click's `request` does not wait on the network): a browser without one never
+ * loads them.
+ */
+const calling = () => Promise.all([import('../byoa/extension.js'), import('../byoa/ratelimit.js')]);
 
 /** @typedef {import('./types.js').Way} Way */
 
@@ -30,7 +35,8 @@ export function extensionWay({ manifest, find = () => findByoa() }) {
   /** @type {(() => void) | null} */
   let stopReleasing = null;
   const perMinute = /** @type {any} */ (manifest)?.purpose?.limits?.maxCallsPerMinute;
-  const limiter = Number.isInteger(perMinute) && perMinute >= 1 ? new CallLimiter(perMinute) : null;
+  /** @type {import('../byoa/ratelimit.js').CallLimiter | null} made with the calls, on the first connect */
+  let limiter = null;
 
   /** @type {Way} */
   const way = {
@@ -43,11 +49,15 @@ export function extensionWay({ manifest, find = () => findByoa() }) {
     async detect() {
       provider = await find();
       way.status = provider ? 'offered' : 'absent';
+      if (provider) calling().catch(() => {}); // fetched now; a failure shows again on connect
       return way.status;
     },
     async connect() {
       if (!provider) return false;
-      // requestGrant must run inside the click: the wallet shows nothing without one.
+      const [{ releaseOnPageHide, requestGrant }, { CallLimiter }] = await calling();
+      if (!limiter && Number.isInteger(perMinute) && perMinute >= 1) limiter = new CallLimiter(perMinute);
+      // requestGrant must run inside the click (the wallet shows nothing without one): the
+      // modules above were fetched on detect, so this await is a settled promise's.
       const grant = await requestGrant(provider, manifest);
       if (!grant) {
         way.status = 'offered';
@@ -72,6 +82,7 @@ export function extensionWay({ manifest, find = () => findByoa() }) {
       if (choices) params.choices = choices;
       if (maxTokens) params.maxTokens = maxTokens;
       if (way.models.length > 0) params.model = model ?? way.models[0];
+      const [{ callSkill }] = await calling();
       const result = await abortable(callSkill(provider, grantId, 'text.generate', { messages }, params), signal);
       const text = result.ok ? result.output?.text : undefined;
       return typeof text === 'string' ? { text, ...(params.model ? { model: String(params.model) } : {}) } : null;

@@ -12,5 +12,7 @@ from django.conf import settings  # noqa: E402
 
 from visitor_ai.asgi import get_asgi_application  # noqa: E402
 
-# DJANGO_SERVE_STATIC=0 when a proxy serves /static/ from `collectstatic`.
-application = get_asgi_application(serve_static=settings.SERVE_STATIC)
+# With DEBUG on, the readable files from the apps; with DEBUG off, WhiteNoise
+# serves collectstatic's output (settings.STORAGES), or a proxy does when
+# DJANGO_SERVE_STATIC=0.
+application = get_asgi_application(serve_static=settings.DEBUG and settings.SERVE_STATIC)

@@ -11,8 +11,9 @@ environment, with defaults that are safe to run on one machine:
     DATABASE_URL          e.g. postgres://user:pass@host/db (default: SQLite in var/)
     REDIS_URL             e.g. redis://127.0.0.1:6379/0 for the channel layer across
                           processes (default: in-memory, one process)
-    DJANGO_SERVE_STATIC   "0" when a proxy or CDN serves /static/ (default: served by
-                          the ASGI app itself)
+    DJANGO_SERVE_STATIC   "0" when a proxy or CDN serves /static/ (default: the ASGI
+                          app serves them, with DEBUG off collectstatic's output
+                          through WhiteNoise)
     DJANGO_BEHIND_TLS_PROXY  "1" behind a proxy that terminates TLS and sets
                           X-Forwarded-Proto (run daphne with --proxy-headers):
                           requests count as https and cookies are secure
@@ -103,6 +104,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Before anything that writes the body; after WhiteNoise (inserted below), so static files skip it.
+    "sites.config.compression.PageGZipMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -233,6 +236,36 @@ STATIC_ROOT = VAR_DIR / "static"
 # The bookshop's bundled openai SDK is the demo's own, once `make` has built it.
 VENDOR_DIR = BASE_DIR / "frontend" / "vendor"
 STATICFILES_DIRS = [("vendor", VENDOR_DIR)] if VENDOR_DIR.is_dir() else []
+# In production `collectstatic` writes minified scripts (esbuild, with source maps)
+# under content-hashed names, with gzip and brotli copies (visitor_ai/storage.py),
+# and WhiteNoise serves them from STATIC_ROOT: hashed names cached for a year,
+# immutable. With DEBUG on, {% static %} names the readable files and the ASGI
+# application serves them from the apps themselves (sites/config/asgi.py).
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "visitor_ai.storage.MinifiedManifestStaticFilesStorage",
+        "OPTIONS": {
+            "esbuild": BASE_DIR / "frontend" / "node_modules" / ".bin" / "esbuild",
+            # Bundled and minified by `make` already (frontend/package.json, build:vendor).
+            "minify_skip": ["*.min.js", "vendor/*"],
+        },
+    },
+}
+if SERVE_STATIC and not DEBUG:
+    # WhiteNoise (visitor_ai/middleware.py: without a warning under ASGI), right after
+    # SecurityMiddleware as WhiteNoise asks: static files skip the rest.
+    MIDDLEWARE.insert(MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+                      "visitor_ai.middleware.StaticFilesMiddleware")
+# Before the first collectstatic (tests rendering pages in-process, a server
+# started without it) pages name the readable files and WhiteNoise serves them
+# from the apps, as DEBUG does; `make run` collects whenever DEBUG is off.
+WHITENOISE_USE_FINDERS = not (STATIC_ROOT / "staticfiles.json").is_file()
+# Only the hashed names stay in STATIC_ROOT: a page that named a file by its plain
+# name would get a 404 in tests rather than a second copy of a module.
+WHITENOISE_KEEP_ONLY_HASHED_FILES = True
+# Same-origin module scripts need no CORS header; no wildcard anywhere (DESIGN.md).
+WHITENOISE_ALLOW_ALL_ORIGINS = False
 
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = "UTC"

@@ -5,6 +5,7 @@ import pytest
 
 from sites.home.snippet import END, START
 from testwallet.webmcp import WEBMCP_FLAG, WebMCPMissing
+from tests.served import readable_source
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -101,6 +102,6 @@ async def test_the_agent_says_how_to_turn_webmcp_on_for_a_page_without_it(daphne
 async def test_how_this_page_works_shows_the_line_that_offers_the_tools_to_the_browser_agent(daphne_server, page):
     await page.goto(daphne_server.url + "/bookshop/")
     shown = await page.locator("#browser-agent-snippet").text_content()
-    served = httpx.get(daphne_server.url + "/static/bookshop/browser-agent.js").text.splitlines()
+    served = readable_source(daphne_server, "bookshop/browser-agent.js").splitlines()
     assert shown == "\n".join(served[served.index(START) + 1 : served.index(END)])
     assert "exposeTools(new McpToolSource('/api/mcp'" in shown

@@ -4,6 +4,7 @@ import httpx
 import pytest
 
 from sites.home.snippet import END, START
+from tests.served import readable_source, static_url
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -54,8 +55,8 @@ async def test_own_mode_add_to_basket_fills_this_visitors_basket_only(daphne_ser
 
 
 async def test_basket_tool_from_the_page_acts_on_that_visitors_session_only(daphne_server, browser):
-    call = """async ([name, args]) => {
-        const { McpToolSource } = await import('/static/aiconnect/index.js');
+    call = """async ([library, name, args]) => {
+        const { McpToolSource } = await import(library);
         return new McpToolSource('/api/mcp', 'Bookshop').callTool(name, args);
     }"""
     alice, bob = await browser.new_context(), await browser.new_context()
@@ -63,9 +64,10 @@ async def test_basket_tool_from_the_page_acts_on_that_visitors_session_only(daph
         a, b = await alice.new_page(), await bob.new_page()
         await a.goto(daphne_server.url + "/bookshop/")
         await b.goto(daphne_server.url + "/bookshop/")
-        await a.evaluate(call, ["add_to_basket", {"slug": "jane-eyre"}])
-        assert "Jane Eyre" in await a.evaluate(call, ["view_basket", {}])
-        assert "Jane Eyre" not in await b.evaluate(call, ["view_basket", {}])
+        library = static_url(daphne_server, "aiconnect/index.js")  # the module the page itself loaded
+        await a.evaluate(call, [library, "add_to_basket", {"slug": "jane-eyre"}])
+        assert "Jane Eyre" in await a.evaluate(call, [library, "view_basket", {}])
+        assert "Jane Eyre" not in await b.evaluate(call, [library, "view_basket", {}])
     finally:
         await alice.close()
         await bob.close()
@@ -74,7 +76,7 @@ async def test_basket_tool_from_the_page_acts_on_that_visitors_session_only(daph
 async def test_how_this_page_works_shows_exactly_the_lines_of_the_served_script(daphne_server, page):
     await page.goto(daphne_server.url + "/bookshop/")
     shown = await page.locator("#integration-snippet").text_content()
-    served = httpx.get(daphne_server.url + "/static/bookshop/assistant.js").text.splitlines()
+    served = readable_source(daphne_server, "bookshop/assistant.js").splitlines()
     expected = "\n".join(served[served.index(START) + 1 : served.index(END)])
     assert shown == expected
     assert "runConversation(" in shown and "McpToolSource('/api/mcp', 'Bookshop')" in shown

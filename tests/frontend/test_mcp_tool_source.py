@@ -2,12 +2,14 @@
 
 import pytest
 
+from tests.served import static_url
+
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
 # Runs in the page: the module is the static file the bookshop serves.
 LIST_AND_CALL = """
-async () => {
-  const { McpToolSource } = await import('/static/aiconnect/index.js');
+async (library) => {
+  const { McpToolSource } = await import(library);
   const tools = new McpToolSource('/api/mcp', 'Bookshop');
   const listed = await tools.listTools();
   return {
@@ -24,7 +26,7 @@ async () => {
 
 async def test_mcp_tool_source_lists_and_calls_our_tools_from_the_shop_page(daphne_server, page):
     await page.goto(daphne_server.url + "/bookshop/")
-    result = await page.evaluate(LIST_AND_CALL)
+    result = await page.evaluate(LIST_AND_CALL, static_url(daphne_server, "aiconnect/index.js"))
     assert result["names"] == ["add_to_basket", "get_book", "list_moods", "search_books", "view_basket"]
     assert result["schema"]["properties"]["limit"]["maximum"] == 20
     assert result["found"].startswith("2 book(s):")

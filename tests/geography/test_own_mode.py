@@ -1,10 +1,10 @@
 """The game in Chromium with no wallet at all: typed answers, a whole game, and what the page shows first."""
 
-import httpx
 import pytest
 
 from sites.home.snippet import END, START
 from tests.geography.conftest import right_answer
+from tests.served import readable_source
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -68,6 +68,6 @@ async def test_what_the_game_asks_of_the_ai_is_shown_before_any_click(game):
 
 async def test_how_this_page_works_shows_exactly_the_lines_of_the_served_script(game, daphne_server):
     shown = await game.locator("#integration-snippet").text_content()
-    served = httpx.get(daphne_server.url + "/static/geography/game.js").text.splitlines()
+    served = readable_source(daphne_server, "geography/game.js").splitlines()
     assert shown == "\n".join(served[served.index(START) + 1 : served.index(END)])
     assert "requestGrant(provider, MANIFEST)" in shown and "startLink({ manifest: 'geography'" in shown

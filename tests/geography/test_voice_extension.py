@@ -8,6 +8,7 @@ import base64
 import io
 import json
 import math
+import re
 import wave
 from array import array
 from pathlib import Path
@@ -149,3 +150,23 @@ async def test_answering_faster_than_the_manifest_allows_is_told_to_wait_and_los
     await byoa_extension.wait_until(lambda ext: len(ext.calls) == 41 and ext.calls[-1].done, timeout=10)
     assert [call.refused for call in byoa_extension.calls] == [None] * 41  # the wallet refused none
     assert all(call.ok for call in byoa_extension.calls)
+
+
+async def test_the_recorder_loads_on_the_first_speak_once_under_its_hashed_names(game, byoa_extension, daphne_server):
+    loaded = """() => performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname)"""
+    recorder = re.compile(r"^/static/byoa/(recorder|recorder-worklet|wav)\.")
+    assert [path for path in await game.evaluate(loaded) if recorder.match(path)] == []  # typing needs none of it
+    # The server's access log: the AudioWorklet's fetch is not one of the page's own requests.
+    mark = len(daphne_server.output())
+    byoa_extension.reply("audio.transcribe", {"text": await right_answer(game)})
+    await use_extension(game)
+    await speak(game, "13 s left")
+    await game.locator('#verdict[data-verdict="correct"]').wait_for(timeout=10000)
+    fetched = re.findall(r'"GET (/static/byoa/[^"\s]+)"', daphne_server.output()[mark:])
+    # Minified, hashed names under DEBUG off (collectstatic): each file once, the worklet too.
+    ours = sorted(path for path in fetched if recorder.match(path))
+    assert [re.sub(r"\.[0-9a-f]{12}\.js$", ".js", path) for path in ours] == [
+        "/static/byoa/recorder-worklet.js", "/static/byoa/recorder.js", "/static/byoa/wav.js",
+    ]
+    assert all(re.search(r"\.[0-9a-f]{12}\.js$", path) for path in ours)
+    assert game.console_problems == []

@@ -24,6 +24,7 @@ from tests.testwallet.aiwallet_cases import (  # noqa: F401  (site, connected: f
     site,
 )
 from testwallet.aiwallet import ScriptError, ToolCall, script_path
+from tests.served import static_url
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -327,14 +328,14 @@ async def test_stub_alone_asks_with_confirm_and_echoes_as_a_test_wallet(page, da
 # -- @aiconnect/core against the stub ------------------------------------------------------------
 
 
-async def test_aiconnect_connects_chats_runs_tools_and_follows_notices_through_the_stub(aiwallet, site):
+async def test_aiconnect_connects_chats_runs_tools_and_follows_notices_through_the_stub(aiwallet, site, daphne_server):
     aiwallet.add_account("Claude", "claude-haiku-5-5")
     aiwallet.set_default_account("Claude")
     aiwallet.reply(tool_calls=[ToolCall("search_books", {"mood": "calm"})])
     aiwallet.reply(["Piranesi ", "suits a calm evening."])
     await settled(site.evaluate(
-        """async () => {
-          const { AiConnect, runConversation } = await import('/static/aiconnect/index.js');
+        """async (library) => {
+          const { AiConnect, runConversation } = await import(library);
           const client = new AiConnect();
           window.client = client;
           window.states = [];
@@ -354,7 +355,8 @@ async def test_aiconnect_connects_chats_runs_tools_and_follows_notices_through_t
             onText: (delta) => { window.text += delta; },
           });
           window.added = added.map((message) => message.role);
-        }"""
+        }""",
+        static_url(daphne_server, "aiconnect/index.js"),
     ))
     assert await site.evaluate("window.states") == ["disconnected", "connecting", "connected"]
     assert await site.evaluate("window.ran") == [["search_books", {"mood": "calm"}]]

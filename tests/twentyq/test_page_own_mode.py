@@ -4,10 +4,10 @@ manifest in plain words before any click, the ways a plain browser has, and own
 mode played to the end in both modes.
 """
 
-import httpx
 import pytest
 
 from sites.home.snippet import END, START
+from tests.served import readable_source
 from tests.twentyq.conftest import Player, ai_move_shown, answer_pending, new_game, open_game, state, way_ids
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
@@ -25,7 +25,7 @@ async def test_the_manifest_is_shown_in_plain_words_before_any_click(page, daphn
 async def test_how_this_page_works_shows_exactly_the_lines_of_the_served_script(page, daphne_server, console):
     await open_game(page, daphne_server)
     shown = await page.locator("#integration-snippet").text_content()
-    served = httpx.get(daphne_server.url + "/static/twentyq/page.js").text.splitlines()
+    served = readable_source(daphne_server, "twentyq/page.js").splitlines()
     assert shown == "\n".join(served[served.index(START) + 1 : served.index(END)])
     assert "new WayChooser([" in shown
 

@@ -9,9 +9,14 @@
  * never holds the expected answer or the score. What the AI heard is shown as text only.
  */
 
-import {
-  CallLimiter, callSkill, csrfToken, findByoa, record, releaseOnPageHide, requestGrant, startLink, toBase64,
-} from '../byoa/index.js';
+import { findByoa } from '../byoa/discovery.js';
+import { callSkill, releaseOnPageHide, requestGrant } from '../byoa/extension.js';
+import { csrfToken, startLink } from '../byoa/link.js';
+import { CallLimiter } from '../byoa/ratelimit.js';
+// The recorder (and its WAV encoder) loads on the visitor's first "Speak": a page that is
+// answered by typing never fetches it.
+const recorder = () => import('../byoa/recorder.js');
+const wav = () => import('../byoa/wav.js');
 
 /** @typedef {import('../byoa/types.js').ByoaProvider} ByoaProvider */
 /** @typedef {import('../byoa/types.js').Clip} Clip */
@@ -57,6 +62,7 @@ $('voice').addEventListener('click', async () => {
 /** @param {Clip} clip @returns {Promise<string | null>} what the visitor's AI heard, or null */
 async function transcribeInPage(clip) {
   if (!provider || !grant) return null;
+  const { toBase64 } = await wav();
   const result = await callSkill(provider, grant.grantId, 'audio.transcribe',
     { audio: { mime: 'audio/wav', base64: toBase64(clip.wav) } },
     { language: language.value });                      // 'en', 'ru' or 'sk', as the visitor chose
@@ -108,6 +114,7 @@ $('speak').addEventListener('click', async () => {
   say('');
   let clip;
   try {
+    const { record } = await recorder();
     const recording = await record({
       maxSeconds: MAX_CLIP_SECONDS,
       onLevel: (level) => { /** @type {HTMLMeterElement} */ ($('level')).value = level; },

@@ -5,7 +5,7 @@
 // server to call the visitor's wallet (the BYOA link), and shows what comes back as text.
 // Every "no" of a way lands in own mode: the site's own questions and the catalog's answers.
 
-import { AiConnect } from '../aiconnect/index.js';
+import { AiConnect } from '../aiconnect/client.js';
 import { startLink } from '../byoa/link.js';
 import { WayChooser, aiWalletWay, builtinWay, extensionWay, linkWay, ownWay } from '../ways/index.js';
 import { post, streamMove } from './api.js';

@@ -1,0 +1,129 @@
+"""
+The static files storage for production: minified, content-hashed, compressed.
+
+WhiteNoise's ``CompressedManifestStaticFilesStorage`` (Django's manifest storage:
+names carry a hash of the content, so WhiteNoise and nginx may cache them for good;
+and a gzip and a brotli copy of each file), with three things our ES modules need:
+
+- ``collectstatic`` minifies every script with esbuild first (visitor_ai/_minify.py),
+  with a source map beside it, so a site ships small files while the repository and
+  the DEBUG server keep the readable, JSDoc'd ones;
+- the imports between modules point at the hashed names: Django rewrites
+  ``import ... from``, ``export ... from``, ``import "..."`` and ``import("...")``
+  (``support_js_module_import_aggregation``); we add ``new URL("...", import.meta.url)``
+  (the recorder's AudioWorklet);
+- it then checks that no collected module still imports a file by its plain name,
+  which would make a page load that file twice under two names.
+
+In settings::
+
+    STORAGES = {
+        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+        "staticfiles": {
+            "BACKEND": "visitor_ai.storage.MinifiedManifestStaticFilesStorage",
+            # Optional: the esbuild to run (default: the one on PATH).
+            "OPTIONS": {"esbuild": BASE_DIR / "node_modules" / ".bin" / "esbuild"},
+        },
+    }
+
+``"minify": False`` keeps the hashing, rewriting and compression without esbuild.
+Until ``collectstatic`` has run, ``{% static %}`` gives the plain names (as with
+DEBUG on): set ``WHITENOISE_USE_FINDERS`` then, so that WhiteNoise serves them.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from whitenoise.storage import CompressedManifestStaticFilesStorage
+
+from ._minify import find_esbuild, minify_scripts, scripts_in
+from .exceptions import UnhashedImport
+
+__all__ = ["MinifiedManifestStaticFilesStorage"]
+
+# A module's AudioWorklet (or worker) by a URL relative to the module: frontend/byoa/recorder.js.
+RELATIVE_URL = r"""(?P<matched>new URL\(["'](?P<url>\.{1,2}/[^"']*?)["'],\s*import\.meta\.url\))"""
+# After minification there are no comments left to skip: this matches nothing.
+NOTHING = re.compile(r"(?!)")
+# Every way a module names another by a relative path, as esbuild writes it.
+SPECIFIERS = re.compile(
+    r"""(?:\bfrom\s*|\bimport\s*\(?\s*|new URL\(\s*)["'](?P<url>\.{1,2}/[^"']+)["']"""
+)
+HASHED = re.compile(r"\.[0-9a-f]{12}\.[A-Za-z0-9]+$")
+
+
+class MinifiedManifestStaticFilesStorage(CompressedManifestStaticFilesStorage):
+    """WhiteNoise's compressed manifest storage that minifies scripts and hashes module imports."""
+
+    support_js_module_import_aggregation = True
+    # One pass per level of imports at worst (page -> ways -> byoa -> ...): Django's 5 is tight.
+    max_post_process_passes = 12
+    patterns = CompressedManifestStaticFilesStorage.patterns + (
+        ("*.js", ((RELATIVE_URL, """new URL("%(url)s",import.meta.url)""", NOTHING),)),
+    )
+
+    def __init__(
+        self,
+        *args: Any,
+        esbuild: str | os.PathLike[str] | None = None,
+        minify: bool = True,
+        minify_skip: Iterable[str] = ("*.min.js",),
+        **kwargs: Any,
+    ) -> None:
+        self.esbuild = esbuild
+        self.minify = minify
+        self.minify_skip = tuple(minify_skip)
+        super().__init__(*args, **kwargs)
+
+    def stored_name(self, name: str) -> str:
+        """Return the hashed name; the plain one while collectstatic has not run at all."""
+        # No manifest: tests rendering pages in-process, a server started before its first
+        # collectstatic. WhiteNoise then serves the apps' own files (WHITENOISE_USE_FINDERS).
+        if not self.hashed_files and not self.manifest_storage.exists(self.manifest_name):
+            return name
+        return super().stored_name(name)
+
+    def post_process(self, paths: dict[str, Any], dry_run: bool = False, **options: Any) -> Iterator[Any]:
+        """Minify the collected scripts, then hash, rewrite and compress as WhiteNoise does."""
+        if not dry_run and self.minify:
+            paths = self._minify(paths)
+        yield from super().post_process(paths, dry_run=dry_run, **options)
+        if not dry_run and self.minify:
+            self._check_imports()
+
+    def compress_files(self, paths: Iterable[str]) -> Iterator[tuple[str, str]]:
+        """Compress what pages fetch; source maps (read only by developer tools) stay as they are."""
+        return super().compress_files([path for path in paths if not path.endswith(".map")])
+
+    def _minify(self, paths: dict[str, Any]) -> dict[str, Any]:
+        """Overwrite the collected scripts with minified ones; return ``paths`` reading those."""
+        names = scripts_in(paths, self.minify_skip)
+        sources = {}
+        for name in names:
+            storage, path = paths[name]
+            with storage.open(path) as readable:
+                sources[name] = readable.read()
+        maps = minify_scripts(find_esbuild(self.esbuild), sources, Path(self.location))
+        # Django hashes "the original file" from its finder's storage: point it at our output.
+        return {**paths, **{name: (self, name) for name in [*names, *maps]}}
+
+    def _check_imports(self) -> None:
+        """Raise UnhashedImport when a collected script still names a module by its plain name."""
+        problems = []
+        for hashed in sorted(set(self.hashed_files.values())):
+            if not hashed.endswith(".js"):
+                continue
+            with self.open(hashed) as script:
+                text = script.read().decode("utf-8", errors="replace")
+            problems += [f"{hashed}: {found['url']}" for found in SPECIFIERS.finditer(text)
+                         if not HASHED.search(found["url"])]
+        if problems:
+            raise UnhashedImport(
+                "These modules still import files by their plain names, so a page would load them "
+                "twice (rewrite the import as a plain relative path in quotes):\n  " + "\n  ".join(problems)
+            )
