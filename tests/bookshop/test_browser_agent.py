@@ -1,6 +1,5 @@
 """The bookshop's tools offered to the browser's own agent (WebMCP), in Chromium with the flag, on a real server."""
 
-import httpx
 import pytest
 
 from sites.home.snippet import END, START
