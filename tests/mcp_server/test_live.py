@@ -127,6 +127,16 @@ async def test_oversized_body_gets_413(daphne_server):
     assert response.status_code == 413
 
 
+@pytest.mark.parametrize("accept", ["text/event-stream", "application/json, text/event-stream"])
+async def test_a_get_is_refused_at_once_with_405_and_no_event_stream(daphne_server, accept):
+    # A bound on the whole exchange: a GET given a stream would wait here for pings, not a body.
+    async with httpx.AsyncClient(base_url=daphne_server.url, timeout=5) as http:
+        response = await http.get("/api/mcp", headers={"accept": accept})
+    assert response.status_code == 405
+    assert response.headers["allow"] == "POST"
+    assert response.headers["content-type"] == "application/json"
+
+
 async def test_server_still_answers_after_bad_requests(daphne_server):
     await post(daphne_server, "{not json")
     await post(daphne_server, "x" * (300 * 1024))
