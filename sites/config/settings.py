@@ -244,6 +244,10 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
     "loggers": {
+        # Django's own default gives "django" a console handler of its own (DEBUG only)
+        # and lets it propagate to root's too, so each warning (a 404, a 403) was
+        # printed twice: here it keeps no handler, and root prints it once.
+        "django": {"handlers": [], "level": "INFO", "propagate": True},
         # The MCP SDK logs every request at INFO; keep the console readable.
         "mcp": {"level": "WARNING"},
     },
