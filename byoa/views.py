@@ -13,7 +13,9 @@ sends Django's token (``X-CSRFToken``) with its fetch.
 A link whose endpoint a wallet would refuse (``byoa.endpoints``: an IP
 address, localhost without DEBUG, a local name, not wss://) is never built:
 ``POST /byoa/code`` answers 500 with ``{"error": "endpoint-refused",
-"message": ...}`` naming the setting to fix, and issues no code. It is a 500,
+"message": ...}`` naming the setting to fix, and issues no code. It is logged
+at ERROR the first time in a process, then at DEBUG: every request is refused
+alike, and the log should not fill with the same line. It is a 500,
 not a 4xx, because nothing in the request is wrong: the server is configured
 for links that no wallet accepts, and no retry by the page can change that.
 """
@@ -21,7 +23,9 @@ for links that no wallet accepts, and no retry by the page can change that.
 import json
 import logging
 
+from django.apps import apps
 from django.http import JsonResponse
+from django.utils.log import log_response
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
@@ -46,8 +50,13 @@ def code(request, manifest=None):
     try:
         endpoint = invitations.endpoint_for(request)  # before a code is issued: a refused link costs none
     except EndpointRefused as exc:
-        logger.error("BYOA cannot build a link: %s", exc)
-        return JsonResponse({"error": "endpoint-refused", "message": str(exc)}, status=500)
+        response = JsonResponse({"error": "endpoint-refused", "message": str(exc)}, status=500)
+        # Logged here, in place of Django's own "Internal Server Error" line for the 500.
+        level = apps.get_app_config("byoa").endpoint_refusal_level()
+        log_response(
+            "BYOA cannot build a link: %s", str(exc), response=response, request=request, logger=logger, level=level
+        )
+        return response
     try:
         secret, wait_id = codes.issue(visitor_ids.visitor_id(request), request.META.get("REMOTE_ADDR"), chosen)
     except RateLimited as exc:
