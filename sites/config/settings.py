@@ -159,6 +159,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         # database back after a long gap is found within seconds, not a delay's length.
         "reconnect_timeout": 4.0,
     }
+if "DATABASE_URL" not in os.environ and not VAR_DIR.is_dir():
+    # The SQLite file would go into a directory that is not there, and connecting
+    # fails inside Django's own system checks with a traceback. No database, then:
+    # the check home.E001 (sites/home/checks.py) says what to create, and a query
+    # fails with Django's "settings.DATABASES is improperly configured".
+    DATABASES = {"default": {"ENGINE": "django.db.backends.dummy"}}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 if os.environ.get("REDIS_URL"):

@@ -7,4 +7,5 @@ class HomeConfig(AppConfig):
     verbose_name = "Home page"
 
     def ready(self):
-        from sites.home.relay import checks  # noqa: F401  (registers the system checks)
+        from sites.home import checks  # noqa: F401  (registers the system checks)
+        from sites.home.relay import checks as relay_checks  # noqa: F401
