@@ -26,6 +26,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from mcp_server.conf import mcp_setting
 from mcp_server.security import refusal, send_method_not_allowed, send_refusal
 from mcp_server.server import build_server
+from mcp_server.visitor_sessions import COOKIES_SCOPE_KEY
 
 
 class _LoopServer:
@@ -88,7 +89,16 @@ class MCPApplication:
             await send_method_not_allowed(send)
             return
         server = await self._server_for_this_loop()
-        await server.app(scope, receive, send)
+        # A tool that starts the visitor's session leaves its cookie here (visitor_sessions).
+        scope[COOKIES_SCOPE_KEY] = []
+
+        async def send_with_cookies(message):
+            if message["type"] == "http.response.start" and scope[COOKIES_SCOPE_KEY]:
+                cookies = [(b"set-cookie", value.encode("latin-1")) for value in scope[COOKIES_SCOPE_KEY]]
+                message = {**message, "headers": [*message.get("headers", []), *cookies]}
+            await send(message)
+
+        await server.app(scope, receive, send_with_cookies)
 
     async def _server_for_this_loop(self):
         loop = asyncio.get_running_loop()

@@ -11,7 +11,9 @@ which shows the result; a JSON post gets JSON.
 
 import base64
 import json
+import secrets
 
+from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import JsonResponse
 from django.shortcuts import redirect, render
@@ -28,15 +30,42 @@ from sites.home.snippet import integration_snippet
 #: The manifest's name: this app's label (its manifest.json sits beside this file).
 MANIFEST = "geography"
 LAST_KEY = "geography_last"  # the result a form post shows after its redirect
+FIRST_GAME_COOKIE = "geography_first_game"  # the seed of the game a page view shows before a session exists
 NO_WALLET = "Your AI did not answer this time. Type your answer instead."
 
 
-async def _state(request):
+async def _state(request, *, keep=True):
+    """Return the session's game; a first visit plays the game its first-game cookie names.
+
+    A page view (keep=False) stores no session (DESIGN.md, "Security rules"); the
+    visitor's first answer or choice stores the game the page showed.
+    """
     state = await request.session.aget(game.SESSION_KEY)
     if not game.valid(state):  # a first visit, or a session this code did not write
-        state = game.new_game()
-        await request.session.aset(game.SESSION_KEY, state)
+        state = game.first_game(_first_game_seed(request))
+        if keep:
+            await request.session.aset(game.SESSION_KEY, state)
     return state
+
+
+def _first_game_seed(request):
+    """Return the random seed of this browser's first game, from its signed cookie, or a new one."""
+    seed = request.get_signed_cookie(FIRST_GAME_COOKIE, default=None, salt=FIRST_GAME_COOKIE)
+    if not seed:
+        seed = request.META.setdefault("geography.first_game_seed", secrets.token_urlsafe(18))
+    return seed
+
+
+def _keep_first_game_seed(request, response):
+    """Give the browser its first game's seed in a signed cookie (nothing stored on the server)."""
+    response.set_signed_cookie(
+        FIRST_GAME_COOKIE,
+        _first_game_seed(request),
+        salt=FIRST_GAME_COOKIE,
+        httponly=True,
+        samesite="Lax",
+        secure=settings.SESSION_COOKIE_SECURE or None,
+    )
 
 
 def _error(code, message, status=400):
@@ -72,7 +101,7 @@ async def _reply(request, payload, status=200):
 @require_GET
 async def index(request):
     """Show what the game asks of the visitor's AI, the question, and the three ways to answer."""
-    state = await _state(request)
+    state = await _state(request, keep=False)
     manifest = manifests.get(MANIFEST)
     last = await request.session.apop(LAST_KEY, None)
     context = {
@@ -83,7 +112,10 @@ async def index(request):
         "last": last,
         "snippet": integration_snippet("geography/game.js"),
     }
-    return render(request, "geography/index.html", context)
+    response = render(request, "geography/index.html", context)
+    if not await request.session.ahas_key(game.SESSION_KEY):
+        _keep_first_game_seed(request, response)
+    return response
 
 
 @require_POST

@@ -8,14 +8,15 @@ from django.urls import NoReverseMatch, reverse
 from sites.home.relay.conf import relay_settings
 from sites.home.relay.token import session_token
 
-SESSION_KEY = "testwallet"
+#: The cookie that keeps the choice: a cookie, not the session, so that a page view stores nothing.
+COOKIE = "testwallet"
 
 
 class TestWalletMiddleware:
     """
     In DEBUG only: `?testwallet=1` injects the in-page test wallets
     (frontend/testwallet/) into the demo pages for someone browsing without an
-    extension; `?testwallet=0` removes them. The choice sticks for the session.
+    extension; `?testwallet=0` removes them. The choice sticks in a cookie.
     Sets `request.testwallet`, which the base template reads, and
     `request.testwallet_relay`: where the stand-ins reach the model (or the
     scripted player), this session's relay token, and who answers.
@@ -32,13 +33,14 @@ class TestWalletMiddleware:
     async def __call__(self, request):
         request.testwallet = False
         request.testwallet_relay = None
+        asked = request.GET.get("testwallet") if settings.DEBUG else None
         if settings.DEBUG:
-            asked = request.GET.get("testwallet")
-            if asked in {"0", "1"}:
-                await request.session.aset(SESSION_KEY, asked == "1")
-            request.testwallet = await request.session.aget(SESSION_KEY, False)
+            request.testwallet = asked == "1" if asked in {"0", "1"} else request.COOKIES.get(COOKIE) == "1"
         request.testwallet_relay = await relay_for(request) if request.testwallet else None
-        return await self.get_response(request)
+        response = await self.get_response(request)
+        if asked in {"0", "1"}:
+            response.set_cookie(COOKIE, asked, httponly=True, samesite="Lax", secure=settings.SESSION_COOKIE_SECURE or None)
+        return response
 
 
 async def relay_for(request):
@@ -52,7 +54,7 @@ async def relay_for(request):
     return {
         "chat": chat,
         "transcribe": transcribe if conf.transcribe_url else None,
-        "token": await session_token(request.session),
+        "token": await session_token(request),
         "csrf": get_token(request),
         "model": conf.label,
         "modelName": conf.model or ("scripted" if conf.scripted else "default"),
