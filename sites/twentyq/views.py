@@ -52,6 +52,7 @@ async def index(request):
             **{name: reverse(f"twentyq:{name}") for name in ENDPOINTS},
             "code": reverse("byoa:code"),
             "wait": reverse("byoa:wait"),
+            "disconnect": reverse("byoa:disconnect"),
         },
         "linked": await _pairing(request) is not None,
         "game": game.public() if game else None,

@@ -10,7 +10,8 @@
  */
 
 import {
-  CallLimiter, callSkill, csrfToken, findByoa, record, releaseOnPageHide, requestGrant, startLink, toBase64,
+  CallLimiter, callSkill, csrfToken, findByoa, record, releaseOnPageHide, requestGrant, showLinkedWallet, startLink,
+  toBase64,
 } from '../byoa/index.js';
 
 /** @typedef {import('../byoa/types.js').ByoaProvider} ByoaProvider */
@@ -66,7 +67,13 @@ async function transcribeInPage(clip) {
 // 2. Without the extension: a link pairs the visitor's wallet with this site; the server calls it.
 $('wallet-link').addEventListener('click', async () => {
   showLinkState('Waiting for your wallet…');
-  const outcome = await startLink({ manifest: 'geography', onLink: showLink, onTick: showCountdown });
+  const outcome = await startLink({
+    manifest: 'geography', onLink: showLink, onTick: showCountdown,
+    // Which wallet came, and a way to end it: the visitor may have opened someone else's link.
+    onConnected: (linked) => showLinkedWallet($('linked-wallet'), linked, {
+      onDisconnected: () => useOwnMode('Your wallet is disconnected. Type your answer instead.'),
+    }),
+  });
   showLinkState(outcome === 'connected' ? 'Connected.' : 'Your wallet did not connect.');
   if (outcome === 'connected') useVoice('link');
   else useOwnMode('Type your answer instead.');
