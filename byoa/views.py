@@ -26,7 +26,7 @@ import json
 import logging
 
 from django.apps import apps
-from django.http import JsonResponse
+from django.http import HttpRequest, JsonResponse
 from django.utils.log import log_response
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
@@ -41,7 +41,7 @@ logger = logging.getLogger(__name__)
 
 @never_cache
 @require_POST
-def code(request, manifest=None):
+def code(request: HttpRequest, manifest: str | None = None) -> JsonResponse:
     """Issue a code for this browser session and return it in a link.
 
     The manifest is the URLconf's ``manifest`` argument, else the request's
@@ -70,11 +70,11 @@ def code(request, manifest=None):
     return JsonResponse({"session": wait_id, "link": invitations.build(endpoint, chosen.encoded, secret)})
 
 
-def _requested_manifest(request):
+def _requested_manifest(request: HttpRequest) -> str | None:
     return _requested_field(request, "manifest")
 
 
-def _requested_field(request, name):
+def _requested_field(request: HttpRequest, name: str) -> str | None:
     """Return a string field of a JSON or form body, or None."""
     if request.content_type == "application/json":
         try:
@@ -88,7 +88,7 @@ def _requested_field(request, name):
 
 @never_cache
 @require_GET
-def wait(request):
+def wait(request: HttpRequest) -> JsonResponse:
     """Say whether a wallet has come with this session's code: waiting, connected or expired.
 
     Once connected, also which wallet: the name its hello gave (the wallet's own
@@ -108,7 +108,7 @@ def wait(request):
 
 @never_cache
 @require_POST
-def disconnect(request):
+def disconnect(request: HttpRequest) -> JsonResponse:
     """End the pairing this browser session's link opened: revoke it and close its connection.
 
     ``{"session": <wait id>}`` names the link, as ``/byoa/wait`` does; only the

@@ -30,7 +30,7 @@ def new_game(language="en", choose=_random.sample):
     return {"language": language, "round": 1, "score": 0, "questions": keys, "finished": False}
 
 
-def first_game(seed):
+def first_game(seed: str) -> dict:
     """Return the first game of a browser with this seed: always the same for the same seed.
 
     The questions come from an HMAC of the seed under the site's secret key, so the

@@ -15,7 +15,7 @@ import secrets
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
-from django.http import JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
@@ -34,36 +34,30 @@ FIRST_GAME_COOKIE = "geography_first_game"  # the seed of the game a page view s
 NO_WALLET = "Your AI did not answer this time. Type your answer instead."
 
 
-async def _state(request, *, keep=True):
-    """Return the session's game; a first visit plays the game its first-game cookie names.
+async def _state(request: HttpRequest, *, seed: str | None = None, keep: bool = True) -> dict:
+    """Return the session's game; without one, the first game of ``seed`` (else the browser's cookie's).
 
     A page view (keep=False) stores no session (DESIGN.md, "Security rules"); the
-    visitor's first answer or choice stores the game the page showed.
+    visitor's first answer or choice stores the game the page showed, which its
+    seed, kept in a signed cookie, makes again.
     """
     state = await request.session.aget(game.SESSION_KEY)
     if not game.valid(state):  # a first visit, or a session this code did not write
-        state = game.first_game(_first_game_seed(request))
+        state = game.first_game(seed or _first_game_seed(request) or secrets.token_urlsafe(18))
         if keep:
             await request.session.aset(game.SESSION_KEY, state)
     return state
 
 
-def _first_game_seed(request):
-    """Return the random seed of this browser's first game, from its signed cookie, or a new one."""
-    seed = request.get_signed_cookie(FIRST_GAME_COOKIE, default=None, salt=FIRST_GAME_COOKIE)
-    if not seed:
-        seed = request.META.setdefault("geography.first_game_seed", secrets.token_urlsafe(18))
-    return seed
+def _first_game_seed(request: HttpRequest) -> str | None:
+    """Return the seed of this browser's first game from its signed cookie, or None."""
+    return request.get_signed_cookie(FIRST_GAME_COOKIE, default=None, salt=FIRST_GAME_COOKIE) or None
 
 
-def _keep_first_game_seed(request, response):
+def _keep_first_game_seed(response: HttpResponse, seed: str) -> None:
     """Give the browser its first game's seed in a signed cookie (nothing stored on the server)."""
     response.set_signed_cookie(
-        FIRST_GAME_COOKIE,
-        _first_game_seed(request),
-        salt=FIRST_GAME_COOKIE,
-        httponly=True,
-        samesite="Lax",
+        FIRST_GAME_COOKIE, seed, salt=FIRST_GAME_COOKIE, httponly=True, samesite="Lax",
         secure=settings.SESSION_COOKIE_SECURE or None,
     )
 
@@ -101,7 +95,8 @@ async def _reply(request, payload, status=200):
 @require_GET
 async def index(request):
     """Show what the game asks of the visitor's AI, the question, and the three ways to answer."""
-    state = await _state(request, keep=False)
+    seed = _first_game_seed(request) or secrets.token_urlsafe(18)
+    state = await _state(request, seed=seed, keep=False)
     manifest = manifests.get(MANIFEST)
     last = await request.session.apop(LAST_KEY, None)
     context = {
@@ -114,7 +109,7 @@ async def index(request):
     }
     response = render(request, "geography/index.html", context)
     if not await request.session.ahas_key(game.SESSION_KEY):
-        _keep_first_game_seed(request, response)
+        _keep_first_game_seed(response, seed)
     return response
 
 
