@@ -128,7 +128,7 @@ describe('startLink', () => {
     assert.equal(connected.length, 1);
     assert.equal(connected[0].wallet, name.slice(0, 100));
     assert.equal(await connected[0].disconnect(), true);
-    const ended = server.requests.at(-1);
+    const ended = /** @type {{ url: string, init: RequestInit }} */ (server.requests.at(-1));
     assert.equal(ended.url, '/byoa/disconnect');
     assert.equal(ended.init.method, 'POST');
     assert.deepEqual(JSON.parse(String(ended.init.body)), { session: WAIT_ID });
