@@ -52,7 +52,8 @@ async def test_a_code_issued_on_one_process_is_used_on_a_second_and_seen_by_the_
     assert (await visitor.http.get(wait, params={"session": answer["session"]})).json() == {"state": "waiting"}
     wallet = await direct_wallet(on_process(answer["link"], second), PERU)
     assert wallet.opened, wallet.activity
-    assert (await visitor.http.get(wait, params={"session": answer["session"]})).json() == {"state": "connected"}
+    connected = (await visitor.http.get(wait, params={"session": answer["session"]})).json()
+    assert connected == {"state": "connected", "wallet": wallet.identity["name"], "active": True}
 
 
 async def test_a_wallet_connected_to_one_process_serves_calls_made_on_every_process(cluster, visitor, direct_wallet):
