@@ -1,3 +1,5 @@
+from typing import Literal
+
 from django.apps import AppConfig
 from django.core.signals import setting_changed
 
@@ -13,6 +15,12 @@ class ByoaConfig(AppConfig):
     verbose_name = "Bring your own agent"
     default_auto_field = "django.db.models.BigAutoField"
 
+    def __init__(self, app_name: str, app_module: object) -> None:
+        super().__init__(app_name, app_module)
+        # A server configured for links no wallet accepts refuses every POST /byoa/code
+        # the same way: said once per process at ERROR, it does not flood the log.
+        self._endpoint_refusal_logged = False
+
     def ready(self) -> None:
         from byoa import checks  # noqa: F401  (registers the system checks)
         from byoa.conf import Settings
@@ -25,3 +33,10 @@ class ByoaConfig(AppConfig):
         self.manifests = None
         #: This process's hub; tests install a fresh one each (testwallet.plugin's byoa_hub).
         self.hub = Hub()
+
+    def endpoint_refusal_level(self) -> Literal["error", "debug"]:
+        """Return the level to log a refused link's endpoint at: ERROR once per process, then DEBUG."""
+        if self._endpoint_refusal_logged:
+            return "debug"
+        self._endpoint_refusal_logged = True
+        return "error"

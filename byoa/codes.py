@@ -16,7 +16,7 @@ from django.db import transaction
 from byoa import clock, tokens
 from byoa.conf import byoa_setting
 from byoa.exceptions import RateLimited
-from byoa.models import SessionCode
+from byoa.models import Pairing, SessionCode
 
 # Rows are kept a while after they expire so that a late /byoa/wait still says
 # "expired"; the rate window must be covered too.
@@ -86,3 +86,19 @@ def wait_state(wait_id, visitor):
     if row.used_at is not None:
         return WaitState.CONNECTED
     return WaitState.WAITING if row.expires_at > clock.now() else WaitState.EXPIRED
+
+
+def connected_pairing(wait_id: object, visitor: str | None) -> Pairing | None:
+    """Return the pairing a wallet opened with this browser session's code, or None.
+
+    Only the session that asked for the code finds it (``visitor``), so a page can
+    show and end its own link's pairing and nobody else's.
+    """
+    if not isinstance(wait_id, str) or not visitor:
+        return None
+    row = (
+        SessionCode.objects.filter(wait_id=wait_id, visitor=visitor, used_at__isnull=False)
+        .select_related("pairing")
+        .first()
+    )
+    return row.pairing if row is not None else None

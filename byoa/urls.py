@@ -7,4 +7,5 @@ app_name = "byoa"
 urlpatterns = [
     path("code", views.code, name="code"),
     path("wait", views.wait, name="wait"),
+    path("disconnect", views.disconnect, name="disconnect"),
 ]

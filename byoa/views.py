@@ -1,7 +1,9 @@
 """
 The two HTTP endpoints of the direct link, for the page.
 
-``POST /byoa/code`` answers ``{"session": <wait id>, "link": <link>}``. The
+``POST /byoa/code`` answers ``{"session": <wait id>, "link": <link>}``;
+``GET /byoa/wait`` says whether a wallet came with it (and which), and
+``POST /byoa/disconnect`` ends the pairing it opened. The
 link carries the one-time code; ``session`` is a separate handle for
 ``/byoa/wait``, because daphne writes query strings into its access log and a
 code in a log could pair a stranger's wallet with this visitor. The page
@@ -13,7 +15,9 @@ sends Django's token (``X-CSRFToken``) with its fetch.
 A link whose endpoint a wallet would refuse (``byoa.endpoints``: an IP
 address, localhost without DEBUG, a local name, not wss://) is never built:
 ``POST /byoa/code`` answers 500 with ``{"error": "endpoint-refused",
-"message": ...}`` naming the setting to fix, and issues no code. It is a 500,
+"message": ...}`` naming the setting to fix, and issues no code. It is logged
+at ERROR the first time in a process, then at DEBUG: every request is refused
+alike, and the log should not fill with the same line. It is a 500,
 not a 4xx, because nothing in the request is wrong: the server is configured
 for links that no wallet accepts, and no retry by the page can change that.
 """
@@ -21,19 +25,23 @@ for links that no wallet accepts, and no retry by the page can change that.
 import json
 import logging
 
-from django.http import JsonResponse
+from django.apps import apps
+from django.http import HttpRequest, JsonResponse
+from django.utils.log import log_response
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from byoa import codes, invitations, manifests, visitor_ids
+from byoa.admin import stop_pairings
 from byoa.exceptions import EndpointRefused, RateLimited, UnknownManifest
+from byoa.models import Pairing
 
 logger = logging.getLogger(__name__)
 
 
 @never_cache
 @require_POST
-def code(request, manifest=None):
+def code(request: HttpRequest, manifest: str | None = None) -> JsonResponse:
     """Issue a code for this browser session and return it in a link.
 
     The manifest is the URLconf's ``manifest`` argument, else the request's
@@ -46,8 +54,13 @@ def code(request, manifest=None):
     try:
         endpoint = invitations.endpoint_for(request)  # before a code is issued: a refused link costs none
     except EndpointRefused as exc:
-        logger.error("BYOA cannot build a link: %s", exc)
-        return JsonResponse({"error": "endpoint-refused", "message": str(exc)}, status=500)
+        response = JsonResponse({"error": "endpoint-refused", "message": str(exc)}, status=500)
+        # Logged here, in place of Django's own "Internal Server Error" line for the 500.
+        level = apps.get_app_config("byoa").endpoint_refusal_level()
+        log_response(
+            "BYOA cannot build a link: %s", str(exc), response=response, request=request, logger=logger, level=level
+        )
+        return response
     try:
         secret, wait_id = codes.issue(visitor_ids.visitor_id(request), request.META.get("REMOTE_ADDR"), chosen)
     except RateLimited as exc:
@@ -57,19 +70,54 @@ def code(request, manifest=None):
     return JsonResponse({"session": wait_id, "link": invitations.build(endpoint, chosen.encoded, secret)})
 
 
-def _requested_manifest(request):
+def _requested_manifest(request: HttpRequest) -> str | None:
+    return _requested_field(request, "manifest")
+
+
+def _requested_field(request: HttpRequest, name: str) -> str | None:
+    """Return a string field of a JSON or form body, or None."""
     if request.content_type == "application/json":
         try:
             body = json.loads(request.body or b"{}")
         except ValueError:
             return None
-        return body.get("manifest") if isinstance(body, dict) else None
-    return request.POST.get("manifest") or None
+        value = body.get(name) if isinstance(body, dict) else None
+        return value if isinstance(value, str) and value else None
+    return request.POST.get(name) or None
 
 
 @never_cache
 @require_GET
-def wait(request):
-    """Say whether a wallet has come with this session's code: waiting, connected or expired."""
-    state = codes.wait_state(request.GET.get("session"), visitor_ids.existing_visitor_id(request))
-    return JsonResponse({"state": state.value})
+def wait(request: HttpRequest) -> JsonResponse:
+    """Say whether a wallet has come with this session's code: waiting, connected or expired.
+
+    Once connected, also which wallet: the name its hello gave (the wallet's own
+    words, at most 100 characters; the page shows them as text), so that a visitor
+    sees what a link someone else's page made them open has connected.
+    """
+    wait_id, visitor = request.GET.get("session"), visitor_ids.existing_visitor_id(request)
+    state = codes.wait_state(wait_id, visitor)
+    answer = {"state": state.value}
+    if state is codes.WaitState.CONNECTED:
+        pairing = codes.connected_pairing(wait_id, visitor)
+        if pairing is not None:
+            answer["wallet"] = str(pairing.wallet.get("name") or "")
+            answer["active"] = pairing.status == Pairing.Status.ACTIVE
+    return JsonResponse(answer)
+
+
+@never_cache
+@require_POST
+def disconnect(request: HttpRequest) -> JsonResponse:
+    """End the pairing this browser session's link opened: revoke it and close its connection.
+
+    ``{"session": <wait id>}`` names the link, as ``/byoa/wait`` does; only the
+    session that asked for its code can end it. Answers 404 for any other.
+    """
+    wait_id = _requested_field(request, "session")
+    pairing = codes.connected_pairing(wait_id, visitor_ids.existing_visitor_id(request))
+    if pairing is None:
+        return JsonResponse({"error": "not-found", "message": "This browser has no link by that handle."}, status=404)
+    # As the admin's revoke does: the status first, then the bye to the connection, in whichever process.
+    stop_pairings(Pairing.objects.filter(pk=pairing.pk), Pairing.Status.REVOKED)
+    return JsonResponse({"state": "disconnected"})

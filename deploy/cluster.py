@@ -26,17 +26,46 @@ import subprocess
 import sys
 import tempfile
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 
 from testwallet.server import ServerFailedToStart, UvicornServer
 # _Service: the process handling every server of testwallet.services shares (start, ready line, output).
 from testwallet.services import PostgresServer, RedisServer, ServiceFailedToStart, ServiceMissing, _Service
 
-__all__ = ["Cluster", "NginxProxy"]
+__all__ = ["Cluster", "NginxLimits", "NginxProxy", "PRODUCTION_LIMITS"]
 
 TEMPLATE = Path(__file__).resolve().parent / "nginx.conf.template"
 PID_FILE = Path(__file__).resolve().parent.parent / "var" / "cluster.pid"
 TEMP_PATHS = ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+
+
+@dataclass(frozen=True)
+class NginxLimits:
+    """The per-address limits the template's placeholders take (README.md, "Deployment")."""
+
+    wallet_sockets: int  # WebSockets open at once on /byoa/ws
+    code_rate: str  # nginx's rate on POST /byoa/code, e.g. "30r/m"
+    code_burst: int  # requests over that rate let through at once before 429
+    mcp_rate: str  # the same for /api/mcp
+    mcp_burst: int
+
+    def placeholders(self) -> dict[str, str]:
+        """Return the template's placeholders and their values."""
+        return {
+            "@WALLET_SOCKETS@": str(self.wallet_sockets),
+            "@CODE_RATE@": self.code_rate,
+            "@CODE_BURST@": str(self.code_burst),
+            "@MCP_RATE@": self.mcp_rate,
+            "@MCP_BURST@": str(self.mcp_burst),
+        }
+
+
+#: A visitor has one or two wallets (and a wallet coming back may briefly hold two
+#: sockets), a few visitors may share an address; a page asks for a code per click, and
+#: its assistant makes a few MCP calls per answer. byoa's own code limits stay the exact
+#: quota (BYOA["CODES_PER_ADDRESS"]); these are the brake in front of every process.
+PRODUCTION_LIMITS = NginxLimits(wallet_sockets=8, code_rate="30r/m", code_burst=20, mcp_rate="10r/s", mcp_burst=40)
 
 
 class NginxProxy(_Service):
@@ -47,7 +76,16 @@ class NginxProxy(_Service):
     port_taken = ("Address already in use",)
     stop_signal = signal.SIGQUIT  # nginx's graceful shutdown (SIGTERM is its fast one)
 
-    def __init__(self, upstreams, static_root, *, port=None, executable=None, template=TEMPLATE):
+    def __init__(
+        self,
+        upstreams,
+        static_root,
+        *,
+        port=None,
+        executable=None,
+        template=TEMPLATE,
+        limits: NginxLimits = PRODUCTION_LIMITS,
+    ):
         self.executable = executable or shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
         if self.executable is None:
             raise ServiceMissing("nginx is not installed (Debian: apt-get install nginx)")
@@ -56,6 +94,7 @@ class NginxProxy(_Service):
         self.static_root = Path(static_root)
         self.template = Path(template)
         self.requested_port = port
+        self.limits = limits
         # As root, nginx's workers run as nobody: they write their temporary files here.
         self.workdir.chmod(0o755)
 
@@ -87,6 +126,8 @@ class NginxProxy(_Service):
             .replace("@LISTEN@", f"127.0.0.1:{self.port}")
             .replace("@STATIC@", str(self.static_root))
         )
+        for placeholder, value in self.limits.placeholders().items():
+            text = text.replace(placeholder, value)
         path = self.workdir / "nginx.conf"
         path.write_text(text)
         return path

@@ -11,6 +11,12 @@ belongs to the loop that made it (a test process may run several loops).
 The server is stateless and answers JSON (no SSE, no Mcp-Session-Id): any
 process behind a proxy can answer any request, and nothing is kept between
 requests.
+
+So it offers no event stream: a GET (the transport's way to open one) or any
+other method but POST is answered ``405 Method Not Allowed`` with
+``Allow: POST`` at once, as the transport allows, rather than handed to the
+SDK, which would hold an idle stream open for as long as the client likes.
+The official client never GETs a server that gives it no ``Mcp-Session-Id``.
 """
 
 import asyncio
@@ -18,8 +24,9 @@ import asyncio
 from mcp.server.transport_security import TransportSecuritySettings
 
 from mcp_server.conf import mcp_setting
-from mcp_server.security import refusal, send_refusal
+from mcp_server.security import refusal, send_method_not_allowed, send_refusal
 from mcp_server.server import build_server
+from mcp_server.visitor_sessions import COOKIES_SCOPE_KEY
 
 
 class _LoopServer:
@@ -78,8 +85,20 @@ class MCPApplication:
         if refused is not None:
             await send_refusal(send, *refused)
             return
+        if scope["method"] != "POST":
+            await send_method_not_allowed(send)
+            return
         server = await self._server_for_this_loop()
-        await server.app(scope, receive, send)
+        # A tool that starts the visitor's session leaves its cookie here (visitor_sessions).
+        scope[COOKIES_SCOPE_KEY] = []
+
+        async def send_with_cookies(message: dict) -> None:
+            if message["type"] == "http.response.start" and scope[COOKIES_SCOPE_KEY]:
+                cookies = [(b"set-cookie", value.encode("latin-1")) for value in scope[COOKIES_SCOPE_KEY]]
+                message = {**message, "headers": [*message.get("headers", []), *cookies]}
+            await send(message)
+
+        await server.app(scope, receive, send_with_cookies)
 
     async def _server_for_this_loop(self):
         loop = asyncio.get_running_loop()

@@ -63,7 +63,7 @@ def _scheme(scope):
     return scope.get("scheme", "http")
 
 
-async def send_refusal(send, status, message):
+async def send_refusal(send, status: int, message: str, extra_headers: tuple[tuple[bytes, bytes], ...] = ()) -> None:
     """Send a JSON-RPC error body with the given HTTP status."""
     body = json.dumps(
         {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": message}}
@@ -75,7 +75,15 @@ async def send_refusal(send, status, message):
             "headers": [
                 (b"content-type", b"application/json"),
                 (b"content-length", str(len(body)).encode()),
+                *extra_headers,
             ],
         }
     )
     await send({"type": "http.response.body", "body": body})
+
+
+async def send_method_not_allowed(send) -> None:
+    """Refuse a method other than POST: the server is stateless and offers no event stream."""
+    await send_refusal(
+        send, 405, "This MCP server answers POST only; it offers no event stream.", ((b"allow", b"POST"),)
+    )

@@ -5,29 +5,77 @@ A page calls ``/api/mcp`` with ``fetch``, which sends the page's cookies, so a
 tool can act on the visitor's own session (their basket) and on nobody else's.
 A client with no session cookie (a desktop MCP client) gets ``None``: it has no
 browser session to act on, and the tool says so.
+
+Page views store no session (DESIGN.md, "Security rules"), so a browser page's
+first call with a side effect may come without one: ``visitor_session(ctx,
+create=True)`` then starts a session and ``mcp_server.asgi`` sends its cookie
+with the answer, as Django's SessionMiddleware would. A browser page is a
+request with an ``Origin`` (a browser sends it on every POST ``fetch``, and
+``mcp_server.security`` has let only this site's own through); a desktop client
+sends none and gets no session made for it.
 """
 
+from collections.abc import MutableMapping
 from http.cookies import CookieError, SimpleCookie
 from importlib import import_module
+from typing import Any
 
 from django.conf import settings
+from django.contrib.sessions.backends.base import SessionBase
+from django.http import HttpResponse
+
+#: Where the ASGI scope of an MCP request keeps the Set-Cookie header values its answer must carry.
+COOKIES_SCOPE_KEY = "visitor_ai.set_cookies"
 
 
-async def visitor_session(ctx):
-    """Return the caller's existing session, or None when the request has none."""
+async def visitor_session(ctx: Any, *, create: bool = False) -> SessionBase | None:
+    """Return the caller's session, or None when the request has none (and create is off or not a browser)."""
     headers = ctx.headers or {}
     try:
         cookies = SimpleCookie(headers.get("cookie", ""))
     except CookieError:
-        return None
-    morsel = cookies.get(settings.SESSION_COOKIE_NAME)
-    if morsel is None:
-        return None
+        cookies = SimpleCookie()
     engine = import_module(settings.SESSION_ENGINE)
-    session = engine.SessionStore(morsel.value)
-    # Loading an unknown or expired key clears session_key: that is not the
-    # visitor's session, and a tool must not create one on their behalf.
-    await session.aitems()
-    if session.session_key is None:
+    morsel = cookies.get(settings.SESSION_COOKIE_NAME)
+    if morsel is not None:
+        session = engine.SessionStore(morsel.value)
+        # Loading an unknown or expired key clears session_key: that is not the
+        # visitor's session, and a tool must not act on it.
+        await session.aitems()
+        if session.session_key is not None:
+            return session
+    scope = _scope(ctx)
+    if not create or not from_browser_page(ctx) or scope is None:
         return None
+    session = engine.SessionStore()
+    await session.acreate()
+    scope.setdefault(COOKIES_SCOPE_KEY, []).append(_session_cookie(session))
     return session
+
+
+def from_browser_page(ctx: Any) -> bool:
+    """Whether the call came from a page's fetch (it carries an Origin), not from a desktop client."""
+    return (ctx.headers or {}).get("origin") is not None
+
+
+def _scope(ctx: Any) -> MutableMapping[str, Any] | None:
+    """Return the ASGI scope of the HTTP request behind a tool call, or None (another transport)."""
+    scope = getattr(ctx.request_context.request, "scope", None)
+    return scope if isinstance(scope, MutableMapping) and COOKIES_SCOPE_KEY in scope else None
+
+
+def _session_cookie(session: SessionBase) -> str:
+    """Return the Set-Cookie value for a new session, exactly as Django's SessionMiddleware writes it."""
+    # Django's own cookie writer, so name, age, path, domain, Secure, HttpOnly and SameSite follow the settings.
+    response = HttpResponse()
+    response.set_cookie(
+        settings.SESSION_COOKIE_NAME,
+        session.session_key,
+        max_age=session.get_expiry_age(),
+        domain=settings.SESSION_COOKIE_DOMAIN,
+        path=settings.SESSION_COOKIE_PATH,
+        secure=settings.SESSION_COOKIE_SECURE or None,
+        httponly=settings.SESSION_COOKIE_HTTPONLY or None,
+        samesite=settings.SESSION_COOKIE_SAMESITE,
+    )
+    return response.cookies[settings.SESSION_COOKIE_NAME].OutputString()

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 PROBE = (
@@ -63,3 +65,20 @@ def test_behind_a_tls_proxy_requests_count_as_https_and_cookies_are_secure(tmp_p
     values = settings_with(tmp_path, DJANGO_BEHIND_TLS_PROXY="1")
     assert values["proxy"] == ["HTTP_X_FORWARDED_PROTO", "https"]
     assert values["secure_cookies"] is True
+
+
+LOG_A_REQUEST_WARNING = (
+    "import logging, django; django.setup(); "
+    "logging.getLogger('django.request').warning('Not Found: /no-such-page')"
+)
+
+
+@pytest.mark.parametrize("debug", ["0", "1"])
+def test_a_django_request_warning_is_logged_once(tmp_path, debug):
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL", "REDIS_URL"))}
+    clean.update({"DJANGO_SETTINGS_MODULE": "sites.config.settings", "VISITOR_AI_VAR_DIR": str(tmp_path)})
+    clean["DJANGO_DEBUG"] = debug
+    done = subprocess.run(
+        [sys.executable, "-c", LOG_A_REQUEST_WARNING], env=clean, cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert done.stderr.count("Not Found: /no-such-page") == 1, done.stderr

@@ -30,8 +30,8 @@ export function csrfToken(doc = globalThis.document) {
  * @returns {Promise<'connected' | 'not-connected'>}
  */
 export async function startLink({
-  manifest, codeUrl = '/byoa/code', waitUrl = '/byoa/wait', seconds = 90, pollMs = 1000, signal,
-  open = (link) => location.assign(link), onLink, onTick, fetch = globalThis.fetch,
+  manifest, codeUrl = '/byoa/code', waitUrl = '/byoa/wait', disconnectUrl = '/byoa/disconnect', seconds = 90,
+  pollMs = 1000, signal, open = (link) => location.assign(link), onLink, onTick, onConnected, fetch = globalThis.fetch,
 } = {}) {
   // One controller ends all in flight: the page's signal, the deadline, or the outcome.
   const stop = new AbortController();
@@ -70,9 +70,14 @@ export async function startLink({
         stop.signal.addEventListener('abort', done);
       });
       // A failed poll (network, 500) says nothing: keep waiting until the deadline.
-      const state = stop.signal.aborted ? null : (await json(url))?.state;
-      if (state === 'connected') return 'connected';
-      if (state === 'expired') break;
+      const answer = stop.signal.aborted ? null : await json(url);
+      if (answer?.state === 'connected') {
+        // The wallet's own name (untrusted text: the page shows it with textContent), and the way to end it.
+        const wallet = typeof answer.wallet === 'string' ? answer.wallet.slice(0, 100) : '';
+        guarded(onConnected, { wallet, disconnect: () => endLink(disconnectUrl, session, fetch) });
+        return 'connected';
+      }
+      if (answer?.state === 'expired') break;
     }
     return 'not-connected';
   } finally {
@@ -81,6 +86,62 @@ export async function startLink({
     signal?.removeEventListener('abort', quit);
     quit();
   }
+}
+
+/**
+ * Ask the site to end the pairing this page's link opened (revoked, its connection closed).
+ *
+ * @param {string} disconnectUrl
+ * @param {string} session the link's wait handle, never shown
+ * @param {typeof fetch} fetch
+ * @returns {Promise<boolean>} whether the site ended it
+ */
+async function endLink(disconnectUrl, session, fetch) {
+  const token = csrfToken();
+  try {
+    const response = await fetch(disconnectUrl, {
+      method: 'POST', credentials: 'same-origin', cache: 'no-store',
+      headers: { 'Content-Type': 'application/json', ...(token && { 'X-CSRFToken': token }) },
+      body: JSON.stringify({ session }),
+    });
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Show which wallet a link connected, with a button that disconnects it: after a link someone
+ * else's page may have made the visitor open, the visitor sees what connected and can end it.
+ * The name is the wallet's own words, shown as text.
+ *
+ * @param {HTMLElement} element where to show it (emptied first)
+ * @param {import('./types.js').LinkedWallet} linked what `onConnected` received
+ * @param {{ onDisconnected?: () => void }} [options]
+ */
+export function showLinkedWallet(element, linked, { onDisconnected } = {}) {
+  const doc = element.ownerDocument;
+  const name = doc.createElement('strong');
+  name.className = 'linked-wallet-name';
+  name.textContent = linked.wallet || 'a wallet that gave no name';
+  const button = doc.createElement('button');
+  button.type = 'button';
+  button.className = 'linked-wallet-disconnect';
+  button.textContent = 'Disconnect it';
+  const said = doc.createElement('span');
+  said.setAttribute('role', 'status');
+  element.replaceChildren(doc.createTextNode('Connected: '), name, doc.createTextNode(' '), button, said);
+  element.hidden = false;
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    if (await linked.disconnect()) {
+      element.replaceChildren(doc.createTextNode('Disconnected: '), name, doc.createTextNode('. It can no longer be called from this page.'));
+      guarded(onDisconnected, undefined);
+    } else {
+      said.textContent = ' Could not disconnect it; try again.';
+      button.disabled = false;
+    }
+  });
 }
 
 /**

@@ -40,7 +40,16 @@
  * @property {(link: string) => void} [open] Opens the link; call `startLink` from a click.
  * @property {(link: string) => void} [onLink] Show the link too (the browser's question may be closed).
  * @property {(secondsLeft: number) => void} [onTick] The countdown, at least once a second.
+ * @property {string} [disconnectUrl] Where the page ends the pairing its link opened (POST).
+ * @property {(linked: LinkedWallet) => void} [onConnected] Which wallet connected, and how to end it.
  * @property {typeof fetch} [fetch]
+ */
+
+/**
+ * @typedef {object} LinkedWallet
+ * What connected after a link: show it, so a visitor who opened someone else's link sees it.
+ * @property {string} wallet The name the wallet's hello gave (its own words: show as text), or ''.
+ * @property {() => Promise<boolean>} disconnect Ends the pairing (revoked, connection closed); whether it did.
  */
 
 /** @typedef {'button' | 'silence' | 'cap' | 'abort'} StopReason What ended a recording. */

@@ -15,7 +15,7 @@ from mcp_types import CallToolResult, TextContent
 from pydantic import Field
 
 from mcp_server import ToolError, tool
-from mcp_server.visitor_sessions import visitor_session
+from mcp_server.visitor_sessions import from_browser_page, visitor_session
 from sites.bookshop import catalog
 from sites.bookshop.basket import MAX_QUANTITY, Basket
 
@@ -73,8 +73,9 @@ async def list_moods() -> CallToolResult:
     return _result("Moods: " + ", ".join(moods), {"moods": moods})
 
 
-async def _basket(ctx):
-    session = await visitor_session(ctx)
+async def _basket(ctx, *, create=False):
+    # Adding is the visitor's first act that needs a session; a page view made none.
+    session = await visitor_session(ctx, create=create)
     if session is None:
         raise ToolError(
             "This request has no shop session, so there is no basket. The visitor "
@@ -99,7 +100,7 @@ async def add_to_basket(
     quantity: Annotated[int, Field(description="How many copies to add.", ge=1, le=MAX_QUANTITY)] = 1,
 ) -> CallToolResult:
     """Add a book to the visitor's own basket in this shop."""
-    basket = await _basket(ctx)
+    basket = await _basket(ctx, create=True)
     try:
         await basket.add(slug, quantity)
     except catalog.UnknownBook:
@@ -110,5 +111,8 @@ async def add_to_basket(
 @tool(title="View basket", read_only=True)
 async def view_basket(ctx: Context) -> CallToolResult:
     """Show what is in the visitor's own basket."""
+    if from_browser_page(ctx) and await visitor_session(ctx) is None:
+        # A page whose visitor has added nothing yet has no session: an empty basket, not an error.
+        return _result("The basket is empty.", {"items": [], "total": "0.00", "currency": "GBP"})
     basket = await _basket(ctx)
     return await _basket_result(basket, "The basket holds:")

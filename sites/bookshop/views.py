@@ -2,6 +2,10 @@
 The bookshop's pages. The catalog and basket logic lives in catalog.py and
 basket.py, shared with the MCP tools, so own mode (no wallet) and the visitor's
 AI see the same shop.
+
+A page view stores no session (DESIGN.md, "Security rules"): the first basket
+add does, here (the form) or through the assistant's add_to_basket tool, whose
+answer sets the same session cookie (mcp_server.visitor_sessions).
 """
 
 from django.core.paginator import AsyncPaginator
@@ -15,13 +19,6 @@ from sites.bookshop.basket import MAX_QUANTITY, Basket
 from sites.bookshop.covers import cover_svg
 from sites.bookshop.models import Book
 from sites.home.snippet import integration_snippet
-
-
-async def _ensure_session(request):
-    # The assistant's basket tools find the visitor by the session cookie that
-    # the page's fetch to /api/mcp carries, so every shop page makes sure one exists.
-    if request.session.session_key is None:
-        await request.session.acreate()
 
 
 # Books per page of the catalog: the page lists one page of it, with plain links to
@@ -47,7 +44,6 @@ async def _catalog_page(number):
 @require_GET
 async def index(request):
     """Show the catalog, the assistant, and the own-mode search."""
-    await _ensure_session(request)
     mood, query = request.GET.get("mood") or None, request.GET.get("q", "").strip()[:200] or None
     results, search_error = None, None
     if mood or query:
@@ -71,7 +67,6 @@ async def index(request):
 @require_GET
 async def book(request, slug):
     """Show one book."""
-    await _ensure_session(request)
     try:
         found = await catalog.get(slug)
     except catalog.UnknownBook:
@@ -94,7 +89,6 @@ async def cover(request, slug):
 @require_GET
 async def basket(request):
     """Show the visitor's basket."""
-    await _ensure_session(request)
     lines, total = await Basket(request.session).lines()
     return render(request, "bookshop/basket.html", {"lines": lines, "total": total})
 
@@ -102,7 +96,6 @@ async def basket(request):
 @require_POST
 async def basket_add(request):
     """Add a book to the visitor's basket (own mode's form), then go back."""
-    await _ensure_session(request)
     try:
         quantity = min(max(int(request.POST.get("quantity", 1)), 1), MAX_QUANTITY)
         await Basket(request.session).add(request.POST.get("slug", ""), quantity)

@@ -163,6 +163,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         # database back after a long gap is found within seconds, not a delay's length.
         "reconnect_timeout": 4.0,
     }
+if "DATABASE_URL" not in os.environ and not VAR_DIR.is_dir():
+    # The SQLite file would go into a directory that is not there, and connecting
+    # fails inside Django's own system checks with a traceback. No database, then:
+    # the check home.E001 (sites/home/checks.py) says what to create, and a query
+    # fails with Django's "settings.DATABASES is improperly configured".
+    DATABASES = {"default": {"ENGINE": "django.db.backends.dummy"}}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 if os.environ.get("REDIS_URL"):
@@ -278,6 +284,10 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
     "loggers": {
+        # Django's own default gives "django" a console handler of its own (DEBUG only)
+        # and lets it propagate to root's too, so each warning (a 404, a 403) was
+        # printed twice: here it keeps no handler, and root prints it once.
+        "django": {"handlers": [], "level": "INFO", "propagate": True},
         # The MCP SDK logs every request at INFO; keep the console readable.
         "mcp": {"level": "WARNING"},
     },

@@ -9,6 +9,8 @@ and return the new one, so they are tested without a request.
 
 import random
 
+from django.utils.crypto import salted_hmac
+
 from sites.geography import names, places, scoring
 from sites.geography.exceptions import AnswerRefused, UnknownLanguage, UnknownPlace
 
@@ -26,6 +28,16 @@ def new_game(language="en", choose=_random.sample):
         raise UnknownLanguage(language, names.LANGUAGES)
     keys = choose(sorted(places.all_places()), ROUNDS)
     return {"language": language, "round": 1, "score": 0, "questions": keys, "finished": False}
+
+
+def first_game(seed: str) -> dict:
+    """Return the first game of a browser with this seed: always the same for the same seed.
+
+    The questions come from an HMAC of the seed under the site's secret key, so the
+    seed in the visitor's cookie does not tell which countries they are.
+    """
+    private = random.Random(salted_hmac("sites.geography.first_game", seed).digest())
+    return new_game(choose=private.sample)
 
 
 def valid(state):

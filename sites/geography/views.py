@@ -11,9 +11,11 @@ which shows the result; a JSON post gets JSON.
 
 import base64
 import json
+import secrets
 
+from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
-from django.http import JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
@@ -26,15 +28,36 @@ from sites.home.snippet import integration_snippet
 #: The manifest's name: this app's label (its manifest.json sits beside this file).
 MANIFEST = "geography"
 LAST_KEY = "geography_last"  # the result a form post shows after its redirect
+FIRST_GAME_COOKIE = "geography_first_game"  # the seed of the game a page view shows before a session exists
 NO_WALLET = "Your AI did not answer this time. Type your answer instead."
 
 
-async def _state(request):
+async def _state(request: HttpRequest, *, seed: str | None = None, keep: bool = True) -> dict:
+    """Return the session's game; without one, the first game of ``seed`` (else the browser's cookie's).
+
+    A page view (keep=False) stores no session (DESIGN.md, "Security rules"); the
+    visitor's first answer or choice stores the game the page showed, which its
+    seed, kept in a signed cookie, makes again.
+    """
     state = await request.session.aget(game.SESSION_KEY)
     if not game.valid(state):  # a first visit, or a session this code did not write
-        state = game.new_game()
-        await request.session.aset(game.SESSION_KEY, state)
+        state = game.first_game(seed or _first_game_seed(request) or secrets.token_urlsafe(18))
+        if keep:
+            await request.session.aset(game.SESSION_KEY, state)
     return state
+
+
+def _first_game_seed(request: HttpRequest) -> str | None:
+    """Return the seed of this browser's first game from its signed cookie, or None."""
+    return request.get_signed_cookie(FIRST_GAME_COOKIE, default=None, salt=FIRST_GAME_COOKIE) or None
+
+
+def _keep_first_game_seed(response: HttpResponse, seed: str) -> None:
+    """Give the browser its first game's seed in a signed cookie (nothing stored on the server)."""
+    response.set_signed_cookie(
+        FIRST_GAME_COOKIE, seed, salt=FIRST_GAME_COOKIE, httponly=True, samesite="Lax",
+        secure=settings.SESSION_COOKIE_SECURE or None,
+    )
 
 
 def _error(code, message, status=400):
@@ -70,7 +93,8 @@ async def _reply(request, payload, status=200):
 @require_GET
 async def index(request):
     """Show what the game asks of the visitor's AI, the question, and the three ways to answer."""
-    state = await _state(request)
+    seed = _first_game_seed(request) or secrets.token_urlsafe(18)
+    state = await _state(request, seed=seed, keep=False)
     manifest = get_manifest(MANIFEST)
     last = await request.session.apop(LAST_KEY, None)
     context = {
@@ -81,7 +105,10 @@ async def index(request):
         "last": last,
         "snippet": integration_snippet("geography/game.js"),
     }
-    return render(request, "geography/index.html", context)
+    response = render(request, "geography/index.html", context)
+    if not await request.session.ahas_key(game.SESSION_KEY):
+        _keep_first_game_seed(response, seed)
+    return response
 
 
 @require_POST

@@ -33,9 +33,10 @@ ENDPOINTS = ("state", "new", "own", "prompt", "reply", "stream", "answer", "verd
 @never_cache
 @require_GET
 async def index(request):
-    """Show the game: own mode works with plain forms; the page script adds the AI ways."""
-    if request.session.session_key is None:
-        await request.session.acreate()
+    """Show the game: own mode works with plain forms; the page script adds the AI ways.
+
+    It stores no session (DESIGN.md, "Security rules"): the first move does.
+    """
     catalog = catalog_module.load()
     game = await store.load(request.session)
     manifest = get_manifest(MANIFEST)
@@ -50,6 +51,7 @@ async def index(request):
             **{name: reverse(f"twentyq:{name}") for name in ENDPOINTS},
             "code": reverse("byoa:code"),
             "wait": reverse("byoa:wait"),
+            "disconnect": reverse("byoa:disconnect"),
         },
         "linked": await aget_pairing(request, MANIFEST, connected=True) is not None,
         "game": game.public() if game else None,

@@ -1,10 +1,12 @@
 """Session codes, /byoa/code and /byoa/wait, rate limits and expiry on a controlled clock."""
 
+import logging
 import re
 from datetime import timedelta
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 import pytest
+from django.apps import apps
 from django.test import Client
 from django.utils import timezone
 
@@ -201,3 +203,12 @@ def test_post_code_in_debug_builds_a_ws_link_to_localhost(settings):
     settings.DEBUG = True
     body = Client().post("/byoa/code", HTTP_HOST="localhost:8000").json()
     assert unquote(dict(parse_qsl(urlsplit(body["link"]).query))["endpoint"]) == "ws://localhost:8000/byoa/ws"
+
+
+def test_a_refused_endpoint_is_logged_at_error_once_per_process_then_at_debug(caplog):
+    apps.get_app_config("byoa")._endpoint_refusal_logged = False  # as in a process that never refused one
+    caplog.set_level(logging.DEBUG)
+    for _ in range(3):
+        assert Client().post("/byoa/code", HTTP_HOST="localhost:8000").status_code == 500
+    refusals = [(r.name, r.levelno) for r in caplog.records if r.name.startswith(("byoa", "django.request"))]
+    assert refusals == [("byoa.views", logging.ERROR), ("byoa.views", logging.DEBUG), ("byoa.views", logging.DEBUG)]

@@ -52,7 +52,8 @@ async def test_a_code_issued_on_one_process_is_used_on_a_second_and_seen_by_the_
     assert (await visitor.http.get(wait, params={"session": answer["session"]})).json() == {"state": "waiting"}
     wallet = await direct_wallet(on_process(answer["link"], second), PERU)
     assert wallet.opened, wallet.activity
-    assert (await visitor.http.get(wait, params={"session": answer["session"]})).json() == {"state": "connected"}
+    connected = (await visitor.http.get(wait, params={"session": answer["session"]})).json()
+    assert connected == {"state": "connected", "wallet": wallet.identity["name"], "active": True}
 
 
 async def test_a_wallet_connected_to_one_process_serves_calls_made_on_every_process(cluster, visitor, direct_wallet):
@@ -122,9 +123,15 @@ async def test_an_mcp_visitors_basket_is_theirs_whichever_process_answers(cluste
     first, second, third = cluster.servers
     async with httpx.AsyncClient() as browser:
         assert (await browser.get(f"{cluster.url}/bookshop/")).status_code == 200
+        # The visitor's first basket add makes the session (a page view makes none).
+        added = await browser.post(
+            f"{cluster.url}/bookshop/basket/add/", data={"slug": "the-hobbit", "quantity": 1},
+            headers={"x-csrftoken": browser.cookies["csrftoken"]},
+        )
+        assert added.status_code == 302, added.text[:2000]
         cookies = dict(browser.cookies)
     async with mcp_client(first, cookies=cookies) as client:
-        added = await client.call_tool("add_to_basket", {"slug": "the-hobbit", "quantity": 2})
+        added = await client.call_tool("add_to_basket", {"slug": "the-hobbit", "quantity": 1})
         assert not added.is_error, added.content
     for server in (second, third, cluster):
         async with mcp_client(server, cookies=cookies) as client:

@@ -34,7 +34,7 @@ PRODUCTION = readme_switches()
 
 def run_django(tmp_path, *argv, **env):
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_", "REDIS_URL"))}
-    clean.update(DJANGO_SETTINGS_MODULE="sites.config.settings", VISITOR_AI_VAR_DIR=str(tmp_path), **env)
+    clean.update({"DJANGO_SETTINGS_MODULE": "sites.config.settings", "VISITOR_AI_VAR_DIR": str(tmp_path), **env})
     return subprocess.run([sys.executable, *argv], env=clean, cwd=ROOT, capture_output=True, text=True)
 
 
@@ -48,6 +48,16 @@ def test_check_deploy_is_clean_with_the_readme_switches(tmp_path):
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "no issues" in done.stdout
+
+
+def test_check_deploy_reports_a_missing_var_dir_as_a_check_error_not_a_traceback(tmp_path):
+    missing = tmp_path / "not-created" / "var"
+    without_database = {k: v for k, v in PRODUCTION.items() if k != "DATABASE_URL"}  # SQLite in the var dir
+    done = run_django(tmp_path, "manage.py", "check", "--deploy", **{**without_database, "VISITOR_AI_VAR_DIR": str(missing)})
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr, done.stderr
+    assert "(home.E001) VISITOR_AI_VAR_DIR" in done.stderr and f"mkdir -p {missing}" in done.stderr
+    assert not missing.exists()  # reported, not created behind the operator's back
 
 
 def test_check_deploy_warns_without_hsts(tmp_path):

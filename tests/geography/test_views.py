@@ -34,6 +34,8 @@ def post_json(client, url, body, **extra):
 def player():
     client = Client()
     assert client.get("/geography/").status_code == 200
+    # A page view stores no session; the visitor's first act stores the game the page showed.
+    assert post_json(client, "/geography/language/", {"language": "en"}).status_code == 200
     return client
 
 

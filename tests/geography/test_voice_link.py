@@ -4,6 +4,7 @@ page opens a link, a headless wallet (testwallet.direct) takes it, and each clip
 page -> server -> the visitor's wallet -> transcript -> the server's verdict.
 """
 
+import asyncio
 import base64
 import io
 import wave
@@ -115,3 +116,18 @@ async def test_a_wallet_that_fails_a_call_sends_the_visitor_to_own_mode(game, di
     await game.locator("#notice", has_text="Your AI did not answer this time. Type your answer instead.").wait_for(timeout=10000)
     assert await game.locator("#mode").get_attribute("data-mode") == "own"
     assert await game.locator("#round").text_content() == "1"
+
+
+async def test_the_page_shows_which_wallet_connected_and_disconnects_it(game, direct_wallet):
+    # A link may come from someone else's page: the visitor sees what connected and can end it.
+    link = await shown_link(game)
+    wallet = await direct_wallet(link, {"audio.transcribe": {"text": "Peru"}}, name="<b>Grandma's wallet</b>")
+    assert wallet.opened, wallet.activity
+    shown = game.locator("#linked-wallet")
+    await shown.locator(".linked-wallet-name", has_text="<b>Grandma's wallet</b>").wait_for(timeout=5000)
+    assert await shown.locator("b").count() == 0  # the wallet's name is text, never markup
+    await click(game, "button", "Disconnect it")
+    await shown.get_by_text("Disconnected:").wait_for(timeout=5000)
+    await asyncio.wait_for(wallet.closed.wait(), 10)  # the site said bye and closed its connection
+    assert await game.locator("#mode").get_attribute("data-mode") == "own"
+    assert game.console_problems == []

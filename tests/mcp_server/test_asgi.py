@@ -44,3 +44,14 @@ async def test_lifespan_starts_before_requests_and_stops_on_shutdown():
 async def test_websocket_scope_is_refused_with_a_clear_error():
     with pytest.raises(ValueError, match="serves http and lifespan"):
         await MCPApplication()({"type": "websocket"}, None, None)
+
+
+@pytest.mark.parametrize("method", ["GET", "DELETE", "PUT"])
+async def test_every_method_but_post_gets_405_allow_post_without_reaching_the_sdk(method):
+    app = MCPApplication()
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1:8000") as http:
+        response = await asyncio.wait_for(http.request(method, "/api/mcp", headers=HEADERS), 5)
+    assert response.status_code == 405
+    assert response.headers["allow"] == "POST"
+    assert app._servers == {}  # no SDK server was started for it

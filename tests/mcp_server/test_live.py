@@ -24,12 +24,15 @@ def mcp_client(server, **http_options):
     return Client(streamable_http_client(f"{server.url}/api/mcp", http_client=http))
 
 
-async def browser_cookies(server):
-    """Visit the shop like a browser and return its session cookie."""
+async def browser_cookies(server, slug):
+    """Visit the shop like a browser, add a book with its form (the act that makes a session), return its cookies."""
     async with httpx.AsyncClient(base_url=server.url) as browser:
-        response = await browser.get("/bookshop/")
-        assert response.status_code == 200
-        return dict(response.cookies)
+        assert (await browser.get("/bookshop/")).status_code == 200
+        added = await browser.post(
+            "/bookshop/basket/add/", data={"slug": slug}, headers={"x-csrftoken": browser.cookies["csrftoken"]}
+        )
+        assert added.status_code == 302 and "sessionid" in browser.cookies
+        return dict(browser.cookies)
 
 
 async def test_official_client_initializes_lists_and_calls_every_read_tool(daphne_server):
@@ -46,27 +49,27 @@ async def test_official_client_initializes_lists_and_calls_every_read_tool(daphn
 
 
 async def test_basket_tools_act_on_the_browser_session_of_the_cookie(daphne_server):
-    cookies = await browser_cookies(daphne_server)
+    cookies = await browser_cookies(daphne_server, "dune")
     async with mcp_client(daphne_server, cookies=cookies) as client:
         added = await client.call_tool("add_to_basket", {"slug": "the-hobbit", "quantity": 2})
         assert not added.is_error, added.content
         basket = await client.call_tool("view_basket", {})
         items = basket.structured_content["items"]
-        assert [(item["book"]["slug"], item["quantity"]) for item in items] == [("the-hobbit", 2)]
+        assert [(item["book"]["slug"], item["quantity"]) for item in items] == [("dune", 1), ("the-hobbit", 2)]
 
 
 async def test_two_browser_sessions_never_see_each_others_basket(daphne_server):
-    alice, bob = await browser_cookies(daphne_server), await browser_cookies(daphne_server)
+    alice, bob = await browser_cookies(daphne_server, "dune"), await browser_cookies(daphne_server, "dracula")
     assert alice != bob
     async with mcp_client(daphne_server, cookies=alice) as client:
-        assert not (await client.call_tool("add_to_basket", {"slug": "dune"})).is_error
+        assert not (await client.call_tool("add_to_basket", {"slug": "the-hobbit"})).is_error
     async with mcp_client(daphne_server, cookies=bob) as client:
         assert not (await client.call_tool("add_to_basket", {"slug": "pride-and-prejudice"})).is_error
         bobs = await client.call_tool("view_basket", {})
     async with mcp_client(daphne_server, cookies=alice) as client:
         alices = await client.call_tool("view_basket", {})
-    assert [i["book"]["slug"] for i in alices.structured_content["items"]] == ["dune"]
-    assert [i["book"]["slug"] for i in bobs.structured_content["items"]] == ["pride-and-prejudice"]
+    assert [i["book"]["slug"] for i in alices.structured_content["items"]] == ["dune", "the-hobbit"]
+    assert [i["book"]["slug"] for i in bobs.structured_content["items"]] == ["dracula", "pride-and-prejudice"]
 
 
 async def test_a_forged_session_cookie_has_no_basket(daphne_server):
@@ -125,6 +128,16 @@ async def test_oversized_body_gets_413(daphne_server):
     body = json.dumps({**LIST_TOOLS, "params": {"_meta": {"padding": padding}}})
     response = await post(daphne_server, body)
     assert response.status_code == 413
+
+
+@pytest.mark.parametrize("accept", ["text/event-stream", "application/json, text/event-stream"])
+async def test_a_get_is_refused_at_once_with_405_and_no_event_stream(daphne_server, accept):
+    # A bound on the whole exchange: a GET given a stream would wait here for pings, not a body.
+    async with httpx.AsyncClient(base_url=daphne_server.url, timeout=5) as http:
+        response = await http.get("/api/mcp", headers={"accept": accept})
+    assert response.status_code == 405
+    assert response.headers["allow"] == "POST"
+    assert response.headers["content-type"] == "application/json"
 
 
 async def test_server_still_answers_after_bad_requests(daphne_server):

@@ -187,3 +187,14 @@ async def test_two_models_granted_over_the_link_check_each_answer(game_page, dir
     assert sorted(params["model"] for _skill, _input, params in backend.calls) == ["m1", "m2"]
     assert await game_page.locator("#stream-text").text_content() == "yes"  # only the answering model streams here
     assert console == []
+
+
+async def test_the_page_shows_which_wallet_connected_and_disconnects_it(game_page, direct_wallet, console):
+    # A link may come from someone else's page: the visitor sees what connected and can end it.
+    backend = GatedBackend()
+    await link_wallet(game_page, direct_wallet, backend)
+    shown = game_page.locator("#linked-wallet")
+    await shown.locator(".linked-wallet-name", has_text=backend.wallet.identity["name"]).wait_for(timeout=5000)
+    await press(game_page, "#linked-wallet .linked-wallet-disconnect")
+    await shown.get_by_text("Disconnected:").wait_for(timeout=5000)
+    await asyncio.wait_for(backend.wallet.closed.wait(), 10)  # the site said bye and closed its connection

@@ -13,19 +13,19 @@ from django.urls import NoReverseMatch, reverse
 from testwallet.relay.conf import relay_settings
 from testwallet.relay.token import session_token
 
-SESSION_KEY = "testwallet"
+#: The cookie that keeps the choice: a cookie, not the session, so that a page view stores nothing.
+COOKIE = "testwallet"
 
 
 class TestWalletMiddleware:
     """
     In DEBUG only: `?testwallet=1` injects the in-page test wallets
-    (frontend/testwallet/) into the site's pages for someone browsing without an
-    extension; `?testwallet=0` removes them. The choice sticks for the session.
+    (frontend/testwallet/) into the demo pages for someone browsing without an
+    extension; `?testwallet=0` removes them. The choice sticks in a cookie.
     Sets `request.testwallet`, which the base template reads, and
     `request.testwallet_relay`: where the stand-ins reach the model (or the
-    scripted player), this session's relay token, and who answers. Without
-    DEBUG it reads nothing; with it, a page view stores a session only once the
-    visitor has asked for the test wallet.
+    scripted player), this browser's relay token, and who answers. Without
+    DEBUG it reads nothing; with it, it reads a cookie and stores no session.
     """
 
     sync_capable = False
@@ -39,17 +39,14 @@ class TestWalletMiddleware:
     async def __call__(self, request: HttpRequest) -> HttpResponseBase:
         request.testwallet = False
         request.testwallet_relay = None
+        asked = request.GET.get("testwallet") if settings.DEBUG else None
         if settings.DEBUG:
-            asked = request.GET.get("testwallet")
-            if asked == "1":
-                await request.session.aset(SESSION_KEY, True)
-            elif asked == "0":
-                # A pop marks the session changed only when the key was there: turning the
-                # test wallet off stores no session for a visitor who never turned it on.
-                await request.session.apop(SESSION_KEY, None)
-            request.testwallet = await request.session.aget(SESSION_KEY, False)
+            request.testwallet = asked == "1" if asked in {"0", "1"} else request.COOKIES.get(COOKIE) == "1"
         request.testwallet_relay = await relay_for(request) if request.testwallet else None
-        return await self.get_response(request)
+        response = await self.get_response(request)
+        if asked in {"0", "1"}:
+            response.set_cookie(COOKIE, asked, httponly=True, samesite="Lax", secure=settings.SESSION_COOKIE_SECURE or None)
+        return response
 
 
 async def relay_for(request: HttpRequest) -> dict[str, Any] | None:
@@ -63,7 +60,7 @@ async def relay_for(request: HttpRequest) -> dict[str, Any] | None:
     return {
         "chat": chat,
         "transcribe": transcribe if conf.transcribe_url else None,
-        "token": await session_token(request.session),
+        "token": await session_token(request),
         "csrf": get_token(request),
         "model": conf.label,
         "modelName": conf.model or ("scripted" if conf.scripted else "default"),

@@ -1,29 +1,36 @@
 """
-The relay token: a random value per browser session, which the base template
-hands to the stand-in scripts of this session's pages and the relay asks for in
-a header. A page of another site cannot read it; a page of another session has
-another one.
+The relay token: a value per browser, which the base template hands to the
+stand-in scripts of this browser's pages and the relay asks for in a header. A
+page of another site cannot read it; another browser has another one.
+
+It is an HMAC of the browser's CSRF secret (its csrftoken cookie) under the
+site's secret key, so nothing is stored for it: a page view with the stand-ins
+on stores no session (DESIGN.md, "Security rules").
 """
 
 import secrets
 
+from django.http import HttpRequest
+from django.middleware.csrf import get_token
+from django.utils.crypto import salted_hmac
+
 #: The header that carries it.
 HEADER = "X-Testwallet-Token"
-#: Where the session keeps it.
-SESSION_KEY = "testwallet_relay_token"
+_SALT = "sites.home.relay.token"
 
 
-async def session_token(session):
-    """Return this session's relay token, creating it on first use."""
-    token = await session.aget(SESSION_KEY)
-    if not token:
-        token = secrets.token_urlsafe(32)
-        await session.aset(SESSION_KEY, token)
-    return token
+def _token_for(csrf_secret: str) -> str:
+    return salted_hmac(_SALT, csrf_secret).hexdigest()
 
 
-async def carries_session_token(request):
-    """Whether the request carries its session's relay token."""
-    expected = await request.session.aget(SESSION_KEY)
+async def session_token(request: HttpRequest) -> str:
+    """Return this browser's relay token (its CSRF cookie is set with the page if it had none)."""
+    get_token(request)  # Django keeps the browser's CSRF secret in META["CSRF_COOKIE"]
+    return _token_for(request.META["CSRF_COOKIE"])
+
+
+async def carries_session_token(request: HttpRequest) -> bool:
+    """Whether the request carries its browser's relay token."""
+    csrf_secret = request.META.get("CSRF_COOKIE")
     given = request.headers.get(HEADER, "")
-    return bool(expected) and secrets.compare_digest(given.encode(), expected.encode())
+    return bool(csrf_secret) and secrets.compare_digest(given.encode(), _token_for(csrf_secret).encode())

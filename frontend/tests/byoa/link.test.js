@@ -116,6 +116,25 @@ describe('startLink', () => {
     assert.deepEqual(shown.mock.calls.map((c) => c.arguments), [[LINK]]);
   });
 
+  it('should tell which wallet connected, as text cut to 100 characters, and end that pairing on request', async () => {
+    /** @type {any} */ (globalThis).document = fakeDocument({ cookie: 'csrftoken=tok' });
+    const name = '<img src=x onerror=alert(1)>' + 'w'.repeat(200);
+    const server = fakeServer({ states: [Response.json({ state: 'connected', wallet: name, active: true })] });
+    /** @type {import('../../byoa/types.js').LinkedWallet[]} */
+    const connected = [];
+    const outcome = startLink({ fetch: server.fetch, open: () => {}, onConnected: (linked) => connected.push(linked) });
+    await advance(1000);
+    assert.equal(await outcome, 'connected');
+    assert.equal(connected.length, 1);
+    assert.equal(connected[0].wallet, name.slice(0, 100));
+    assert.equal(await connected[0].disconnect(), true);
+    const ended = /** @type {{ url: string, init: RequestInit }} */ (server.requests.at(-1));
+    assert.equal(ended.url, '/byoa/disconnect');
+    assert.equal(ended.init.method, 'POST');
+    assert.deepEqual(JSON.parse(String(ended.init.body)), { session: WAIT_ID });
+    assert.equal(/** @type {Record<string, string>} */ (ended.init.headers)['X-CSRFToken'], 'tok');
+  });
+
   it('should send no X-CSRFToken header when the page has no token, and an empty body without a manifest', async () => {
     /** @type {any} */ (globalThis).document = fakeDocument();
     const server = fakeServer({ states: ['connected'] });

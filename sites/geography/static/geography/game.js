@@ -11,7 +11,7 @@
 
 import { findByoa } from '../byoa/discovery.js';
 import { callSkill, releaseOnPageHide, requestGrant } from '../byoa/extension.js';
-import { csrfToken, startLink } from '../byoa/link.js';
+import { csrfToken, showLinkedWallet, startLink } from '../byoa/link.js';
 import { CallLimiter } from '../byoa/ratelimit.js';
 // The recorder (and its WAV encoder) loads on the visitor's first "Speak": a page that is
 // answered by typing never fetches it.
@@ -72,11 +72,21 @@ async function transcribeInPage(clip) {
 // 2. Without the extension: a link pairs the visitor's wallet with this site; the server calls it.
 $('wallet-link').addEventListener('click', async () => {
   showLinkState('Waiting for your wallet…');
-  const outcome = await startLink({ manifest: 'geography', onLink: showLink, onTick: showCountdown });
+  const outcome = await startLink({ manifest: 'geography', onLink: showLink, onTick: showCountdown, onConnected });
   showLinkState(outcome === 'connected' ? 'Connected.' : 'Your wallet did not connect.');
   if (outcome === 'connected') useVoice('link');
   else useOwnMode('Type your answer instead.');
 });
+
+/**
+ * Show which wallet came, and a way to end it: the visitor may have opened someone else's link.
+ * @param {import('../byoa/types.js').LinkedWallet} linked
+ */
+function onConnected(linked) {
+  showLinkedWallet($('linked-wallet'), linked, {
+    onDisconnected: () => useOwnMode('Your wallet is disconnected. Type your answer instead.'),
+  });
+}
 
 /** @param {Clip} clip the server has the paired wallet transcribe it, and judges the text */
 function transcribeOnServer(clip) {

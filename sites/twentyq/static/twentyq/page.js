@@ -6,7 +6,7 @@
 // Every "no" of a way lands in own mode: the site's own questions and the catalog's answers.
 
 import { AiConnect } from '../aiconnect/client.js';
-import { startLink } from '../byoa/link.js';
+import { showLinkedWallet, startLink } from '../byoa/link.js';
 import { WayChooser, aiWalletWay, builtinWay, extensionWay, linkWay, ownWay } from '../ways/index.js';
 import { post, streamMove } from './api.js';
 import { renderGame, setText, show } from './render.js';
@@ -36,6 +36,9 @@ const chooser = new WayChooser([
       const outcome = await startLink({
         manifest: config.manifestName, codeUrl: urls.code, waitUrl: urls.wait, signal,
         onLink: showLink, onTick: (left) => setText('link-countdown', `Waiting for your wallet: ${left} s`),
+        // Which wallet came, and a way to end it: the visitor may have opened someone else's link.
+        onConnected: (linked) => showLinkedWallet($('linked-wallet'), linked),
+        disconnectUrl: urls.disconnect,
       });
       hideLink();
       return outcome === 'connected' ? { models: [] } : null;
