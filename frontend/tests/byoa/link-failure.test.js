@@ -16,12 +16,13 @@ const WAIT_ID = 'wait-id-abc';
  */
 function server(code, state = 'waiting') {
   /** @type {typeof globalThis.fetch} */
-  return async (input, init = {}) => {
+  const fetch = async (input, init = {}) => {
     init.signal?.throwIfAborted();
     if (!String(input).startsWith('/byoa/code')) return Response.json({ state });
     if (code instanceof Error) throw code;
     return code.clone();
   };
+  return fetch;
 }
 
 /** Run startLink to its end with the clock moving; return its outcome, what onFailure got and the console's warnings. */
