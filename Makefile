@@ -60,7 +60,7 @@ $(VENV)/.installed: pyproject.toml $(VENV)/bin/python
 	@touch $@
 
 $(VENV)/.installed-test: pyproject.toml $(VENV)/.installed
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[dev]'  # [test] and every extra the suite tests
 	@touch $@
 
 frontend-deps: frontend/node_modules/.package-lock.json

@@ -2,14 +2,18 @@
 The wheel gives a site everything, and README.md's "Add it to your site" is a program.
 
 The wheel is built from this working tree (not an editable install) with pip,
-offline (setuptools comes with the test extra). The README's steps run in a new
+offline (setuptools comes with the dev extra). The README's steps run in a new
 `django-admin startproject` in a venv where the wheel is the only copy of our
-packages; its dependencies come from this environment's site-packages through a
-.pth line, whose own .pth files (the editable install's finder) Python never reads.
-The one step not taken from the README is its `pip install ... @ git+...` line:
-the venv gets the wheel instead.
+packages, installed as `pip install visitor-ai[test]` would: its dependencies and
+the test extra's, and nothing else. They come from this environment, offline: the
+distributions that requirement needs (read from the wheel's metadata, followed
+through each dependency's own) are linked into one directory that a .pth line puts
+on the venv's path, so another extra's packages (psycopg, hypercorn, pocketsphinx,
+hypothesis) are not importable there. The one step not taken from the README is
+its `pip install ... @ git+...` line: the venv gets the wheel instead.
 """
 
+import email
 import os
 import re
 import shlex
@@ -17,12 +21,17 @@ import subprocess
 import sys
 import sysconfig
 import zipfile
+from importlib import metadata
 from pathlib import Path
 
 import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 ROOT = Path(__file__).resolve().parents[1]
 LIBRARY = ("aiconnect", "byoa", "ui", "ways", "webmcp", "testwallet")
+# What a site installs with [test] only: none of the other extras' packages.
+OTHER_EXTRAS_ONLY = ("psycopg", "channels_redis", "hypercorn", "granian", "wsproto", "pocketsphinx", "hypothesis")
 STEP = re.compile(r"^<!-- site: (?P<action>.+?) -->\n+```[a-z]*\n(?P<body>.*?)^```", re.MULTILINE | re.DOTALL)
 
 pytestmark = pytest.mark.slow
@@ -64,14 +73,49 @@ def wheel(tmp_path_factory):
     return built
 
 
+def distributions_needed(wheel, extras):
+    """Return {name: Distribution} of this environment that ``visitor-ai[extras]`` from the wheel needs."""
+    with zipfile.ZipFile(wheel) as archive:
+        (name,) = [name for name in archive.namelist() if name.endswith(".dist-info/METADATA")]
+        own = email.message_from_bytes(archive.read(name)).get_all("Requires-Dist") or []
+    found, seen = {}, set()
+    pending = [(Requirement(line), frozenset(extras)) for line in own]
+    while pending:
+        requirement, active = pending.pop()
+        if requirement.marker and not any(requirement.marker.evaluate({"extra": extra}) for extra in active or {""}):
+            continue
+        key = (canonicalize_name(requirement.name), frozenset(requirement.extras))
+        if key in seen:
+            continue
+        seen.add(key)
+        if key[0] == "visitor-ai":  # one of our extras naming another: the wheel's own requirements again
+            pending += [(Requirement(line), key[1]) for line in own]
+            continue
+        distribution = metadata.distribution(requirement.name)
+        found[key[0]] = distribution
+        pending += [(Requirement(line), key[1]) for line in distribution.requires or []]
+    return found
+
+
+def link_distributions(distributions, directory):
+    """Link each distribution's top-level modules, packages and metadata into ``directory``."""
+    for distribution in distributions.values():
+        for top in {file.parts[0] for file in distribution.files or () if file.parts[0] != ".."}:
+            target = directory / top
+            if not target.exists() and top != "__pycache__" and not top.endswith(".pth"):
+                target.symlink_to(Path(distribution.locate_file(top)).resolve())
+
+
 @pytest.fixture(scope="module")
 def site_python(wheel, tmp_path_factory):
-    """Return the python of a new venv with the wheel installed and our dependencies reachable."""
+    """Return the python of a new venv with the wheel installed and what its [test] extra needs reachable."""
     venv = tmp_path_factory.mktemp("venv")
     run([sys.executable, "-m", "venv", "--without-pip", venv], cwd=venv)
     python = venv / "bin" / "python"
     purelib = Path(run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], cwd=venv).strip())
-    (purelib / "dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    dependencies = tmp_path_factory.mktemp("dependencies")
+    link_distributions(distributions_needed(wheel, {"test"}), dependencies)
+    (purelib / "dependencies.pth").write_text(f"{dependencies}\n")
     pip_install = [sys.executable, "-m", "pip", "--python", python, "install", "--quiet", "--no-deps", "--no-index"]
     run([*pip_install, wheel], cwd=venv)
     return python
@@ -111,6 +155,14 @@ def test_a_site_with_the_wheel_cannot_import_the_demos_as_sites(site_python, tmp
     assert run([site_python, "-c", "import visitor_ai; print(visitor_ai.__file__)"], cwd=tmp_path, env=env).startswith(
         str(site_python.parent.parent)
     )
+
+
+def test_the_test_extra_brings_the_test_wallet_and_no_other_extras_packages(site_python, tmp_path):
+    env = site_environment(site_python)
+    run([site_python, "-c", "import testwallet.plugin, testwallet.direct, playwright, pytest_django"], cwd=tmp_path, env=env)
+    for module in OTHER_EXTRAS_ONLY:
+        done = subprocess.run([site_python, "-c", f"import {module}"], cwd=tmp_path, env=env, capture_output=True, text=True)
+        assert f"No module named '{module}'" in done.stderr, f"{module} came with [test]: {done.stderr}"
 
 
 def apply_step(project, action, body, env):
@@ -156,7 +208,9 @@ def test_the_readme_makes_a_new_project_a_site_whose_test_passes(site_python, tm
     )
     output = done.stdout + done.stderr
     assert done.returncode == 0, output
-    assert re.search(r"\b1 passed\b", output), output
+    tests = sum(body.count("\nasync def test_") + body.startswith("async def test_") for _, body in steps)
+    assert tests >= 6  # the AI Wallet page's three and the agent wallet's three
+    assert re.search(rf"\b{tests} passed\b", output), output
     assert "warning" not in output.lower(), output
     # The server and its migrate ran on the fixture's database: the developer's was never made.
     assert not (project / "db.sqlite3").exists()

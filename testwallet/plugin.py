@@ -31,7 +31,7 @@ installing this package gives a site's own test suite these fixtures.
 Configure in ``pytest.ini`` / ``[tool.pytest.ini_options]``::
 
     daphne_application = "mysite.asgi:application"    # default: from ASGI_APPLICATION
-    daphne_setup_commands = ["migrate --noinput", "loaddata demo"]
+    daphne_setup_commands = ["migrate --noinput", "loaddata shop"]   # default: migrate alone
 """
 
 import os

@@ -2,9 +2,13 @@
 /**
  * The direct link, for a visitor without the extension (specs/byoa-sites.md, "Without the
  * extension"): get a code and a link from the site, open the link, ask the site whether the
- * wallet came. The page learns 'connected' or 'not-connected', nothing else: a decline looks like
- * no wallet, and no code or error text leaves this module.
+ * wallet came. The page learns 'connected' or 'not-connected': a decline looks like no wallet.
+ * Why a link did not connect is for the developer (./link-failure.js): `onFailure` gets the
+ * reason, and the console says what to fix when the site refused the code (403 CSRF, 429, 500
+ * endpoint-refused). No code or link ever leaves this module but through `open` and `onLink`.
  */
+
+import { codeFailure, failure, logFailure } from './link-failure.js';
 
 /**
  * Return Django's CSRF token: the `csrftoken` cookie, else a `csrfmiddlewaretoken` input, else
@@ -31,12 +35,19 @@ export function csrfToken(doc = globalThis.document) {
  */
 export async function startLink({
   manifest, codeUrl = '/byoa/code', waitUrl = '/byoa/wait', disconnectUrl = '/byoa/disconnect', seconds = 90,
-  pollMs = 1000, signal, open = (link) => location.assign(link), onLink, onTick, onConnected, fetch = globalThis.fetch,
+  pollMs = 1000, signal, open = (link) => location.assign(link), onLink, onTick, onConnected, onFailure,
+  fetch = globalThis.fetch,
 } = {}) {
+  /** @param {import('./types.js').LinkFailure} failed */
+  const fail = (failed) => {
+    logFailure(failed);
+    guarded(onFailure, failed);
+    return /** @type {const} */ ('not-connected');
+  };
   // One controller ends all in flight: the page's signal, the deadline, or the outcome.
   const stop = new AbortController();
   const quit = () => stop.abort();
-  if (signal?.aborted) return 'not-connected';
+  if (signal?.aborted) return fail(failure('aborted'));
   signal?.addEventListener('abort', quit);
   /** @type {any} */
   let ticker;
@@ -47,14 +58,17 @@ export async function startLink({
     .then((r) => (r.ok ? r.json() : null)).catch(() => null);
   try {
     const token = csrfToken();
-    const { session, link } = await json(codeUrl, {
-      method: 'POST',
+    const response = await fetch(codeUrl, {
+      credentials: 'same-origin', cache: 'no-store', signal: stop.signal, method: 'POST',
       headers: { 'Content-Type': 'application/json', ...(token && { 'X-CSRFToken': token }) },
       body: JSON.stringify(manifest ? { manifest } : {}),
-    }) ?? {};
+    }).catch(() => null);
+    const body = response ? await response.json().catch(() => null) : null;
+    const { session, link } = (response?.ok && body) || {};
     // Only a wallet link is opened, whatever else an answer holds; and nothing after an abort.
     const valid = typeof session === 'string' && session && typeof link === 'string' && link.startsWith('bringyourownagent://');
-    if (!valid || stop.signal.aborted) return 'not-connected';
+    if (stop.signal.aborted) return fail(failure('aborted'));
+    if (!valid) return fail(codeFailure(response, body));
     guarded(open, link);
     guarded(onLink, link);
     const until = Date.now() + seconds * 1000;
@@ -77,9 +91,9 @@ export async function startLink({
         guarded(onConnected, { wallet, disconnect: () => endLink(disconnectUrl, session, fetch) });
         return 'connected';
       }
-      if (answer?.state === 'expired') break;
+      if (answer?.state === 'expired') return fail(failure('expired'));
     }
-    return 'not-connected';
+    return fail(failure(signal?.aborted ? 'aborted' : 'timeout'));
   } finally {
     clearTimeout(deadline);
     clearInterval(ticker);

@@ -42,6 +42,8 @@
  * @property {(secondsLeft: number) => void} [onTick] The countdown, at least once a second.
  * @property {string} [disconnectUrl] Where the page ends the pairing its link opened (POST).
  * @property {(linked: LinkedWallet) => void} [onConnected] Which wallet connected, and how to end it.
+ * @property {(failed: LinkFailure) => void} [onFailure] Why the link did not connect, for the
+ *   developer (the visitor sees only that it did not).
  * @property {typeof fetch} [fetch]
  */
 
@@ -50,6 +52,20 @@
  * What connected after a link: show it, so a visitor who opened someone else's link sees it.
  * @property {string} wallet The name the wallet's hello gave (its own words: show as text), or ''.
  * @property {() => Promise<boolean>} disconnect Ends the pairing (revoked, connection closed); whether it did.
+ */
+
+/**
+ * @typedef {object} LinkFailure
+ * Why a link did not connect. The code request's reasons are the site's to fix (the console
+ * says how): `csrf` (403), `rate-limited` (429, with `retryAfter` seconds), `endpoint-refused`
+ * and `unknown-manifest` (the server's own message added), `server-error`, `network`,
+ * `bad-answer`. The visitor's: `expired` (no wallet came with the code, or the visitor declined:
+ * they look alike), `timeout` (the countdown ended), `aborted` (the page's signal).
+ * @property {'csrf' | 'rate-limited' | 'endpoint-refused' | 'unknown-manifest' | 'server-error'
+ *   | 'network' | 'bad-answer' | 'expired' | 'timeout' | 'aborted'} reason
+ * @property {string} message An English sentence for the developer; never the link or its code.
+ * @property {number} [status] The HTTP status of the code request, when it got one.
+ * @property {number} [retryAfter] Seconds, from a 429's Retry-After.
  */
 
 /** @typedef {'button' | 'silence' | 'cap' | 'abort'} StopReason What ended a recording. */

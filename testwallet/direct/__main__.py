@@ -1,6 +1,8 @@
 """
 ``python -m testwallet.direct '<link>'``: take one link and serve the site until it
-says bye, the connection ends for good, or Ctrl-C.
+says bye, the connection ends for good, or Ctrl-C. It prints a line as it connects,
+as it answers each call (the skill, ok or not, how long it took) and as it stops;
+never a code, a pairing token or what a call carried.
 
 Examples::
 
@@ -78,8 +80,13 @@ def build_backend(args: argparse.Namespace) -> Backend:
     return ScriptedBackend(script)
 
 
+def say(line: str) -> None:
+    """Print one line of what the wallet does at once (never a code, a token or call content)."""
+    print(line, flush=True)
+
+
 async def run(args: argparse.Namespace, backend: Backend) -> int:
-    wallet = DirectWallet(backend, consent=args.consent, dev_local=args.dev_local or None)
+    wallet = DirectWallet(backend, consent=args.consent, dev_local=args.dev_local or None, report=say)
     connected = False
     try:
         connected = await wallet.open(args.link)
@@ -87,8 +94,6 @@ async def run(args: argparse.Namespace, backend: Backend) -> int:
             await wallet.closed.wait()
     finally:
         await wallet.close()
-        for line in wallet.activity:  # never a code, a token or call content
-            print(line)
     return 0 if connected else 1
 
 

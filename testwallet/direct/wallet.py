@@ -10,7 +10,9 @@ check, answering calls through the gate, ping, and coming back.
     await wallet.close()              # bye
 
 Everything the wallet does is noted in ``activity`` as short text that never
-contains a session code, a pairing token or call content.
+contains a session code, a pairing token or call content; ``report`` (e.g.
+``print``) gets the same lines as they happen, and one per call answered (its
+skill, ok and duration: never its content).
 """
 
 import asyncio
@@ -91,6 +93,7 @@ class DirectWallet:
         delays: Callable[[], Iterator[float]] = reconnect_delays,
         sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
         open_timeout: float = 10.0,
+        report: Callable[[str], object] | None = None,
     ) -> None:
         self.backend = backend
         self.consent = Consent(consent)
@@ -104,6 +107,7 @@ class DirectWallet:
         self.delays = delays
         self.sleep = sleep
         self.open_timeout = open_timeout
+        self.report = report
         self.state = State.IDLE
         self.activity: list[str] = []
         self.pairing: str | None = None  # kept only with "decide on my own"
@@ -214,7 +218,7 @@ class DirectWallet:
         self.pairing = first["pairing"] if self.consent is Consent.DECIDE_ON_MY_OWN else None
         self.state = State.CONNECTED
         self.welcomed.set()
-        self._note("connected")
+        self._note(f"connected to {self.endpoint} (skills: {', '.join(self.grant['skills'])})")
         self._spawn(self._serve(ws))
         self._spawn(self._ping(ws))
         return True
@@ -274,6 +278,8 @@ class DirectWallet:
         self._finish()
 
     def _finish(self) -> None:
+        if self.state is State.CONNECTED or self.state is State.AWAY:
+            self._say(f"stopped after {self.answered} answered call{'' if self.answered == 1 else 's'}")
         self.state = State.CLOSED
         self.closed.set()
 
@@ -289,6 +295,7 @@ class DirectWallet:
 
     async def _answer(self, ws: ClientConnection, frame: protocol.Frame) -> None:
         call_id = frame.get("id")
+        started = time.monotonic()
         if self._answering >= self.grant["limits"]["maxParallelCalls"]:
             # The hello announced this cap: a server that sends more gets a "no", not more work.
             reply = protocol.result(call_id, False)
@@ -305,6 +312,10 @@ class DirectWallet:
             await ws.send(protocol.dump(reply))
         except websockets.ConnectionClosed:
             pass
+        # The skill is the site's word: named only when it is one the visitor granted.
+        skill = frame.get("skill") if frame.get("skill") in self.grant["skills"] else "a skill not granted"
+        outcome = "ok" if reply.get("ok") else "not ok"
+        self._say(f"answered {skill}: {outcome} in {time.monotonic() - started:.2f} s")
 
     async def _run_call(self, ws: ClientConnection, frame: protocol.Frame) -> protocol.Frame:
         call_id, skill = frame.get("id"), frame.get("skill")
@@ -409,7 +420,16 @@ class DirectWallet:
         """Record what happened (never a code, a token or call content); return False."""
         self.activity.append(text)
         logger.info("wallet: %s", text)
+        self._say(text)
         return False
+
+    def _say(self, line: str) -> None:
+        """Give ``report`` one line (never a code, a token or call content); a failing report changes nothing."""
+        if self.report is not None:
+            try:
+                self.report(line)
+            except Exception:  # the wallet's work never depends on who listens
+                logger.debug("report failed", exc_info=True)
 
 
 def asks_for_more(manifest: dict[str, Any], allowed: dict[str, Any], grant: dict[str, Any]) -> bool:
