@@ -25,6 +25,10 @@ let game = config.game ?? null;
 let moving = null;
 /** @type {string[]} the models the server called over the link on the last move */
 let linkModels = [];
+/** @type {AbortController | null} the way connecting now, which "Stop waiting" aborts */
+let connecting = null;
+/** @type {string | null} the id of that way, whose button is disabled meanwhile */
+let connectingId = null;
 
 // --- how this page works: start
 const chooser = new WayChooser([
@@ -85,7 +89,7 @@ function renderWays() {
     button.dataset.way = way.id;
     button.setAttribute('aria-pressed', String(way === current));
     button.textContent = way.label;
-    if (way.status === 'connecting') button.disabled = true;
+    if (way.status === 'connecting' || way.id === connectingId) button.disabled = true;
     button.addEventListener('click', () => void switchTo(way));
     return button;
   });
@@ -116,6 +120,7 @@ async function switchTo(way) {
   connecting?.abort();
   const stop = new AbortController();
   connecting = way.id === 'own' || way.status === 'ready' ? null : stop;
+  connectingId = connecting ? way.id : null;
   if (connecting) {
     setText('way-connecting-text', `Waiting for ${way.label}: ${WAITING_FOR[way.id] ?? 'it is starting…'}`);
     show('way-connecting', true);
@@ -132,7 +137,9 @@ async function switchTo(way) {
   if (progress) progress.hidden = true;
   if (connecting === stop) {
     connecting = null;
+    connectingId = null;
     show('way-connecting', false);
+    renderWays();
   }
   if (connected && game?.status === 'playing' && game.mode === 'ai-asks' && !game.pending && !moving) await nextAiMove();
 }
@@ -144,8 +151,6 @@ const WAITING_FOR = /** @type {Record<string, string>} */ ({
   link: 'open the link in your wallet; it asks you first, then connects…',
   builtin: 'your browser gets its model ready (a first download can take minutes)…',
 });
-/** @type {AbortController | null} the way connecting now, which "Stop waiting" aborts */
-let connecting = null;
 
 $('way-give-up').addEventListener('click', () => {
   connecting?.abort();
