@@ -111,7 +111,7 @@ async def test_home_page_says_how_to_try_each_demo_now_and_links_it_with_the_tes
         text = await demo.text_content()
         assert "README" in text and "direct link" in text.lower()
     explained = await page.locator(".ways-explained").text_content()
-    for words in ("no AI at all", "not from an AI", "Ollama or LM Studio", "bringyourownagent://"):
+    for words in ("no AI at all", "a script answers, no AI runs", "Ollama or LM Studio", "bringyourownagent://"):
         assert words in explained
     await demos.nth(2).get_by_role("link", name="Try it with the test wallet").click()
     await page.locator(".testwallet-banner").wait_for(timeout=5000)
