@@ -194,7 +194,7 @@ function bookCard(book) {
   // The visible words start the accessible name (WCAG 2.5.3); the hidden title tells the cards apart.
   const which = document.createElement('span');
   which.className = 'visually-hidden';
-  which.textContent = `: ${book.title}`;
+  which.textContent = ` (${book.title})`;
   const label = (/** @type {string} */ words) => add.replaceChildren(words, which);
   label('Add to basket');
   add.addEventListener('click', async () => {
