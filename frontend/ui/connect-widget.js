@@ -83,7 +83,8 @@ export class ConnectWidget extends HTMLElement {
         const spinner = document.createElement('span');
         spinner.className = 'connect-widget__spinner';
         spinner.setAttribute('aria-hidden', 'true');
-        this.#status.replaceChildren(spinner, 'Waiting for you in AI Wallet…');
+        // The wallet asks the visitor first (and may load a model): say so, and that nothing waits on it.
+        this.#status.replaceChildren(spinner, 'Waiting for you in AI Wallet… This page works without it meanwhile.');
         break;
       }
       case 'connected':

@@ -14,6 +14,7 @@
  *     if (answer === null) playOnOurOwn();      // own mode, or the way said no and own mode took over
  */
 
+import { abortable } from './messages.js';
 import { ownWay } from './own.js';
 
 /** @typedef {import('./types.js').Way} Way */
@@ -89,7 +90,9 @@ export class WayChooser {
   /**
    * Switch to the way `id`, starting it when it is not ready: call this from the visitor's click.
    * Resolves `true` when that way answers from now on; `false` when it said no, and then own mode
-   * answers and `notice` says why.
+   * answers and `notice` says why. Aborting `options.signal` while the way connects (the visitor
+   * stopped waiting for a consent or a link) resolves `false` at once; the way's late answer
+   * is dropped.
    *
    * @param {WayId} id
    * @param {ConnectOptions} [options]
@@ -106,10 +109,14 @@ export class WayChooser {
     let started = way.status === 'ready';
     if (!started) {
       try {
-        started = await way.connect(options);
+        started = await abortable(way.connect(options), options?.signal);
       } catch {
         started = false;
       }
+    }
+    if (options?.signal?.aborted) {
+      this.#fallBack(`You stopped waiting for ${way.label}, so the site plays on its own.`);
+      return false;
     }
     if (!started) {
       this.#fallBack(`${way.label} did not connect, so the site plays on its own.`);

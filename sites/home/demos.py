@@ -14,12 +14,19 @@ class Demo(TypedDict):
     title: str
     description: str
     url: str
+    #: Whether the demo offers the BYOA direct link (the home page says how to try it).
+    direct_link: bool
 
 
 def installed_demos() -> list[Demo]:
-    """Return [{title, description, url}] for the demo apps that are installed."""
+    """Return [{title, description, url, direct_link}] for the demo apps that are installed."""
     return [
-        {"title": config.demo_title, "description": config.demo_description, "url": reverse(f"{config.label}:index")}
+        {
+            "title": config.demo_title,
+            "description": config.demo_description,
+            "url": reverse(f"{config.label}:index"),
+            "direct_link": getattr(config, "demo_direct_link", False),
+        }
         for config in apps.get_app_configs()
         if getattr(config, "demo_title", None) and getattr(config, "demo_description", None)
     ]

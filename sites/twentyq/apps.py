@@ -8,6 +8,8 @@ class TwentyQConfig(AppConfig):
     # What the home page lists (sites/home/demos.py).
     demo_title = "Twenty Questions"
     demo_description = "Play against the visitor's own model (BYOA text.generate, or AI Wallet chat)."
+    #: The page offers the BYOA direct link (the home page says how to try it).
+    demo_direct_link = True
 
     def ready(self):
         from sites.twentyq import checks  # noqa: F401  (registers the system checks)

@@ -13,12 +13,16 @@ from tests.twentyq.conftest import Player, ai_move_shown, answer_pending, new_ga
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
 
-async def test_the_manifest_is_shown_in_plain_words_before_any_click(page, daphne_server, console):
+async def test_the_manifest_is_summed_up_before_any_click_and_shown_whole_a_click_away(page, daphne_server, console):
     await open_game(page, daphne_server)
-    text = await page.locator("#manifest-plain").inner_text()
-    assert "Twenty Questions" in text
-    assert "two" in text.lower() or "2" in text
-    assert "Nothing is asked until you click" in text
+    summary = page.locator("#manifest-plain summary")
+    shown = await summary.inner_text()
+    assert "Twenty Questions" in shown and "nothing is asked until you click" in shown
+    table = page.locator("#manifest-plain dl")
+    assert await table.is_hidden()
+    await summary.click()
+    text = await table.inner_text()
+    assert "2 models" in text and "at most 30 uses a minute" in text
     assert console == []
 
 

@@ -92,6 +92,24 @@ describe('WayChooser switching', () => {
     assert.equal(chooser.current.id, 'own');
   });
 
+  it('should give up a way that is still connecting when the signal aborts, and drop its late yes', async () => {
+    /** @type {(connected: boolean) => void} */
+    let answer = () => {};
+    const slow = scriptedWay('extension');
+    slow.connect = () => new Promise((resolve) => { answer = resolve; });
+    const chooser = new WayChooser([slow]);
+    await chooser.ready;
+    const stop = new AbortController();
+    const using = chooser.use('extension', { signal: stop.signal });
+    stop.abort();
+    assert.equal(await using, false);
+    assert.equal(chooser.current.id, 'own');
+    assert.equal(chooser.notice, 'You stopped waiting for the extension way, so the site plays on its own.');
+    answer(true);
+    await Promise.resolve();
+    assert.equal(chooser.current.id, 'own');
+  });
+
   it('should switch back to own mode on request without connecting anything', async () => {
     const chooser = new WayChooser([scriptedWay('aiwallet', { status: 'ready' })]);
     await chooser.ready;

@@ -191,17 +191,23 @@ function bookCard(book) {
   price.textContent = `£${book.price}`;
   const add = document.createElement('button');
   add.type = 'button';
-  add.textContent = 'Add to basket';
-  add.setAttribute('aria-label', `Add ${book.title} to basket`);
+  // The visible words start the accessible name (WCAG 2.5.3); the hidden title tells the cards apart.
+  const which = document.createElement('span');
+  which.className = 'visually-hidden';
+  which.textContent = ` (${book.title})`;
+  const label = (/** @type {string} */ words) => add.replaceChildren(words, which);
+  label('Add to basket');
   add.addEventListener('click', async () => {
     add.disabled = true;
+    let added = false;
     try {
       const { isError } = await tools.callToolResult('add_to_basket', { slug: book.slug });
-      add.textContent = isError ? 'Could not add: try again' : 'In your basket';
+      added = !isError;
     } catch {
-      add.textContent = 'Could not add: try again';
+      added = false;
     } finally {
-      add.disabled = add.textContent === 'In your basket';
+      label(added ? 'In your basket' : 'Could not add: try again');
+      add.disabled = added;
     }
   });
   item.append(cover, title, author, moods, price, add);

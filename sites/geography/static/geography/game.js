@@ -52,9 +52,12 @@ let mode = 'own';
 $('voice').addEventListener('click', async () => {
   provider ??= await findByoa();
   if (!provider) return useOwnMode('There is no BYOA extension in this browser. Type your answer, or use the link.');
-  say('Asking your AI… (your wallet asks you first)');
-  grant = await requestGrant(provider, MANIFEST);      // from the click: the wallet shows its consent
-  if (!grant) return useOwnMode('Your AI is not available. Type your answer instead.');
+  const asked = requestGrant(provider, MANIFEST);      // from the click: the wallet shows its consent
+  // The wallet answers once the visitor decided and its models are loaded: that can take seconds.
+  const answer = await waitFor('Waiting for your AI: your wallet asks you first, then loads its models…', asked);
+  if (answer === GAVE_UP) return void asked.then(releaseLate);  // a late grant is given back
+  if (!answer) return useOwnMode('Your AI is not available. Type your answer instead.');
+  grant = answer;
   releaseOnPageHide(provider, grant.grantId);
   useVoice('extension');
 });
@@ -72,7 +75,10 @@ async function transcribeInPage(clip) {
 // 2. Without the extension: a link pairs the visitor's wallet with this site; the server calls it.
 $('wallet-link').addEventListener('click', async () => {
   showLinkState('Waiting for your wallet…');
-  const outcome = await startLink({ manifest: 'geography', onLink: showLink, onTick: showCountdown, onConnected });
+  const stop = new AbortController();                  // "stop waiting" ends the link's wait
+  const outcome = await waitFor('Waiting for your wallet to connect (it asks you first)…',
+    startLink({ manifest: 'geography', onLink: showLink, onTick: showCountdown, onConnected, signal: stop.signal }), stop);
+  if (outcome === GAVE_UP) return showLinkState('You stopped waiting for your wallet.');
   showLinkState(outcome === 'connected' ? 'Connected.' : 'Your wallet did not connect.');
   if (outcome === 'connected') useVoice('link');
   else useOwnMode('Type your answer instead.');
@@ -88,11 +94,59 @@ function onConnected(linked) {
   });
 }
 
-/** @param {Clip} clip the server has the paired wallet transcribe it, and judges the text */
-function transcribeOnServer(clip) {
-  return post(/** @type {string} */ (urls.clipUrl), clip.wav, 'audio/wav');
+/** @param {Clip} clip the server has the paired wallet transcribe it, and judges the text @param {AbortSignal} [signal] */
+function transcribeOnServer(clip, signal) {
+  return post(/** @type {string} */ (urls.clipUrl), clip.wav, 'audio/wav', signal);
 }
 // --- how this page works: end
+
+// -- Waiting for the wallet ----------------------------------------------------------------
+
+/** What `waitFor` resolves with when the visitor stopped waiting. */
+const GAVE_UP = /** @type {const} */ ('gave-up');
+/** @type {(() => void) | null} ends the current wait, when there is one */
+let giveUp = null;
+
+/**
+ * Show that the page waits (and for what) until `work` settles or the visitor presses "Stop
+ * waiting" (specs/byoa-sites.md: "Show that you are waiting"); then they play in own mode.
+ *
+ * @template T
+ * @param {string} what
+ * @param {Promise<T>} work
+ * @param {AbortController} [stop] aborted when the visitor gives up
+ * @returns {Promise<T | typeof GAVE_UP>}
+ */
+async function waitFor(what, work, stop) {
+  giveUp?.();
+  $('waiting-text').textContent = what;
+  $('waiting').hidden = false;
+  /** @type {Promise<typeof GAVE_UP>} */
+  const gaveUp = new Promise((resolve) => {
+    giveUp = () => {
+      stop?.abort();
+      resolve(GAVE_UP);
+    };
+  });
+  try {
+    return await Promise.race([work, gaveUp]);
+  } finally {
+    giveUp = null;
+    $('waiting').hidden = true;
+  }
+}
+
+$('give-up').addEventListener('click', () => {
+  if (!giveUp) return;
+  giveUp();
+  useOwnMode('You stopped waiting: type your answer. Your AI can still be asked again.');
+  $('answer').focus();
+});
+
+/** A grant that came after the visitor stopped waiting is given back. @param {{ grantId: string } | null} late */
+function releaseLate(late) {
+  if (late && provider) void Promise.resolve().then(() => provider?.release(late.grantId)).catch(() => {});
+}
 
 // -- Modes -------------------------------------------------------------------------------
 
@@ -165,15 +219,18 @@ async function send(clip) {
     await new Promise((resolve) => setTimeout(resolve, wait));
   }
   delete $('notice').dataset.waiting;
-  say('Listening to your answer…');
+  say('');
   if (mode === 'extension') {
-    const text = await transcribeInPage(clip);
+    const text = await waitFor('Your AI is listening to your answer…', transcribeInPage(clip));
+    if (text === GAVE_UP) return;
     if (text === null) return useOwnMode('Your AI did not answer this time. Type your answer instead.');
     showHeard(text);
     return show(await post(/** @type {string} */ (urls.answerUrl), JSON.stringify({ text: text.slice(0, MAX_ANSWER_CHARS) })));
   }
   if (mode === 'link') {
-    const result = await transcribeOnServer(clip);
+    const stop = new AbortController();
+    const result = await waitFor('Your AI is listening to your answer (through the link)…', transcribeOnServer(clip, stop.signal), stop);
+    if (result === GAVE_UP) return;
     if (result.transcript === null) return useOwnMode(result.message);
     if (typeof result.transcript === 'string') showHeard(result.transcript);
     return show(result);
@@ -188,15 +245,16 @@ async function send(clip) {
  * @param {string} url
  * @param {BodyInit} body
  * @param {string} [type]
+ * @param {AbortSignal} [signal]
  * @returns {Promise<Record<string, any>>}
  */
-async function post(url, body, type = 'application/json') {
+async function post(url, body, type = 'application/json', signal) {
   /** @type {Record<string, string>} */
   const headers = { 'Content-Type': type, Accept: 'application/json' };
   const token = csrfToken();
   if (token) headers['X-CSRFToken'] = token;
   try {
-    const response = await fetch(url, { method: 'POST', body, headers, credentials: 'same-origin' });
+    const response = await fetch(url, { method: 'POST', body, headers, credentials: 'same-origin', signal });
     const answer = await response.json();
     return answer && typeof answer === 'object' ? answer : { error: 'bad-answer', message: 'The game answered oddly. Try again.' };
   } catch {

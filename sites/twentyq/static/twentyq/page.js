@@ -25,6 +25,10 @@ let game = config.game ?? null;
 let moving = null;
 /** @type {string[]} the models the server called over the link on the last move */
 let linkModels = [];
+/** @type {AbortController | null} the way connecting now, which "Stop waiting" aborts */
+let connecting = null;
+/** @type {string | null} the id of that way, whose button is disabled meanwhile */
+let connectingId = null;
 
 // --- how this page works: start
 const chooser = new WayChooser([
@@ -88,7 +92,7 @@ function renderWays() {
     button.dataset.way = way.id;
     button.setAttribute('aria-pressed', String(way === current));
     button.textContent = way.label;
-    if (way.status === 'connecting') button.disabled = true;
+    if (way.status === 'connecting' || way.id === connectingId) button.disabled = true;
     button.addEventListener('click', () => void switchTo(way));
     return button;
   });
@@ -115,7 +119,17 @@ function renderWays() {
  */
 async function switchTo(way) {
   const progress = /** @type {HTMLProgressElement | null} */ (document.getElementById('way-progress'));
+  // Show what the page waits for (specs/byoa-sites.md: "Show that you are waiting"); the visitor may stop.
+  connecting?.abort();
+  const stop = new AbortController();
+  connecting = way.id === 'own' || way.status === 'ready' ? null : stop;
+  connectingId = connecting ? way.id : null;
+  if (connecting) {
+    setText('way-connecting-text', `Waiting for ${way.label}: ${WAITING_FOR[way.id] ?? 'it is starting…'}`);
+    show('way-connecting', true);
+  }
   const connected = await chooser.use(way.id, {
+    signal: stop.signal,
     onProgress: (fraction) => {
       if (!progress) return;
       progress.hidden = false;
@@ -124,8 +138,27 @@ async function switchTo(way) {
     },
   });
   if (progress) progress.hidden = true;
+  if (connecting === stop) {
+    connecting = null;
+    connectingId = null;
+    show('way-connecting', false);
+    renderWays();
+  }
   if (connected && game?.status === 'playing' && game.mode === 'ai-asks' && !game.pending && !moving) await nextAiMove();
 }
+
+/** What the page waits for while a way connects, in the visitor's words. */
+const WAITING_FOR = /** @type {Record<string, string>} */ ({
+  aiwallet: 'AI Wallet asks you first…',
+  extension: 'your wallet asks you first, then loads its models…',
+  link: 'open the link in your wallet; it asks you first, then connects…',
+  builtin: 'your browser gets its model ready (a first download can take minutes)…',
+});
+
+$('way-give-up').addEventListener('click', () => {
+  connecting?.abort();
+  /** @type {HTMLButtonElement | null} */ (document.querySelector('#new-ai-asks'))?.focus();
+});
 
 /** @param {string} link */
 function showLink(link) {
@@ -183,6 +216,7 @@ async function asMove(work) {
     moving = null;
     show('stop', false);
     show('way-wait', false);
+    show('move-waiting', false);
     draw();
   }
 }
@@ -226,6 +260,8 @@ function runModel(prompt, signal, { model, check = false } = {}) {
  */
 async function aiMove(body, signal) {
   const way = chooser.current;
+  setText('move-waiting-text', `Waiting for ${way.label} to answer… (Stop, and the site plays)`);
+  show('move-waiting', true);
   if (way.id === 'link') {
     const answer = await chooser.generate({ messages: [], serverBody: body, signal, onText: (d) => $('stream-text').append(d) });
     if (answer === null) {
@@ -233,7 +269,7 @@ async function aiMove(body, signal) {
       return 'own';
     }
     const streamed = /** @type {{ last: any, status: number }} */ (answer.data);
-    apply({ status: streamed.status, body: streamed.last });
+    if (apply({ status: streamed.status, body: streamed.last })) answered();
     return 'done';
   }
   const asked = await post(urls.prompt, body, signal);
@@ -248,8 +284,15 @@ async function aiMove(body, signal) {
   if (first === null) return 'own';
   const replies = [{ model: models[0] ?? null, text: first.text }];
   if (checking) replies.push({ model: models[1], text: second?.text ?? '' });
-  apply(await post(urls.reply, { promptId, turn, way: way.id, replies }, signal));
+  if (apply(await post(urls.reply, { promptId, turn, way: way.id, replies }, signal))) answered();
   return 'done';
+}
+
+/** The move is drawn (the AI's question in #pending, or the answer in the history): the streamed text goes. */
+function answered() {
+  const streamed = $('stream-text');
+  streamed.textContent = '';
+  delete streamed.dataset.state;
 }
 
 function markCut() {

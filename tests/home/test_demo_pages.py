@@ -1,0 +1,164 @@
+"""
+Every demo page as a visitor meets it, in Chromium at a desktop's 1280 x 800 and a phone's
+375 x 740: no serious or critical axe-core violation (the npm package, loaded as an init
+script: the CSP allows no inline script), the game and its ways in on the first screen,
+keyboard-only play, and the home page's ways to try each demo without a wallet.
+"""
+
+from pathlib import Path
+
+import pytest
+
+from testwallet.server import DaphneServer
+
+pytestmark = [pytest.mark.browser, pytest.mark.live]
+
+AXE = Path(__file__).resolve().parents[2] / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 375, "height": 740}
+PAGES = ["/", "/bookshop/", "/bookshop/?testwallet=1", "/bookshop/basket/", "/geography/", "/geography/?testwallet=1",
+         "/twentyq/", "/twentyq/?testwallet=1"]
+
+
+@pytest.fixture(scope="module")
+def debug_site(tmp_path_factory):
+    """The project under daphne with DEBUG on (as `make run`), so that `?testwallet=1` works."""
+    server = DaphneServer(
+        "sites.config.asgi:application",
+        setup_commands=[("migrate", "--noinput"), ("load_catalog",)],
+        env={"DJANGO_DEBUG": "1"},
+        workdir=tmp_path_factory.mktemp("demo-pages-daphne"),
+    )
+    with server:
+        yield server
+
+
+async def serious_violations(page):
+    """Run axe-core on the page; return 'rule: impact (n nodes)' for each serious or critical finding."""
+    result = await page.evaluate("() => axe.run(document, { resultTypes: ['violations'] })")
+    return [
+        f"{v['id']}: {v['impact']} ({len(v['nodes'])} nodes, e.g. {v['nodes'][0]['target']})"
+        for v in result["violations"]
+        if v["impact"] in {"serious", "critical"}
+    ]
+
+
+async def open_page(page, site, path, viewport):
+    if not AXE.is_file():
+        pytest.fail(f"{AXE} is missing: run `make frontend-deps` (axe-core is a devDependency of frontend/)")
+    await page.set_viewport_size(viewport)
+    await page.add_init_script(path=str(AXE))
+    response = await page.goto(site.url + path)
+    assert response.status == 200
+    await page.wait_for_load_state("networkidle")
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280", "375"])
+@pytest.mark.parametrize("path", PAGES)
+async def test_demo_page_has_no_serious_or_critical_axe_violation(page, debug_site, path, viewport):
+    await open_page(page, debug_site, path, viewport)
+    assert await serious_violations(page) == []
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280", "375"])
+async def test_games_in_play_with_their_consent_opened_have_no_serious_axe_violation(page, debug_site, viewport):
+    await open_page(page, debug_site, "/twentyq/", viewport)
+    await page.locator("#manifest-plain summary").click()
+    await page.locator("#ways[data-ready='true']").wait_for(timeout=5000)
+    await page.locator("#new-ai-asks").click()
+    await page.locator("#answer-form:not([hidden])").wait_for(timeout=10000)
+    assert await serious_violations(page) == []
+    await open_page(page, debug_site, "/geography/", viewport)
+    await page.locator("#asks summary").click()
+    await page.get_by_label("Your answer").fill("Atlantis")
+    await page.get_by_role("button", name="Answer", exact=True).click()
+    await page.locator("#verdict[data-verdict]").wait_for(timeout=5000)
+    assert await serious_violations(page) == []
+
+
+async def bottom_of(page, selector):
+    box = await page.locator(selector).bounding_box()
+    assert box is not None, f"{selector} is not shown"
+    return box["y"] + box["height"]
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280x800", "375x740"])
+async def test_geographys_question_answer_and_ways_in_are_on_the_first_screen(page, debug_site, viewport):
+    await open_page(page, debug_site, "/geography/", viewport)
+    for selector in ("#asks summary", "#question", "#answer", "#answer-button", "#voice", "#wallet-link"):
+        assert await bottom_of(page, selector) <= viewport["height"], selector
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280x800", "375x740"])
+async def test_twenty_questions_first_move_and_ways_in_are_on_the_first_screen(page, debug_site, viewport):
+    await open_page(page, debug_site, "/twentyq/", viewport)
+    await page.locator("#ways[data-ready='true']").wait_for(timeout=5000)
+    for selector in ("#manifest-plain summary", "#new-ai-asks", "#way-status"):
+        assert await bottom_of(page, selector) <= viewport["height"], selector
+    for index in range(await page.locator("#ways button.way").count()):
+        assert await bottom_of(page, f"#ways button.way >> nth={index}") <= viewport["height"]
+
+
+async def test_home_page_says_how_to_try_each_demo_now_and_links_it_with_the_test_wallet(page, debug_site):
+    await page.goto(debug_site.url + "/")
+    demos = page.locator("ul.demos > li")
+    assert await demos.count() == 3
+    for index in range(3):
+        demo = demos.nth(index)
+        url = await demo.locator("h3 a").get_attribute("href")
+        assert await demo.get_by_role("link", name="Play it now, on its own").get_attribute("href") == url
+        assert await demo.get_by_role("link", name="Try it with the test wallet").get_attribute("href") == url + "?testwallet=1"
+        text = await demo.text_content()
+        assert "README" in text and "direct link" in text.lower()
+    explained = await page.locator(".ways-explained").text_content()
+    for words in ("no AI at all", "a script answers, no AI runs", "Ollama or LM Studio", "bringyourownagent://"):
+        assert words in explained
+    await demos.nth(2).get_by_role("link", name="Try it with the test wallet").click()
+    await page.locator(".testwallet-banner").wait_for(timeout=5000)
+    assert "not from an AI" in await page.locator(".testwallet-banner").text_content()
+
+
+async def tab_to(page, selector, limit=80):
+    """Press Tab until the element `selector` has the focus (at most `limit` times)."""
+    for _ in range(limit):
+        await page.keyboard.press("Tab")
+        if await page.evaluate("(s) => document.activeElement?.matches(s) ?? false", selector):
+            return
+    pytest.fail(f"Tab never reached {selector}")
+
+
+async def test_geography_is_played_with_the_keyboard_alone_and_its_verdict_is_announced(page, debug_site):
+    from tests.geography.conftest import right_answer
+
+    await page.goto(debug_site.url + "/geography/")
+    assert await page.locator("#verdict").get_attribute("aria-live") == "polite"
+    await tab_to(page, "#answer")
+    await page.keyboard.type(await right_answer(page))
+    await page.keyboard.press("Enter")
+    await page.locator('#verdict[data-verdict="correct"]').wait_for(timeout=5000)
+
+
+async def test_twenty_questions_is_played_with_the_keyboard_alone_and_its_moves_are_announced(page, debug_site):
+    await page.goto(debug_site.url + "/twentyq/")
+    await page.locator("#ways[data-ready='true']").wait_for(timeout=5000)
+    for live in ("#pending", "#stream-text"):
+        assert await page.locator(live).get_attribute("aria-live") == "polite", live
+    await tab_to(page, "#new-ai-asks")
+    await page.keyboard.press("Space")
+    await page.locator("#answer-form:not([hidden])").wait_for(timeout=10000)
+    asked = await page.locator("#pending").text_content()
+    await tab_to(page, "#answer-no")
+    await page.keyboard.press("Enter")
+    await page.locator("#history li").first.wait_for(timeout=10000)
+    assert asked.removeprefix("The site asks: ") in await page.locator("#history li").first.text_content()
+
+
+async def test_the_bookshop_is_used_with_the_keyboard_alone_and_its_answers_are_announced(page, debug_site):
+    await page.goto(debug_site.url + "/bookshop/")
+    assert await page.locator("#transcript").get_attribute("aria-live") == "polite"
+    await tab_to(page, "#catalog button")
+    title = await page.evaluate("() => document.activeElement.closest('li').querySelector('.title').textContent")
+    await page.keyboard.press("Enter")
+    await page.wait_for_url("**/bookshop/**")
+    await page.goto(debug_site.url + "/bookshop/basket/")
+    assert title in await page.locator("main").text_content()
