@@ -19,12 +19,15 @@ lookup raises), as much as the rest of a line of the call path.
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from django.apps import apps
 from django.conf import settings
 
 from byoa.protocol import MAX_FRAME_BYTES
+
+if TYPE_CHECKING:
+    from byoa.apps import ByoaConfig
 
 __all__ = ["DEFAULTS", "SETTINGS", "Setting", "Settings", "byoa_setting"]
 
@@ -113,7 +116,7 @@ def read(name: str) -> Any:
     return configured().get(name, DEFAULTS[name])
 
 
-class Settings(dict):
+class Settings(dict[str, Any]):
     """The ``BYOA`` values in force, each read at its first use; ``clear()`` after a change."""
 
     def __missing__(self, name: str) -> Any:
@@ -131,7 +134,7 @@ def byoa_setting(name: str) -> Any:
     try:
         # The registry's own table, not apps.get_app_config(): that costs as much
         # as the read it saves (it checks the registry's state each time).
-        values = apps.app_configs["byoa"].settings
+        values = cast("ByoaConfig", apps.app_configs["byoa"]).settings
     except (KeyError, AttributeError):  # byoa not installed, or its ready() has not run yet
         return read(name)
     return values[name]

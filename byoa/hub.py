@@ -37,17 +37,20 @@ import asyncio
 import atexit
 import logging
 from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from channels.db import database_sync_to_async
 from django.apps import apps
 from django.core.exceptions import ImproperlyConfigured
 
 from byoa.conf import byoa_setting
-from byoa.connections import Connections
+from byoa.connections import Connection, Connections
 from byoa.processes import ProcessRecords
 from byoa.receipts import ReceiptWriter
 from byoa.transport import ChannelLayerTransport, key_of
+
+if TYPE_CHECKING:
+    from byoa.apps import ByoaConfig
 
 __all__ = ["SILENT_PINGS", "Hub", "HubLifespan", "current_hub"]
 
@@ -56,16 +59,18 @@ logger = logging.getLogger(__name__)
 # A wallet is silent after this many ping intervals without a frame.
 SILENT_PINGS = 1.5
 
+# ASGI, as loosely as the servers speak it (asgiref.typing's TypedDicts require keys the spec makes optional).
 Scope = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[dict[str, Any]]]
-Send = Callable[[dict[str, Any]], Awaitable[None]]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
 
 
 def current_hub() -> Hub:
     """Return this process's hub (the ``byoa`` app's)."""
     try:
         # The registry's own table, as byoa.conf reads it: this runs on every call.
-        return apps.app_configs["byoa"].hub
+        return cast("ByoaConfig", apps.app_configs["byoa"]).hub
     except (KeyError, AttributeError):
         raise ImproperlyConfigured(
             "BYOA's hub exists once the byoa app is ready: add 'byoa' to INSTALLED_APPS."
@@ -123,7 +128,7 @@ class Hub:
         await self.receipts.aclose()
         await database_sync_to_async(self.processes.leave)()
 
-    def _stop_tasks(self) -> list[asyncio.Future[Any]]:
+    def _stop_tasks(self) -> list[asyncio.Task[None]]:
         if self._at_exit:
             self._at_exit = False
             atexit.unregister(self._leave_at_exit)
@@ -140,7 +145,7 @@ class Hub:
 
     # -- connections
 
-    async def open_address(self, connection: Any) -> str:
+    async def open_address(self, connection: Connection) -> str:
         """Give a connection the address other processes reach it by, and return it (starting the hub)."""
         key = self.connections.new_key(connection)
         await self.start()
@@ -170,7 +175,7 @@ class HubLifespan:
         self.app = app  # the lifespan application this one wraps (e.g. the MCP server's), or None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        async def receive_and_run_the_hub() -> dict[str, Any]:
+        async def receive_and_run_the_hub() -> Message:
             message = await receive()
             if message["type"] == "lifespan.startup":
                 await current_hub().start()

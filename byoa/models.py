@@ -27,7 +27,7 @@ class SessionCode(models.Model):
     used_at = models.DateTimeField(null=True, blank=True)
     pairing = models.ForeignKey("Pairing", null=True, blank=True, on_delete=models.SET_NULL)
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"code for {self.manifest_name} at {self.created_at:%Y-%m-%d %H:%M:%S}"
 
 
@@ -53,11 +53,11 @@ class Pairing(models.Model):
     class Meta:
         indexes = [models.Index(fields=["visitor", "manifest_name"])]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.manifest_name} pairing #{self.pk} ({self.status})"
 
     @property
-    def is_live(self):
+    def is_live(self) -> bool:
         return bool(self.channel_name)
 
 
@@ -76,7 +76,7 @@ class CallLog(models.Model):
     class Meta:
         ordering = ["-at"]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.skill} {'ok' if self.ok else 'failed'} in {self.duration_ms} ms"
 
 
@@ -90,5 +90,5 @@ class ServerProcess(models.Model):
     # Renewed every BYOA["BEAT_SECONDS"]; older than BYOA["STALE_SECONDS"], the process is gone.
     beat_at = models.DateTimeField(db_index=True)
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"process {self.pid} on {self.host or '?'}"

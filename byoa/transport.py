@@ -31,18 +31,20 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from channels.exceptions import ChannelFull
 from channels.layers import get_channel_layer
 
 from byoa import events
+from byoa.events import NoticeEvent, ReplyEvent
 
 if TYPE_CHECKING:
-    from byoa.connections import Connections
+    from byoa.connections import Connection, Connections
     from byoa.deadlines import Deadline
 
-__all__ = ["CHANNEL_PREFIX", "ChannelLayerTransport", "ChannelReply", "addressed", "inbox_of"]
+__all__ = ["CHANNEL_PREFIX", "ChannelLayer", "ChannelLayerTransport", "ChannelReply", "addressed", "inbox_of"]
 
 logger = logging.getLogger(__name__)
 
@@ -56,7 +58,17 @@ CHANNEL_PREFIX = "byoa"
 MAX_BACKOFF = 2.0
 
 
-def addressed(address: str, event: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+class ChannelLayer(Protocol):
+    """What the transport needs of a channel layer (channels' in-memory and Redis layers both do it)."""
+
+    async def new_channel(self, prefix: str = ...) -> str: ...
+
+    async def send(self, channel: str, message: Mapping[str, object]) -> None: ...
+
+    async def receive(self, channel: str) -> dict[str, Any]: ...
+
+
+def addressed(address: str, event: Mapping[str, object]) -> tuple[str, Mapping[str, object]]:
     """Return (channel, event) that deliver ``event`` to the connection at ``address``."""
     channel, separator, key = address.rpartition(SEPARATOR)
     if not separator:  # a plain channel name: a connection that reads its own channel
@@ -85,7 +97,7 @@ class ChannelReply:
 
     __slots__ = ("layer", "channel", "acknowledged", "unacknowledged")
 
-    def __init__(self, layer: Any, channel: str) -> None:
+    def __init__(self, layer: ChannelLayer, channel: str) -> None:
         self.layer = layer
         self.channel = channel
         self.acknowledged = False
@@ -94,7 +106,7 @@ class ChannelReply:
     def expired(self) -> None:
         """Do nothing: a caller in another process timed out on its own clock already."""
 
-    async def send(self, event: dict[str, Any]) -> None:
+    async def send(self, event: Mapping[str, object]) -> None:
         """Send the event to the caller's channel; if it cannot go, it is dropped (its deadline ends the call)."""
         try:
             await self.layer.send(self.channel, event)
@@ -103,7 +115,7 @@ class ChannelReply:
         except Exception as exc:  # the layer's backend has its own errors (redis-py's ConnectionError ...)
             logger.warning("BYOA channel layer failed; a message for a caller was dropped (%s)", type(exc).__name__)
 
-    async def receive(self, deadline: Deadline) -> dict[str, Any] | None:
+    async def receive(self, deadline: Deadline) -> ReplyEvent | None:
         """Return the next event on the caller's channel, or None when the deadline passes or on a layer error.
 
         The caller keeps its own deadline: the channel layer delivers at most
@@ -124,7 +136,8 @@ class ChannelReply:
                 logger.warning("BYOA channel layer failed while a caller waited (%s)", type(exc).__name__)
                 return None
             if event.get("type") != events.ACCEPTED:
-                return event
+                # A caller's channel gets only what a connection sends it (byoa.events).
+                return cast(ReplyEvent, event)
             self.acknowledged = True
 
 
@@ -138,9 +151,12 @@ class ChannelLayerTransport:
         self._reader: asyncio.Task[None] | None = None
 
     @property
-    def layer(self) -> Any:
+    def layer(self) -> ChannelLayer:
         """Return the channel layer (channels keeps one per alias, and a change of CHANNEL_LAYERS resets it)."""
-        return get_channel_layer() if self.alias is None else get_channel_layer(self.alias)
+        layer = get_channel_layer() if self.alias is None else get_channel_layer(self.alias)
+        # types-channels' BaseChannelLayer.new_channel takes no prefix, though every layer channels
+        # ships does; and without CHANNEL_LAYERS (None) the first call fails, as it always has.
+        return cast(ChannelLayer, layer)
 
     @property
     def is_open(self) -> bool:
@@ -170,7 +186,7 @@ class ChannelLayerTransport:
         return f"{self.inbox}{SEPARATOR}{key}"
 
     async def send_call(
-        self, address: str, skill: str, params: dict[str, Any], body: str, deadline: Deadline
+        self, address: str, skill: str, params: dict[str, object], body: str, deadline: Deadline
     ) -> ChannelReply | None:
         """Send a call to the connection at ``address``; return where its outcome comes, or None if it did not go."""
         layer = self.layer
@@ -189,12 +205,12 @@ class ChannelLayerTransport:
         """Return the reply of a call that came from another process, whose caller reads ``channel``."""
         return ChannelReply(self.layer, channel)
 
-    async def notify(self, address: str, event: dict[str, Any]) -> None:
+    async def notify(self, address: str, event: NoticeEvent) -> None:
         """Send an event to the connection at ``address`` (wherever it is); if it cannot go, it is dropped."""
         channel, addressed_event = addressed(address, event)
         await ChannelReply(self.layer, channel).send(addressed_event)
 
-    async def _read(self, layer: Any, channel: str) -> None:
+    async def _read(self, layer: ChannelLayer, channel: str) -> None:
         failures = 0
         while True:
             try:
@@ -216,7 +232,7 @@ class ChannelLayerTransport:
                 # The connection is gone since its address was read: fail the call now, not at its timeout.
                 asyncio.ensure_future(ChannelReply(layer, event["reply"]).send(events.FAILED))
 
-    async def _deliver(self, layer: Any, connection: Any, event: dict[str, Any]) -> None:
+    async def _deliver(self, layer: ChannelLayer, connection: Connection, event: dict[str, Any]) -> None:
         try:
             if event.get("type") == events.CALL:
                 await ChannelReply(layer, event["reply"]).send(events.ACCEPTANCE)

@@ -21,7 +21,7 @@ for links that no wallet accepts, and no retry by the page can change that.
 import json
 import logging
 
-from django.http import JsonResponse
+from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
@@ -33,7 +33,7 @@ logger = logging.getLogger(__name__)
 
 @never_cache
 @require_POST
-def code(request, manifest=None):
+def code(request: HttpRequest, manifest: str | None = None) -> JsonResponse:
     """Issue a code for this browser session and return it in a link.
 
     The manifest is the URLconf's ``manifest`` argument, else the request's
@@ -57,7 +57,7 @@ def code(request, manifest=None):
     return JsonResponse({"session": wait_id, "link": invitations.build(endpoint, chosen.encoded, secret)})
 
 
-def _requested_manifest(request):
+def _requested_manifest(request: HttpRequest) -> str | None:
     if request.content_type == "application/json":
         try:
             body = json.loads(request.body or b"{}")
@@ -69,7 +69,7 @@ def _requested_manifest(request):
 
 @never_cache
 @require_GET
-def wait(request):
+def wait(request: HttpRequest) -> JsonResponse:
     """Say whether a wallet has come with this session's code: waiting, connected or expired."""
     state = codes.wait_state(request.GET.get("session"), visitor_ids.existing_visitor_id(request))
     return JsonResponse({"state": state.value})

@@ -11,9 +11,11 @@ from http.cookies import CookieError, SimpleCookie
 from importlib import import_module
 
 from django.conf import settings
+from django.contrib.sessions.backends.base import SessionBase
+from mcp.server.mcpserver import Context
 
 
-async def visitor_session(ctx):
+async def visitor_session(ctx: Context) -> SessionBase | None:
     """Return the caller's existing session, or None when the request has none."""
     headers = ctx.headers or {}
     try:
@@ -24,7 +26,7 @@ async def visitor_session(ctx):
     if morsel is None:
         return None
     engine = import_module(settings.SESSION_ENGINE)
-    session = engine.SessionStore(morsel.value)
+    session: SessionBase = engine.SessionStore(morsel.value)
     # Loading an unknown or expired key clears session_key: that is not the
     # visitor's session, and a tool must not create one on their behalf.
     await session.aitems()
