@@ -46,7 +46,15 @@ class PairingAdmin(PairingAdminBase):
     list_display = ("id", "manifest_name", "visitor", "status", "is_live", "last_seen", "created_at")
     list_filter = ("manifest_name", "status")
     search_fields = ("visitor",)
-    readonly_fields = ("manifest_name", "visitor", "grant", "wallet", "channel_name", "created_at", "last_seen")
+    readonly_fields = (
+        "manifest_name",
+        "visitor",
+        "grant",
+        "wallet",
+        "channel_name",
+        "created_at",
+        "last_seen",
+    )
     exclude = ("token_digest",)
     inlines = [CallLogInline]
     actions = ["pause", "revoke", "resume"]
@@ -78,7 +86,8 @@ class PairingAdmin(PairingAdminBase):
 
 def stop_pairings(queryset: QuerySet[Pairing], status: Pairing.Status) -> tuple[int, int]:
     """Pause or revoke pairings, then close their live connections; return (pairings, connections)."""
-    rows = list(queryset.values_list("pk", "channel_name"))  # before the update changes what the queryset matches
+    # Read before the update changes what the queryset matches.
+    rows = list(queryset.values_list("pk", "channel_name"))
     # The status first: a wallet coming back between the two steps is then
     # refused, and a closed connection's pairing is never left active.
     count = Pairing.objects.filter(pk__in=[pk for pk, _channel in rows]).update(status=status)

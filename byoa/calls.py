@@ -56,8 +56,14 @@ logger = logging.getLogger(__name__)
 
 
 async def call_wallet(
-    pairing: Pairing | int, skill: str, input: Mapping[str, object], params: Mapping[str, object] | None = None,
-    *, timeout: float | None = None,
+    pairing: Pairing | int,
+    skill: str,
+    input: Mapping[str, object],
+    params: Mapping[str, object] | None = None,
+    *,
+    # The call's Deadline (byoa.deadlines), which travels with the call to the connection's
+    # own timer: no asyncio.timeout() around the caller could do that.
+    timeout: float | None = None,  # noqa: ASYNC109
 ) -> dict[str, Any] | None:
     """Call the pairing's wallet and return the output object, or None."""
     # Any, not object: the output is the wallet's JSON object, read by the site's
@@ -70,8 +76,12 @@ async def call_wallet(
 
 
 def stream_wallet(
-    pairing: Pairing | int, skill: str, input: Mapping[str, object], params: Mapping[str, object] | None = None,
-    *, timeout: float | None = None,
+    pairing: Pairing | int,
+    skill: str,
+    input: Mapping[str, object],
+    params: Mapping[str, object] | None = None,
+    *,
+    timeout: float | None = None,
 ) -> WalletStream:
     """Return a WalletStream of a call made with ``params.stream``: iterate it for the deltas."""
     return WalletStream(pairing, skill, input, params, timeout=timeout, stream=True)
@@ -93,8 +103,14 @@ class WalletStream:
     """
 
     def __init__(
-        self, pairing: Pairing | int, skill: str, input: Mapping[str, object], params: Mapping[str, object] | None = None,
-        *, timeout: float | None = None, stream: bool = True,
+        self,
+        pairing: Pairing | int,
+        skill: str,
+        input: Mapping[str, object],
+        params: Mapping[str, object] | None = None,
+        *,
+        timeout: float | None = None,
+        stream: bool = True,
     ) -> None:
         self.pairing = pairing
         self.skill = skill

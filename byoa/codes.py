@@ -9,7 +9,7 @@ limit may both pass; the limit is a brake on abuse, not an exact quota.
 
 import math
 from datetime import datetime, timedelta
-from enum import Enum
+from enum import StrEnum
 
 from django.db import transaction
 from django.db.models import QuerySet
@@ -25,7 +25,7 @@ from byoa.models import SessionCode
 _KEEP = timedelta(minutes=10)
 
 
-class WaitState(str, Enum):
+class WaitState(StrEnum):
     """What ``GET /byoa/wait`` tells the page of its code."""
 
     WAITING = "waiting"  # issued, not used, not expired

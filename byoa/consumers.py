@@ -20,6 +20,8 @@ wss://game.example.org/byoa/ws; http:// for ws://): a wallet's WebSocket
 client may send that one, but a browser page of another site cannot.
 """
 
+from __future__ import annotations
+
 import asyncio
 import logging
 import time
@@ -33,8 +35,8 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from byoa import clock, events, invitations, pairings, protocol
 from byoa.conf import byoa_setting
 from byoa.deadlines import Deadline
-from byoa.grants import Grant, warn_unreadable
 from byoa.events import CallEvent, NoticeEvent
+from byoa.grants import Grant, warn_unreadable
 from byoa.hub import current_hub
 from byoa.inflight import InFlight, Pending, Reply
 from byoa.protocol import CloseCode, Frame
@@ -54,7 +56,9 @@ TOUCH_SECONDS = 60
 class WalletConsumer(AsyncWebsocketConsumer):
     """The server's end of one wallet connection."""
 
-    async def __call__(self, scope: _ChannelScope, receive: ASGIReceiveCallable, send: ASGISendCallable) -> None:
+    async def __call__(
+        self, scope: _ChannelScope, receive: ASGIReceiveCallable, send: ASGISendCallable
+    ) -> None:
         """Serve one connection until it is gone, then release what it held, whatever ended it."""
         # Channels' own loop waits on the socket and on a channel of the
         # connection's own, with a new task per message. Here the socket is
@@ -105,7 +109,8 @@ class WalletConsumer(AsyncWebsocketConsumer):
             await self._close(CloseCode.NORMAL)  # before accept: the server answers the handshake with 403
             return
         await self.accept()
-        self.hello_timer = asyncio.get_running_loop().call_later(byoa_setting("HELLO_SECONDS"), self._no_hello)
+        loop = asyncio.get_running_loop()
+        self.hello_timer = loop.call_later(byoa_setting("HELLO_SECONDS"), self._no_hello)
 
     def _origin_allowed(self) -> bool:
         """Return True when the handshake has no Origin, or only the endpoint's own."""
@@ -240,7 +245,7 @@ class WalletConsumer(AsyncWebsocketConsumer):
                 await self._bye()  # paused or revoked, and the admin's close never came
 
     async def silent(self) -> None:
-        """Called when the wallet sent nothing for too long (half-open, most likely): fail its calls, close."""
+        """Called when the wallet sent nothing for too long (half-open, likely): fail its calls, close."""
         if self.gone or self.pairing_id is None:  # only paired connections are watched (byoa.hub)
             return
         self.hub.connections.discard(self.pairing_id, self)
@@ -252,7 +257,13 @@ class WalletConsumer(AsyncWebsocketConsumer):
         await self._close(CloseCode.NORMAL)
 
     #: The handler of each frame type that means something after the hello.
-    HANDLERS: ClassVar[dict[str, Callable[["WalletConsumer", Frame], Awaitable[None]]]] = {"result": on_result, "chunk": on_chunk, "grant": on_grant, "ping": on_ping, "bye": on_bye}
+    HANDLERS: ClassVar[dict[str, Callable[[WalletConsumer, Frame], Awaitable[None]]]] = {
+        "result": on_result,
+        "chunk": on_chunk,
+        "grant": on_grant,
+        "ping": on_ping,
+        "bye": on_bye,
+    }
 
     async def start_call(
         self, reply: Reply, skill: str, params: dict[str, object], body: str, deadline: Deadline
@@ -270,12 +281,13 @@ class WalletConsumer(AsyncWebsocketConsumer):
             await reply.send(events.FAILED)
             return
         model = params.get("model")
-        pending = Pending(reply, skill, deadline, model if isinstance(model, str) else "", params.get("stream") is True)
+        model = model if isinstance(model, str) else ""
+        pending = Pending(reply, skill, deadline, model, params.get("stream") is True)
         call_id = self.calls.add(pending)
         pending.timer = asyncio.get_running_loop().call_later(deadline.remaining(), self._expire, call_id)
-        if not await self._send_frame(protocol.call_text(call_id, body)):
-            if self.calls.pop(call_id) is not None:  # not drained by a disconnect meanwhile
-                await reply.send(events.FAILED)
+        sent = await self._send_frame(protocol.call_text(call_id, body))
+        if not sent and self.calls.pop(call_id) is not None:  # not drained by a disconnect meanwhile
+            await reply.send(events.FAILED)
 
     async def byoa_call(self, event: CallEvent) -> None:
         """Called when a caller in another process sends a call: as ``start_call``."""
@@ -296,7 +308,8 @@ class WalletConsumer(AsyncWebsocketConsumer):
         """Queue the receipt of a call that reached the wallet (never its content)."""
         if byoa_setting("CALL_LOG") and self.pairing_id is not None:  # a call reached a paired wallet
             duration_ms = int((time.monotonic() - pending.started) * 1000)
-            self.hub.receipts.add(self.pairing_id, pending.skill, pending.model, ok, max(0, duration_ms), receipt)
+            receipts = self.hub.receipts
+            receipts.add(self.pairing_id, pending.skill, pending.model, ok, max(0, duration_ms), receipt)
 
     async def byoa_replaced(self, event: NoticeEvent) -> None:
         """Called when a newer connection of the same pairing said hello: say bye and close."""

@@ -26,7 +26,9 @@ SKILLS = {
 PRIVACY = {
     "public": "Nothing personal is sent: only what anyone may see on the site.",
     "personal": "What is sent may be about you; your AI and its provider see it, nobody else.",
-    "personal-voice": "Recordings of your voice are sent to your AI (and to its provider, if it runs elsewhere).",
+    "personal-voice": (
+        "Recordings of your voice are sent to your AI (and to its provider, if it runs elsewhere)."
+    ),
     "sensitive": "What is sent may be sensitive personal data; use an AI you trust with it.",
     "local-only": "Only an AI running on your own computer may be used: nothing leaves it.",
 }
@@ -55,7 +57,8 @@ def describe(manifest: Mapping[str, Any]) -> list[Line]:
     """Return the plain-language Lines of a valid manifest object."""
     purpose = manifest.get("purpose", {})
     lines = [Line("Purpose", purpose.get("summary", ""))]
-    lines.extend(Line("Your AI will", _skill(skill, spec)) for skill, spec in manifest.get("skills", {}).items())
+    skills = manifest.get("skills", {})
+    lines.extend(Line("Your AI will", _skill(skill, spec)) for skill, spec in skills.items())
     limits = [_limit(name, value) for name, value in (purpose.get("limits") or {}).items()]
     if limits:
         lines.append(Line("Limits", _sentence("; ".join(limits))))
@@ -65,7 +68,10 @@ def describe(manifest: Mapping[str, Any]) -> list[Line]:
     cost = (manifest.get("expectedCost") or {}).get("perSession")
     if cost:
         lines.append(
-            Line("Expected cost", f"About {cost} a visit, paid to your own AI provider (nothing for an AI on your computer).")
+            Line(
+                "Expected cost",
+                f"About {cost} a visit, paid to your own AI provider (nothing for an AI on your computer).",
+            )
         )
     return lines
 

@@ -136,9 +136,7 @@ class Grant:
         if (self.expires_at is not None and now >= self.expires_at) or skill not in self.skills:
             return False
         model = params.get("model") if isinstance(params, dict) else None
-        if model is not None and (self.models is None or model not in self.models):
-            return False
-        return True
+        return model is None or (self.models is not None and model in self.models)
 
 
 def warn_unreadable(
@@ -166,7 +164,9 @@ def _object(value: object) -> dict[str, object]:
     return value if isinstance(value, dict) else {}
 
 
-def _names(value: object, most: int, longest: int, by_code: bool = False) -> tuple[frozenset[str] | None, bool]:
+def _names(
+    value: object, most: int, longest: int, by_code: bool = False
+) -> tuple[frozenset[str] | None, bool]:
     """Return (the short names that can be read, whether every entry could), or (None, False).
 
     A list of names, or with ``by_code`` also an object keyed by name or a

@@ -88,6 +88,8 @@ class Hub:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._starting: asyncio.Task[None] | None = None
         self._watch: asyncio.Task[None] | None = None
+        # The silent connections being closed: the loop keeps only a weak reference to a task.
+        self._closing: set[asyncio.Future[None]] = set()
         self._at_exit = False
 
     # -- life cycle
@@ -95,7 +97,8 @@ class Hub:
     async def start(self) -> None:
         """Open the inbox, register this process and start the beat and the silence watch (once per loop)."""
         loop = asyncio.get_running_loop()
-        if self._starting is None or self._loop is not loop or (self._starting.done() and not self.transport.is_open):
+        died = self._starting is not None and self._starting.done() and not self.transport.is_open
+        if self._starting is None or self._loop is not loop or died:
             self._stop_tasks()  # what ran on another loop, or a reader that died: start afresh
             self._loop = loop
             self._starting = loop.create_task(self._start(), name="byoa-start")
@@ -113,7 +116,7 @@ class Hub:
             atexit.register(self._leave_at_exit)
 
     def cancel(self) -> None:
-        """Stop at once, touching no database: queued receipts are dropped, the record is left to the others' sweep.
+        """Stop at once, touching no database: queued receipts are dropped, the record left to others' sweep.
 
         For a test, whose database ends with it; a server closes its hub with ``aclose()``.
         """
@@ -122,7 +125,7 @@ class Hub:
         self.receipts.discard()
 
     async def aclose(self) -> None:
-        """Stop reading the inbox, beating and watching; write the queued receipts; remove this process's record."""
+        """Stop reading the inbox, beating and watching; write the queued receipts; remove the record."""
         tasks = self._stop_tasks()
         await asyncio.gather(*tasks, return_exceptions=True)
         await self.receipts.aclose()
@@ -156,16 +159,19 @@ class Hub:
         self.connections.forget_key(key_of(address))
 
     async def _watch_silence(self) -> None:
-        """Close the connections whose wallets stopped sending; look every quarter of the bound (a second at most)."""
+        """Close the connections whose wallets stopped sending; look every quarter of the bound (<= 1 s)."""
         loop = asyncio.get_running_loop()
         while True:
             limit = byoa_setting("PING_SECONDS") * SILENT_PINGS
-            # At most a second, so that a changed setting takes effect soon; a pass costs a comparison per connection.
+            # At most a second, so that a changed setting takes effect soon; a pass costs a comparison
+            # per connection.
             await asyncio.sleep(min(limit / 4, 1.0))
             now = loop.time()
             for connection in self.connections:
                 if now - connection.heard > limit:
-                    asyncio.ensure_future(connection.silent())
+                    closing = asyncio.ensure_future(connection.silent())
+                    self._closing.add(closing)
+                    closing.add_done_callback(self._closing.discard)
 
 
 class HubLifespan:

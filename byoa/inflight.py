@@ -22,7 +22,7 @@ from byoa.events import ReplyEvent
 
 
 class Reply(Protocol):
-    """Where a connection sends a call's outcome: ``byoa.calls.LocalReply``, ``byoa.transport.ChannelReply``."""
+    """Where a connection sends a call's outcome (``calls.LocalReply``, ``transport.ChannelReply``)."""
 
     async def send(self, event: ReplyEvent) -> None:
         """Hand one event (``byoa.events``) to the caller."""

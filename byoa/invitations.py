@@ -38,7 +38,7 @@ def build(endpoint: str, manifest: str, code: str) -> str:
 
 
 def endpoint_for(request: HttpRequest) -> str:
-    """Return the wallet route's URL as the wallet must open it; raise EndpointRefused if a wallet would refuse it.
+    """Return the wallet route's URL as the wallet must open it; raise EndpointRefused if a wallet refuses it.
 
     ``BYOA["ENDPOINT"]`` when set, else built from the request's host.
     """
@@ -61,7 +61,7 @@ def endpoint_at(host: str, secure: bool) -> str:
 
 
 def own_origin(host: str, secure: bool) -> str:
-    """Return the origin of the endpoint that links to this host carry, or "" for a host this site does not serve.
+    """Return the origin of the endpoint links to this host carry, or "" for a host this site does not serve.
 
     ``host`` is the Host header of a connection to the wallet route and
     ``secure`` whether it came over TLS. A wallet's WebSocket client may send

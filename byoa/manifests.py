@@ -62,7 +62,9 @@ EXTENSION_SCHEMA: dict[str, object] = {
         },
         "skills": {
             "type": "object",
-            "properties": {"text.generate": {"type": "object", "properties": {"models": {"$ref": "#/$defs/models"}}}},
+            "properties": {
+                "text.generate": {"type": "object", "properties": {"models": {"$ref": "#/$defs/models"}}}
+            },
             # Only text answers are given by several models (specs/byoa-sites.md).
             "additionalProperties": {"type": "object", "not": {"required": ["models"]}},
         },
@@ -172,7 +174,8 @@ def validate(data: object) -> list[Problem]:
                 "error",
                 "manifest-too-large",
                 "",
-                f"the manifest is {len(json_bytes)} bytes of JSON; a link carries at most {MAX_MANIFEST_BYTES}",
+                f"the manifest is {len(json_bytes)} bytes of JSON; "
+                f"a link carries at most {MAX_MANIFEST_BYTES}",
                 "Shorten the summary, the reasons and the lists until it fits.",
             )
         )
@@ -220,11 +223,13 @@ def load(name: str, path: str | os.PathLike[str]) -> Loaded:
     try:
         raw = path.read_bytes()
     except OSError as exc:
-        return None, [Problem("error", "file-unreadable", "", f"cannot read {path}: {exc.strerror}", "Check the path.")]
+        message = f"cannot read {path}: {exc.strerror}"
+        return None, [Problem("error", "file-unreadable", "", message, "Check the path.")]
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
-        return None, [Problem("error", "not-json", "", f"{path} is not UTF-8 JSON: {exc}", "Fix the JSON syntax.")]
+        message = f"{path} is not UTF-8 JSON: {exc}"
+        return None, [Problem("error", "not-json", "", message, "Fix the JSON syntax.")]
     problems = validate(data)
     if any(problem.is_error for problem in problems):
         return None, problems
@@ -263,7 +268,7 @@ def get(name: str | None = None) -> Manifest:
             name = next(iter(table))
     if name not in table:
         raise UnknownManifest(name, table)
-    manifest, problems = table[name]
+    manifest, _problems = table[name]
     if manifest is None:
         raise ManifestError(f"The BYOA manifest {name!r} is invalid; run `manage.py check` to see why.")
     return manifest

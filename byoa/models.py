@@ -18,7 +18,9 @@ class SessionCode(models.Model):
     # logs query strings, and a code in a log could be used to pair a stranger.
     wait_id = models.CharField(max_length=64, unique=True)
     visitor = models.CharField(max_length=64, db_index=True, help_text="The browser session's BYOA id.")
-    client_digest = models.CharField(max_length=64, db_index=True, help_text="Keyed digest of the client address.")
+    client_digest = models.CharField(
+        max_length=64, db_index=True, help_text="Keyed digest of the client address."
+    )
     manifest_name = models.CharField(max_length=100, help_text="The name of the manifest of the page.")
     # The manifest text of the link, echoed byte for byte in the welcome.
     manifest = models.TextField()
@@ -81,7 +83,7 @@ class CallLog(models.Model):
 
 
 class ServerProcess(models.Model):
-    """A server process that holds wallet connections, known by its channel-layer inbox (``byoa.processes``)."""
+    """A server process that holds wallet connections, known by its channel-layer inbox (byoa.processes)."""
 
     inbox = models.CharField(max_length=200, unique=True)
     host = models.CharField(max_length=255, blank=True)

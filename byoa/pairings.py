@@ -57,7 +57,9 @@ def _open(hello: Frame, channel_name: str) -> Opened | None:
     return None
 
 
-def _open_with_code(code: str, grant_value: object, wallet: dict[str, str], channel_name: str) -> Opened | None:
+def _open_with_code(
+    code: str, grant_value: object, wallet: dict[str, str], channel_name: str
+) -> Opened | None:
     now = clock.now()
     with transaction.atomic():
         row = codes.consume(code)
@@ -108,12 +110,14 @@ def _resume(token: str, grant_value: object, wallet: dict[str, str], channel_nam
 
 def _detach(pairing_id: int, channel_name: str) -> None:
     # Only this connection's own mark: a newer connection may have replaced it.
-    Pairing.objects.filter(pk=pairing_id, channel_name=channel_name).update(channel_name="", last_seen=clock.now())
+    mine = Pairing.objects.filter(pk=pairing_id, channel_name=channel_name)
+    mine.update(channel_name="", last_seen=clock.now())
 
 
 def _touch(pairing_id: int) -> bool:
     """Mark an active pairing seen now; return False when it is no longer active (or gone)."""
-    return Pairing.objects.filter(pk=pairing_id, status=Pairing.Status.ACTIVE).update(last_seen=clock.now()) == 1
+    active = Pairing.objects.filter(pk=pairing_id, status=Pairing.Status.ACTIVE)
+    return active.update(last_seen=clock.now()) == 1
 
 
 def _record_grant(pairing_id: int, grant: Grant) -> None:
@@ -127,7 +131,7 @@ record_grant = database_sync_to_async(_record_grant)
 
 
 async def live_channel(pairing: Pairing | int) -> str:
-    """Return the address (byoa.transport) of a pairing's live connection, or "" when it is away or not active.
+    """Return the address (byoa.transport) of a pairing's live connection, or "" when away or not active.
 
     A connection held by another process is known only from the database. If
     that process died, its address stays behind until the sweep
@@ -160,11 +164,15 @@ async def for_visitor(visitor: str | None, manifest_name: str) -> Pairing | None
     if not visitor:
         return None
     return await (
-        Pairing.objects.filter(visitor=visitor, manifest_name=manifest_name, status=Pairing.Status.ACTIVE).order_by("-created_at").afirst()
+        Pairing.objects.filter(visitor=visitor, manifest_name=manifest_name, status=Pairing.Status.ACTIVE)
+        .order_by("-created_at")
+        .afirst()
     )
 
 
-async def aget_pairing(request: HttpRequest, manifest_name: str, *, connected: bool = False) -> Pairing | None:
+async def aget_pairing(
+    request: HttpRequest, manifest_name: str, *, connected: bool = False
+) -> Pairing | None:
     """Return the newest active pairing of this request's browser session for a manifest, or None.
 
     The pairing belongs to the browser session that asked for the link's code

@@ -46,14 +46,45 @@ import orjson
 from byoa._errors import NotJSON
 
 __all__ = [
-    "JSON", "MAX_FRAME_BYTES", "MAX_MANIFEST_BYTES", "VERSION", "ByeFrame", "CallFrame", "ChunkFrame", "CloseCode",
-    "ErrorFrame", "Frame", "FrameType", "GrantFrame", "HelloFrame", "NotJSON", "OutgoingFrame", "PingFrame",
-    "ResultFrame", "WalletInfo", "WelcomeFrame", "bad_session", "bye", "call", "call_body", "call_text", "chunk",
-    "chunk_delta", "dump", "grant_change", "grant_of", "hello", "kind_of", "parse", "ping", "result", "welcome",
+    "JSON",
+    "MAX_FRAME_BYTES",
+    "MAX_MANIFEST_BYTES",
+    "VERSION",
+    "ByeFrame",
+    "CallFrame",
+    "ChunkFrame",
+    "CloseCode",
+    "ErrorFrame",
+    "Frame",
+    "FrameType",
+    "GrantFrame",
+    "HelloFrame",
+    "NotJSON",
+    "OutgoingFrame",
+    "PingFrame",
+    "ResultFrame",
+    "WalletInfo",
+    "WelcomeFrame",
+    "bad_session",
+    "bye",
+    "call",
+    "call_body",
+    "call_text",
+    "chunk",
+    "chunk_delta",
+    "dump",
+    "grant_change",
+    "grant_of",
+    "hello",
+    "kind_of",
+    "parse",
+    "ping",
+    "result",
+    "welcome",
 ]
 
 #: A JSON value, as a frame carries it.
-type JSON = None | bool | int | float | str | list[JSON] | dict[str, JSON]
+type JSON = bool | int | float | str | list[JSON] | dict[str, JSON] | None
 
 #: A parsed frame: a JSON object from the other side, not yet checked (which
 #: fields it has depends on its ``type``; read each with ``isinstance``).
@@ -130,7 +161,15 @@ class PingFrame(TypedDict):
 
 #: Any frame this module builds.
 OutgoingFrame = (
-    WelcomeFrame | ErrorFrame | CallFrame | ByeFrame | HelloFrame | ResultFrame | ChunkFrame | GrantFrame | PingFrame
+    WelcomeFrame
+    | ErrorFrame
+    | CallFrame
+    | ByeFrame
+    | HelloFrame
+    | ResultFrame
+    | ChunkFrame
+    | GrantFrame
+    | PingFrame
 )
 
 VERSION = "0.1"
@@ -236,7 +275,7 @@ def call_body(skill: str, input: object, params: object) -> str:
 def call_text(call_id: int, body: str) -> str:
     """Return the JSON text of a call frame from its wire id and its ``call_body``."""
     # The same text as dump(call(...)): the id is the one thing only the connection knows.
-    return '{"type":"call","id":%d,%s' % (call_id, body[1:])
+    return f'{{"type":"call","id":{call_id:d},{body[1:]}'
 
 
 def bye() -> ByeFrame:

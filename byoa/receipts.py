@@ -43,7 +43,9 @@ class ReceiptWriter:
         self._queued: list[Receipt] = []
         self._writer: asyncio.Future[None] | None = None
 
-    def add(self, pairing_id: int, skill: str, model: str, ok: bool, duration_ms: int, receipt: object = None) -> None:
+    def add(
+        self, pairing_id: int, skill: str, model: str, ok: bool, duration_ms: int, receipt: object = None
+    ) -> None:
         """Queue the receipt of a call (never its content); it is written within BATCH_SECONDS."""
         self._queued.append((pairing_id, skill, model, ok, duration_ms, receipt, time.time()))
         if self._writer is None or self._writer.done():
@@ -109,7 +111,8 @@ def _at_value() -> Callable[[float], AtValue]:
 def _insert_sql() -> str:
     concrete = {field.name: field for field in CallLog._meta.concrete_fields}
     fields = [concrete[name] for name in _COLUMNS]
-    columns = ", ".join(connection.ops.quote_name(field.get_attname_column()[1] or field.attname) for field in fields)
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(field.get_attname_column()[1] or field.attname) for field in fields)
     marks = ", ".join(["%s"] * len(fields))
     return f"INSERT INTO {connection.ops.quote_name(CallLog._meta.db_table)} ({columns}) VALUES ({marks})"
 

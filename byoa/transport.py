@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping
+from collections.abc import Coroutine, Mapping
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from channels.exceptions import ChannelFull
@@ -95,7 +95,7 @@ class ChannelReply:
     ``receive`` waits no longer than the deadline's acceptance window.
     """
 
-    __slots__ = ("layer", "channel", "acknowledged", "unacknowledged")
+    __slots__ = ("acknowledged", "channel", "layer", "unacknowledged")
 
     def __init__(self, layer: ChannelLayer, channel: str) -> None:
         self.layer = layer
@@ -107,16 +107,18 @@ class ChannelReply:
         """Do nothing: a caller in another process timed out on its own clock already."""
 
     async def send(self, event: Mapping[str, object]) -> None:
-        """Send the event to the caller's channel; if it cannot go, it is dropped (its deadline ends the call)."""
+        """Send the event to the caller's channel; one that cannot go is dropped (the deadline ends it)."""
         try:
             await self.layer.send(self.channel, event)
         except ChannelFull:
             logger.warning("BYOA channel full; a message for a caller was dropped")
         except Exception as exc:  # the layer's backend has its own errors (redis-py's ConnectionError ...)
-            logger.warning("BYOA channel layer failed; a message for a caller was dropped (%s)", type(exc).__name__)
+            logger.warning(
+                "BYOA channel layer failed; a message for a caller was dropped (%s)", type(exc).__name__
+            )
 
     async def receive(self, deadline: Deadline) -> ReplyEvent | None:
-        """Return the next event on the caller's channel, or None when the deadline passes or on a layer error.
+        """Return the next event on the caller's channel, or None at the deadline or on a layer error.
 
         The caller keeps its own deadline: the channel layer delivers at most
         once, and the connection's process may be gone.
@@ -142,17 +144,19 @@ class ChannelReply:
 
 
 class ChannelLayerTransport:
-    """Calls between processes over the channel layer: this process's inbox and its callers' reply channels."""
+    """Calls between processes over the channel layer: this process's inbox, its callers' reply channels."""
 
     def __init__(self, connections: Connections, alias: str | None = None) -> None:
         self.connections = connections  # whom the inbox delivers to
         self.alias = alias
         self.inbox = ""
         self._reader: asyncio.Task[None] | None = None
+        # The events being handed to connections: the loop keeps only a weak reference to a task.
+        self._deliveries: set[asyncio.Future[None]] = set()
 
     @property
     def layer(self) -> ChannelLayer:
-        """Return the channel layer (channels keeps one per alias, and a change of CHANNEL_LAYERS resets it)."""
+        """Return the channel layer (channels keeps one per alias; a change of CHANNEL_LAYERS resets it)."""
         layer = get_channel_layer() if self.alias is None else get_channel_layer(self.alias)
         # types-channels' BaseChannelLayer.new_channel takes no prefix, though every layer channels
         # ships does; and without CHANNEL_LAYERS (None) the first call fails, as it always has.
@@ -167,7 +171,8 @@ class ChannelLayerTransport:
         """Open this process's inbox, start reading it, and return its channel name."""
         layer = self.layer
         self.inbox = await layer.new_channel(CHANNEL_PREFIX)
-        self._reader = asyncio.get_running_loop().create_task(self._read(layer, self.inbox), name="byoa-inbox")
+        loop = asyncio.get_running_loop()
+        self._reader = loop.create_task(self._read(layer, self.inbox), name="byoa-inbox")
         return self.inbox
 
     def cancel(self) -> None:
@@ -188,7 +193,7 @@ class ChannelLayerTransport:
     async def send_call(
         self, address: str, skill: str, params: dict[str, object], body: str, deadline: Deadline
     ) -> ChannelReply | None:
-        """Send a call to the connection at ``address``; return where its outcome comes, or None if it did not go."""
+        """Send a call to the connection at ``address``; return where its outcome comes (None: not sent)."""
         layer = self.layer
         reply = ChannelReply(layer, await layer.new_channel(CHANNEL_PREFIX))
         event = events.call(reply.channel, skill, params, body, deadline.remaining())
@@ -215,7 +220,8 @@ class ChannelLayerTransport:
         while True:
             try:
                 event = await layer.receive(channel)
-            except Exception as exc:  # the layer's backend has its own errors (redis-py's ConnectionError ...)
+            # The layer's backend has its own errors (redis-py's ConnectionError ...).
+            except Exception as exc:
                 failures += 1
                 # One failure alone is routine: redis-py 8 times an idle blocking pop
                 # out at its socket timeout. Failures in a row are not.
@@ -227,10 +233,15 @@ class ChannelLayerTransport:
             connection = self.connections.by_key(event.get("connection"))
             if connection is not None:
                 # A task each: a connection whose wallet reads slowly must not hold up the others.
-                asyncio.ensure_future(self._deliver(layer, connection, event))
+                self._in_background(self._deliver(layer, connection, event))
             elif event.get("type") == events.CALL:
                 # The connection is gone since its address was read: fail the call now, not at its timeout.
-                asyncio.ensure_future(ChannelReply(layer, event["reply"]).send(events.FAILED))
+                self._in_background(ChannelReply(layer, event["reply"]).send(events.FAILED))
+
+    def _in_background(self, coroutine: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.ensure_future(coroutine)
+        self._deliveries.add(task)
+        task.add_done_callback(self._deliveries.discard)
 
     async def _deliver(self, layer: ChannelLayer, connection: Connection, event: dict[str, Any]) -> None:
         try:

@@ -49,7 +49,8 @@ def code(request: HttpRequest, manifest: str | None = None) -> JsonResponse:
         logger.error("BYOA cannot build a link: %s", exc)
         return JsonResponse({"error": "endpoint-refused", "message": str(exc)}, status=500)
     try:
-        secret, wait_id = codes.issue(visitor_ids.visitor_id(request), request.META.get("REMOTE_ADDR"), chosen)
+        visitor = visitor_ids.visitor_id(request)
+        secret, wait_id = codes.issue(visitor, request.META.get("REMOTE_ADDR"), chosen)
     except RateLimited as exc:
         response = JsonResponse({"error": "rate-limited", "message": str(exc)}, status=429)
         response["Retry-After"] = str(exc.retry_after)

@@ -10,7 +10,9 @@ from mcp_server.conf import DEFAULTS, mcp_setting
 
 
 @checks.register()
-def check_mcp_server_settings(app_configs: Sequence[AppConfig] | None, **kwargs: object) -> list[checks.CheckMessage]:
+def check_mcp_server_settings(
+    app_configs: Sequence[AppConfig] | None, **kwargs: object
+) -> list[checks.CheckMessage]:
     """Report MCP_SERVER keys and values that cannot work."""
     errors: list[checks.CheckMessage] = []
     overrides = getattr(settings, "MCP_SERVER", {}) or {}

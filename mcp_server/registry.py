@@ -24,9 +24,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from importlib import import_module
 from types import ModuleType
-from typing import Any, TypeVar, cast
-
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from django.apps import AppConfig
 from django.utils.module_loading import module_has_submodule
@@ -75,7 +73,9 @@ def tool(
                 f"MCP tool {fn.__qualname__} must be an async function: a sync tool "
                 "runs in a worker thread that keeps daphne from exiting."
             )
-        annotations = ToolAnnotations(read_only_hint=read_only, destructive_hint=destructive, open_world_hint=open_world)
+        annotations = ToolAnnotations(
+            read_only_hint=read_only, destructive_hint=destructive, open_world_hint=open_world
+        )
         setattr(fn, MARK, Registration(fn=fn, name=name or fn.__name__, title=title, annotations=annotations))
         return fn
 

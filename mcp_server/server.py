@@ -26,7 +26,6 @@ from mcp_types import CallToolResult, InputRequiredResult, Tool
 from mcp_server.conf import mcp_setting
 from mcp_server.registry import registrations
 
-
 #: Per tool name: the fast check of its arguments, and the validator that words the errors.
 Validators = dict[str, tuple[jsonschema_rs.Draft202012Validator, jsonschema.Draft202012Validator]]
 
