@@ -123,7 +123,7 @@ class Settings(dict[str, Any]):
         value = self[name] = read(name)
         return value
 
-    def forget(self, *, setting: str, **kwargs: Any) -> None:
+    def forget(self, *, setting: str, **kwargs: object) -> None:
         """Called when a setting changes (Django's ``setting_changed``): drop the values of ``BYOA``."""
         if setting == "BYOA":
             self.clear()
@@ -131,6 +131,7 @@ class Settings(dict[str, Any]):
 
 def byoa_setting(name: str) -> Any:
     """Return the value of BYOA[name], or its documented default."""
+    # Any: each key has its own type (its Setting's ``types``), checked by byoa.checks at start-up.
     try:
         # The registry's own table, not apps.get_app_config(): that costs as much
         # as the read it saves (it checks the registry's state each time).
