@@ -1,7 +1,14 @@
-from typing import Literal
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
 
 from django.apps import AppConfig
 from django.core.signals import setting_changed
+
+if TYPE_CHECKING:
+    from byoa.conf import Settings
+    from byoa.hub import Hub
+    from byoa.manifests import Loaded
 
 
 class ByoaConfig(AppConfig):
@@ -15,6 +22,13 @@ class ByoaConfig(AppConfig):
     verbose_name = "Bring your own agent"
     default_auto_field = "django.db.models.BigAutoField"
 
+    #: The BYOA values in force (byoa.conf.byoa_setting reads them), cleared when BYOA changes.
+    settings: Settings
+    #: {name: (Manifest or None, problems)}, loaded at first use (byoa.manifests).
+    manifests: dict[str, Loaded] | None
+    #: This process's hub; tests install a fresh one each (testwallet.plugin's byoa_hub).
+    hub: Hub
+
     def __init__(self, app_name: str, app_module: object) -> None:
         super().__init__(app_name, app_module)
         # A server configured for links no wallet accepts refuses every POST /byoa/code
@@ -26,12 +40,9 @@ class ByoaConfig(AppConfig):
         from byoa.conf import Settings
         from byoa.hub import Hub
 
-        #: The BYOA values in force (byoa.conf.byoa_setting reads them), cleared when BYOA changes.
         self.settings = Settings()
         setting_changed.connect(self.settings.forget, dispatch_uid=f"byoa-settings-{id(self)}")
-        #: {name: (Manifest or None, problems)}, loaded at first use (byoa.manifests).
         self.manifests = None
-        #: This process's hub; tests install a fresh one each (testwallet.plugin's byoa_hub).
         self.hub = Hub()
 
     def endpoint_refusal_level(self) -> Literal["error", "debug"]:

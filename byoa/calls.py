@@ -39,13 +39,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from typing import Any, Protocol
 
 from byoa import events, pairings, protocol
 from byoa.database import give_back_pooled_connections
 from byoa.deadlines import Deadline
-from byoa.events import FAILED
+from byoa.events import FAILED, ReplyEvent
 from byoa.hub import Hub, current_hub
 from byoa.models import Pairing
 from byoa.transport import inbox_of
@@ -56,10 +56,18 @@ logger = logging.getLogger(__name__)
 
 
 async def call_wallet(
-    pairing: Pairing | int, skill: str, input: dict[str, Any], params: dict[str, Any] | None = None,
-    *, timeout: float | None = None,
+    pairing: Pairing | int,
+    skill: str,
+    input: Mapping[str, object],
+    params: Mapping[str, object] | None = None,
+    *,
+    # The call's Deadline (byoa.deadlines), which travels with the call to the connection's
+    # own timer: no asyncio.timeout() around the caller could do that.
+    timeout: float | None = None,  # noqa: ASYNC109
 ) -> dict[str, Any] | None:
     """Call the pairing's wallet and return the output object, or None."""
+    # Any, not object: the output is the wallet's JSON object, read by the site's
+    # code as json.loads's is (untrusted, whatever its type says).
     stream = WalletStream(pairing, skill, input, params, timeout=timeout, stream=False)
     stream._started = True
     async for _delta in stream._events():  # call_wallet's short way: the deltas go unread
@@ -68,8 +76,12 @@ async def call_wallet(
 
 
 def stream_wallet(
-    pairing: Pairing | int, skill: str, input: dict[str, Any], params: dict[str, Any] | None = None,
-    *, timeout: float | None = None,
+    pairing: Pairing | int,
+    skill: str,
+    input: Mapping[str, object],
+    params: Mapping[str, object] | None = None,
+    *,
+    timeout: float | None = None,
 ) -> WalletStream:
     """Return a WalletStream of a call made with ``params.stream``: iterate it for the deltas."""
     return WalletStream(pairing, skill, input, params, timeout=timeout, stream=True)
@@ -80,7 +92,7 @@ class _Reply(Protocol):
 
     unacknowledged: bool
 
-    async def receive(self, deadline: Deadline) -> dict[str, Any] | None: ...
+    async def receive(self, deadline: Deadline) -> ReplyEvent | None: ...
 
 
 class WalletStream:
@@ -91,8 +103,14 @@ class WalletStream:
     """
 
     def __init__(
-        self, pairing: Pairing | int, skill: str, input: dict[str, Any], params: dict[str, Any] | None = None,
-        *, timeout: float | None = None, stream: bool = True,
+        self,
+        pairing: Pairing | int,
+        skill: str,
+        input: Mapping[str, object],
+        params: Mapping[str, object] | None = None,
+        *,
+        timeout: float | None = None,
+        stream: bool = True,
     ) -> None:
         self.pairing = pairing
         self.skill = skill
@@ -101,7 +119,7 @@ class WalletStream:
         if stream:
             self.params["stream"] = True
         self.timeout = Deadline.seconds(timeout)
-        self.output: dict[str, Any] | None = None
+        self.output: dict[str, Any] | None = None  # the wallet's JSON: see call_wallet
         self._started = False
         self._address = ""  # of the connection in another process the call went to
 
@@ -121,11 +139,12 @@ class WalletStream:
                 if reply.unacknowledged:  # nothing heard at all: the connection's process is taken for dead
                     hub.processes.suspect(inbox_of(self._address))
                 return
-            if message.get("type") == events.CHUNK:
+            # Every event has a type (byoa.events builds them all); ACCEPTED never reaches here.
+            if message["type"] == events.CHUNK:
                 yield message["delta"]
-            elif message.get("type") == events.RESULT:
-                if message.get("ok"):
-                    self.output = message.get("output")
+            elif message["type"] == events.RESULT:
+                if message["ok"]:
+                    self.output = message["output"]
                 return
 
     async def _send_call(self, hub: Hub) -> tuple[_Reply | None, Deadline]:
@@ -137,7 +156,7 @@ class WalletStream:
 
     async def _hand_over(self, hub: Hub) -> tuple[_Reply | None, Deadline]:
         deadline = Deadline.start(self.timeout)
-        pk = getattr(self.pairing, "pk", self.pairing)
+        pk = self.pairing.pk if isinstance(self.pairing, Pairing) else self.pairing
         body = protocol.call_body(self.skill, self.input, self.params)  # encoded once, here
         connection = hub.connections.get(pk)
         if connection is not None:
@@ -172,15 +191,15 @@ class LocalReply:
 
     def __init__(self) -> None:
         # Lighter than an asyncio.Queue, which a call would build and drop each time.
-        self._events: deque[dict[str, Any]] = deque()
+        self._events: deque[ReplyEvent] = deque()
         self._waiter: asyncio.Future[None] | None = None
 
-    def _put(self, event: dict[str, Any]) -> None:
+    def _put(self, event: ReplyEvent) -> None:
         self._events.append(event)
         if self._waiter is not None and not self._waiter.done():
             self._waiter.set_result(None)
 
-    async def send(self, event: dict[str, Any]) -> None:
+    async def send(self, event: ReplyEvent) -> None:
         """Hand the event to the caller."""
         self._put(event)
 
@@ -188,7 +207,7 @@ class LocalReply:
         """Tell the caller its call timed out: the connection's timer is the one that counts."""
         self._put(FAILED)
 
-    async def receive(self, deadline: Deadline) -> dict[str, Any]:
+    async def receive(self, deadline: Deadline) -> ReplyEvent:
         """Return the next event for the caller (the connection keeps the deadline)."""
         while not self._events:
             self._waiter = asyncio.get_running_loop().create_future()

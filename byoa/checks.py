@@ -42,7 +42,7 @@ def check_settings(app_configs: object, **kwargs: object) -> list[checks.CheckMe
     """Report BYOA keys and values that cannot work."""
     from django.conf import settings
 
-    errors = []
+    errors: list[checks.CheckMessage] = []
     for key in sorted(set(configured()) - set(DEFAULTS)):
         errors.append(
             checks.Error(
@@ -76,8 +76,9 @@ def check_settings(app_configs: object, **kwargs: object) -> list[checks.CheckMe
 def _value_error(setting: Setting, value: object) -> checks.Error | None:
     """Return the error of a value its declaration does not allow, or None."""
     name = setting.name
-    if setting.is_number:
-        if isinstance(value, bool) or not isinstance(value, setting.types) or not value > setting.above:
+    if setting.above is not None:  # a number setting (Setting.is_number)
+        number = value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+        if number is None or not isinstance(value, setting.types) or not number > setting.above:
             bound = "a positive number" if setting.above == 0 else f"a number above {setting.above}"
             return checks.Error(f"BYOA[{name!r}] must be {bound}; it is {value!r}.", id="byoa.E002")
         return None
@@ -94,7 +95,7 @@ def _value_error(setting: Setting, value: object) -> checks.Error | None:
 @checks.register(TAG)
 def check_manifests(app_configs: object, **kwargs: object) -> list[checks.CheckMessage]:
     """Report every problem of every declared manifest, with its JSON Pointer and fix."""
-    messages = []
+    messages: list[checks.CheckMessage] = []
     table = manifests.loaded()
     for name, (_manifest, problems) in table.items():
         path = manifests.declared().get(name)

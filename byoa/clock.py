@@ -8,7 +8,7 @@ without sleeping.
 from datetime import UTC, datetime
 
 
-def now():
+def now() -> datetime:
     """Return the current time, timezone-aware."""
     # Not django.utils.timezone.now(): it reads settings.USE_TZ on every call,
     # and every server -> wallet call checks its grant's expiry. BYOA's times

@@ -8,14 +8,16 @@ limit may both pass; the limit is a brake on abuse, not an exact quota.
 """
 
 import math
-from datetime import timedelta
-from enum import Enum
+from datetime import datetime, timedelta
+from enum import StrEnum
 
 from django.db import transaction
+from django.db.models import QuerySet
 
 from byoa import clock, tokens
 from byoa.conf import byoa_setting
 from byoa.exceptions import RateLimited
+from byoa.manifests import Manifest
 from byoa.models import Pairing, SessionCode
 
 # Rows are kept a while after they expire so that a late /byoa/wait still says
@@ -23,13 +25,15 @@ from byoa.models import Pairing, SessionCode
 _KEEP = timedelta(minutes=10)
 
 
-class WaitState(str, Enum):
+class WaitState(StrEnum):
+    """What ``GET /byoa/wait`` tells the page of its code."""
+
     WAITING = "waiting"  # issued, not used, not expired
     CONNECTED = "connected"  # a wallet said hello with it
     EXPIRED = "expired"  # past its time unused, unknown, or not this session's
 
 
-def issue(visitor, client_address, manifest):
+def issue(visitor: str, client_address: str | None, manifest: Manifest) -> tuple[str, str]:
     """Return (code, wait_id) for a browser session and a manifest; raise RateLimited."""
     now = clock.now()
     client = tokens.client_digest(client_address)
@@ -50,7 +54,7 @@ def issue(visitor, client_address, manifest):
     return code, wait_id
 
 
-def _check_rate(queryset, limit, now):
+def _check_rate(queryset: QuerySet[SessionCode], limit: int, now: datetime) -> None:
     window = timedelta(seconds=byoa_setting("RATE_WINDOW_SECONDS"))
     recent = queryset.filter(created_at__gt=now - window).order_by("created_at")
     times = list(recent.values_list("created_at", flat=True)[: limit + 1])
@@ -60,7 +64,7 @@ def _check_rate(queryset, limit, now):
         raise RateLimited(max(1, math.ceil((oldest_leaves - now).total_seconds())))
 
 
-def consume(code):
+def consume(code: object) -> SessionCode | None:
     """Mark an unused, unexpired code used and return its row; None for any other code."""
     if not isinstance(code, str) or not 1 <= len(code) <= 256:
         return None
@@ -76,7 +80,7 @@ def consume(code):
         return SessionCode.objects.get(code_digest=digest)
 
 
-def wait_state(wait_id, visitor):
+def wait_state(wait_id: object, visitor: str | None) -> WaitState:
     """Return the WaitState of a code as the browser session ``visitor`` may see it."""
     if not isinstance(wait_id, str) or not visitor:
         return WaitState.EXPIRED

@@ -19,12 +19,15 @@ lookup raises), as much as the rest of a line of the call path.
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from django.apps import apps
 from django.conf import settings
 
 from byoa.protocol import MAX_FRAME_BYTES
+
+if TYPE_CHECKING:
+    from byoa.apps import ByoaConfig
 
 __all__ = ["DEFAULTS", "SETTINGS", "Setting", "Settings", "byoa_setting"]
 
@@ -113,14 +116,14 @@ def read(name: str) -> Any:
     return configured().get(name, DEFAULTS[name])
 
 
-class Settings(dict):
+class Settings(dict[str, Any]):
     """The ``BYOA`` values in force, each read at its first use; ``clear()`` after a change."""
 
     def __missing__(self, name: str) -> Any:
         value = self[name] = read(name)
         return value
 
-    def forget(self, *, setting: str, **kwargs: Any) -> None:
+    def forget(self, *, setting: str, **kwargs: object) -> None:
         """Called when a setting changes (Django's ``setting_changed``): drop the values of ``BYOA``."""
         if setting == "BYOA":
             self.clear()
@@ -128,10 +131,11 @@ class Settings(dict):
 
 def byoa_setting(name: str) -> Any:
     """Return the value of BYOA[name], or its documented default."""
+    # Any: each key has its own type (its Setting's ``types``), checked by byoa.checks at start-up.
     try:
         # The registry's own table, not apps.get_app_config(): that costs as much
         # as the read it saves (it checks the registry's state each time).
-        values = apps.app_configs["byoa"].settings
+        values = cast("ByoaConfig", apps.app_configs["byoa"]).settings
     except (KeyError, AttributeError):  # byoa not installed, or its ready() has not run yet
         return read(name)
     return values[name]

@@ -16,24 +16,48 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-__all__ = ["Connections"]
+if TYPE_CHECKING:
+    from byoa.deadlines import Deadline
+    from byoa.inflight import Reply
+
+__all__ = ["Connection", "Connections"]
+
+
+class Connection(Protocol):
+    """What the hub needs of a wallet connection (``byoa.consumers.WalletConsumer`` is the one)."""
+
+    #: Its address (``byoa.transport``), as the database keeps it for other processes.
+    channel_name: str
+    #: Loop time of its wallet's last frame.
+    heard: float
+
+    async def start_call(
+        self, reply: Reply, skill: str, params: dict[str, object], body: str, deadline: Deadline
+    ) -> None:
+        """Send a call to the wallet, or refuse it at once; its outcome goes to ``reply``."""
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Handle a channel-layer event addressed to it (``byoa.events``)."""
+
+    async def silent(self) -> None:
+        """Close it: its wallet sent nothing for too long."""
 
 
 class Connections:
     """The connections (``byoa.consumers.WalletConsumer``) a process serves, by pairing and by key."""
 
     def __init__(self) -> None:
-        self._by_pairing: dict[int, Any] = {}  # pairing id -> the connection serving it here
-        self._by_key: dict[str, Any] = {}  # connection key -> connection, for addressed events
+        self._by_pairing: dict[int, Connection] = {}  # pairing id -> the connection serving it here
+        self._by_key: dict[str, Connection] = {}  # connection key -> connection, for addressed events
         self._keys = itertools.count(1)
 
-    def add(self, pairing_id: int, connection: Any) -> None:
+    def add(self, pairing_id: int, connection: Connection) -> None:
         """Record the connection that now serves the pairing in this process."""
         self._by_pairing[pairing_id] = connection
 
-    def discard(self, pairing_id: int, connection: Any) -> None:
+    def discard(self, pairing_id: int, connection: Connection) -> None:
         """Forget the connection, unless a newer one of the same pairing took its place."""
         if self._by_pairing.get(pairing_id) is connection:
             del self._by_pairing[pairing_id]
@@ -43,7 +67,7 @@ class Connections:
         for pairing_id in pairing_ids:
             self._by_pairing.pop(pairing_id, None)
 
-    def get(self, pairing_id: int) -> Any | None:
+    def get(self, pairing_id: int) -> Connection | None:
         """Return the connection serving the pairing in this process, or None."""
         return self._by_pairing.get(pairing_id)
 
@@ -51,19 +75,19 @@ class Connections:
         """Return how many pairings have a live connection in this process (for tests and benchmarks)."""
         return len(self._by_pairing)
 
-    def __iter__(self) -> Iterator[Any]:
+    def __iter__(self) -> Iterator[Connection]:
         """Iterate over a snapshot of the connections serving pairings."""
         return iter(list(self._by_pairing.values()))
 
-    def new_key(self, connection: Any) -> str:
+    def new_key(self, connection: Connection) -> str:
         """Give a connection the key by which events addressed to it find it; return the key."""
         key = str(next(self._keys))
         self._by_key[key] = connection
         return key
 
-    def by_key(self, key: str | None) -> Any | None:
-        """Return the connection with this key, or None (it is gone)."""
-        return self._by_key.get(key) if key is not None else None
+    def by_key(self, key: object) -> Connection | None:
+        """Return the connection with this key, or None (it is gone, or ``key`` is not one)."""
+        return self._by_key.get(key) if isinstance(key, str) else None
 
     def forget_key(self, key: str) -> None:
         """Stop delivering events addressed to this key (the connection is gone)."""

@@ -20,10 +20,13 @@ wss://game.example.org/byoa/ws; http:// for ws://): a wallet's WebSocket
 client may send that one, but a browser page of another site cannot.
 """
 
+from __future__ import annotations
+
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
@@ -32,10 +35,15 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from byoa import clock, events, invitations, pairings, protocol
 from byoa.conf import byoa_setting
 from byoa.deadlines import Deadline
+from byoa.events import CallEvent, NoticeEvent
 from byoa.grants import Grant, warn_unreadable
 from byoa.hub import current_hub
 from byoa.inflight import InFlight, Pending, Reply
-from byoa.protocol import CloseCode
+from byoa.protocol import CloseCode, Frame
+
+if TYPE_CHECKING:
+    from asgiref.typing import ASGIReceiveCallable, ASGISendCallable, ASGISendEvent
+    from channels.consumer import _ChannelScope  # types-channels' scope of a consumer
 
 logger = logging.getLogger(__name__)
 
@@ -49,7 +57,7 @@ class WalletConsumer(AsyncWebsocketConsumer):
     """The server's end of one wallet connection."""
 
     async def __call__(
-        self, scope: dict, receive: Callable[[], Awaitable[dict]], send: Callable[[dict], Awaitable[None]]
+        self, scope: _ChannelScope, receive: ASGIReceiveCallable, send: ASGISendCallable
     ) -> None:
         """Serve one connection until it is gone, then release what it held, whatever ended it."""
         # Channels' own loop waits on the socket and on a channel of the
@@ -59,8 +67,8 @@ class WalletConsumer(AsyncWebsocketConsumer):
         # and are handled beside it, as same-process calls are.
         self.scope = scope
         self.base_send = send
-        self.pairing_id = None
-        self.grant = None
+        self.pairing_id: int | None = None  # set by a valid hello
+        self.grant: Grant | None = None  # the grant in force, from the hello on
         self.closing = False
         self.gone = False
         self.calls = InFlight()
@@ -68,14 +76,15 @@ class WalletConsumer(AsyncWebsocketConsumer):
         self.last_touch = 0.0
         # Loop time of the wallet's last frame (the hub closes connections silent too long).
         self.heard = asyncio.get_running_loop().time()
-        self.hello_timer = None
-        self._tasks = set()
+        self.hello_timer: asyncio.TimerHandle | None = None
+        self._tasks: set[asyncio.Future[None]] = set()
         self.hub = current_hub()  # the one this connection is registered with, to the end
         # Not a channel of its own: the address (byoa.transport) the database keeps for other processes.
         self.channel_name = await self.hub.open_address(self)
         try:
             while True:
-                await self.dispatch(await receive())
+                # An ASGI event is a plain dict; channels' dispatch takes it as one.
+                await self.dispatch(cast("dict[str, Any]", await receive()))
         except StopConsumer:
             pass
         finally:
@@ -85,7 +94,7 @@ class WalletConsumer(AsyncWebsocketConsumer):
             # second cancellation.
             await asyncio.shield(self._release())
 
-    async def dispatch(self, message):
+    async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels closes stale database connections before every message, a
         # thread hop each time (a third of a call's CPU). Every database access
         # here goes through database_sync_to_async, which does that itself.
@@ -94,15 +103,16 @@ class WalletConsumer(AsyncWebsocketConsumer):
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
 
-    async def connect(self):
+    async def connect(self) -> None:
         """Called when a client opens the socket: refuse pages of other sites, else wait for a hello."""
         if not self._origin_allowed():
             await self._close(CloseCode.NORMAL)  # before accept: the server answers the handshake with 403
             return
         await self.accept()
-        self.hello_timer = asyncio.get_running_loop().call_later(byoa_setting("HELLO_SECONDS"), self._no_hello)
+        loop = asyncio.get_running_loop()
+        self.hello_timer = loop.call_later(byoa_setting("HELLO_SECONDS"), self._no_hello)
 
-    def _origin_allowed(self):
+    def _origin_allowed(self) -> bool:
         """Return True when the handshake has no Origin, or only the endpoint's own."""
         headers = self.scope.get("headers", ())
         origins = [value.decode("latin-1") for name, value in headers if name == b"origin"]
@@ -112,29 +122,31 @@ class WalletConsumer(AsyncWebsocketConsumer):
         own = invitations.own_origin(host, self.scope.get("scheme") == "wss")
         return bool(own) and all(invitations.origin_of(origin) == own for origin in origins)
 
-    def _no_hello(self):
+    def _no_hello(self) -> None:
         self._task(self._close(CloseCode.POLICY))
 
-    def _task(self, coroutine):
+    def _task(self, coroutine: Coroutine[Any, Any, None]) -> None:
         task = asyncio.ensure_future(coroutine)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _send_frame(self, text):
+    async def _send_frame(self, text: str) -> bool:
         """Send a text frame; return False when the socket is already gone."""
         return await self._send_message({"type": "websocket.send", "text": text})
 
-    async def _close(self, code):
+    async def _close(self, code: CloseCode) -> None:
         if not self.closing:
             self.closing = True
             # int(): autobahn rejects any type but int, an IntEnum included.
             await self._send_message({"type": "websocket.close", "code": int(code)})
 
-    async def _send_message(self, message):
+    async def _send_message(self, message: dict[str, Any]) -> bool:
         if self.gone:
             return False
         try:
-            await self.base_send(message)
+            # A cast, not a TypedDict: asgiref.typing requires keys the ASGI spec
+            # makes optional ("bytes" beside "text", a close's "reason").
+            await self.base_send(cast("ASGISendEvent", message))
         # The wallet's close frame may arrive while we still send (after its
         # bye, say). Each server then raises its own error: uvicorn's
         # ClientDisconnected (an OSError) or RuntimeError, hypercorn's
@@ -147,7 +159,7 @@ class WalletConsumer(AsyncWebsocketConsumer):
             return False
         return True
 
-    async def receive(self, text_data=None, bytes_data=None):
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Called with each frame: binary is ignored, non-JSON closes, each type has its handler."""
         self.heard = asyncio.get_running_loop().time()
         if text_data is None or self.closing:
@@ -162,6 +174,8 @@ class WalletConsumer(AsyncWebsocketConsumer):
             await self._close(CloseCode.NOT_JSON)
             return
         kind = protocol.kind_of(frame)
+        if frame is None or kind is None:
+            return  # JSON that is not a frame means nothing, before a hello and after
         if self.pairing_id is None:
             if kind == "hello":
                 await self.on_hello(frame)
@@ -170,8 +184,9 @@ class WalletConsumer(AsyncWebsocketConsumer):
         if handler is not None:
             await handler(self, frame)
 
-    async def on_hello(self, frame: dict) -> None:
-        self.hello_timer.cancel()
+    async def on_hello(self, frame: Frame) -> None:
+        if self.hello_timer is not None:  # set in connect(), which comes first
+            self.hello_timer.cancel()
         opened = await pairings.open_from_hello(frame, self.channel_name)
         if opened is None:
             await self._send_frame(protocol.dump(protocol.bad_session()))
@@ -184,16 +199,17 @@ class WalletConsumer(AsyncWebsocketConsumer):
         await self._send_frame(protocol.dump(protocol.welcome(opened.token, opened.manifest)))
         logger.info("BYOA wallet connected for pairing %s", self.pairing_id)
 
-    async def on_result(self, frame):
+    async def on_result(self, frame: Frame) -> None:
         pending = self.calls.pop(frame.get("id"))
         if pending is None:
             await self._unsolicited(frame)
             return
-        ok = frame.get("ok") is True and isinstance(frame.get("output"), dict)
-        await pending.reply.send(events.result(ok, frame.get("output")))
+        output = frame.get("output")
+        ok = frame.get("ok") is True and isinstance(output, dict)
+        await pending.reply.send(events.result(ok, output if isinstance(output, dict) else None))
         self._receipt(pending, ok, frame.get("receipt"))
 
-    async def on_chunk(self, frame):
+    async def on_chunk(self, frame: Frame) -> None:
         pending = self.calls.get(frame.get("id"))
         if pending is None:
             await self._unsolicited(frame)
@@ -202,14 +218,15 @@ class WalletConsumer(AsyncWebsocketConsumer):
         if pending.stream and delta:
             await pending.reply.send(events.chunk(delta))
 
-    async def _unsolicited(self, frame):
+    async def _unsolicited(self, frame: Frame) -> None:
         if self.calls.was_expired(frame.get("id")):
             return  # the caller gave up on it; a slow wallet is not a flood
         self.unsolicited += 1
         if self.unsolicited > byoa_setting("UNSOLICITED_RESULTS"):
             await self._close(CloseCode.POLICY)
 
-    async def on_grant(self, frame):
+    async def on_grant(self, frame: Frame) -> None:
+        assert self.pairing_id is not None and self.grant is not None  # handlers run after a valid hello
         value = protocol.grant_of(frame)
         if value is None:
             return  # a grant frame without a grant changes nothing
@@ -219,7 +236,8 @@ class WalletConsumer(AsyncWebsocketConsumer):
             self.grant = grant
             await pairings.record_grant(self.pairing_id, grant)
 
-    async def on_ping(self, frame):
+    async def on_ping(self, frame: Frame) -> None:
+        assert self.pairing_id is not None  # handlers run after a valid hello
         now = asyncio.get_running_loop().time()
         if now - self.last_touch > TOUCH_SECONDS:
             self.last_touch = now
@@ -227,20 +245,29 @@ class WalletConsumer(AsyncWebsocketConsumer):
                 await self._bye()  # paused or revoked, and the admin's close never came
 
     async def silent(self) -> None:
-        """Called when the wallet sent nothing for too long (half-open, most likely): fail its calls, close."""
-        if self.gone:
+        """Called when the wallet sent nothing for too long (half-open, likely): fail its calls, close."""
+        if self.gone or self.pairing_id is None:  # only paired connections are watched (byoa.hub)
             return
         self.hub.connections.discard(self.pairing_id, self)
         logger.info("BYOA wallet silent for pairing %s; closing", self.pairing_id)
         await self._close(CloseCode.POLICY)
         await self._release()
 
-    async def on_bye(self, frame):
+    async def on_bye(self, frame: Frame) -> None:
         await self._close(CloseCode.NORMAL)
 
-    HANDLERS = {"result": on_result, "chunk": on_chunk, "grant": on_grant, "ping": on_ping, "bye": on_bye}
+    #: The handler of each frame type that means something after the hello.
+    HANDLERS: ClassVar[dict[str, Callable[[WalletConsumer, Frame], Awaitable[None]]]] = {
+        "result": on_result,
+        "chunk": on_chunk,
+        "grant": on_grant,
+        "ping": on_ping,
+        "bye": on_bye,
+    }
 
-    async def start_call(self, reply: Reply, skill: str, params: dict, body: str, deadline: Deadline) -> None:
+    async def start_call(
+        self, reply: Reply, skill: str, params: dict[str, object], body: str, deadline: Deadline
+    ) -> None:
         """Send a call to the wallet, or refuse it at once; its outcome goes to ``reply``, by ``deadline``.
 
         ``body`` is the frame's JSON without its id (``protocol.call_body``).
@@ -254,14 +281,15 @@ class WalletConsumer(AsyncWebsocketConsumer):
             await reply.send(events.FAILED)
             return
         model = params.get("model")
-        pending = Pending(reply, skill, deadline, model if isinstance(model, str) else "", params.get("stream") is True)
+        model = model if isinstance(model, str) else ""
+        pending = Pending(reply, skill, deadline, model, params.get("stream") is True)
         call_id = self.calls.add(pending)
         pending.timer = asyncio.get_running_loop().call_later(deadline.remaining(), self._expire, call_id)
-        if not await self._send_frame(protocol.call_text(call_id, body)):
-            if self.calls.pop(call_id) is not None:  # not drained by a disconnect meanwhile
-                await reply.send(events.FAILED)
+        sent = await self._send_frame(protocol.call_text(call_id, body))
+        if not sent and self.calls.pop(call_id) is not None:  # not drained by a disconnect meanwhile
+            await reply.send(events.FAILED)
 
-    async def byoa_call(self, event: dict) -> None:
+    async def byoa_call(self, event: CallEvent) -> None:
         """Called when a caller in another process sends a call: as ``start_call``."""
         reply = self.hub.transport.reply_to(event["reply"])
         deadline = Deadline.arrived(event["timeout"])  # what the caller had left when it sent the call
@@ -270,6 +298,7 @@ class WalletConsumer(AsyncWebsocketConsumer):
     def _expire(self, call_id: int) -> None:
         # The caller gave up, but the wallet may still be working on the call:
         # it keeps its slot for the deadline's hold (byoa.deadlines).
+        assert self.grant is not None  # a call started only within the grant (start_call)
         pending = self.calls.expire(call_id, self.grant.max_call_seconds)
         if pending is not None:
             pending.reply.expired()
@@ -277,15 +306,16 @@ class WalletConsumer(AsyncWebsocketConsumer):
 
     def _receipt(self, pending: Pending, ok: bool, receipt: object = None) -> None:
         """Queue the receipt of a call that reached the wallet (never its content)."""
-        if byoa_setting("CALL_LOG"):
+        if byoa_setting("CALL_LOG") and self.pairing_id is not None:  # a call reached a paired wallet
             duration_ms = int((time.monotonic() - pending.started) * 1000)
-            self.hub.receipts.add(self.pairing_id, pending.skill, pending.model, ok, max(0, duration_ms), receipt)
+            receipts = self.hub.receipts
+            receipts.add(self.pairing_id, pending.skill, pending.model, ok, max(0, duration_ms), receipt)
 
-    async def byoa_replaced(self, event):
+    async def byoa_replaced(self, event: NoticeEvent) -> None:
         """Called when a newer connection of the same pairing said hello: say bye and close."""
         await self._bye()
 
-    async def byoa_close(self, event):
+    async def byoa_close(self, event: NoticeEvent) -> None:
         """Called when the pairing is paused or revoked in the admin: say bye and close."""
         await self._bye()
 
@@ -296,7 +326,7 @@ class WalletConsumer(AsyncWebsocketConsumer):
             await self._send_frame(protocol.dump(protocol.bye()))
             await self._close(CloseCode.NORMAL)
 
-    async def disconnect(self, code):
+    async def disconnect(self, code: int) -> None:
         """Called when the socket is gone: fail its calls at once and mark the wallet away."""
         await self._release()
 

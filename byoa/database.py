@@ -17,7 +17,7 @@ from django.db import connections
 __all__ = ["give_back_pooled_connections"]
 
 
-async def give_back_pooled_connections():
+async def give_back_pooled_connections() -> None:
     """Return this request's idle pooled database connections to their pools."""
     if any(database.get("OPTIONS", {}).get("pool") for database in connections.settings.values()):
         # Thread-sensitive, like every ORM call of the request: the connections
@@ -25,7 +25,7 @@ async def give_back_pooled_connections():
         await sync_to_async(_close_outside_transactions)()
 
 
-def _close_outside_transactions():
+def _close_outside_transactions() -> None:
     for connection in connections.all(initialized_only=True):
         if not connection.in_atomic_block:
             connection.close()  # with a pool, close() returns the connection to it

@@ -82,5 +82,5 @@ class Deadline:
         return not acknowledged and self.accept_by is not None and self.accept_by < self.at
 
     def hold_until(self, max_call_seconds: float | None) -> datetime:
-        """Return when a call whose caller gave up stops holding its slot (``maxCallSeconds``, else the timeout)."""
+        """Return when a call whose caller gave up frees its slot (``maxCallSeconds``, else the timeout)."""
         return clock.now() + timedelta(seconds=max_call_seconds or self.timeout)

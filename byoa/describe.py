@@ -10,7 +10,9 @@ cannot promise something other than what the wallet will be asked.
     lines = describe(manifests.get("geography").data)   # [Line(label, text), ...]
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any, Literal
 
 from django.utils.translation import get_language_info
 
@@ -24,7 +26,9 @@ SKILLS = {
 PRIVACY = {
     "public": "Nothing personal is sent: only what anyone may see on the site.",
     "personal": "What is sent may be about you; your AI and its provider see it, nobody else.",
-    "personal-voice": "Recordings of your voice are sent to your AI (and to its provider, if it runs elsewhere).",
+    "personal-voice": (
+        "Recordings of your voice are sent to your AI (and to its provider, if it runs elsewhere)."
+    ),
     "sensitive": "What is sent may be sensitive personal data; use an AI you trust with it.",
     "local-only": "Only an AI running on your own computer may be used: nothing leaves it.",
 }
@@ -42,35 +46,43 @@ LIMITS = {
 
 @dataclass(frozen=True)
 class Line:
-    label: str  # "Purpose", "Your AI will", "Limits", "Privacy", "Expected cost"
+    """One line for the page: what it is about, and the sentence."""
+
+    label: Literal["Purpose", "Your AI will", "Limits", "Privacy", "Expected cost"]
     text: str
 
 
-def describe(manifest):
+# Any: a valid manifest (byoa.manifests.Manifest.data), whose shape the validators checked.
+def describe(manifest: Mapping[str, Any]) -> list[Line]:
     """Return the plain-language Lines of a valid manifest object."""
     purpose = manifest.get("purpose", {})
     lines = [Line("Purpose", purpose.get("summary", ""))]
-    lines.extend(Line("Your AI will", _skill(skill, spec)) for skill, spec in manifest.get("skills", {}).items())
+    skills = manifest.get("skills", {})
+    lines.extend(Line("Your AI will", _skill(skill, spec)) for skill, spec in skills.items())
     limits = [_limit(name, value) for name, value in (purpose.get("limits") or {}).items()]
     if limits:
         lines.append(Line("Limits", _sentence("; ".join(limits))))
     privacy = manifest.get("privacy")
-    lines.append(Line("Privacy", PRIVACY.get(privacy, f"The site calls it {privacy!r}.")))
+    said = PRIVACY.get(privacy) if isinstance(privacy, str) else None
+    lines.append(Line("Privacy", said or f"The site calls it {privacy!r}."))
     cost = (manifest.get("expectedCost") or {}).get("perSession")
     if cost:
         lines.append(
-            Line("Expected cost", f"About {cost} a visit, paid to your own AI provider (nothing for an AI on your computer).")
+            Line(
+                "Expected cost",
+                f"About {cost} a visit, paid to your own AI provider (nothing for an AI on your computer).",
+            )
         )
     return lines
 
 
-def _skill(skill, spec):
+def _skill(skill: str, spec: object) -> str:
     what = SKILLS.get(skill, f"use the skill {skill}")
     text = f"{what} ({skill})"
     languages = spec.get("languages") if isinstance(spec, dict) else None
     if languages:
         text += ", in " + _join([_language(code) for code in languages])
-    models = spec.get("models") if isinstance(spec, dict) else None
+    models: dict[str, Any] | None = spec.get("models") if isinstance(spec, dict) else None
     if models:
         count = models["count"]
         text += f", with {count} model{'s' if count != 1 else ''}"
@@ -82,20 +94,21 @@ def _skill(skill, spec):
     return _sentence(text)
 
 
-def _language(code):
+def _language(code: str) -> str:
     try:
-        return get_language_info(code)["name"]
+        name: str = get_language_info(code)["name"]
+        return name
     except KeyError:
         return code
 
 
-def _limit(name, value):
+def _limit(name: str, value: object) -> str:
     return LIMITS.get(name, "the limit " + name + " is {value}").format(value=value)
 
 
-def _join(words):
+def _join(words: list[str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def _sentence(text):
+def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")

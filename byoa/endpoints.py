@@ -48,7 +48,7 @@ def problem(endpoint: object, *, dev_local: bool = False) -> str:
 
 
 def is_loopback(hostname: str) -> bool:
-    """Return True for localhost, 127.0.0.1 and ::1 (with or without brackets), the developer switch's hosts."""
+    """Return True for localhost, 127.0.0.1 and ::1 (bracketed or not), the developer switch's hosts."""
     return hostname.strip("[]").rstrip(".").lower() in LOOPBACK
 
 

@@ -6,7 +6,7 @@ import os
 ON = frozenset({"1", "true", "yes", "on"})
 
 
-def env_flag(name, default=False):
+def env_flag(name: str, default: bool = False) -> bool:
     """Return whether the environment variable ``name`` is on, or ``default`` when it is not set."""
     value = os.environ.get(name)
     if value is None:

@@ -8,20 +8,64 @@ a caller's own reply channel, which no consumer reads. The frames on the
 wallet's socket are another matter: see ``byoa.protocol``.
 """
 
-CALL = "byoa.call"  # caller -> connection: send this call to the wallet
-REPLACED = "byoa.replaced"  # newer connection -> older one of the same pairing: say bye
-CLOSE = "byoa.close"  # admin -> connection: the pairing was paused or revoked, say bye
-RESULT = "byoa.result"  # connection -> caller: the call's outcome
-CHUNK = "byoa.chunk"  # connection -> caller: one streamed delta
-ACCEPTED = "byoa.accepted"  # connection's process -> caller: the call reached a live process
+from typing import Final, Literal, TypedDict
+
+CALL: Final = "byoa.call"  # caller -> connection: send this call to the wallet
+REPLACED: Final = "byoa.replaced"  # newer connection -> older one of the same pairing: say bye
+CLOSE: Final = "byoa.close"  # admin -> connection: the pairing was paused or revoked, say bye
+RESULT: Final = "byoa.result"  # connection -> caller: the call's outcome
+CHUNK: Final = "byoa.chunk"  # connection -> caller: one streamed delta
+ACCEPTED: Final = "byoa.accepted"  # connection's process -> caller: the call reached a live process
+
+
+class CallEvent(TypedDict):
+    """Caller -> connection: send this call to the wallet, the outcome to channel ``reply``."""
+
+    type: Literal["byoa.call"]
+    reply: str
+    skill: str
+    params: dict[str, object]
+    body: str  # the call frame's JSON without its id (protocol.call_body)
+    timeout: float  # the seconds the caller had left when it sent the call
+
+
+class NoticeEvent(TypedDict):
+    """A newer connection or the admin -> connection: say bye and close."""
+
+    type: Literal["byoa.replaced", "byoa.close"]
+
+
+class ResultEvent(TypedDict):
+    """Connection -> caller: the call's outcome (``output`` None unless ``ok``)."""
+
+    type: Literal["byoa.result"]
+    ok: bool
+    output: dict[str, object] | None
+
+
+class ChunkEvent(TypedDict):
+    """Connection -> caller: one streamed delta."""
+
+    type: Literal["byoa.chunk"]
+    delta: str
+
+
+class AcceptedEvent(TypedDict):
+    """Connection's process -> caller: the call reached a live process."""
+
+    type: Literal["byoa.accepted"]
+
+
+#: What a caller reads from the connection (through ``byoa.inflight.Reply``).
+ReplyEvent = ResultEvent | ChunkEvent | AcceptedEvent
 
 #: The outcome of every call that gives the caller None.
-FAILED = {"type": RESULT, "ok": False, "output": None}
+FAILED: Final[ResultEvent] = {"type": RESULT, "ok": False, "output": None}
 #: What a process's inbox sends a caller in another process as soon as a call reaches it.
-ACCEPTANCE = {"type": ACCEPTED}
+ACCEPTANCE: Final[AcceptedEvent] = {"type": ACCEPTED}
 
 
-def call(reply, skill, params, body, timeout):
+def call(reply: str, skill: str, params: dict[str, object], body: str, timeout: float) -> CallEvent:
     """Return the event that asks a connection to call its wallet; the outcome goes to channel ``reply``.
 
     ``body`` is the frame's JSON without its id (``protocol.call_body``): the
@@ -30,11 +74,11 @@ def call(reply, skill, params, body, timeout):
     return {"type": CALL, "reply": reply, "skill": skill, "params": params, "body": body, "timeout": timeout}
 
 
-def result(ok, output):
+def result(ok: bool, output: dict[str, object] | None) -> ResultEvent:
     """Return the outcome of a call for its caller."""
     return {"type": RESULT, "ok": ok, "output": output if ok else None}
 
 
-def chunk(delta):
+def chunk(delta: str) -> ChunkEvent:
     """Return one streamed delta for a caller."""
     return {"type": CHUNK, "delta": delta}

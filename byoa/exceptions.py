@@ -27,7 +27,15 @@ from django.core.exceptions import ImproperlyConfigured
 
 from byoa._errors import ByoaError, NotAClip, NotJSON
 
-__all__ = ["ByoaError", "EndpointRefused", "ManifestError", "NotAClip", "NotJSON", "RateLimited", "UnknownManifest"]
+__all__ = [
+    "ByoaError",
+    "EndpointRefused",
+    "ManifestError",
+    "NotAClip",
+    "NotJSON",
+    "RateLimited",
+    "UnknownManifest",
+]
 
 
 class ManifestError(ByoaError, ImproperlyConfigured):

@@ -25,8 +25,10 @@ bounds below, and ``as_json()`` is what the database stores.
 """
 
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import NotRequired, TypedDict
 
 import bringyourownagent
 
@@ -43,26 +45,40 @@ MAX_SKILL_CHARS = 64  # CallLog.skill
 MAX_MODELS = 32
 MAX_MODEL_CHARS = 32  # CallLog.model
 
+#: A limit's value: a plain non-negative number (``_limit_ok``).
+Limit = int | float
+
+
+class GrantJSON(TypedDict):
+    """A grant as the database keeps it (``Pairing.grant``) and the admin shows it."""
+
+    skills: list[str]
+    expiresAt: str | None  # 2026-10-12T23:04:10Z, or None when not known
+    limits: dict[str, Limit]
+    models: NotRequired[list[str]]  # absent: the grant names no models
+
 
 @dataclass(frozen=True)
 class Grant:
-    skills: frozenset
+    """What a wallet lets the server call: skills, until when, within which limits, with which models."""
+
+    skills: frozenset[str]
     expires_at: datetime | None = None  # None: not known (see the module's docstring)
-    limits: dict = field(default_factory=dict)
-    models: frozenset | None = None  # None: the grant names no models
+    limits: dict[str, Limit] = field(default_factory=dict)
+    models: frozenset[str] | None = None  # None: the grant names no models
 
     @classmethod
-    def from_manifest(cls, manifest):
+    def from_manifest(cls, manifest: object) -> "Grant":
         """Return what a manifest (a parsed object) asks for, as the grant to fall back on."""
         manifest = manifest if isinstance(manifest, dict) else {}
-        skills = manifest.get("skills") if isinstance(manifest.get("skills"), dict) else {}
-        purpose = manifest.get("purpose") if isinstance(manifest.get("purpose"), dict) else {}
-        limits = purpose.get("limits") if isinstance(purpose.get("limits"), dict) else {}
+        skills = _object(manifest.get("skills"))
+        purpose = _object(manifest.get("purpose"))
+        limits = _object(purpose.get("limits"))
         names, _clean = _names(list(skills), MAX_SKILLS, MAX_SKILL_CHARS)
         return cls(names or frozenset(), None, _known_limits(limits), _manifest_models(skills))
 
     @classmethod
-    def read(cls, value, fallback):
+    def read(cls, value: object, fallback: "Grant") -> tuple["Grant", list[str]]:
         """Return (the Grant a wallet sent, the names of the fields it could not wholly read).
 
         What can be read is kept (the readable skills of a list with a bad
@@ -71,7 +87,7 @@ class Grant:
         """
         if not isinstance(value, dict):
             return fallback, ["grant"]
-        unreadable = []
+        unreadable: list[str] = []
         skills, clean = _names(value.get("skills"), MAX_SKILLS, MAX_SKILL_CHARS)
         if not clean:
             unreadable.append("skills")
@@ -80,18 +96,19 @@ class Grant:
             unreadable.append("expiresAt")
             expires_at = fallback.expires_at
         limits = _read_limits(value.get("limits"), fallback.limits, unreadable)
-        models = value.get("models")  # absent: the grant names no models
-        if models is not None:
-            read_models, clean = _names(models, MAX_MODELS, MAX_MODEL_CHARS, by_code=True)
+        said_models = value.get("models")  # absent: the grant names no models
+        models = None
+        if said_models is not None:
+            read_models, clean = _names(said_models, MAX_MODELS, MAX_MODEL_CHARS, by_code=True)
             if not clean:
                 unreadable.append("models")
             models = fallback.models if read_models is None else read_models
         grant = cls(fallback.skills if skills is None else skills, expires_at, limits, models)
         return grant, unreadable
 
-    def as_json(self):
+    def as_json(self) -> GrantJSON:
         """Return the grant as the database keeps it: only what this class understands."""
-        value = {
+        value: GrantJSON = {
             "skills": sorted(self.skills),
             "expiresAt": _iso(self.expires_at),
             "limits": dict(self.limits),
@@ -101,29 +118,30 @@ class Grant:
         return value
 
     @property
-    def max_parallel(self):
+    def max_parallel(self) -> int:
         """Return how many calls may be in flight at once (the spec: 4 when the grant says none)."""
         value = self.limits.get("maxParallelCalls")
         if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
             return value
-        return byoa_setting("PARALLEL_CALLS")
+        parallel: int = byoa_setting("PARALLEL_CALLS")
+        return parallel
 
     @property
-    def max_call_seconds(self):
+    def max_call_seconds(self) -> Limit | None:
         """Return how long the wallet may work on one call, or None when the grant says not."""
         return self.limits.get("maxCallSeconds") or None
 
-    def allows(self, skill, params, now):
+    def allows(self, skill: str, params: object, now: datetime) -> bool:
         """Return True when a call of this skill with these params is within the grant."""
         if (self.expires_at is not None and now >= self.expires_at) or skill not in self.skills:
             return False
         model = params.get("model") if isinstance(params, dict) else None
-        if model is not None and (self.models is None or model not in self.models):
-            return False
-        return True
+        return model is None or (self.models is not None and model in self.models)
 
 
-def warn_unreadable(unreadable, pairing_id, source, wallet=None):
+def warn_unreadable(
+    unreadable: list[str], pairing_id: int | None, source: str, wallet: Mapping[str, str] | None = None
+) -> None:
     """Log which fields of a wallet's grant could not be read and where their values came from.
 
     The site's developer must be able to see why calls are limited as they
@@ -141,7 +159,14 @@ def warn_unreadable(unreadable, pairing_id, source, wallet=None):
         )
 
 
-def _names(value, most, longest, by_code=False):
+def _object(value: object) -> dict[str, object]:
+    """Return a JSON object as it is, anything else as an empty one."""
+    return value if isinstance(value, dict) else {}
+
+
+def _names(
+    value: object, most: int, longest: int, by_code: bool = False
+) -> tuple[frozenset[str] | None, bool]:
     """Return (the short names that can be read, whether every entry could), or (None, False).
 
     A list of names, or with ``by_code`` also an object keyed by name or a
@@ -152,7 +177,7 @@ def _names(value, most, longest, by_code=False):
         value = list(value)
     if not isinstance(value, list) or len(value) > most:
         return None, False
-    names = []
+    names: list[str] = []
     for entry in value:
         if by_code and isinstance(entry, dict):
             entry = entry.get("code")
@@ -163,12 +188,16 @@ def _names(value, most, longest, by_code=False):
     return frozenset(names), len(names) == len(value)
 
 
-def _known_limits(limits):
+def _known_limits(limits: Mapping[str, object]) -> dict[str, Limit]:
     """Return the limits this server knows, with values that are plain non-negative numbers."""
-    return {name: number for name, number in limits.items() if name in LIMITS and _limit_ok(number)}
+    return {
+        name: number
+        for name, number in limits.items()
+        if name in LIMITS and isinstance(number, (int, float)) and _limit_ok(number)
+    }
 
 
-def _limit_ok(number):
+def _limit_ok(number: object) -> bool:
     return (
         isinstance(number, (int, float))
         and not isinstance(number, bool)
@@ -176,7 +205,7 @@ def _limit_ok(number):
     )
 
 
-def _read_limits(limits, fallback, unreadable):
+def _read_limits(limits: object, fallback: Mapping[str, Limit], unreadable: list[str]) -> dict[str, Limit]:
     """Return the known limits of a grant; one of the wrong type is the fallback's (and noted)."""
     if limits is None:
         return {}  # the spec's hello states none: the defaults apply
@@ -191,22 +220,22 @@ def _read_limits(limits, fallback, unreadable):
     return read
 
 
-def _manifest_models(skills):
+def _manifest_models(skills: Mapping[str, object]) -> frozenset[str] | None:
     """Return the codes m1, m2 ... of the models a manifest's text.generate asks for, or None."""
-    block = skills.get("text.generate") if isinstance(skills.get("text.generate"), dict) else {}
-    models = block.get("models") if isinstance(block.get("models"), dict) else {}
+    block = _object(skills.get("text.generate"))
+    models = _object(block.get("models"))
     count = models.get("count")
     if isinstance(count, int) and not isinstance(count, bool) and 1 <= count <= MAX_MODELS:
         return frozenset(f"m{n}" for n in range(1, count + 1))
     return None
 
 
-def _iso(moment):
+def _iso(moment: datetime | None) -> str | None:
     """Return a UTC time as the spec writes it (2026-10-12T23:04:10Z), or None."""
     return moment.replace(microsecond=0).isoformat().replace("+00:00", "Z") if moment is not None else None
 
 
-def _timestamp(value):
+def _timestamp(value: object) -> datetime | None:
     """Return an ISO 8601 time with a time zone, in UTC, or None."""
     if not isinstance(value, str) or len(value) > 40:
         return None

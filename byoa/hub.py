@@ -37,17 +37,20 @@ import asyncio
 import atexit
 import logging
 from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from channels.db import database_sync_to_async
 from django.apps import apps
 from django.core.exceptions import ImproperlyConfigured
 
 from byoa.conf import byoa_setting
-from byoa.connections import Connections
+from byoa.connections import Connection, Connections
 from byoa.processes import ProcessRecords
 from byoa.receipts import ReceiptWriter
 from byoa.transport import ChannelLayerTransport, key_of
+
+if TYPE_CHECKING:
+    from byoa.apps import ByoaConfig
 
 __all__ = ["SILENT_PINGS", "Hub", "HubLifespan", "current_hub"]
 
@@ -56,16 +59,18 @@ logger = logging.getLogger(__name__)
 # A wallet is silent after this many ping intervals without a frame.
 SILENT_PINGS = 1.5
 
+# ASGI, as loosely as the servers speak it (asgiref.typing's TypedDicts require keys the spec makes optional).
 Scope = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[dict[str, Any]]]
-Send = Callable[[dict[str, Any]], Awaitable[None]]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
 
 
 def current_hub() -> Hub:
     """Return this process's hub (the ``byoa`` app's)."""
     try:
         # The registry's own table, as byoa.conf reads it: this runs on every call.
-        return apps.app_configs["byoa"].hub
+        return cast("ByoaConfig", apps.app_configs["byoa"]).hub
     except (KeyError, AttributeError):
         raise ImproperlyConfigured(
             "BYOA's hub exists once the byoa app is ready: add 'byoa' to INSTALLED_APPS."
@@ -83,6 +88,8 @@ class Hub:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._starting: asyncio.Task[None] | None = None
         self._watch: asyncio.Task[None] | None = None
+        # The silent connections being closed: the loop keeps only a weak reference to a task.
+        self._closing: set[asyncio.Future[None]] = set()
         self._at_exit = False
 
     # -- life cycle
@@ -90,7 +97,8 @@ class Hub:
     async def start(self) -> None:
         """Open the inbox, register this process and start the beat and the silence watch (once per loop)."""
         loop = asyncio.get_running_loop()
-        if self._starting is None or self._loop is not loop or (self._starting.done() and not self.transport.is_open):
+        died = self._starting is not None and self._starting.done() and not self.transport.is_open
+        if self._starting is None or self._loop is not loop or died:
             self._stop_tasks()  # what ran on another loop, or a reader that died: start afresh
             self._loop = loop
             self._starting = loop.create_task(self._start(), name="byoa-start")
@@ -108,7 +116,7 @@ class Hub:
             atexit.register(self._leave_at_exit)
 
     def cancel(self) -> None:
-        """Stop at once, touching no database: queued receipts are dropped, the record is left to the others' sweep.
+        """Stop at once, touching no database: queued receipts are dropped, the record left to others' sweep.
 
         For a test, whose database ends with it; a server closes its hub with ``aclose()``.
         """
@@ -117,13 +125,13 @@ class Hub:
         self.receipts.discard()
 
     async def aclose(self) -> None:
-        """Stop reading the inbox, beating and watching; write the queued receipts; remove this process's record."""
+        """Stop reading the inbox, beating and watching; write the queued receipts; remove the record."""
         tasks = self._stop_tasks()
         await asyncio.gather(*tasks, return_exceptions=True)
         await self.receipts.aclose()
         await database_sync_to_async(self.processes.leave)()
 
-    def _stop_tasks(self) -> list[asyncio.Future[Any]]:
+    def _stop_tasks(self) -> list[asyncio.Task[None]]:
         if self._at_exit:
             self._at_exit = False
             atexit.unregister(self._leave_at_exit)
@@ -140,7 +148,7 @@ class Hub:
 
     # -- connections
 
-    async def open_address(self, connection: Any) -> str:
+    async def open_address(self, connection: Connection) -> str:
         """Give a connection the address other processes reach it by, and return it (starting the hub)."""
         key = self.connections.new_key(connection)
         await self.start()
@@ -151,16 +159,19 @@ class Hub:
         self.connections.forget_key(key_of(address))
 
     async def _watch_silence(self) -> None:
-        """Close the connections whose wallets stopped sending; look every quarter of the bound (a second at most)."""
+        """Close the connections whose wallets stopped sending; look every quarter of the bound (<= 1 s)."""
         loop = asyncio.get_running_loop()
         while True:
             limit = byoa_setting("PING_SECONDS") * SILENT_PINGS
-            # At most a second, so that a changed setting takes effect soon; a pass costs a comparison per connection.
+            # At most a second, so that a changed setting takes effect soon; a pass costs a comparison
+            # per connection.
             await asyncio.sleep(min(limit / 4, 1.0))
             now = loop.time()
             for connection in self.connections:
                 if now - connection.heard > limit:
-                    asyncio.ensure_future(connection.silent())
+                    closing = asyncio.ensure_future(connection.silent())
+                    self._closing.add(closing)
+                    closing.add_done_callback(self._closing.discard)
 
 
 class HubLifespan:
@@ -170,7 +181,7 @@ class HubLifespan:
         self.app = app  # the lifespan application this one wraps (e.g. the MCP server's), or None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        async def receive_and_run_the_hub() -> dict[str, Any]:
+        async def receive_and_run_the_hub() -> Message:
             message = await receive()
             if message["type"] == "lifespan.startup":
                 await current_hub().start()

@@ -14,16 +14,17 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Protocol
 
 from byoa import clock
 from byoa.deadlines import Deadline
+from byoa.events import ReplyEvent
 
 
 class Reply(Protocol):
-    """Where a connection sends a call's outcome: ``byoa.calls.LocalReply``, ``byoa.transport.ChannelReply``."""
+    """Where a connection sends a call's outcome (``calls.LocalReply``, ``transport.ChannelReply``)."""
 
-    async def send(self, event: dict[str, Any]) -> None:
+    async def send(self, event: ReplyEvent) -> None:
         """Hand one event (``byoa.events``) to the caller."""
 
     def expired(self) -> None:
@@ -78,12 +79,13 @@ class InFlight:
 
     def pop(self, call_id: object) -> Pending | None:
         """Remove and return the pending call with this wire id, or None (a late result frees its slot)."""
-        pending = self.get(call_id)
+        if type(call_id) is not int:  # as in get()
+            return None
+        pending = self._pending.pop(call_id, None)
         if pending is not None:
-            del self._pending[call_id]
             if pending.timer is not None:
                 pending.timer.cancel()
-        elif type(call_id) is int:
+        else:
             self._late.pop(call_id, None)
         return pending
 

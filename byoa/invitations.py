@@ -27,7 +27,7 @@ _ORIGIN_SCHEMES = {"wss": "https", "ws": "http"}  # a WebSocket URL's origin is 
 _DEFAULT_PORTS = {"https": 443, "http": 80}
 
 
-def build(endpoint, manifest, code):
+def build(endpoint: str, manifest: str, code: str) -> str:
     """Return the link for a WebSocket endpoint, a manifest's base64url text and a code."""
     return (
         f"{SCHEME}://connect?v={VERSION}"
@@ -37,19 +37,19 @@ def build(endpoint, manifest, code):
     )
 
 
-def endpoint_for(request):
-    """Return the wallet route's URL as the wallet must open it; raise EndpointRefused if a wallet would refuse it.
+def endpoint_for(request: HttpRequest) -> str:
+    """Return the wallet route's URL as the wallet must open it; raise EndpointRefused if a wallet refuses it.
 
     ``BYOA["ENDPOINT"]`` when set, else built from the request's host.
     """
-    endpoint = byoa_setting("ENDPOINT") or endpoint_at(request.get_host(), request.is_secure())
+    endpoint: str = byoa_setting("ENDPOINT") or endpoint_at(request.get_host(), request.is_secure())
     reason = endpoints.problem(endpoint, dev_local=settings.DEBUG)
     if reason:
         raise EndpointRefused(endpoint, reason)
     return endpoint
 
 
-def endpoint_at(host, secure):
+def endpoint_at(host: str, secure: bool) -> str:
     """Return the wallet route's URL on ``host`` (a Host header value).
 
     wss:// always, except for a page served over plain HTTP from localhost:
@@ -60,8 +60,8 @@ def endpoint_at(host, secure):
     return f"{'ws' if local else 'wss'}://{host}{byoa_setting('WS_PATH')}"
 
 
-def own_origin(host, secure):
-    """Return the origin of the endpoint that links to this host carry, or "" for a host this site does not serve.
+def own_origin(host: str, secure: bool) -> str:
+    """Return the origin of the endpoint links to this host carry, or "" for a host this site does not serve.
 
     ``host`` is the Host header of a connection to the wallet route and
     ``secure`` whether it came over TLS. A wallet's WebSocket client may send
@@ -80,7 +80,7 @@ def own_origin(host, secure):
     return origin_of(endpoint_at(host, secure))
 
 
-def origin_of(url):
+def origin_of(url: str) -> str:
     """Return the web origin of a ws://, wss://, http:// or https:// URL, or "" for anything else.
 
     The form is https://host[:port], the host in lower case and no default

@@ -20,8 +20,10 @@ file.
 
 import base64
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 import bringyourownagent
 import jsonschema
@@ -33,12 +35,15 @@ from byoa.conf import byoa_setting
 from byoa.exceptions import ManifestError, UnknownManifest
 from byoa.protocol import MAX_MANIFEST_BYTES
 
+if TYPE_CHECKING:
+    from byoa.apps import ByoaConfig
+
 FILE_NAME = "manifest.json"
 
 #: Limits the wallet 0.1 understands that bringyourownagent 0.0.2 does not.
 EXTENSION_LIMITS = ("maxParallelCalls", "maxAnswerTokens", "maxCallSeconds")
 
-EXTENSION_SCHEMA = {
+EXTENSION_SCHEMA: dict[str, object] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "type": "object",
     "properties": {
@@ -57,7 +62,9 @@ EXTENSION_SCHEMA = {
         },
         "skills": {
             "type": "object",
-            "properties": {"text.generate": {"type": "object", "properties": {"models": {"$ref": "#/$defs/models"}}}},
+            "properties": {
+                "text.generate": {"type": "object", "properties": {"models": {"$ref": "#/$defs/models"}}}
+            },
             # Only text answers are given by several models (specs/byoa-sites.md).
             "additionalProperties": {"type": "object", "not": {"required": ["models"]}},
         },
@@ -105,14 +112,14 @@ _FIXES = {
 class Problem:
     """One thing wrong with a manifest, at a JSON Pointer, with how to fix it."""
 
-    level: str  # "error" or "warning"
+    level: Literal["error", "warning"]
     code: str  # the validator's stable code, e.g. "summary-missing"
     pointer: str  # JSON Pointer into the manifest ("" is the whole document)
     message: str
     fix: str
 
     @property
-    def is_error(self):
+    def is_error(self) -> bool:
         return self.level == "error"
 
 
@@ -122,22 +129,23 @@ class Manifest:
 
     name: str
     path: Path
-    data: dict
+    # Any: a valid manifest, read by the site's code (its shape is the spec's and bringyourownagent's).
+    data: dict[str, Any]
     json_bytes: bytes
     encoded: str  # base64url of json_bytes, no padding
 
-    def limit(self, name, default=None):
+    def limit(self, name: str, default: object = None) -> object:
         """Return purpose.limits[name], or default."""
         return (self.data.get("purpose", {}).get("limits") or {}).get(name, default)
 
 
-def encode(data):
+def encode(data: object) -> tuple[bytes, str]:
     """Return (JSON bytes, base64url text without padding) of a manifest object."""
     json_bytes = json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
     return json_bytes, base64.urlsafe_b64encode(json_bytes).rstrip(b"=").decode("ascii")
 
 
-def decode(encoded):
+def decode(encoded: str) -> dict[str, object]:
     """Return the manifest object of a base64url text that ``encode`` made, or {} when it is not one."""
     try:
         data = json.loads(base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4)))
@@ -146,7 +154,7 @@ def decode(encoded):
     return data if isinstance(data, dict) else {}
 
 
-def validate(data):
+def validate(data: object) -> list[Problem]:
     """Return the problems of a parsed manifest: the library's, then the extension fields'."""
     result = bringyourownagent.validate_manifest(data)
     problems = [_problem("error", issue) for issue in result["errors"]]
@@ -166,7 +174,8 @@ def validate(data):
                 "error",
                 "manifest-too-large",
                 "",
-                f"the manifest is {len(json_bytes)} bytes of JSON; a link carries at most {MAX_MANIFEST_BYTES}",
+                f"the manifest is {len(json_bytes)} bytes of JSON; "
+                f"a link carries at most {MAX_MANIFEST_BYTES}",
                 "Shorten the summary, the reasons and the lists until it fits.",
             )
         )
@@ -184,11 +193,11 @@ def validate(data):
     return problems
 
 
-def _problem(level, issue):
+def _problem(level: Literal["error", "warning"], issue: bringyourownagent.Issue) -> Problem:
     return Problem(level, issue["code"], issue["path"], issue["message"], _FIXES.get(issue["code"], ""))
 
 
-def _schema_problem(error):
+def _schema_problem(error: jsonschema.ValidationError) -> Problem:
     pointer = "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in error.absolute_path)
     if pointer.startswith("/skills/") and error.validator == "not":
         message = 'only "text.generate" may have a "models" block'
@@ -204,17 +213,23 @@ def _schema_problem(error):
     return Problem("error", "extension-invalid", pointer, message, fix)
 
 
-def load(name, path):
+#: What ``load`` makes of a manifest file: the Manifest (None when it cannot be used) and its problems.
+Loaded = tuple["Manifest | None", list[Problem]]
+
+
+def load(name: str, path: str | os.PathLike[str]) -> Loaded:
     """Read, check and encode one manifest file; return (Manifest or None, problems)."""
     path = Path(path)
     try:
         raw = path.read_bytes()
     except OSError as exc:
-        return None, [Problem("error", "file-unreadable", "", f"cannot read {path}: {exc.strerror}", "Check the path.")]
+        message = f"cannot read {path}: {exc.strerror}"
+        return None, [Problem("error", "file-unreadable", "", message, "Check the path.")]
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
-        return None, [Problem("error", "not-json", "", f"{path} is not UTF-8 JSON: {exc}", "Fix the JSON syntax.")]
+        message = f"{path} is not UTF-8 JSON: {exc}"
+        return None, [Problem("error", "not-json", "", message, "Fix the JSON syntax.")]
     problems = validate(data)
     if any(problem.is_error for problem in problems):
         return None, problems
@@ -222,7 +237,7 @@ def load(name, path):
     return Manifest(name, path, data, json_bytes, encoded), problems
 
 
-def declared():
+def declared() -> dict[str, Path]:
     """Return {name: path} of every manifest: apps' manifest.json, then BYOA["MANIFESTS"]."""
     found = {}
     for app_config in apps.get_app_configs():
@@ -233,9 +248,9 @@ def declared():
     return found
 
 
-def loaded():
+def loaded() -> dict[str, Loaded]:
     """Return {name: (Manifest or None, problems)}, loaded once per process (the byoa app keeps the table)."""
-    owner = apps.app_configs.get("byoa")
+    owner = cast("ByoaConfig | None", apps.app_configs.get("byoa"))
     table = getattr(owner, "manifests", None)
     if table is None:
         table = {name: load(name, path) for name, path in declared().items()}
@@ -244,7 +259,7 @@ def loaded():
     return table
 
 
-def get(name=None):
+def get(name: str | None = None) -> Manifest:
     """Return the valid manifest called ``name`` (or the default one)."""
     table = loaded()
     if name is None:
@@ -253,14 +268,14 @@ def get(name=None):
             name = next(iter(table))
     if name not in table:
         raise UnknownManifest(name, table)
-    manifest, problems = table[name]
+    manifest, _problems = table[name]
     if manifest is None:
         raise ManifestError(f"The BYOA manifest {name!r} is invalid; run `manage.py check` to see why.")
     return manifest
 
 
 @receiver(setting_changed)
-def _forget_on_setting_change(setting, **kwargs):
-    owner = apps.app_configs.get("byoa")
+def _forget_on_setting_change(setting: str, **kwargs: object) -> None:
+    owner = cast("ByoaConfig | None", apps.app_configs.get("byoa"))
     if setting in ("BYOA", "INSTALLED_APPS") and owner is not None:
         owner.manifests = None

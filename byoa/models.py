@@ -18,7 +18,9 @@ class SessionCode(models.Model):
     # logs query strings, and a code in a log could be used to pair a stranger.
     wait_id = models.CharField(max_length=64, unique=True)
     visitor = models.CharField(max_length=64, db_index=True, help_text="The browser session's BYOA id.")
-    client_digest = models.CharField(max_length=64, db_index=True, help_text="Keyed digest of the client address.")
+    client_digest = models.CharField(
+        max_length=64, db_index=True, help_text="Keyed digest of the client address."
+    )
     manifest_name = models.CharField(max_length=100, help_text="The name of the manifest of the page.")
     # The manifest text of the link, echoed byte for byte in the welcome.
     manifest = models.TextField()
@@ -27,7 +29,7 @@ class SessionCode(models.Model):
     used_at = models.DateTimeField(null=True, blank=True)
     pairing = models.ForeignKey("Pairing", null=True, blank=True, on_delete=models.SET_NULL)
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"code for {self.manifest_name} at {self.created_at:%Y-%m-%d %H:%M:%S}"
 
 
@@ -53,11 +55,11 @@ class Pairing(models.Model):
     class Meta:
         indexes = [models.Index(fields=["visitor", "manifest_name"])]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.manifest_name} pairing #{self.pk} ({self.status})"
 
     @property
-    def is_live(self):
+    def is_live(self) -> bool:
         return bool(self.channel_name)
 
 
@@ -76,12 +78,12 @@ class CallLog(models.Model):
     class Meta:
         ordering = ["-at"]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.skill} {'ok' if self.ok else 'failed'} in {self.duration_ms} ms"
 
 
 class ServerProcess(models.Model):
-    """A server process that holds wallet connections, known by its channel-layer inbox (``byoa.processes``)."""
+    """A server process that holds wallet connections, known by its channel-layer inbox (byoa.processes)."""
 
     inbox = models.CharField(max_length=200, unique=True)
     host = models.CharField(max_length=255, blank=True)
@@ -90,5 +92,5 @@ class ServerProcess(models.Model):
     # Renewed every BYOA["BEAT_SECONDS"]; older than BYOA["STALE_SECONDS"], the process is gone.
     beat_at = models.DateTimeField(db_index=True)
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"process {self.pid} on {self.host or '?'}"

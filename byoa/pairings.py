@@ -22,8 +22,8 @@ from byoa.exceptions import ManifestError, UnknownManifest
 from byoa.grants import Grant, warn_unreadable
 from byoa.hub import current_hub
 from byoa.models import Pairing
+from byoa.protocol import Frame
 from byoa.transport import inbox_of
-
 
 logger = logging.getLogger(__name__)
 
@@ -39,10 +39,11 @@ class Opened:
     previous_channel: str  # the older live connection of this pairing, or ""
 
 
-def _open(hello, channel_name):
+def _open(hello: Frame, channel_name: str) -> Opened | None:
     """Return Opened for a valid hello, or None (bad-session)."""
-    wallet = hello.get("wallet") if isinstance(hello.get("wallet"), dict) else {}
-    wallet = {key: str(wallet[key])[:100] for key in ("name", "version") if key in wallet}
+    said = hello.get("wallet")
+    said = said if isinstance(said, dict) else {}
+    wallet = {key: str(said[key])[:100] for key in ("name", "version") if key in said}
     session, token = hello.get("session"), hello.get("pairing")
     try:
         if isinstance(session, str):
@@ -56,7 +57,9 @@ def _open(hello, channel_name):
     return None
 
 
-def _open_with_code(code, grant_value, wallet, channel_name):
+def _open_with_code(
+    code: str, grant_value: object, wallet: dict[str, str], channel_name: str
+) -> Opened | None:
     now = clock.now()
     with transaction.atomic():
         row = codes.consume(code)
@@ -81,7 +84,7 @@ def _open_with_code(code, grant_value, wallet, channel_name):
     return Opened(pairing.pk, token, row.manifest, grant, "")
 
 
-def _resume(token, grant_value, wallet, channel_name):
+def _resume(token: str, grant_value: object, wallet: dict[str, str], channel_name: str) -> Opened | None:
     if not 1 <= len(token) <= 256:
         return None
     with transaction.atomic():
@@ -105,17 +108,19 @@ def _resume(token, grant_value, wallet, channel_name):
     return Opened(pairing.pk, token, manifest.encoded, grant, previous if previous != channel_name else "")
 
 
-def _detach(pairing_id, channel_name):
+def _detach(pairing_id: int, channel_name: str) -> None:
     # Only this connection's own mark: a newer connection may have replaced it.
-    Pairing.objects.filter(pk=pairing_id, channel_name=channel_name).update(channel_name="", last_seen=clock.now())
+    mine = Pairing.objects.filter(pk=pairing_id, channel_name=channel_name)
+    mine.update(channel_name="", last_seen=clock.now())
 
 
-def _touch(pairing_id):
+def _touch(pairing_id: int) -> bool:
     """Mark an active pairing seen now; return False when it is no longer active (or gone)."""
-    return Pairing.objects.filter(pk=pairing_id, status=Pairing.Status.ACTIVE).update(last_seen=clock.now()) == 1
+    active = Pairing.objects.filter(pk=pairing_id, status=Pairing.Status.ACTIVE)
+    return active.update(last_seen=clock.now()) == 1
 
 
-def _record_grant(pairing_id, grant):
+def _record_grant(pairing_id: int, grant: Grant) -> None:
     Pairing.objects.filter(pk=pairing_id).update(grant=grant.as_json(), last_seen=clock.now())
 
 
@@ -125,8 +130,8 @@ touch = database_sync_to_async(_touch)
 record_grant = database_sync_to_async(_record_grant)
 
 
-async def live_channel(pairing):
-    """Return the address (byoa.transport) of a pairing's live connection, or "" when it is away or not active.
+async def live_channel(pairing: Pairing | int) -> str:
+    """Return the address (byoa.transport) of a pairing's live connection, or "" when away or not active.
 
     A connection held by another process is known only from the database. If
     that process died, its address stays behind until the sweep
@@ -154,16 +159,20 @@ async def live_channel(pairing):
     return found
 
 
-async def for_visitor(visitor, manifest_name):
+async def for_visitor(visitor: str | None, manifest_name: str) -> Pairing | None:
     """Return the newest active pairing of a browser session for the manifest of this name, or None."""
     if not visitor:
         return None
     return await (
-        Pairing.objects.filter(visitor=visitor, manifest_name=manifest_name, status=Pairing.Status.ACTIVE).order_by("-created_at").afirst()
+        Pairing.objects.filter(visitor=visitor, manifest_name=manifest_name, status=Pairing.Status.ACTIVE)
+        .order_by("-created_at")
+        .afirst()
     )
 
 
-async def aget_pairing(request: HttpRequest, manifest_name: str, *, connected: bool = False) -> Pairing | None:
+async def aget_pairing(
+    request: HttpRequest, manifest_name: str, *, connected: bool = False
+) -> Pairing | None:
     """Return the newest active pairing of this request's browser session for a manifest, or None.
 
     The pairing belongs to the browser session that asked for the link's code

@@ -116,7 +116,8 @@ class ProcessRecords:
         """Record this process under its inbox now, and keep the record fresh while the loop runs."""
         await self.beat_once(inbox, attached)
         self.inbox = inbox
-        self._beat_task = asyncio.get_running_loop().create_task(self._beat_forever(inbox, attached), name="byoa-beat")
+        loop = asyncio.get_running_loop()
+        self._beat_task = loop.create_task(self._beat_forever(inbox, attached), name="byoa-beat")
 
     async def beat_once(self, inbox: str, attached: Attached) -> None:
         """Renew the record (and sweep); on a database error, log its class and leave it to the next beat."""
@@ -157,7 +158,7 @@ class ProcessRecords:
         return True
 
     def suspect(self, inbox: str) -> None:
-        """Take the process with this inbox for dead (a call to it went unacknowledged) until it beats again."""
+        """Take the process with this inbox for dead (a call went unacknowledged) until it beats again."""
         self._fresh.discard(inbox)
         self._suspected.setdefault(inbox, None)
 
@@ -171,11 +172,11 @@ class ProcessRecords:
         return task
 
     def forget(self) -> None:
-        """Leave this process's record to the others' sweep (a test's database ends before the process does)."""
+        """Leave this process's record to the others' sweep (a test's database ends before the process)."""
         self.inbox = ""
 
     def leave(self) -> None:
-        """Remove this process's record and detach its pairings now, rather than when the record goes stale."""
+        """Remove this process's record and detach its pairings now, not when the record goes stale."""
         inbox, self.inbox = self.inbox, ""
         if not inbox:
             return

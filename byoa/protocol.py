@@ -38,14 +38,139 @@ import enum
 import json
 import math
 import re
-from typing import Any, NoReturn
+from collections.abc import Mapping
+from typing import Literal, NoReturn, NotRequired, TypedDict
 
 import orjson
 
 from byoa._errors import NotJSON
 
-#: A parsed frame: a JSON object (which fields it has depends on its ``type``).
-Frame = dict[str, Any]
+__all__ = [
+    "JSON",
+    "MAX_FRAME_BYTES",
+    "MAX_MANIFEST_BYTES",
+    "VERSION",
+    "ByeFrame",
+    "CallFrame",
+    "ChunkFrame",
+    "CloseCode",
+    "ErrorFrame",
+    "Frame",
+    "FrameType",
+    "GrantFrame",
+    "HelloFrame",
+    "NotJSON",
+    "OutgoingFrame",
+    "PingFrame",
+    "ResultFrame",
+    "WalletInfo",
+    "WelcomeFrame",
+    "bad_session",
+    "bye",
+    "call",
+    "call_body",
+    "call_text",
+    "chunk",
+    "chunk_delta",
+    "dump",
+    "grant_change",
+    "grant_of",
+    "hello",
+    "kind_of",
+    "parse",
+    "ping",
+    "result",
+    "welcome",
+]
+
+#: A JSON value, as a frame carries it.
+type JSON = bool | int | float | str | list[JSON] | dict[str, JSON] | None
+
+#: A parsed frame: a JSON object from the other side, not yet checked (which
+#: fields it has depends on its ``type``; read each with ``isinstance``).
+Frame = dict[str, object]
+
+#: The frame types the spec names (``kind_of`` returns any string: others mean nothing).
+FrameType = Literal["welcome", "error", "call", "bye", "hello", "result", "chunk", "grant", "ping"]
+
+
+# The frames this module builds, one TypedDict each (server -> wallet, then wallet -> server).
+
+
+class WelcomeFrame(TypedDict):
+    type: Literal["welcome"]
+    pairing: str  # the pairing token, sent once
+    manifest: str  # the link's manifest, base64url, echoed byte for byte
+
+
+class ErrorFrame(TypedDict):
+    type: Literal["error"]
+    code: Literal["bad-session"]
+
+
+class CallFrame(TypedDict):
+    type: Literal["call"]
+    id: int
+    skill: str
+    input: object
+    params: object
+
+
+class ByeFrame(TypedDict):
+    type: Literal["bye"]
+
+
+class WalletInfo(TypedDict, total=False):
+    """What a wallet says of itself in its hello (both fields optional on the wire)."""
+
+    name: str
+    version: str
+
+
+class HelloFrame(TypedDict):
+    type: Literal["hello"]
+    v: str
+    session: str | None  # the link's code, for a first hello
+    pairing: str | None  # the pairing token, for a wallet that comes back
+    wallet: Mapping[str, str]
+    grant: Mapping[str, object]  # see byoa.grants for its fields
+
+
+class ResultFrame(TypedDict):
+    type: Literal["result"]
+    id: object  # the call's id, as the wallet echoes it
+    ok: bool
+    output: NotRequired[object]
+    receipt: NotRequired[Mapping[str, object]]
+
+
+class ChunkFrame(TypedDict):
+    type: Literal["chunk"]
+    id: object
+    delta: str
+
+
+class GrantFrame(TypedDict):
+    type: Literal["grant"]
+    grant: Mapping[str, object]
+
+
+class PingFrame(TypedDict):
+    type: Literal["ping"]
+
+
+#: Any frame this module builds.
+OutgoingFrame = (
+    WelcomeFrame
+    | ErrorFrame
+    | CallFrame
+    | ByeFrame
+    | HelloFrame
+    | ResultFrame
+    | ChunkFrame
+    | GrantFrame
+    | PingFrame
+)
 
 VERSION = "0.1"
 #: The largest text frame either side sends, in bytes (the spec: up to 4 MB). The server reads it
@@ -56,6 +181,8 @@ MAX_MANIFEST_BYTES = 4096
 
 
 class CloseCode(enum.IntEnum):
+    """The close codes this server sends (the table above)."""
+
     NORMAL = 1000  # bye, replaced by a newer connection, paused or revoked
     NOT_JSON = 4007  # the spec's 1007
     POLICY = 4008  # the spec's 1008: no hello, bad session, unsolicited results
@@ -113,7 +240,7 @@ def kind_of(frame: Frame | None) -> str | None:
     return kind if isinstance(kind, str) else None
 
 
-def dump(frame: Frame) -> str:
+def dump(frame: Mapping[str, object]) -> str:
     """Return the JSON text of a frame."""
     # orjson: a call frame carries a clip of up to 4 MB, and the standard
     # library's encoder spends ten times as long on it. Non-string keys are
@@ -125,19 +252,22 @@ def dump(frame: Frame) -> str:
 # Server -> wallet
 
 
-def welcome(pairing: str, manifest: str) -> Frame:
+def welcome(pairing: str, manifest: str) -> WelcomeFrame:
+    """The server's answer to a valid hello: the pairing token and the manifest the link carried."""
     return {"type": "welcome", "pairing": pairing, "manifest": manifest}
 
 
-def bad_session() -> Frame:
+def bad_session() -> ErrorFrame:
+    """The server's answer to a hello it cannot accept (the connection closes with 4008)."""
     return {"type": "error", "code": "bad-session"}
 
 
-def call(call_id: int, skill: str, input: Any, params: Any) -> Frame:
+def call(call_id: int, skill: str, input: object, params: object) -> CallFrame:
+    """A server -> wallet call."""
     return {"type": "call", "id": call_id, "skill": skill, "input": input, "params": params}
 
 
-def call_body(skill: str, input: Any, params: Any) -> str:
+def call_body(skill: str, input: object, params: object) -> str:
     """Return the JSON of a call frame without its type and id: encoded once, by the caller."""
     return dump({"skill": skill, "input": input, "params": params})
 
@@ -145,17 +275,21 @@ def call_body(skill: str, input: Any, params: Any) -> str:
 def call_text(call_id: int, body: str) -> str:
     """Return the JSON text of a call frame from its wire id and its ``call_body``."""
     # The same text as dump(call(...)): the id is the one thing only the connection knows.
-    return '{"type":"call","id":%d,%s' % (call_id, body[1:])
+    return f'{{"type":"call","id":{call_id:d},{body[1:]}'
 
 
-def bye() -> Frame:
+def bye() -> ByeFrame:
+    """Either side's last frame before a normal close."""
     return {"type": "bye"}
 
 
 # Wallet -> server
 
 
-def hello(session: str | None, pairing: str | None, wallet: dict[str, str], grant: dict[str, Any]) -> Frame:
+def hello(
+    session: str | None, pairing: str | None, wallet: Mapping[str, str], grant: Mapping[str, object]
+) -> HelloFrame:
+    """A wallet's first frame: a link's code (``session``) or a pairing token, who it is, what it grants."""
     return {
         "type": "hello",
         "v": VERSION,
@@ -166,8 +300,11 @@ def hello(session: str | None, pairing: str | None, wallet: dict[str, str], gran
     }
 
 
-def result(call_id: Any, ok: bool, output: Any = None, receipt: dict[str, Any] | None = None) -> Frame:
-    frame = {"type": "result", "id": call_id, "ok": ok}
+def result(
+    call_id: object, ok: bool, output: object = None, receipt: Mapping[str, object] | None = None
+) -> ResultFrame:
+    """A wallet's answer to a call: its output when ``ok`` (and a receipt), nothing else when not."""
+    frame: ResultFrame = {"type": "result", "id": call_id, "ok": ok}
     if ok:
         frame["output"] = output
         if receipt is not None:
@@ -175,7 +312,7 @@ def result(call_id: Any, ok: bool, output: Any = None, receipt: dict[str, Any] |
     return frame
 
 
-def chunk(call_id: Any, delta: str) -> Frame:
+def chunk(call_id: object, delta: str) -> ChunkFrame:
     """One piece of a streamed answer, sent before the call's result (DESIGN.md)."""
     return {"type": "chunk", "id": call_id, "delta": delta}
 
@@ -186,16 +323,17 @@ def chunk_delta(frame: Frame) -> str | None:
     return delta if isinstance(delta, str) else None
 
 
-def grant_change(grant: dict[str, Any]) -> Frame:
+def grant_change(grant: Mapping[str, object]) -> GrantFrame:
     """A change of grant, the same shape as the hello's grant (DESIGN.md)."""
     return {"type": "grant", "grant": grant}
 
 
-def grant_of(frame: Frame) -> dict[str, Any] | None:
+def grant_of(frame: Frame) -> dict[str, object] | None:
     """Return the grant carried by a hello or a grant frame, or None."""
     grant = frame.get("grant")
     return grant if isinstance(grant, dict) else None
 
 
-def ping() -> Frame:
+def ping() -> PingFrame:
+    """A wallet's keep-alive (every 30 s)."""
     return {"type": "ping"}

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 
 from channels.db import database_sync_to_async
@@ -29,6 +30,10 @@ _COLUMNS = ("pairing", "skill", "model", "ok", "duration_ms", "cost", "provider"
 
 #: (pairing id, skill, model, ok, duration in ms, the wallet's receipt, POSIX time)
 Receipt = tuple[int, str, str, bool, int, object, float]
+#: The database's value of ``CallLog.at``: text for SQLite, a datetime for the others.
+AtValue = str | datetime
+#: The values of one CallLog row, in _COLUMNS' order.
+Row = tuple[int, str, str, bool, int, str, str, AtValue]
 
 
 class ReceiptWriter:
@@ -38,7 +43,9 @@ class ReceiptWriter:
         self._queued: list[Receipt] = []
         self._writer: asyncio.Future[None] | None = None
 
-    def add(self, pairing_id: int, skill: str, model: str, ok: bool, duration_ms: int, receipt: object = None) -> None:
+    def add(
+        self, pairing_id: int, skill: str, model: str, ok: bool, duration_ms: int, receipt: object = None
+    ) -> None:
         """Queue the receipt of a call (never its content); it is written within BATCH_SECONDS."""
         self._queued.append((pairing_id, skill, model, ok, duration_ms, receipt, time.time()))
         if self._writer is None or self._writer.done():
@@ -73,21 +80,25 @@ class ReceiptWriter:
             logger.exception("BYOA could not write call receipts")
 
 
-def _row(pairing_id, skill, model, ok, duration_ms, receipt, at, at_value):
-    receipt = receipt if isinstance(receipt, dict) else {}
+def _row(
+    pairing_id: int, skill: str, model: str, ok: bool, duration_ms: int, receipt: object, at: float,
+    at_value: Callable[[float], AtValue],
+) -> Row:
+    # The wallet's receipt is its JSON: only its cost and provider are kept, as text.
+    shown = receipt if isinstance(receipt, dict) else {}
     return (
         pairing_id,
         skill[:64],
         model[:32],
         ok,
         duration_ms,
-        str(receipt.get("cost", ""))[:40],
-        str(receipt.get("provider", ""))[:40],
+        str(shown.get("cost", ""))[:40],
+        str(shown.get("provider", ""))[:40],
         at_value(at),
     )
 
 
-def _at_value():
+def _at_value() -> Callable[[float], AtValue]:
     """Return a function from a POSIX time to the database's value of ``CallLog.at``."""
     field = CallLog._meta.get_field("at")
     if connection.vendor == "sqlite" and connection.timezone_name == "UTC":
@@ -97,9 +108,11 @@ def _at_value():
     return lambda at: field.get_db_prep_value(datetime.fromtimestamp(at, UTC), connection)
 
 
-def _insert_sql():
-    fields = [CallLog._meta.get_field(name) for name in _COLUMNS]
-    columns = ", ".join(connection.ops.quote_name(field.column) for field in fields)
+def _insert_sql() -> str:
+    concrete = {field.name: field for field in CallLog._meta.concrete_fields}
+    fields = [concrete[name] for name in _COLUMNS]
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(field.get_attname_column()[1] or field.attname) for field in fields)
     marks = ", ".join(["%s"] * len(fields))
     return f"INSERT INTO {connection.ops.quote_name(CallLog._meta.db_table)} ({columns}) VALUES ({marks})"
 
@@ -115,7 +128,7 @@ def _write(batch: list[Receipt]) -> None:
         _insert([row for row in rows if row[0] in alive])
 
 
-def _insert(rows):
+def _insert(rows: Sequence[Row]) -> None:
     if rows:
         with transaction.atomic(), connection.cursor() as cursor:
             cursor.executemany(_insert_sql(), rows)

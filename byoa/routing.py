@@ -18,4 +18,7 @@ from byoa.consumers import WalletConsumer
 # Daphne runs no system checks: refuse to serve with a broken manifest.
 fail_on_errors()
 
-websocket_urlpatterns = [path(byoa_setting("WS_PATH").lstrip("/"), WalletConsumer.as_asgi())]
+websocket_urlpatterns = [
+    # channels routes an ASGI application with Django's path(); django-stubs types path() for views only.
+    path(byoa_setting("WS_PATH").lstrip("/"), WalletConsumer.as_asgi()),  # type: ignore[arg-type]
+]

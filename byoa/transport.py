@@ -31,18 +31,20 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Coroutine, Mapping
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from channels.exceptions import ChannelFull
 from channels.layers import get_channel_layer
 
 from byoa import events
+from byoa.events import NoticeEvent, ReplyEvent
 
 if TYPE_CHECKING:
-    from byoa.connections import Connections
+    from byoa.connections import Connection, Connections
     from byoa.deadlines import Deadline
 
-__all__ = ["CHANNEL_PREFIX", "ChannelLayerTransport", "ChannelReply", "addressed", "inbox_of"]
+__all__ = ["CHANNEL_PREFIX", "ChannelLayer", "ChannelLayerTransport", "ChannelReply", "addressed", "inbox_of"]
 
 logger = logging.getLogger(__name__)
 
@@ -56,7 +58,17 @@ CHANNEL_PREFIX = "byoa"
 MAX_BACKOFF = 2.0
 
 
-def addressed(address: str, event: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+class ChannelLayer(Protocol):
+    """What the transport needs of a channel layer (channels' in-memory and Redis layers both do it)."""
+
+    async def new_channel(self, prefix: str = ...) -> str: ...
+
+    async def send(self, channel: str, message: Mapping[str, object]) -> None: ...
+
+    async def receive(self, channel: str) -> dict[str, Any]: ...
+
+
+def addressed(address: str, event: Mapping[str, object]) -> tuple[str, Mapping[str, object]]:
     """Return (channel, event) that deliver ``event`` to the connection at ``address``."""
     channel, separator, key = address.rpartition(SEPARATOR)
     if not separator:  # a plain channel name: a connection that reads its own channel
@@ -83,9 +95,9 @@ class ChannelReply:
     ``receive`` waits no longer than the deadline's acceptance window.
     """
 
-    __slots__ = ("layer", "channel", "acknowledged", "unacknowledged")
+    __slots__ = ("acknowledged", "channel", "layer", "unacknowledged")
 
-    def __init__(self, layer: Any, channel: str) -> None:
+    def __init__(self, layer: ChannelLayer, channel: str) -> None:
         self.layer = layer
         self.channel = channel
         self.acknowledged = False
@@ -94,17 +106,19 @@ class ChannelReply:
     def expired(self) -> None:
         """Do nothing: a caller in another process timed out on its own clock already."""
 
-    async def send(self, event: dict[str, Any]) -> None:
-        """Send the event to the caller's channel; if it cannot go, it is dropped (its deadline ends the call)."""
+    async def send(self, event: Mapping[str, object]) -> None:
+        """Send the event to the caller's channel; one that cannot go is dropped (the deadline ends it)."""
         try:
             await self.layer.send(self.channel, event)
         except ChannelFull:
             logger.warning("BYOA channel full; a message for a caller was dropped")
         except Exception as exc:  # the layer's backend has its own errors (redis-py's ConnectionError ...)
-            logger.warning("BYOA channel layer failed; a message for a caller was dropped (%s)", type(exc).__name__)
+            logger.warning(
+                "BYOA channel layer failed; a message for a caller was dropped (%s)", type(exc).__name__
+            )
 
-    async def receive(self, deadline: Deadline) -> dict[str, Any] | None:
-        """Return the next event on the caller's channel, or None when the deadline passes or on a layer error.
+    async def receive(self, deadline: Deadline) -> ReplyEvent | None:
+        """Return the next event on the caller's channel, or None at the deadline or on a layer error.
 
         The caller keeps its own deadline: the channel layer delivers at most
         once, and the connection's process may be gone.
@@ -124,23 +138,29 @@ class ChannelReply:
                 logger.warning("BYOA channel layer failed while a caller waited (%s)", type(exc).__name__)
                 return None
             if event.get("type") != events.ACCEPTED:
-                return event
+                # A caller's channel gets only what a connection sends it (byoa.events).
+                return cast(ReplyEvent, event)
             self.acknowledged = True
 
 
 class ChannelLayerTransport:
-    """Calls between processes over the channel layer: this process's inbox and its callers' reply channels."""
+    """Calls between processes over the channel layer: this process's inbox, its callers' reply channels."""
 
     def __init__(self, connections: Connections, alias: str | None = None) -> None:
         self.connections = connections  # whom the inbox delivers to
         self.alias = alias
         self.inbox = ""
         self._reader: asyncio.Task[None] | None = None
+        # The events being handed to connections: the loop keeps only a weak reference to a task.
+        self._deliveries: set[asyncio.Future[None]] = set()
 
     @property
-    def layer(self) -> Any:
-        """Return the channel layer (channels keeps one per alias, and a change of CHANNEL_LAYERS resets it)."""
-        return get_channel_layer() if self.alias is None else get_channel_layer(self.alias)
+    def layer(self) -> ChannelLayer:
+        """Return the channel layer (channels keeps one per alias; a change of CHANNEL_LAYERS resets it)."""
+        layer = get_channel_layer() if self.alias is None else get_channel_layer(self.alias)
+        # types-channels' BaseChannelLayer.new_channel takes no prefix, though every layer channels
+        # ships does; and without CHANNEL_LAYERS (None) the first call fails, as it always has.
+        return cast(ChannelLayer, layer)
 
     @property
     def is_open(self) -> bool:
@@ -151,7 +171,8 @@ class ChannelLayerTransport:
         """Open this process's inbox, start reading it, and return its channel name."""
         layer = self.layer
         self.inbox = await layer.new_channel(CHANNEL_PREFIX)
-        self._reader = asyncio.get_running_loop().create_task(self._read(layer, self.inbox), name="byoa-inbox")
+        loop = asyncio.get_running_loop()
+        self._reader = loop.create_task(self._read(layer, self.inbox), name="byoa-inbox")
         return self.inbox
 
     def cancel(self) -> None:
@@ -170,9 +191,9 @@ class ChannelLayerTransport:
         return f"{self.inbox}{SEPARATOR}{key}"
 
     async def send_call(
-        self, address: str, skill: str, params: dict[str, Any], body: str, deadline: Deadline
+        self, address: str, skill: str, params: dict[str, object], body: str, deadline: Deadline
     ) -> ChannelReply | None:
-        """Send a call to the connection at ``address``; return where its outcome comes, or None if it did not go."""
+        """Send a call to the connection at ``address``; return where its outcome comes (None: not sent)."""
         layer = self.layer
         reply = ChannelReply(layer, await layer.new_channel(CHANNEL_PREFIX))
         event = events.call(reply.channel, skill, params, body, deadline.remaining())
@@ -189,17 +210,18 @@ class ChannelLayerTransport:
         """Return the reply of a call that came from another process, whose caller reads ``channel``."""
         return ChannelReply(self.layer, channel)
 
-    async def notify(self, address: str, event: dict[str, Any]) -> None:
+    async def notify(self, address: str, event: NoticeEvent) -> None:
         """Send an event to the connection at ``address`` (wherever it is); if it cannot go, it is dropped."""
         channel, addressed_event = addressed(address, event)
         await ChannelReply(self.layer, channel).send(addressed_event)
 
-    async def _read(self, layer: Any, channel: str) -> None:
+    async def _read(self, layer: ChannelLayer, channel: str) -> None:
         failures = 0
         while True:
             try:
                 event = await layer.receive(channel)
-            except Exception as exc:  # the layer's backend has its own errors (redis-py's ConnectionError ...)
+            # The layer's backend has its own errors (redis-py's ConnectionError ...).
+            except Exception as exc:
                 failures += 1
                 # One failure alone is routine: redis-py 8 times an idle blocking pop
                 # out at its socket timeout. Failures in a row are not.
@@ -211,12 +233,17 @@ class ChannelLayerTransport:
             connection = self.connections.by_key(event.get("connection"))
             if connection is not None:
                 # A task each: a connection whose wallet reads slowly must not hold up the others.
-                asyncio.ensure_future(self._deliver(layer, connection, event))
+                self._in_background(self._deliver(layer, connection, event))
             elif event.get("type") == events.CALL:
                 # The connection is gone since its address was read: fail the call now, not at its timeout.
-                asyncio.ensure_future(ChannelReply(layer, event["reply"]).send(events.FAILED))
+                self._in_background(ChannelReply(layer, event["reply"]).send(events.FAILED))
 
-    async def _deliver(self, layer: Any, connection: Any, event: dict[str, Any]) -> None:
+    def _in_background(self, coroutine: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.ensure_future(coroutine)
+        self._deliveries.add(task)
+        task.add_done_callback(self._deliveries.discard)
+
+    async def _deliver(self, layer: ChannelLayer, connection: Connection, event: dict[str, Any]) -> None:
         try:
             if event.get("type") == events.CALL:
                 await ChannelReply(layer, event["reply"]).send(events.ACCEPTANCE)

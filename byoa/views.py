@@ -62,7 +62,8 @@ def code(request: HttpRequest, manifest: str | None = None) -> JsonResponse:
         )
         return response
     try:
-        secret, wait_id = codes.issue(visitor_ids.visitor_id(request), request.META.get("REMOTE_ADDR"), chosen)
+        visitor = visitor_ids.visitor_id(request)
+        secret, wait_id = codes.issue(visitor, request.META.get("REMOTE_ADDR"), chosen)
     except RateLimited as exc:
         response = JsonResponse({"error": "rate-limited", "message": str(exc)}, status=429)
         response["Retry-After"] = str(exc.retry_after)

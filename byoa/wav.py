@@ -19,7 +19,18 @@ from dataclasses import dataclass
 
 from byoa._errors import NotAClip
 
-__all__ = ["BITS", "CHANNELS", "RATE", "NotAClip", "Wav", "clip_seconds", "pcm", "read", "silent_clip", "write"]
+__all__ = [
+    "BITS",
+    "CHANNELS",
+    "RATE",
+    "NotAClip",
+    "Wav",
+    "clip_seconds",
+    "pcm",
+    "read",
+    "silent_clip",
+    "write",
+]
 
 #: What ``audio.transcribe`` takes (specs/byoa-sites.md).
 RATE, CHANNELS, BITS = 16000, 1, 16
@@ -63,7 +74,9 @@ def read(data: bytes) -> Wav:
             break
         at += 8 + size + (size & 1)  # chunks are padded to even sizes
     if fmt is None or samples is None:
-        raise NotAClip("Expected a WAV file with a fmt chunk before its data chunk; got neither in that order.")
+        raise NotAClip(
+            "Expected a WAV file with a fmt chunk before its data chunk; got neither in that order."
+        )
     audio_format, channels, rate, _byte_rate, _align, bits = fmt
     if audio_format != PCM_FORMAT:
         raise NotAClip(f"Expected PCM samples (format 1); got format {audio_format}.")
@@ -75,7 +88,8 @@ def pcm(data: bytes) -> bytes:
     found = read(data)
     if not found.is_clip:
         raise NotAClip(
-            f"Expected 16 kHz mono 16-bit PCM; got {found.rate} Hz, {found.channels} channel(s), {found.bits}-bit."
+            f"Expected 16 kHz mono 16-bit PCM; got {found.rate} Hz, "
+            f"{found.channels} channel(s), {found.bits}-bit."
         )
     return found.samples
 

@@ -20,21 +20,31 @@ The official client never GETs a server that gives it no ``Mcp-Session-Id``.
 """
 
 import asyncio
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
 
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
+from starlette.applications import Starlette
 
 from mcp_server.conf import mcp_setting
 from mcp_server.security import refusal, send_method_not_allowed, send_refusal
 from mcp_server.server import build_server
 from mcp_server.visitor_sessions import COOKIES_SCOPE_KEY
 
+# ASGI, as loosely as the servers speak it (asgiref.typing's TypedDicts require keys the spec makes optional).
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+
 
 class _LoopServer:
     """An MCP server and its running session manager, bound to one event loop."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         server = build_server()
-        self.app = server.streamable_http_app(
+        self.app: Starlette = server.streamable_http_app(
             streamable_http_path=mcp_setting("PATH"),
             json_response=True,
             stateless_http=True,
@@ -43,13 +53,15 @@ class _LoopServer:
             # settings; the SDK still requires a JSON content type on POST.
             transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
         )
-        self._session_manager = server.session_manager
+        self._session_manager: StreamableHTTPSessionManager = server.session_manager
         self._started = asyncio.Event()
         self._stop = asyncio.Event()
-        self._task = None
+        self._task: asyncio.Task[None] | None = None
 
-    async def start(self):
-        async def run():
+    async def start(self) -> None:
+        """Run the session manager in this loop; return once it runs, or raise its error."""
+
+        async def run() -> None:
             async with self._session_manager.run():
                 self._started.set()
                 await self._stop.wait()
@@ -62,7 +74,8 @@ class _LoopServer:
             started.cancel()
             self._task.result()
 
-    async def stop(self):
+    async def stop(self) -> None:
+        """Stop the session manager and wait until it has."""
         self._stop.set()
         if self._task is not None:
             await self._task
@@ -71,11 +84,11 @@ class _LoopServer:
 class MCPApplication:
     """Serve the site's MCP tools over Streamable HTTP; an ASGI 3 application."""
 
-    def __init__(self):
-        self._servers = {}
-        self._locks = {}
+    def __init__(self) -> None:
+        self._servers: dict[asyncio.AbstractEventLoop, _LoopServer] = {}
+        self._locks: dict[asyncio.AbstractEventLoop, asyncio.Lock] = {}
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
             await self._lifespan(receive, send)
             return
@@ -100,7 +113,7 @@ class MCPApplication:
 
         await server.app(scope, receive, send_with_cookies)
 
-    async def _server_for_this_loop(self):
+    async def _server_for_this_loop(self) -> _LoopServer:
         loop = asyncio.get_running_loop()
         server = self._servers.get(loop)
         if server is not None:
@@ -113,7 +126,7 @@ class MCPApplication:
                 self._servers[loop] = server
         return self._servers[loop]
 
-    async def _lifespan(self, receive, send):
+    async def _lifespan(self, receive: Receive, send: Send) -> None:
         while True:
             message = await receive()
             if message["type"] == "lifespan.startup":

@@ -1,5 +1,8 @@
 """System checks for the MCP_SERVER settings."""
 
+from collections.abc import Sequence
+
+from django.apps import AppConfig
 from django.conf import settings
 from django.core import checks
 
@@ -7,9 +10,11 @@ from mcp_server.conf import DEFAULTS, mcp_setting
 
 
 @checks.register()
-def check_mcp_server_settings(app_configs, **kwargs):
+def check_mcp_server_settings(
+    app_configs: Sequence[AppConfig] | None, **kwargs: object
+) -> list[checks.CheckMessage]:
     """Report MCP_SERVER keys and values that cannot work."""
-    errors = []
+    errors: list[checks.CheckMessage] = []
     overrides = getattr(settings, "MCP_SERVER", {}) or {}
     for key in sorted(set(overrides) - set(DEFAULTS)):
         errors.append(

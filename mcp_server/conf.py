@@ -24,5 +24,6 @@ DEFAULTS = MappingProxyType({
 
 def mcp_setting(name: str) -> Any:
     """Return the value of MCP_SERVER[name], or its documented default."""
+    # Any: each key has its own type (DEFAULTS), checked by mcp_server.checks at start-up.
     overrides = getattr(settings, "MCP_SERVER", {}) or {}
     return overrides.get(name, DEFAULTS[name])

@@ -24,11 +24,14 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from importlib import import_module
 from types import ModuleType
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from django.apps import AppConfig
 from django.utils.module_loading import module_has_submodule
 from mcp_types import ToolAnnotations
+
+if TYPE_CHECKING:
+    from mcp_server.apps import MCPServerConfig
 
 ToolFunction = TypeVar("ToolFunction", bound=Callable[..., Awaitable[Any]])
 
@@ -65,16 +68,23 @@ def tool(
     """
 
     def mark(fn: ToolFunction) -> ToolFunction:
-        if not inspect.iscoroutinefunction(fn):
+        if not _is_async(fn):
             raise TypeError(
                 f"MCP tool {fn.__qualname__} must be an async function: a sync tool "
                 "runs in a worker thread that keeps daphne from exiting."
             )
-        annotations = ToolAnnotations(readOnlyHint=read_only, destructiveHint=destructive, openWorldHint=open_world)
+        annotations = ToolAnnotations(
+            read_only_hint=read_only, destructive_hint=destructive, open_world_hint=open_world
+        )
         setattr(fn, MARK, Registration(fn=fn, name=name or fn.__name__, title=title, annotations=annotations))
         return fn
 
     return mark
+
+
+def _is_async(fn: object) -> bool:
+    # Not inline: inspect.iscoroutinefunction narrows its argument, and a tool stays the type it was.
+    return inspect.iscoroutinefunction(fn)
 
 
 def tools_in(modules: Iterable[ModuleType]) -> list[Registration]:
@@ -109,4 +119,5 @@ def registrations() -> list[Registration]:
     """Return the tools of the installed apps, as mcp_server's app config collected them."""
     from django.apps import apps
 
-    return list(apps.get_app_config("mcp_server").tools)
+    config = cast("MCPServerConfig", apps.get_app_config("mcp_server"))
+    return list(config.tools)

@@ -17,6 +17,8 @@ configured in ``mcp_server/asgi.py``.
 """
 
 import json
+from collections.abc import Awaitable, Callable, Mapping, MutableMapping
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import DisallowedHost
@@ -24,15 +26,19 @@ from django.http import HttpRequest
 
 from mcp_server.conf import mcp_setting
 
+Scope = Mapping[str, Any]
+Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 
-def _header(scope, name):
+
+def _header(scope: Scope, name: bytes) -> str | None:
     for key, value in scope["headers"]:
         if key == name:
-            return value.decode("latin-1")
+            text: str = value.decode("latin-1")
+            return text
     return None
 
 
-def refusal(scope):
+def refusal(scope: Scope) -> tuple[int, str] | None:
     """Return (status, message) when the request must be refused, else None."""
     host = _header(scope, b"host") or ""
     request = HttpRequest()
@@ -50,7 +56,7 @@ def refusal(scope):
     return None
 
 
-def _scheme(scope):
+def _scheme(scope: Scope) -> str:
     """Return the request's scheme, trusting the proxy's header only where Django is told to."""
     proxy_header = settings.SECURE_PROXY_SSL_HEADER
     if proxy_header:
@@ -60,10 +66,11 @@ def _scheme(scope):
         forwarded = _header(scope, raw_name)
         if forwarded is not None:
             return "https" if forwarded.split(",")[0].strip() == secure_value else "http"
-    return scope.get("scheme", "http")
+    scheme: str = scope.get("scheme", "http")
+    return scheme
 
 
-async def send_refusal(send, status: int, message: str, extra_headers: tuple[tuple[bytes, bytes], ...] = ()) -> None:
+async def send_refusal(send: Send, status: int, message: str, extra_headers: tuple[tuple[bytes, bytes], ...] = ()) -> None:
     """Send a JSON-RPC error body with the given HTTP status."""
     body = json.dumps(
         {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": message}}

@@ -11,27 +11,41 @@ against ``jsonschema``'s hundred; only invalid arguments go through
 ``jsonschema`` for the message.
 """
 
+from collections.abc import Mapping
+from typing import Any
+
 import jsonschema
 import jsonschema_rs
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from django.db import close_old_connections
 from mcp.server import MCPServer
+from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp_types import CallToolResult, InputRequiredResult, Tool
 
 from mcp_server.conf import mcp_setting
 from mcp_server.registry import registrations
 
+#: Per tool name: the fast check of its arguments, and the validator that words the errors.
+Validators = dict[str, tuple[jsonschema_rs.Draft202012Validator, jsonschema.Draft202012Validator]]
 
-class SiteMCPServer(MCPServer):
+
+class SiteMCPServer(MCPServer[Any]):
     """An MCPServer whose tool arguments are checked against the advertised JSON Schema."""
 
-    async def list_tools(self):
+    _validator_cache: Validators
+
+    async def list_tools(self) -> list[Tool]:
+        """List the tools, each schema closed to arguments it does not name."""
         tools = await super().list_tools()
         for listed in tools:
             listed.input_schema.setdefault("additionalProperties", False)
         return tools
 
-    async def call_tool(self, name, arguments, context=None):
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
+    ) -> CallToolResult | InputRequiredResult:
+        """Call a tool once its arguments match its schema; else raise ToolError saying what is wrong."""
         validators = await self._validators()
         found = validators.get(name)
         if found is None:
@@ -52,7 +66,7 @@ class SiteMCPServer(MCPServer):
             finally:
                 await sync_to_async(close_old_connections)()
 
-    async def _validators(self):
+    async def _validators(self) -> Validators:
         # Built on first use: the schemas never change while the server runs.
         if not hasattr(self, "_validator_cache"):
             self._validator_cache = {
@@ -65,17 +79,18 @@ class SiteMCPServer(MCPServer):
         return self._validator_cache
 
 
-def _describe(error):
+def _describe(error: jsonschema.ValidationError) -> str:
     """Return one schema violation as a sentence a model can act on."""
     where = "/".join(str(part) for part in error.absolute_path)
     if error.validator == "additionalProperties":
-        allowed = ", ".join(sorted(error.schema.get("properties", {})))
+        schema = error.schema if isinstance(error.schema, Mapping) else {}  # a mapping for this validator
+        allowed = ", ".join(sorted(schema.get("properties", {})))
         return f"{error.message}; the allowed arguments are: {allowed}"
     subject = f"argument {where!r}" if where else "the arguments"
     return f"{subject}: {error.message}"
 
 
-def build_server():
+def build_server() -> SiteMCPServer:
     """Return a new MCPServer with every registered tool."""
     server = SiteMCPServer(
         name=mcp_setting("NAME"),

@@ -148,6 +148,13 @@ def test_the_wheel_holds_the_browser_library_and_no_demos(wheel):
     assert "sites" not in zipfile.ZipFile(wheel).read(top_level).decode().split()
 
 
+def test_the_wheel_marks_each_package_typed(wheel):
+    # PEP 561: without py.typed a site's type checker ignores the annotations of an installed package.
+    names = set(zipfile.ZipFile(wheel).namelist())
+    packages = ("byoa", "mcp_server", "testwallet", "visitor_ai")
+    assert [package for package in packages if f"{package}/py.typed" not in names] == []
+
+
 def test_a_site_with_the_wheel_cannot_import_the_demos_as_sites(site_python, tmp_path):
     env = site_environment(site_python)
     done = subprocess.run([site_python, "-c", "import sites"], cwd=tmp_path, env=env, capture_output=True, text=True)

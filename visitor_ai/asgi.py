@@ -28,17 +28,31 @@ Origin policy, route by route:
   validators they need.
 """
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 import django.core.asgi
+
+if TYPE_CHECKING:  # imported where used: Django is set up first
+    from channels.routing import ProtocolTypeRouter, URLRouter
+    from django.urls import URLPattern
+
+    from byoa.hub import HubLifespan
+    from mcp_server.asgi import MCPApplication
 
 __all__ = ["get_asgi_application"]
 
 
-def get_asgi_application(*, serve_static=None, websocket_routes=()):
+def get_asgi_application(
+    *, serve_static: bool | None = None, websocket_routes: Sequence[URLPattern] = ()
+) -> ProtocolTypeRouter:
     """Return the site's ASGI application; static files are served when ``serve_static`` (default: DEBUG)."""
     # Set Django up (apps, settings) before importing anything that uses models.
     django_application = django.core.asgi.get_asgi_application()
 
-    from channels.routing import ProtocolTypeRouter, URLRouter
+    from channels.routing import ProtocolTypeRouter
     from django.apps import apps
     from django.conf import settings
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
@@ -49,19 +63,21 @@ def get_asgi_application(*, serve_static=None, websocket_routes=()):
         # /static/ from `collectstatic`, leave it off.
         django_application = ASGIStaticFilesHandler(django_application)
 
-    http_routes = [re_path(r"", django_application)]
-    protocols = {}
+    # channels routes ASGI applications with Django's path() and re_path(); django-stubs types them for views.
+    http_routes = [re_path(r"", django_application)]  # type: ignore[arg-type]
+    protocols: dict[str, object] = {}  # ASGI applications, by scope type
+    lifespan: MCPApplication | HubLifespan | None = None
     if apps.is_installed("mcp_server"):
         from mcp_server.asgi import MCPApplication
         from mcp_server.conf import mcp_setting
 
         mcp_application = MCPApplication()
-        http_routes.insert(0, path(mcp_setting("PATH").lstrip("/"), mcp_application))
+        http_routes.insert(0, path(mcp_setting("PATH").lstrip("/"), mcp_application))  # type: ignore[arg-type]
         # Servers with a lifespan (uvicorn) start and stop the MCP session
         # manager there; daphne has none, and it starts on the first request.
-        protocols["lifespan"] = mcp_application
+        protocols["lifespan"] = lifespan = mcp_application
 
-    websockets = []
+    websockets: list[URLPattern] = []
     if apps.is_installed("byoa"):
         from byoa.hub import HubLifespan
         from byoa.routing import websocket_urlpatterns
@@ -71,10 +87,17 @@ def get_asgi_application(*, serve_static=None, websocket_routes=()):
         # there and close it at shutdown, so a process that stops leaves no
         # pairing marked as connected to it; daphne has none, and the hub starts
         # on first use and leaves at exit (byoa.hub).
-        protocols["lifespan"] = HubLifespan(protocols.get("lifespan"))
+        protocols["lifespan"] = HubLifespan(lifespan)
     websockets.extend(websocket_routes)
 
-    protocols["http"] = URLRouter(http_routes)
+    protocols["http"] = _router(http_routes)
     if websockets:
-        protocols["websocket"] = URLRouter(websockets)
+        protocols["websocket"] = _router(websockets)
     return ProtocolTypeRouter(protocols)
+
+
+def _router(routes: list[URLPattern]) -> URLRouter:
+    from channels.routing import URLRouter
+
+    # types-channels asks for its _ExtendedURLPattern, a stub-only class that no real path() returns.
+    return URLRouter(routes)  # type: ignore[arg-type]
