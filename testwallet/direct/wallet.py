@@ -15,6 +15,7 @@ contains a session code, a pairing token or call content.
 
 import asyncio
 import base64
+import contextlib
 import enum
 import logging
 import time
@@ -46,13 +47,13 @@ RECONNECT_DELAYS = (1, 2, 5, 10)
 RECONNECT_EVERY = 30
 
 
-class Consent(str, enum.Enum):
+class Consent(str, enum.Enum):  # noqa: UP042 (StrEnum would change str(), which prints Consent.ALLOW)
     ALLOW = "allow"  # connect for this link; forget the pairing when it ends
     DECLINE = "decline"  # contact nothing: a decline looks like no wallet
     DECIDE_ON_MY_OWN = "decide-on-my-own"  # allow, keep the pairing, come back after a drop
 
 
-class State(str, enum.Enum):
+class State(str, enum.Enum):  # noqa: UP042 (StrEnum would change str(), which prints State.IDLE)
     IDLE = "idle"  # no link handled yet
     CONNECTED = "connected"  # welcomed; answering calls
     AWAY = "away"  # the connection dropped; coming back (decide on my own)
@@ -111,6 +112,8 @@ class DirectWallet:
         self.welcomed = asyncio.Event()
         self.closed = asyncio.Event()
         self.answered = 0
+        #: What the last open() answered, as the direct_wallet fixture records it.
+        self.opened = False
         self._recent_codes: dict[str, float] = {}
         self._link_slots = asyncio.Semaphore(4)  # at most 4 links handled at once
         self._ws: ClientConnection | None = None
@@ -159,7 +162,7 @@ class DirectWallet:
                 return None
         if not skills:
             return None
-        limits = dict((manifest["purpose"].get("limits") or {}))
+        limits = dict(manifest["purpose"].get("limits") or {})
         limits["maxParallelCalls"] = min(limits.get("maxParallelCalls", WALLET_PARALLEL_CALLS), WALLET_PARALLEL_CALLS)
         limits.update(self.extra_limits)
         expires = datetime.now(UTC) + timedelta(seconds=self.grant_seconds)
@@ -301,10 +304,8 @@ class DirectWallet:
                 reply = protocol.result(call_id, False)
             finally:
                 self._answering -= 1
-        try:
+        with contextlib.suppress(websockets.ConnectionClosed):
             await ws.send(protocol.dump(reply))
-        except websockets.ConnectionClosed:
-            pass
 
     async def _run_call(self, ws: ClientConnection, frame: protocol.Frame) -> protocol.Frame:
         call_id, skill = frame.get("id"), frame.get("skill")
@@ -382,10 +383,8 @@ class DirectWallet:
         self._stopping = True
         ws = self._ws
         if ws is not None:
-            try:
+            with contextlib.suppress(websockets.ConnectionClosed):
                 await ws.send(protocol.dump(protocol.bye()))
-            except websockets.ConnectionClosed:
-                pass
             await ws.close()
         for task in list(self._tasks):
             if task is not asyncio.current_task():

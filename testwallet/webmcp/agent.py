@@ -42,7 +42,7 @@ class BrowserAgent:
             raise
         return [AgentTool.from_playwright(entry) for entry in listed]
 
-    async def wait_for_tools(self, page: Page, *names: str, timeout: float = DEFAULT_TIMEOUT) -> list[AgentTool]:
+    async def wait_for_tools(self, page: Page, *names: str, timeout: float = DEFAULT_TIMEOUT) -> list[AgentTool]:  # noqa: ASYNC109 (a bounded wait: the timeout is its API)
         """Wait until the page registered ``names`` (with none, any tool) and return its tools; TimeoutError after ``timeout`` s."""
         missing = await page.evaluate(WAIT_FOR_TOOLS, [list(names), timeout * 1000])
         if missing is None:
@@ -53,7 +53,7 @@ class BrowserAgent:
         return tools
 
     async def call_tool(
-        self, page: Page, name: str, arguments: dict[str, Any] | None = None, *, timeout: float = DEFAULT_TIMEOUT
+        self, page: Page, name: str, arguments: dict[str, Any] | None = None, *, timeout: float = DEFAULT_TIMEOUT  # noqa: ASYNC109 (a bounded wait: the timeout is its API)
     ) -> ToolResult:
         """Call a tool the page registered, as the browser's agent does, and return its result."""
         try:
