@@ -24,7 +24,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from testwallet.direct.backends import Backend, OpenAICompatibleBackend, ScriptedBackend
+from testwallet.direct.backends import OpenAICompatibleBackend, ScriptedBackend, SkillBackend
 from testwallet.direct.wallet import Consent, DirectWallet
 
 
@@ -61,7 +61,7 @@ def model_from_environment(args: argparse.Namespace) -> argparse.Namespace:
     return args
 
 
-def build_backend(args: argparse.Namespace) -> Backend:
+def build_backend(args: argparse.Namespace) -> SkillBackend:
     if args.transcriber:
         from testwallet.direct.transcriber import PocketSphinxBackend, read_vocabulary
 
@@ -78,7 +78,7 @@ def build_backend(args: argparse.Namespace) -> Backend:
     return ScriptedBackend(script)
 
 
-async def run(args: argparse.Namespace, backend: Backend) -> int:
+async def run(args: argparse.Namespace, backend: SkillBackend) -> int:
     wallet = DirectWallet(backend, consent=args.consent, dev_local=args.dev_local or None)
     connected = False
     try:

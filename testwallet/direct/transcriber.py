@@ -69,7 +69,8 @@ class PocketSphinxBackend(Backend):
         self.lock = threading.Lock()
 
     def _phrases(self, vocabulary: Sequence[str]) -> dict[str, str]:
-        phrases, unknown = {}, []
+        phrases: dict[str, str] = {}
+        unknown: list[str] = []
         for phrase in vocabulary:
             words = re.findall(r"[\w']+", phrase.casefold())
             if not words or any(self.decoder.lookup_word(word) is None for word in words):

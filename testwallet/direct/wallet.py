@@ -31,8 +31,11 @@ from websockets.asyncio.client import ClientConnection
 from websockets.asyncio.client import connect as _connect
 
 from byoa import protocol, wav
+
+# byoa.exceptions.NotJSON from its Django-free home (byoa.protocol raises it but does not export it).
+from byoa._errors import NotJSON
 from testwallet.direct import link_checks
-from testwallet.direct.backends import Backend
+from testwallet.direct.backends import SkillBackend
 from testwallet.direct.exceptions import LinkRefused
 
 logger = logging.getLogger(__name__)
@@ -78,7 +81,7 @@ class DirectWallet:
 
     def __init__(
         self,
-        backend: Backend,
+        backend: SkillBackend,
         *,
         consent: Consent | str = Consent.ALLOW,
         name: str = "Headless wallet",
@@ -182,6 +185,7 @@ class DirectWallet:
         """Open the socket, say hello, check the welcome; start serving. Return True when welcomed."""
         parts = urlsplit(self.endpoint)
         port = parts.port or (443 if parts.scheme == "wss" else 80)
+        assert parts.hostname is not None  # check_link refuses an endpoint without a host
         try:
             address = await link_checks.resolve_public(parts.hostname, port, dev_local=self.dev_local)
             ws = await _NoRedirects(
@@ -198,8 +202,10 @@ class DirectWallet:
             return self._note(f"could not connect ({type(exc).__name__})")
         try:
             await ws.send(protocol.dump(protocol.hello(session, pairing, self.identity, self.grant)))
-            first = protocol.parse(await asyncio.wait_for(ws.recv(), self.open_timeout))
-        except (websockets.ConnectionClosed, TimeoutError, protocol.NotJSON):
+            message = await asyncio.wait_for(ws.recv(), self.open_timeout)
+            # Frames are text: a binary one is no welcome (as _serve skips binary frames).
+            first = protocol.parse(message) if isinstance(message, str) else None
+        except (websockets.ConnectionClosed, TimeoutError, NotJSON):
             await ws.close()
             return self._note("no welcome")
         if not first or first.get("type") != "welcome" or not isinstance(first.get("pairing"), str):
@@ -245,9 +251,11 @@ class DirectWallet:
                     continue
                 try:
                     frame = protocol.parse(message)
-                except protocol.NotJSON:
+                except NotJSON:
                     continue
-                kind = frame.get("type") if frame else None
+                if not frame:
+                    continue
+                kind = frame.get("type")
                 if kind == "call":
                     self._spawn(self._answer(ws, frame))
                 elif kind == "bye":
@@ -310,7 +318,12 @@ class DirectWallet:
     async def _run_call(self, ws: ClientConnection, frame: protocol.Frame) -> protocol.Frame:
         call_id, skill = frame.get("id"), frame.get("skill")
         input, params = frame.get("input"), frame.get("params") or {}
-        if not isinstance(input, dict) or not isinstance(params, dict) or skill not in self.grant["skills"]:
+        if (
+            not isinstance(skill, str)
+            or not isinstance(input, dict)
+            or not isinstance(params, dict)
+            or skill not in self.grant["skills"]
+        ):
             return protocol.result(call_id, False)
         model = params.get("model")
         if model is not None and model not in self.grant.get("models", ()):
@@ -433,7 +446,7 @@ def _rfc3339(moment: datetime) -> str:
 
 def _measure(input: dict[str, Any]) -> dict[str, float] | None:
     """Return what the gate measures of a call's input, or None for audio that is not a clip."""
-    measured = {"clipSeconds": 0, "textChars": 0}
+    measured: dict[str, float] = {"clipSeconds": 0, "textChars": 0}
     audio = input.get("audio")
     if audio is not None:
         try:

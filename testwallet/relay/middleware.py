@@ -1,7 +1,7 @@
 """The by-hand test wallet switch, as middleware so that it works in sync and async views alike."""
 
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TypedDict, cast
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.conf import settings
@@ -14,6 +14,25 @@ from testwallet.relay.conf import relay_settings
 from testwallet.relay.token import session_token
 
 SESSION_KEY = "testwallet"
+
+
+class RelayInfo(TypedDict):
+    """What the stand-in scripts need to reach the relay (``request.testwallet_relay``)."""
+
+    chat: str  # the chat route
+    transcribe: str | None  # the transcription route, when a transcription server is named
+    token: str  # this session's relay token
+    csrf: str
+    model: str  # who answers, as the banner says it
+    modelName: str
+    scripted: bool
+
+
+class TestWalletRequest(HttpRequest):
+    """A request once the middleware has run: what the base template reads."""
+
+    testwallet: bool
+    testwallet_relay: RelayInfo | None
 
 
 class TestWalletMiddleware:
@@ -37,8 +56,9 @@ class TestWalletMiddleware:
             markcoroutinefunction(self)
 
     async def __call__(self, request: HttpRequest) -> HttpResponseBase:
-        request.testwallet = False
-        request.testwallet_relay = None
+        marked = cast(TestWalletRequest, request)  # the same object, with the attributes set below
+        marked.testwallet = False
+        marked.testwallet_relay = None
         if settings.DEBUG:
             asked = request.GET.get("testwallet")
             if asked == "1":
@@ -47,12 +67,12 @@ class TestWalletMiddleware:
                 # A pop marks the session changed only when the key was there: turning the
                 # test wallet off stores no session for a visitor who never turned it on.
                 await request.session.apop(SESSION_KEY, None)
-            request.testwallet = await request.session.aget(SESSION_KEY, False)
-        request.testwallet_relay = await relay_for(request) if request.testwallet else None
+            marked.testwallet = await request.session.aget(SESSION_KEY, False)
+        marked.testwallet_relay = await relay_for(request) if marked.testwallet else None
         return await self.get_response(request)
 
 
-async def relay_for(request: HttpRequest) -> dict[str, Any] | None:
+async def relay_for(request: HttpRequest) -> RelayInfo | None:
     """Return what the stand-in scripts need to reach the relay, or None when it is not routed."""
     try:
         chat = reverse("testwallet_relay:chat")

@@ -7,23 +7,28 @@ another one.
 
 import secrets
 
+from django.contrib.sessions.backends.base import SessionBase
+from django.http import HttpRequest
+
 #: The header that carries it.
 HEADER = "X-Testwallet-Token"
 #: Where the session keeps it.
 SESSION_KEY = "testwallet_relay_token"
 
 
-async def session_token(session):
+async def session_token(session: SessionBase) -> str:
     """Return this session's relay token, creating it on first use."""
-    token = await session.aget(SESSION_KEY)
+    token: str | None = await session.aget(SESSION_KEY)
     if not token:
         token = secrets.token_urlsafe(32)
         await session.aset(SESSION_KEY, token)
     return token
 
 
-async def carries_session_token(request):
+async def carries_session_token(request: HttpRequest) -> bool:
     """Whether the request carries its session's relay token."""
-    expected = await request.session.aget(SESSION_KEY)
+    expected: str | None = await request.session.aget(SESSION_KEY)
     given = request.headers.get(HEADER, "")
-    return bool(expected) and secrets.compare_digest(given.encode(), expected.encode())
+    if not expected:
+        return False
+    return secrets.compare_digest(given.encode(), expected.encode())

@@ -9,9 +9,12 @@ token before that.
 import base64
 import binascii
 import json
+from collections.abc import AsyncIterator, Iterable
+from typing import Any
 
 from django.conf import settings
-from django.http import Http404, JsonResponse, StreamingHttpResponse
+from django.http import Http404, HttpRequest, JsonResponse, StreamingHttpResponse
+from django.http.response import HttpResponseBase
 from django.views.decorators.http import require_POST
 
 from testwallet.relay import scripted, token, upstream
@@ -24,11 +27,11 @@ MAX_CHAT_BYTES = 512 * 1024
 MAX_TRANSCRIBE_BYTES = 1024 * 1024
 
 
-def _error(message, status):
+def _error(message: str, status: int) -> JsonResponse:
     return JsonResponse({"error": {"message": message, "status": status}}, status=status)
 
 
-async def _refusal(request, max_bytes):
+async def _refusal(request: HttpRequest, max_bytes: int) -> JsonResponse | None:
     """Return the response that refuses this request, or None when the relay may serve it."""
     if not settings.DEBUG:
         raise Http404("The test-wallet relay exists only with DEBUG on")
@@ -46,7 +49,7 @@ async def _refusal(request, max_bytes):
     return None
 
 
-def _json_body(request):
+def _json_body(request: HttpRequest) -> dict[str, Any]:
     try:
         body = json.loads(request.body)
     except (ValueError, UnicodeDecodeError):
@@ -57,7 +60,7 @@ def _json_body(request):
 
 
 @require_POST
-async def chat(request):
+async def chat(request: HttpRequest) -> HttpResponseBase:
     """Answer one OpenAI-style chat completion through the developer's model, or the scripted player."""
     refused = await _refusal(request, MAX_CHAT_BYTES)
     if refused:
@@ -81,7 +84,7 @@ async def chat(request):
 
 
 @require_POST
-async def transcribe(request):
+async def transcribe(request: HttpRequest) -> HttpResponseBase:
     """Transcribe one WAV clip (`{audio: {mime, base64}, language?}`) with the developer's server."""
     refused = await _refusal(request, MAX_TRANSCRIBE_BYTES)
     if refused:
@@ -104,13 +107,13 @@ async def transcribe(request):
         return _error(error.message, error.status)
 
 
-def _event_stream(chunks):
+def _event_stream(chunks: AsyncIterator[bytes]) -> StreamingHttpResponse:
     response = StreamingHttpResponse(chunks, content_type="text/event-stream")
     response["Cache-Control"] = "no-store"
     response["X-Accel-Buffering"] = "no"  # a proxy in front must not hold the stream back
     return response
 
 
-async def _each(chunks):
+async def _each(chunks: Iterable[bytes]) -> AsyncIterator[bytes]:
     for chunk in chunks:
         yield chunk
