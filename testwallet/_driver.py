@@ -41,7 +41,7 @@ wallet_fixture = pytest_asyncio.fixture(loop_scope="session")
 
 
 class Consent(enum.StrEnum):
-    """What the visitor does in a wallet's consent window (AI Wallet's approval window, the BYOA extension's)."""
+    """What the visitor does in a wallet's consent window (AI Wallet's approval window, or BYOA's)."""
 
     ALLOW = "allow"  # AI Wallet: Approve; BYOA: Allow
     DECLINE = "decline"  # Decline: AI Wallet answers 403 "The connection was declined", BYOA null
@@ -142,7 +142,7 @@ def check_target(target: object, *, sync: bool) -> None:
 
 
 def refuse_test_kind(request: pytest.FixtureRequest, fixture: str, *, sync: bool) -> None:
-    """Fail a test that is not of the kind (``sync`` or async) the session's ``fixture`` serves; say which to use."""
+    """Fail a test not of the kind (sync or async) the session's ``fixture`` serves, saying which to use."""
     is_async = inspect.iscoroutinefunction(getattr(request, "function", None))
     if is_async == (not sync):
         return

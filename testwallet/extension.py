@@ -142,7 +142,7 @@ class RequestAnswer(TypedDict):
 
 
 class CallAnswer(TypedDict, total=False):
-    """What the test answers byoa.js for one ``call()`` (its ModelAnswer): ok and an output, not ok, or the default."""
+    """What the test answers byoa.js for one ``call()`` (its ModelAnswer): output, failure or default."""
 
     ok: bool
     output: dict[str, Any]
@@ -166,7 +166,7 @@ def clip_path() -> Path:
 
 
 def script_paths() -> list[Path]:
-    """Return the stub's scripts in the order a page loads them: the clip reading, the manifest rules, the stub."""
+    """Return the stub's scripts in the order a page loads them: clip reading, manifest rules, the stub."""
     return [clip_path(), rules_path(), script_path()]
 
 
@@ -275,7 +275,7 @@ class ByoaExtension:
         expires_in: float | None = None,
         decide_on_my_own: bool = False,
     ) -> None:
-        """Answer the consent window with Allow, ticking `skills` (all offered when None) and `models` text models."""
+        """Answer the consent window with Allow, ticking `skills` (None: all) and `models` text models."""
         self._consent = Consent.ALLOW
         self._ticked_skills = None if skills is None else list(skills)
         self._ticked_models = models
@@ -406,7 +406,10 @@ class ByoaExtension:
             return answer
         if kind == "request-done":
             done = self._pending.pop(key, None)
-            request = done if isinstance(done, RequestRecord) else RequestRecord("", False, None, False, [], [])
+            if isinstance(done, RequestRecord):
+                request = done
+            else:
+                request = RequestRecord("", False, None, False, [], [])
             request.grant, request.reason, request.done = message["grant"], message["reason"], True
             return None
         if kind == "call":

@@ -43,7 +43,7 @@ __all__ = ["BINDING", "BuiltinModel", "builtin_model", "script_path"]
 
 #: What ``LanguageModel.availability()`` says.
 Availability = Literal["available", "downloadable", "downloading", "unavailable"]
-#: A prompt as the page sent it (``type``, ``initialPrompts``, ``input``, ``responseConstraint``, ``streaming``).
+#: A prompt as the page sent it (``initialPrompts``, ``input``, ``responseConstraint``, ``streaming``).
 Prompt = dict[str, Any]
 #: An answer: a string, ``{"pieces": [...]}`` streamed in pieces, or ``{"error": "NotSupportedError"}``.
 ModelAnswer = str | dict[str, Any]
@@ -69,7 +69,7 @@ class BuiltinModel:
         self._changed = asyncio.Event()
 
     async def install(self, target: "Page | BrowserContext") -> None:
-        """Give a Playwright page or browser context the stand-in ``LanguageModel``, before its scripts run."""
+        """Give a Playwright page or context the stand-in ``LanguageModel``, before its scripts run."""
         await target.expose_binding(BINDING, self._on_message)
         await target.add_init_script(path=str(script_path()))
 

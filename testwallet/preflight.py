@@ -44,7 +44,7 @@ def _project_name(settings_module: str | None) -> str:
 
 
 def asgi_application(config: pytest.Config, settings_module: str | None) -> str:
-    """Return ``module:attribute`` to serve: the ini option ``daphne_application``, else ``ASGI_APPLICATION``."""
+    """Return ``module:attribute`` to serve: ini option ``daphne_application``, else ``ASGI_APPLICATION``."""
     project = _project_name(settings_module)
     configured: str = config.getini("daphne_application")
     source = "the ini option daphne_application"
@@ -99,5 +99,6 @@ def check_own_database(server: "DaphneServer") -> None:
         f"{server.settings_module} does not read DATABASE_URL, which is how the fixture gives the server "
         "and daphne_setup_commands their database. Nothing was run. Read it in your settings, e.g.:\n"
         "    import dj_database_url\n"
-        "    DATABASES = {\"default\": dj_database_url.config(default=f\"sqlite:///{BASE_DIR / 'db.sqlite3'}\")}"
+        "    DATABASES = {\"default\": "
+        "dj_database_url.config(default=f\"sqlite:///{BASE_DIR / 'db.sqlite3'}\")}"
     )

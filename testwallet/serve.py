@@ -30,7 +30,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m testwallet.serve", description=(__doc__ or "").split("::")[0].strip()
     )
     parser.add_argument(
-        "application", nargs="?", help="the ASGI application as module:attribute (default: from ASGI_APPLICATION)"
+        "application",
+        nargs="?",
+        help="the ASGI application as module:attribute (default: from ASGI_APPLICATION)",
     )
     parser.add_argument(
         "--setup",

@@ -116,7 +116,8 @@ class _Service:
                     self._launch()
                     break
                 except ServiceFailedToStart as error:
-                    if attempt == PORT_ATTEMPTS - 1 or not any(text in str(error) for text in self.port_taken):
+                    taken = any(text in str(error) for text in self.port_taken)
+                    if attempt == PORT_ATTEMPTS - 1 or not taken:
                         self.port = None
                         raise
             self.after_start()
@@ -136,7 +137,9 @@ class _Service:
         # The server's own "ready" line ends the wait; so does its exit (the copier sets the event at EOF).
         if not ready.wait(STARTUP_TIMEOUT) or self.process.poll() is not None:
             self.stop()
-            raise ServiceFailedToStart(f"{self.name} did not start on port {self.port}:\n{self.output()[-5000:]}")
+            raise ServiceFailedToStart(
+                f"{self.name} did not start on port {self.port}:\n{self.output()[-5000:]}"
+            )
 
     def _copy_output(self, process: subprocess.Popen[bytes], ready: threading.Event) -> None:
         assert process.stdout is not None  # started with a pipe
@@ -157,7 +160,7 @@ class _Service:
             return len(self._output)
 
     def wait_for_output(self, *texts: str, since: int = 0, timeout: float = STARTUP_TIMEOUT) -> str | None:
-        """Wait until one of ``texts`` is printed after the mark ``since``; return it, or None after ``timeout``."""
+        """Wait until one of ``texts`` is printed after mark ``since``; return it (None after ``timeout``)."""
         wanted = [text.encode() for text in texts]
 
         def found() -> bytes | None:
@@ -178,7 +181,7 @@ class _Service:
         return self.process is not None and self.process.poll() is None
 
     def stop(self, timeout: float = STOP_TIMEOUT) -> int | None:
-        """Stop the server cleanly (SIGKILL after ``timeout``), keeping its port and data; return its exit code."""
+        """Stop the server cleanly (SIGKILL after ``timeout``), keeping port and data; return its code."""
         return self._end(self.stop_signal, timeout)
 
     def kill(self) -> int | None:
@@ -255,7 +258,11 @@ class PostgresServer(_Service):
     stop_signal = signal.SIGINT
 
     def __init__(
-        self, *, database: str = "visitor_ai", user: str = "visitor_ai", bindir: str | os.PathLike[str] | None = None
+        self,
+        *,
+        database: str = "visitor_ai",
+        user: str = "visitor_ai",
+        bindir: str | os.PathLike[str] | None = None,
     ) -> None:
         self.bindir = Path(bindir) if bindir else postgres_bindir()
         self.database = database
@@ -325,6 +332,7 @@ class PostgresServer(_Service):
 
     def after_start(self) -> None:
         self._run(
-            self.bindir / "createdb", "--host", "127.0.0.1", "--port", str(self.port), "--username", self.user,
+            self.bindir / "createdb", "--host", "127.0.0.1", "--port", str(self.port),
+            "--username", self.user,
             self.database, env={"PGPASSWORD": self.password},
         )

@@ -93,7 +93,7 @@ class _SyncWallet[D: (AiWalletStub, ByoaExtension)](_Blocking):
         return self._record
 
     def install(self, target: "Page | BrowserContext") -> None:
-        """Give a sync Playwright Page or BrowserContext the stub, before its scripts run (as the driver's install)."""
+        """Give a sync Playwright Page or BrowserContext the stub before its scripts run (as the driver)."""
         check_target(target, sync=True)
         if any(target is done for done in self._record._installed):
             return
@@ -105,7 +105,7 @@ class _SyncWallet[D: (AiWalletStub, ByoaExtension)](_Blocking):
         self._loop.attach(target)
 
     def wait_until(self, predicate: Callable[[Any], object], timeout: float = DEFAULT_TIMEOUT) -> None:
-        """Wait until ``predicate(wallet)`` is true, with the page running; TimeoutError naming it after ``timeout`` s."""
+        """Wait until ``predicate(wallet)`` is true, the page running; TimeoutError after ``timeout`` s."""
         self._loop.run(self._record.wait_until(predicate, timeout))
 
     def _wrap(self, record: object) -> Any:
@@ -155,7 +155,7 @@ def aiwallet(request: pytest.FixtureRequest) -> Iterator[SyncAiWallet]:
 
 @pytest.fixture
 def byoa_extension(request: pytest.FixtureRequest) -> Iterator[SyncByoaExtension]:
-    """The visitor and models behind ``window.byoa`` for sync tests: ``byoa_extension.install(page)`` first."""
+    """The visitor and models behind ``window.byoa`` (sync tests): ``byoa_extension.install(page)`` first."""
     refuse_test_kind(request, "byoa_extension", sync=True)
     extension = SyncByoaExtension()
     yield extension

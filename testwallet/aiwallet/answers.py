@@ -262,7 +262,7 @@ class Answers:
         return answering.stop_pressed
 
     async def _model_answer(self, chat: Chat) -> Reply:
-        """Return the Reply of the next queued answer, the model function or the echo model; raise its failure."""
+        """Return the Reply of the queued answer, model function or echo model; raise its failure."""
         answer: object
         if self._queue:
             answer = self._queue.popleft()
@@ -284,7 +284,9 @@ class Answers:
         tool_calls = self._tool_calls(chat, answer)
         deltas = answer.deltas
         if answer.hold_after is not None and not 0 <= answer.hold_after <= len(deltas):
-            raise ScriptError(f"hold_after={answer.hold_after}, but the reply streams {len(deltas)} delta(s).")
+            raise ScriptError(
+                f"hold_after={answer.hold_after}, but the reply streams {len(deltas)} delta(s)."
+            )
         for index in range(len(deltas) + 1):
             if answer.hold_after == index:
                 answer._held = True
@@ -379,7 +381,7 @@ class Answers:
             raise _Interrupted
 
 
-# -- Events and the echo model --------------------------------------------------------------------------------------
+# -- Events and the echo model -------------------------------------------------------------------
 
 
 def echo_reply(messages: list[Any]) -> Reply:
@@ -399,7 +401,8 @@ def _text_of(content: object) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        texts = (part.get("text") for part in content if isinstance(part, dict) and part.get("type") == "text")
+        parts = [part for part in content if isinstance(part, dict) and part.get("type") == "text"]
+        texts = (part.get("text") for part in parts)
         return "".join(text for text in texts if isinstance(text, str))
     return ""
 

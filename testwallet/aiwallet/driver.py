@@ -98,7 +98,8 @@ class _Choice[V]:
         except ValueError:
             value = None
         if value not in self.choices:
-            raise ValueError(f"{self.name} is one of {', '.join(map(str, self.choices))}; got {choice!r}.") from None
+            known = ", ".join(map(str, self.choices))
+            raise ValueError(f"{self.name} is one of {known}; got {choice!r}.") from None
         instance.__dict__[self.name] = value
 
 
@@ -110,7 +111,9 @@ class AiWalletStub(Answers):
     #: What the visitor may do in each window.
     APPROVAL_CHOICES = tuple(Consent)
     UNLOCK_CHOICES: tuple[Unlocking, ...] = ("unlock", "close", "wait")
-    consent = _Choice(APPROVAL_CHOICES, "What the visitor does in the next approval windows (a Consent).", Consent)
+    consent = _Choice(
+        APPROVAL_CHOICES, "What the visitor does in the next approval windows (a Consent).", Consent
+    )
     unlocking = _Choice(UNLOCK_CHOICES, "What the visitor does in the next unlock window.")
 
     @property
@@ -123,7 +126,7 @@ class AiWalletStub(Answers):
         self.consent = choice
 
     def __init__(self, accounts: Iterable[Account] | None = None) -> None:
-        """Hold ``accounts`` (Account list; default: 'Test wallet' on 'echo-1'), unlocked, no site approved."""
+        """Hold ``accounts`` (default: 'Test wallet' on 'echo-1'), unlocked, with no site approved."""
         given = [Account(a.name, a.model) for a in accounts or ()]
         self.accounts = given or [Account("Test wallet", "echo-1")]
         self.default_account = self.accounts[0].name if self.accounts else None
@@ -188,7 +191,7 @@ class AiWalletStub(Answers):
         await asyncio.sleep(0)
 
     def check(self) -> None:
-        """Raise the first error the test's script caused (a ScriptError, or the model function's); forget them."""
+        """Raise the first error the test's script caused (a ScriptError or the model's), and forget them."""
         errors, self._script_errors = self._script_errors, []
         if errors:
             raise errors[0]
@@ -262,7 +265,7 @@ class AiWalletStub(Answers):
         self._vault_changed()
 
     def approve_site(self, url: str, account: str | None = None, model: str | None = None) -> None:
-        """Approve the origin of ``url`` as if the visitor had, with ``account`` (default: the default one)."""
+        """Approve the origin of ``url`` as the visitor would, with ``account`` (default: the default one)."""
         account = account or self.default_account
         if account is None:
             raise ScriptError("The wallet holds no account: add_account() first.")
@@ -362,7 +365,9 @@ class AiWalletStub(Answers):
         if op == "cancel":
             await self._cancel(message["id"])
             return None
-        raise ValueError(f"Unknown op {op!r} from the page script; expected hello, listen, request, next or cancel.")
+        raise ValueError(
+            f"Unknown op {op!r} from the page script; expected hello, listen, request, next or cancel."
+        )
 
     def _hello(self, frame: "Frame", page_id: str) -> None:
         for old_id, old in list(self._pages.items()):
@@ -416,7 +421,7 @@ class AiWalletStub(Answers):
         pulse(self)
 
     def _window_closed(self, window: ApprovalWindow | UnlockWindow) -> None:
-        """Called when the visitor decides in a window or closes it: the unlock window is gone; wake every wait."""
+        """Called when the visitor decides in a window or closes it: drop the unlock window; wake waits."""
         if window is self._unlock_window:
             self._unlock_window = None
         self._changed()

@@ -1,4 +1,4 @@
-"""What a test scripts and reads of the test AI Wallet: accounts, replies, requests, chats, the wallet's errors."""
+"""What a test scripts and reads of the test AI Wallet: accounts, replies, requests, chats, its errors."""
 
 import asyncio
 from dataclasses import dataclass, field
@@ -175,7 +175,9 @@ class Chat:
 
     async def ended(self, timeout: float = DEFAULT_TIMEOUT) -> Outcome:  # noqa: ASYNC109 (a bounded wait: the timeout is its API)
         """Wait until the chat has ended; return its outcome."""
-        await wait_until(lambda: self.outcome is not None, lambda: self._pulse, timeout, "The chat did not end")
+        await wait_until(
+            lambda: self.outcome is not None, lambda: self._pulse, timeout, "The chat did not end"
+        )
         assert self.outcome is not None  # what the wait waited for
         return self.outcome
 

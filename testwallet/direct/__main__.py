@@ -8,10 +8,12 @@ Examples::
     BYOA_WALLET_DEV_LOCAL=1 python -m testwallet.direct "$LINK" --script audio.transcribe='{"text": "Peru"}'
 
     # text answers from a local Ollama, with two model codes
-    python -m testwallet.direct "$LINK" --openai-url http://127.0.0.1:11434/v1 --model m1=llama3.2 --model m2=qwen2.5
+    python -m testwallet.direct "$LINK" --openai-url http://127.0.0.1:11434/v1 \
+        --model m1=llama3.2 --model m2=qwen2.5
 
     # the same model as the site's ?testwallet=1 stand-ins (TESTWALLET_MODEL_URL, _MODEL, _MODEL_KEY)
-    TESTWALLET_MODEL_URL=http://127.0.0.1:11434/v1 TESTWALLET_MODEL=llama3.2 python -m testwallet.direct "$LINK"
+    TESTWALLET_MODEL_URL=http://127.0.0.1:11434/v1 TESTWALLET_MODEL=llama3.2 \
+        python -m testwallet.direct "$LINK"
 
     # transcribe clips offline, hearing only the phrases of a file (pip install 'visitor-ai[speech]')
     python -m testwallet.direct "$LINK" --transcriber pocketsphinx --vocabulary countries.txt
@@ -29,17 +31,29 @@ from testwallet.direct.wallet import Consent, DirectWallet
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m testwallet.direct", description="A headless BYOA direct-link wallet.")
+    parser = argparse.ArgumentParser(
+        prog="python -m testwallet.direct", description="A headless BYOA direct-link wallet."
+    )
     parser.add_argument("link", help="the bringyourownagent://connect link")
     parser.add_argument("--consent", choices=[c.value for c in Consent], default=Consent.ALLOW.value)
-    parser.add_argument("--script", action="append", default=[], metavar="SKILL=JSON", help="a scripted answer")
+    parser.add_argument(
+        "--script", action="append", default=[], metavar="SKILL=JSON", help="a scripted answer"
+    )
     parser.add_argument("--openai-url", help="base URL of an OpenAI-compatible API, e.g. http://127.0.0.1:11434/v1")
     parser.add_argument("--model", action="append", default=[], metavar="CODE=NAME", help="e.g. m1=llama3.2")
-    parser.add_argument("--api-key-env", default="OPENAI_API_KEY", help="environment variable with the API key")
+    parser.add_argument(
+        "--api-key-env", default="OPENAI_API_KEY", help="environment variable with the API key"
+    )
     parser.add_argument("--provider-kind", default="local-model", help="local-model, api-key, ...")
-    parser.add_argument("--transcriber", choices=["pocketsphinx"], help="answer audio.transcribe offline (English)")
-    parser.add_argument("--vocabulary", metavar="FILE", help="the phrases the transcriber may hear, one per line")
-    parser.add_argument("--dev-local", action="store_true", help="allow ws://localhost (like BYOA_WALLET_DEV_LOCAL=1)")
+    parser.add_argument(
+        "--transcriber", choices=["pocketsphinx"], help="answer audio.transcribe offline (English)"
+    )
+    parser.add_argument(
+        "--vocabulary", metavar="FILE", help="the phrases the transcriber may hear, one per line"
+    )
+    parser.add_argument(
+        "--dev-local", action="store_true", help="allow ws://localhost (like BYOA_WALLET_DEV_LOCAL=1)"
+    )
     args = parser.parse_args(argv)
     if args.vocabulary and not args.transcriber:
         parser.error("--vocabulary needs --transcriber")
@@ -69,7 +83,10 @@ def build_backend(args: argparse.Namespace) -> SkillBackend:
     if args.openai_url:
         models = dict(item.split("=", 1) for item in args.model) or {"m1": "default"}
         return OpenAICompatibleBackend(
-            args.openai_url, models, api_key=os.environ.get(args.api_key_env), provider_kind=args.provider_kind
+            args.openai_url,
+            models,
+            api_key=os.environ.get(args.api_key_env),
+            provider_kind=args.provider_kind,
         )
     script = {}
     for item in args.script:

@@ -21,7 +21,9 @@ import httpx
 from testwallet.direct.exceptions import BackendError
 
 #: What a script answers a skill with: an output object, or a (sync or async) function of (input, params).
-Answer = dict[str, Any] | Callable[[dict[str, Any], dict[str, Any]], dict[str, Any] | Awaitable[dict[str, Any]]]
+Answer = (
+    dict[str, Any] | Callable[[dict[str, Any], dict[str, Any]], dict[str, Any] | Awaitable[dict[str, Any]]]
+)
 
 
 class SkillBackend(Protocol):
@@ -161,7 +163,9 @@ class OpenAICompatibleBackend(Backend):
     def _request(self, input: dict[str, Any], params: dict[str, Any], stream: bool) -> dict[str, Any]:
         messages = input.get("messages") if isinstance(input, dict) else None
         if not isinstance(messages, list) or not all(
-            isinstance(m, dict) and m.get("role") in ("system", "user", "assistant") and isinstance(m.get("content"), str)
+            isinstance(m, dict)
+            and m.get("role") in ("system", "user", "assistant")
+            and isinstance(m.get("content"), str)
             for m in messages
         ):
             raise BackendError("text.generate takes a list of chat messages")
@@ -171,7 +175,8 @@ class OpenAICompatibleBackend(Backend):
         body: dict[str, Any] = {"model": self.models[code], "messages": list(messages), "stream": stream}
         choices = params.get("choices")
         if isinstance(choices, list) and all(isinstance(c, str) for c in choices):
-            body["messages"].insert(0, {"role": "system", "content": "Answer with exactly one of: " + ", ".join(choices)})
+            instruction = "Answer with exactly one of: " + ", ".join(choices)
+            body["messages"].insert(0, {"role": "system", "content": instruction})
         if isinstance(params.get("maxTokens"), int):
             body["max_tokens"] = params["maxTokens"]
         return body
@@ -180,7 +185,9 @@ class OpenAICompatibleBackend(Backend):
         if skill != "text.generate":
             raise BackendError(f"this backend does not answer {skill}")
         response = await self.client.post(
-            f"{self.base_url}/chat/completions", json=self._request(input, params, False), headers=self.headers
+            f"{self.base_url}/chat/completions",
+            json=self._request(input, params, False),
+            headers=self.headers,
         )
         if response.status_code != 200:
             raise BackendError(f"the provider answered {response.status_code}")

@@ -143,7 +143,8 @@ class DirectWallet:
             grant = self._grant_for(checked.manifest)
             if grant is None:
                 return self._note("no Allow: a required skill or model is not available")
-            self.endpoint, self.manifest_text, self.manifest = checked.endpoint, checked.manifest_text, checked.manifest
+            self.endpoint, self.manifest_text = checked.endpoint, checked.manifest_text
+            self.manifest = checked.manifest
             self.grant = grant
             return await self._connect(session=checked.session, pairing=None)
 
@@ -166,11 +167,17 @@ class DirectWallet:
         if not skills:
             return None
         limits = dict(manifest["purpose"].get("limits") or {})
-        limits["maxParallelCalls"] = min(limits.get("maxParallelCalls", WALLET_PARALLEL_CALLS), WALLET_PARALLEL_CALLS)
+        asked = limits.get("maxParallelCalls", WALLET_PARALLEL_CALLS)
+        limits["maxParallelCalls"] = min(asked, WALLET_PARALLEL_CALLS)
         limits.update(self.extra_limits)
         expires = datetime.now(UTC) + timedelta(seconds=self.grant_seconds)
-        grant = {"skills": sorted(skills), "expiresAt": expires.strftime("%Y-%m-%dT%H:%M:%SZ"), "limits": limits}
-        block = manifest["skills"].get("text.generate", {}).get("models") if "text.generate" in skills else None
+        grant: dict[str, Any] = {
+            "skills": sorted(skills),
+            "expiresAt": expires.strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "limits": limits,
+        }
+        text = manifest["skills"].get("text.generate", {}) if "text.generate" in skills else {}
+        block = text.get("models")
         if isinstance(block, dict):
             offered = list(self.chosen_models or self.backend.model_codes())
             count = block.get("count", 1)
@@ -347,7 +354,8 @@ class DirectWallet:
             work = self.backend.run(skill, input, params)
         output = await asyncio.wait_for(work, limits.get("maxCallSeconds"))
         self.answered += 1
-        return protocol.result(call_id, True, output, {"cost": cost, "provider": self.backend.receipt_provider})
+        receipt = {"cost": cost, "provider": self.backend.receipt_provider}
+        return protocol.result(call_id, True, output, receipt)
 
     async def _stream(
         self, ws: ClientConnection, call_id: Any, skill: str, input: dict[str, Any], params: dict[str, Any]
@@ -385,7 +393,8 @@ class DirectWallet:
         spent = self._gate_state["spent"]
         total = Decimal(amount) + (Decimal(spent.split()[0]) if spent else Decimal(0))
         now = datetime.now(UTC)
-        recent = [t for t in self._gate_state["callTimes"] if datetime.fromisoformat(t) > now - timedelta(minutes=1)]
+        minute_ago = now - timedelta(minutes=1)
+        recent = [t for t in self._gate_state["callTimes"] if datetime.fromisoformat(t) > minute_ago]
         recent.append(_rfc3339(now))
         self._gate_state = {"spent": f"{total} {currency}", "callTimes": recent}
 
@@ -434,7 +443,9 @@ def asks_for_more(manifest: dict[str, Any], allowed: dict[str, Any], grant: dict
         return True
     for skill, entry in manifest["skills"].items():
         block, was = entry.get("models"), allowed["skills"].get(skill, {}).get("models")
-        if isinstance(block, dict) and (not isinstance(was, dict) or block.get("count", 1) > was.get("count", 1)):
+        if not isinstance(block, dict):
+            continue
+        if not isinstance(was, dict) or block.get("count", 1) > was.get("count", 1):
             return True
     limits, were = manifest["purpose"].get("limits") or {}, allowed["purpose"].get("limits") or {}
     return any(name not in limits or limits[name] > bound for name, bound in were.items())

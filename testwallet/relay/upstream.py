@@ -17,7 +17,10 @@ from testwallet.relay.exceptions import RelayError, UpstreamError
 
 #: The chat request's keys the relay passes on; the model is the relay's own.
 CHAT_KEYS = frozenset(
-    {"messages", "tools", "tool_choice", "max_tokens", "temperature", "top_p", "stop", "stream", "response_format"}
+    {
+        "messages", "tools", "tool_choice", "max_tokens", "temperature", "top_p", "stop", "stream",
+        "response_format",
+    }
 )
 #: How much of an error text from the model server reaches the page.
 ERROR_TEXT_CHARS = 300
@@ -56,7 +59,9 @@ async def complete_chat(conf: RelaySettings, asked: dict[str, Any]) -> dict[str,
     body = {**chat_body(conf, asked), "stream": False}
     try:
         async with asyncio.timeout(conf.timeout), httpx.AsyncClient(timeout=None) as client:
-            response = await client.post(f"{conf.model_url}/chat/completions", json=body, headers=headers(conf))
+            response = await client.post(
+                f"{conf.model_url}/chat/completions", json=body, headers=headers(conf)
+            )
             if response.status_code != 200:
                 raise await _refusal(response)
             completion: dict[str, Any] = response.json()
@@ -91,7 +96,9 @@ async def open_chat_stream(conf: RelaySettings, asked: dict[str, Any]) -> AsyncI
         if isinstance(error, TimeoutError):
             raise _too_slow(conf) from None
         if isinstance(error, httpx.HTTPError):
-            raise UpstreamError(f"The model server could not be reached ({type(error).__name__})", 502) from None
+            raise UpstreamError(
+                f"The model server could not be reached ({type(error).__name__})", 502
+            ) from None
         raise
     return _pass_through(conf, client, response, deadline)
 
@@ -111,7 +118,8 @@ async def _pass_through(
                 yield error_event(_too_slow(conf))
                 return
             except httpx.HTTPError as error:
-                yield error_event(UpstreamError(f"The model server broke off the answer ({type(error).__name__})", 502))
+                broken = f"The model server broke off the answer ({type(error).__name__})"
+                yield error_event(UpstreamError(broken, 502))
                 return
             yield chunk
     finally:
@@ -121,7 +129,8 @@ async def _pass_through(
 
 def error_event(error: RelayError) -> bytes:
     """Return an event-stream event carrying the error, in the shape OpenAI's streams use."""
-    return f"\n\ndata: {json.dumps({'error': {'message': error.message, 'status': error.status}})}\n\n".encode()
+    payload = json.dumps({"error": {"message": error.message, "status": error.status}})
+    return f"\n\ndata: {payload}\n\n".encode()
 
 
 async def transcribe(conf: RelaySettings, wav: bytes, language: str | None = None) -> dict[str, str]:
@@ -143,7 +152,9 @@ async def transcribe(conf: RelaySettings, wav: bytes, language: str | None = Non
     except TimeoutError:
         raise _too_slow(conf) from None
     except (httpx.HTTPError, ValueError, AttributeError) as error:
-        raise UpstreamError(f"The transcription server could not be reached ({type(error).__name__})", 502) from None
+        raise UpstreamError(
+            f"The transcription server could not be reached ({type(error).__name__})", 502
+        ) from None
     if not isinstance(text, str):
         raise UpstreamError("The transcription server's answer has no text", 502)
     return {"text": text}

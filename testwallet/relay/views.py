@@ -36,10 +36,13 @@ async def _refusal(request: HttpRequest, max_bytes: int) -> JsonResponse | None:
     if not settings.DEBUG:
         raise Http404("The test-wallet relay exists only with DEBUG on")
     own = f"{request.scheme}://{request.get_host()}"
-    if request.headers.get("Sec-Fetch-Site", "same-origin") != "same-origin" or request.headers.get("Origin") != own:
+    fetch_site = request.headers.get("Sec-Fetch-Site", "same-origin")
+    if fetch_site != "same-origin" or request.headers.get("Origin") != own:
         return _error("The test-wallet relay serves only this site's own pages", 403)
     if not await token.carries_session_token(request):
-        return _error("The test-wallet relay serves only the page that turned the test wallet on in this session", 403)
+        return _error(
+            "The test-wallet relay serves only the page that turned the test wallet on in this session", 403
+        )
     try:
         length = int(request.headers.get("Content-Length", ""))
     except ValueError:
@@ -95,7 +98,11 @@ async def transcribe(request: HttpRequest) -> HttpResponseBase:
             raise RelayError("No transcription server is named (TESTWALLET_TRANSCRIBE_URL)", 404)
         body = _json_body(request)
         audio = body.get("audio")
-        if not isinstance(audio, dict) or audio.get("mime") != "audio/wav" or not isinstance(audio.get("base64"), str):
+        if (
+            not isinstance(audio, dict)
+            or audio.get("mime") != "audio/wav"
+            or not isinstance(audio.get("base64"), str)
+        ):
             raise RelayError("A transcription request carries audio: {mime: 'audio/wav', base64}", 400)
         try:
             wav = base64.b64decode(audio["base64"], validate=True)

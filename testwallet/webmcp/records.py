@@ -93,7 +93,11 @@ WAIT_FOR_TOOLS = """([wanted, timeoutMs]) => {
     return wanted.length ? wanted.filter((name) => !names.has(name)) : (names.size ? [] : ['any tool']);
   };
   return new Promise((resolve) => {
-    const finish = (left) => { context.removeEventListener('toolchange', check); clearTimeout(timer); resolve(left); };
+    const finish = (left) => {
+      context.removeEventListener('toolchange', check);
+      clearTimeout(timer);
+      resolve(left);
+    };
     const check = () => missing().then((left) => { if (left.length === 0) finish(left); });
     const timer = setTimeout(() => missing().then(finish), timeoutMs);
     context.addEventListener('toolchange', check);
