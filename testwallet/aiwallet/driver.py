@@ -9,7 +9,7 @@ from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any, Self, overload
 
 from testwallet._driver import (
     DEFAULT_TIMEOUT,
@@ -212,7 +212,7 @@ class AiWalletStub(Answers):
         return self._unlock_window
 
     async def wait_until(
-        self, predicate: Callable[["AiWalletStub"], object], timeout: float = DEFAULT_TIMEOUT  # noqa: ASYNC109 (a bounded wait: the timeout is its API)
+        self, predicate: Callable[[Self], object], timeout: float = DEFAULT_TIMEOUT  # noqa: ASYNC109 (a bounded wait: the timeout is its API)
     ) -> None:
         """Wait until ``predicate(wallet)`` is true, such as ``lambda w: len(w.requests) == 2``."""
         what = f"{predicate.__qualname__} did not become true"
