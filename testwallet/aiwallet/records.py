@@ -25,7 +25,7 @@ STOPPED = (499, "The answer was stopped from AI Wallet")
 SCRIPT_FAILED = 500
 
 
-# -- What the page gets (wallet-provider.md, "Events" and "WalletLink") -------------------------------
+# -- What the page gets (wallet-provider.md, "Streaming events" and "Shared types") --------------------
 
 
 class WalletLink(TypedDict):
