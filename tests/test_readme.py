@@ -70,7 +70,7 @@ PUBLIC = {
     "byoa.wav": ["BITS", "CHANNELS", "RATE", "NotAClip", "Wav", "clip_seconds", "pcm", "read", "silent_clip", "write"],
     "testwallet.direct": [
         "Backend", "BackendError", "Consent", "DirectWallet", "Link", "LinkRefused", "OpenAICompatibleBackend",
-        "PocketSphinxBackend", "ScriptedBackend", "State", "check_link", "reconnect_delays",
+        "PocketSphinxBackend", "ScriptedBackend", "SkillBackend", "State", "check_link", "reconnect_delays",
     ],
     "testwallet.direct.exceptions": ["BackendError", "LinkRefused"],
     "mcp_server": ["ToolError", "tool"],

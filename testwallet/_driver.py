@@ -11,7 +11,9 @@ a :class:`Consent`. Each driver is async, on Playwright's async API; its sync fa
 import asyncio
 import enum
 import inspect
+from collections.abc import Callable
 from pathlib import Path
+from typing import Protocol
 from urllib.parse import urlsplit
 
 import pytest
@@ -39,24 +41,33 @@ wallet_fixture = pytest_asyncio.fixture(loop_scope="session")
 
 
 class Consent(enum.StrEnum):
-    """What the visitor does in a wallet's consent window (AI Wallet's approval window, the BYOA extension's)."""
+    """What the visitor does in a wallet's consent window (AI Wallet's approval window, or BYOA's)."""
 
     ALLOW = "allow"  # AI Wallet: Approve; BYOA: Allow
     DECLINE = "decline"  # Decline: AI Wallet answers 403 "The connection was declined", BYOA null
     CLOSE = "close"  # closes the window without choosing: the page gets what a decline gets
-    WAIT = "wait"  # leaves it open: AI Wallet waits for the test (approval_window()); BYOA's page gets null after 120 s
+    # leaves it open: AI Wallet waits for the test (approval_window()); BYOA's page gets null after 120 s
+    WAIT = "wait"
 
     @classmethod
-    def _missing_(cls, value):
+    def _missing_(cls, value: object) -> "Consent | None":
         # The words on each wallet's own window are accepted too.
-        return {"approve": cls.ALLOW, "no-answer": cls.WAIT}.get(value)
+        aliases = {"approve": cls.ALLOW, "no-answer": cls.WAIT}
+        return aliases.get(value) if isinstance(value, str) else None
+
+
+class HasURL(Protocol):
+    """A Playwright frame or page of either API, as far as an origin is concerned."""
+
+    @property
+    def url(self) -> str: ...
 
 
 class ScriptError(AssertionError):
     """Raised when the test's script of a wallet asks for something the page could not have met."""
 
 
-def stub_path(name):
+def stub_path(name: str) -> Path:
     """Return the path of the in-page stub ``name`` (``frontend/testwallet/<name>``).
 
     ``testwallet/stubs`` links to ``frontend/testwallet`` in the repository and
@@ -65,15 +76,20 @@ def stub_path(name):
     return Path(__file__).parent / "stubs" / name
 
 
-def pulse(owner):
+def pulse(owner: object) -> None:
     """Wake the waits on ``owner`` (anything with a ``_pulse`` or ``pulse`` event)."""
     name = "_pulse" if hasattr(owner, "_pulse") else "pulse"
     getattr(owner, name).set()
     setattr(owner, name, asyncio.Event())
 
 
-async def wait_until(ready, event, timeout, what):
-    """Wait until ``ready()`` is true, waking on each pulse of ``event()``; TimeoutError naming ``what`` after ``timeout`` s."""
+async def wait_until(
+    ready: Callable[[], object], event: Callable[[], asyncio.Event], timeout: float, what: str  # noqa: ASYNC109 (a bounded wait: the timeout is its API)
+) -> None:
+    """Wait until ``ready()`` is true, waking on each pulse of ``event()``.
+
+    TimeoutError naming ``what`` after ``timeout`` s.
+    """
     try:
         async with asyncio.timeout(timeout):
             while not ready():
@@ -82,7 +98,7 @@ async def wait_until(ready, event, timeout, what):
         raise TimeoutError(f"{what} within {timeout} s.") from None
 
 
-def origin_of(url):
+def origin_of(url: str) -> str:
     """Return the origin of ``url`` as ``location.origin`` spells it (default ports left out)."""
     parts = urlsplit(url)
     scheme, host = parts.scheme.lower(), (parts.hostname or "").lower()
@@ -93,7 +109,7 @@ def origin_of(url):
     return f"{scheme}://{host}" + (f":{port}" if port and port != default else "")
 
 
-def frame_origin(frame):
+def frame_origin(frame: HasURL) -> str:
     """Return the origin of the document in ``frame``, as a wallet learns it from the browser.
 
     Never from a message: any script or frame of the page can call a binding and name any origin.
@@ -105,17 +121,17 @@ def frame_origin(frame):
     return origin_of(url)
 
 
-def check_target(target, *, sync):
+def check_target(target: object, *, sync: bool) -> None:
     """Raise TypeError unless ``target`` is a Page or BrowserContext of the Playwright API the face drives."""
-    from playwright import async_api, sync_api
+    from playwright import async_api, sync_api  # a test dependency: imported when a wallet is installed
 
     wanted, other = (sync_api, async_api) if sync else (async_api, sync_api)
     if isinstance(target, (wanted.Page, wanted.BrowserContext)):
         return
     if isinstance(target, (other.Page, other.BrowserContext)):
         raise TypeError(
-            f"install() got {'an async' if sync else 'a sync'} Playwright {type(target).__name__}; this wallet drives "
-            f"{'sync' if sync else 'async'} Playwright. "
+            f"install() got {'an async' if sync else 'a sync'} Playwright {type(target).__name__}; "
+            f"this wallet drives {'sync' if sync else 'async'} Playwright. "
             + (
                 "Use the async driver (testwallet.aiwallet / testwallet.extension) and await its calls."
                 if sync
@@ -125,8 +141,8 @@ def check_target(target, *, sync):
     raise TypeError(f"install() takes a Playwright Page or BrowserContext; got {target!r}.")
 
 
-def refuse_test_kind(request, fixture, *, sync):
-    """Fail a test that is not of the kind (``sync`` or async) the session's ``fixture`` serves, saying which to use."""
+def refuse_test_kind(request: pytest.FixtureRequest, fixture: str, *, sync: bool) -> None:
+    """Fail a test not of the kind (sync or async) the session's ``fixture`` serves, saying which to use."""
     is_async = inspect.iscoroutinefunction(getattr(request, "function", None))
     if is_async == (not sync):
         return
@@ -138,8 +154,8 @@ def refuse_test_kind(request, fixture, *, sync):
         )
     else:
         message = (
-            f"{fixture} is async in this session (pytest-playwright-asyncio): write {test} as an 'async def' test "
-            f"and await install() and the waits. For sync tests, run the suite with pytest-playwright "
+            f"{fixture} is async in this session (pytest-playwright-asyncio): write {test} as an 'async def' "
+            f"test and await install() and the waits. For sync tests, run the suite with pytest-playwright "
             f"(and -p no:playwright-asyncio) instead: {fixture} is then sync (testwallet.sync_api)."
         )
     pytest.fail(message, pytrace=False)

@@ -1,6 +1,7 @@
 """Playwright launch settings for Debian's Chromium on a headless CI machine."""
 
 import os
+from typing import Any
 
 import pytest
 
@@ -17,13 +18,13 @@ CHROMIUM_ARGS = [
 ]
 
 
-def chromium_executable():
+def chromium_executable() -> str:
     """Return the Chromium to drive: $CHROMIUM, else Debian's /usr/bin/chromium."""
     return os.environ.get("CHROMIUM", "/usr/bin/chromium")
 
 
 @pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args):
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
     """Launch Debian's Chromium headless, never a downloaded browser."""
     return {
         **browser_type_launch_args,

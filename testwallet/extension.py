@@ -83,7 +83,10 @@ Caveats
 import asyncio
 import inspect
 from collections import defaultdict, deque
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, NotRequired, Self, TypedDict
 
 from testwallet._driver import (
     DEFAULT_TIMEOUT,
@@ -97,6 +100,10 @@ from testwallet._driver import (
     wait_until,
     wallet_fixture,
 )
+
+if TYPE_CHECKING:
+    import pytest
+    from playwright.async_api import BrowserContext, Page
 
 __all__ = [
     "BINDING",
@@ -119,34 +126,62 @@ BINDING = "__testwalletByoa"
 #: The skills the wallet 0.1 serves (specs/byoa-sites.md).
 WALLET_SKILLS = ("audio.transcribe", "text.generate")
 
+#: The wallet's answer to a request (byoa.js's WalletAnswer): ``quiet`` shows no window at all.
+Decision = Literal["allow", "decline", "block", "no-answer", "no-wallet", "quiet"]
 
-def script_path():
+
+class RequestAnswer(TypedDict):
+    """What the test answers byoa.js for one ``request()`` (its WalletAnswer)."""
+
+    decision: Decision
+    onItsOwn: NotRequired[bool]  # "decide on my own": no window, no click needed
+    skills: NotRequired[list[str] | None]  # the skills ticked (None: all offered)
+    models: NotRequired[int | None]  # how many text models ticked (None: as many as asked)
+    available: NotRequired[dict[str, Any]]  # {"skills": [...], "textModels": n}: what the wallet can run
+    expiresInSeconds: NotRequired[float]
+
+
+class CallAnswer(TypedDict, total=False):
+    """What the test answers byoa.js for one ``call()`` (its ModelAnswer): output, failure or default."""
+
+    ok: bool
+    output: dict[str, Any]
+    receipt: dict[str, Any]
+    default: bool
+
+
+def script_path() -> Path:
     """Return the path of the stub, ``frontend/testwallet/byoa.js``; load :func:`script_paths` to run it."""
     return stub_path("byoa.js")
 
 
-def rules_path():
+def rules_path() -> Path:
     """Return the path of the stub's manifest rules, ``frontend/testwallet/byoa-manifest.js``."""
     return stub_path("byoa-manifest.js")
 
 
-def clip_path():
+def clip_path() -> Path:
     """Return the path of the stub's clip reading, ``frontend/testwallet/byoa-clip.js``."""
     return stub_path("byoa-clip.js")
 
 
-def script_paths():
-    """Return the stub's scripts in the order a page loads them: the clip reading, the manifest rules, the stub."""
+def script_paths() -> list[Path]:
+    """Return the stub's scripts in the order a page loads them: clip reading, manifest rules, the stub."""
     return [clip_path(), rules_path(), script_path()]
 
 
 class _Failed:
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "FAILED"
 
 
 #: A scripted output that makes the call fail (the page gets ``{ok: false}``).
 FAILED = _Failed()
+
+#: A scripted output: an output object (or ``{"output": {...}, "receipt": {...}}``), or FAILED.
+Output = dict[str, Any] | _Failed
+#: A function that answers calls of a skill: an Output, or an awaitable of one.
+AnswerFunction = Callable[["CallRecord"], Output | Awaitable[Output]]
 
 
 @dataclass
@@ -157,11 +192,11 @@ class RequestRecord:
     activated: bool  # called with user activation (a click)
     manifest: object
     valid: bool
-    errors: list  # the manifest's errors, as the bringyourownagent library reports them
-    warnings: list
-    decision: str = ""  # the wallet's answer: allow, decline, block, no-answer, no-wallet, quiet
+    errors: list[dict[str, Any]]  # the manifest's errors, as the bringyourownagent library reports them
+    warnings: list[dict[str, Any]]
+    decision: Decision | Literal[""] = ""  # the wallet's answer ("" until it answered)
     on_its_own: bool = False  # answered by "decide on my own"
-    grant: dict | None = None  # what the page got
+    grant: dict[str, Any] | None = None  # what the page got
     reason: str = ""  # "granted", or why the page got null
     done: bool = False
 
@@ -173,44 +208,45 @@ class CallRecord:
     origin: str
     grant_id: object
     skill: object
-    summary: dict | None  # measured by the stub: {"audio": {"mime", "bytes", "clipSeconds"}} or {"messages", "textChars"}
-    params: dict | None  # as the model got them (maxTokens capped by maxAnswerTokens)
-    input: dict | None = None  # the whole input; None for a call the stub refused
+    # measured by the stub: {"audio": {"mime", "bytes", "clipSeconds"}} or {"messages", "textChars"}
+    summary: dict[str, Any] | None
+    params: dict[str, Any] | None  # as the model got them (maxTokens capped by maxAnswerTokens)
+    input: dict[str, Any] | None = None  # the whole input; None for a call the stub refused
     refused: str | None = None  # why the stub refused it without asking a model
     ok: bool | None = None  # what the page got
-    output: dict | None = None
+    output: dict[str, Any] | None = None
     done: bool = False
 
 
 class ByoaExtension:
     """The visitor and the models behind one test's ``window.byoa``."""
 
-    def __init__(self):
-        self.requests = []
-        self.calls = []
-        self.releases = []
-        self.problems = []
+    def __init__(self) -> None:
+        self.requests: list[RequestRecord] = []
+        self.calls: list[CallRecord] = []
+        self.releases: list[object] = []
+        self.problems: list[str] = []
         self._consent = Consent.ALLOW
-        self._ticked_skills = None
-        self._ticked_models = None
-        self._expires_in = None
+        self._ticked_skills: list[str] | None = None
+        self._ticked_models: int | None = None
+        self._expires_in: float | None = None
         self._tick_decide_on_my_own = False
         self._decides_on_its_own = False
         self._blocked = False
         self._wallet_running = True
-        self._skills = WALLET_SKILLS
+        self._skills: tuple[str, ...] = WALLET_SKILLS
         self._text_models = 1
-        self._outputs = defaultdict(deque)
-        self._functions = {}
-        self._failing = set()
+        self._outputs: defaultdict[object, deque[Output]] = defaultdict(deque)
+        self._functions: dict[object, AnswerFunction] = {}
+        self._failing: set[object] = set()
         self._failing_all = False
-        self._pending = {}
+        self._pending: dict[tuple[int, object], RequestRecord | CallRecord] = {}
         self._pulse = asyncio.Event()
-        self._installed = []
+        self._installed: list[object] = []
 
     # -- installing ------------------------------------------------------------
 
-    async def install(self, target):
+    async def install(self, target: "Page | BrowserContext") -> None:
         """Give a Playwright page or browser context ``window.byoa``, before its scripts run."""
         check_target(target, sync=False)
         if any(target is done for done in self._installed):
@@ -221,81 +257,91 @@ class ByoaExtension:
             await target.add_init_script(path=path)
         self._installed.append(target)
 
-    def bindings(self):
+    def bindings(self) -> dict[str, Callable[..., Awaitable[object]]]:
         """Return the Playwright bindings the page calls, by name (what ``install`` exposes)."""
         return {BINDING: self._on_message}
 
-    def init_scripts(self):
+    def init_scripts(self) -> list[Path]:
         """Return the paths of the scripts ``install`` adds to every document, in order."""
         return script_paths()
 
     # -- the visitor -------------------------------------------------------------
 
-    def allow(self, *, skills=None, models=None, expires_in=None, decide_on_my_own=False):
-        """Answer the consent window with Allow, ticking `skills` (all offered when None) and `models` text models."""
+    def allow(
+        self,
+        *,
+        skills: Iterable[str] | None = None,
+        models: int | None = None,
+        expires_in: float | None = None,
+        decide_on_my_own: bool = False,
+    ) -> None:
+        """Answer the consent window with Allow, ticking `skills` (None: all) and `models` text models."""
         self._consent = Consent.ALLOW
         self._ticked_skills = None if skills is None else list(skills)
         self._ticked_models = models
         self._expires_in = expires_in
         self._tick_decide_on_my_own = decide_on_my_own
 
-    def decline(self):
+    def decline(self) -> None:
         """Answer the consent window with Decline."""
         self._consent = Consent.DECLINE
 
     @property
-    def consent(self):
+    def consent(self) -> Consent:
         """What the visitor does in the consent window, a Consent (as ``aiwallet.consent``)."""
         return self._consent
 
     @consent.setter
-    def consent(self, choice):
+    def consent(self, choice: Consent | str) -> None:
         self._consent = Consent(choice)  # ValueError for a word that is not a Consent
 
-    def no_answer(self):
+    def no_answer(self) -> None:
         """Leave the consent window open: the page gets null when 120 s have passed on its clock."""
         self._consent = Consent.WAIT
 
-    def block(self, blocked=True):
+    def block(self, blocked: bool = True) -> None:
         """Block the site (or unblock it): every request gets null, with no window."""
         self._blocked = blocked
 
-    def no_wallet(self, running=False):
+    def no_wallet(self, running: bool = False) -> None:
         """Act as the extension with no wallet running (or with one again): requests get null, calls fail."""
         self._wallet_running = running
 
-    def have(self, *, skills=WALLET_SKILLS, text_models=1):
+    def have(self, *, skills: Iterable[str] = WALLET_SKILLS, text_models: int = 1) -> None:
         """Set what the visitor's wallet can run: these skills, with this many text models."""
+        skills = tuple(skills)
         unknown = set(skills) - set(WALLET_SKILLS)
         if unknown:
-            raise ValueError(f"the wallet 0.1 serves {', '.join(WALLET_SKILLS)}; got {', '.join(sorted(unknown))}")
-        self._skills = tuple(skills)
+            raise ValueError(
+                f"the wallet 0.1 serves {', '.join(WALLET_SKILLS)}; got {', '.join(sorted(unknown))}"
+            )
+        self._skills = skills
         self._text_models = text_models
 
-    def no_fitting_model(self):
+    def no_fitting_model(self) -> None:
         """Leave the wallet with no model at all: a request for any required skill gets null."""
         self.have(skills=(), text_models=0)
 
-    def decide_on_my_own(self, on=True):
+    def decide_on_my_own(self, on: bool = True) -> None:
         """Let the wallet decide on its own for the site: requests are granted with no window and no click."""
         self._decides_on_its_own = on
 
     # -- the models ----------------------------------------------------------------
 
-    def reply(self, skill, *outputs):
+    def reply(self, skill: str, *outputs: Output) -> None:
         """Queue outputs for the next calls of `skill`; :data:`FAILED` makes one call fail."""
         for output in outputs:
             _check_output(skill, output)
         self._outputs[skill].extend(outputs)
 
-    def answer_with(self, skill, function):
+    def answer_with(self, skill: str, function: AnswerFunction | None) -> None:
         """Answer calls of `skill` with ``function(call)`` (after any queued outputs); None removes it."""
         if function is None:
             self._functions.pop(skill, None)
         else:
             self._functions[skill] = function
 
-    def fail_calls(self, skill=None, failing=True):
+    def fail_calls(self, skill: str | None = None, failing: bool = True) -> None:
         """Make every later call of `skill` (of any skill when None) fail, or stop doing so."""
         if skill is None:
             self._failing_all = failing
@@ -308,22 +354,27 @@ class ByoaExtension:
 
     # -- the log -------------------------------------------------------------------
 
-    def calls_of(self, skill):
+    def calls_of(self, skill: str) -> list[CallRecord]:
         """Return the logged calls of one skill."""
         return [call for call in self.calls if call.skill == skill]
 
-    async def wait_until(self, predicate, timeout=DEFAULT_TIMEOUT):
+    async def wait_until(
+        self, predicate: Callable[[Self], object], timeout: float = DEFAULT_TIMEOUT  # noqa: ASYNC109 (a bounded wait: the timeout is its API)
+    ) -> None:
         """Wait until ``predicate(extension)`` is true, such as ``lambda ext: len(ext.calls) == 2``."""
-        await wait_until(lambda: predicate(self), lambda: self._pulse, timeout, f"{predicate.__qualname__} did not become true")
+        what = f"{predicate.__qualname__} did not become true"
+        await wait_until(lambda: predicate(self), lambda: self._pulse, timeout, what)
 
-    def check(self):
+    def check(self) -> None:
         """Raise ScriptError if a scripted answer could not be used during the test."""
         if self.problems:
             raise ScriptError("the test wallet could not use a scripted answer:\n" + "\n".join(self.problems))
 
     # -- the binding -------------------------------------------------------------
 
-    async def _on_message(self, source, message):
+    async def _on_message(
+        self, source: dict[str, Any], message: dict[str, Any]
+    ) -> RequestAnswer | CallAnswer | None:
         """Called by byoa.js for each request, call, report and release."""
         try:
             return await self._dispatch(frame_origin(source["frame"]), source["frame"], message)
@@ -333,7 +384,9 @@ class ByoaExtension:
         finally:
             pulse(self)
 
-    async def _dispatch(self, origin, frame, message):
+    async def _dispatch(
+        self, origin: str, frame: object, message: dict[str, Any]
+    ) -> RequestAnswer | CallAnswer | None:
         kind = message.get("type")
         key = (id(frame), message.get("ref"))
         if kind == "request":
@@ -352,11 +405,15 @@ class ByoaExtension:
             record.decision, record.on_its_own = answer["decision"], answer.get("onItsOwn", False)
             return answer
         if kind == "request-done":
-            record = self._pending.pop(key, None) or RequestRecord("", False, None, False, [], [])
-            record.grant, record.reason, record.done = message["grant"], message["reason"], True
+            done = self._pending.pop(key, None)
+            if isinstance(done, RequestRecord):
+                request = done
+            else:
+                request = RequestRecord("", False, None, False, [], [])
+            request.grant, request.reason, request.done = message["grant"], message["reason"], True
             return None
         if kind == "call":
-            record = CallRecord(
+            call = CallRecord(
                 origin=origin,
                 grant_id=message.get("grantId"),
                 skill=message.get("skill"),
@@ -365,25 +422,26 @@ class ByoaExtension:
                 input=message.get("input"),
                 refused=message.get("refused"),
             )
-            self.calls.append(record)
+            self.calls.append(call)
             pulse(self)
-            if record.refused:
-                record.ok, record.done = False, True
+            if call.refused:
+                call.ok, call.done = False, True
                 return None
-            self._pending[key] = record
-            return await self._answer_call(record)
+            self._pending[key] = call
+            return await self._answer_call(call)
         if kind == "call-done":
-            record = self._pending.pop(key, None) or CallRecord("", None, None, None, None)
-            record.ok, record.done = message["ok"], True
-            if not record.ok:
-                record.output = None
+            ended = self._pending.pop(key, None)
+            call = ended if isinstance(ended, CallRecord) else CallRecord("", None, None, None, None)
+            call.ok, call.done = message["ok"], True
+            if not call.ok:
+                call.output = None
             return None
         if kind == "release":
             self.releases.append(message.get("grantId"))
             return None
         raise ValueError(f"byoa.js sent an unknown message type {kind!r}")
 
-    def _answer_request(self, record):
+    def _answer_request(self, record: RequestRecord) -> RequestAnswer:
         if not self._wallet_running:
             return {"decision": "no-wallet"}
         if self._blocked:
@@ -401,8 +459,8 @@ class ByoaExtension:
         # byoa.js's words: closing the window is a decline, leaving it open is no answer.
         return {"decision": "no-answer" if self._consent is Consent.WAIT else "decline"}
 
-    def _allowed(self, *, on_its_own):
-        answer = {
+    def _allowed(self, *, on_its_own: bool) -> RequestAnswer:
+        answer: RequestAnswer = {
             "decision": "allow",
             "onItsOwn": on_its_own,
             "skills": self._ticked_skills,
@@ -413,41 +471,46 @@ class ByoaExtension:
             answer["expiresInSeconds"] = self._expires_in
         return answer
 
-    async def _answer_call(self, call):
+    async def _answer_call(self, call: CallRecord) -> CallAnswer:
         if not self._wallet_running or self._failing_all or call.skill in self._failing:
             return {"ok": False}
         queue = self._outputs.get(call.skill)
+        output: Output
         if queue:
             output = queue.popleft()
         elif call.skill in self._functions:
-            output = self._functions[call.skill](call)
-            if inspect.isawaitable(output):
-                output = await output
+            answered = self._functions[call.skill](call)
+            output = await answered if inspect.isawaitable(answered) else answered
             _check_output(call.skill, output)
         else:
             return {"default": True}
-        if output is FAILED:
+        if isinstance(output, _Failed):  # FAILED, the only one
             return {"ok": False}
         if "output" in output:
             call.output = output["output"]
-            return {"ok": True, "output": output["output"], **({"receipt": output["receipt"]} if "receipt" in output else {})}
+            answer: CallAnswer = {"ok": True, "output": output["output"]}
+            if "receipt" in output:
+                answer["receipt"] = output["receipt"]
+            return answer
         call.output = output
         return {"ok": True, "output": output}
 
 
-def _check_output(skill, output):
+def _check_output(skill: object, output: object) -> None:
     """Raise TypeError unless `output` is something a call of `skill` can answer with."""
     if output is FAILED:
         return
     if not isinstance(output, dict):
-        raise TypeError(f"an output of {skill} must be a dict such as {{'text': '...'}} or FAILED; got {output!r}")
-    body = output["output"] if "output" in output else output
+        raise TypeError(
+            f"an output of {skill} must be a dict such as {{'text': '...'}} or FAILED; got {output!r}"
+        )
+    body = output.get("output", output)
     if skill in WALLET_SKILLS and not (isinstance(body, dict) and isinstance(body.get("text"), str)):
         raise TypeError(f"an output of {skill} is {{'text': <str>}} (specs/byoa-sites.md); got {output!r}")
 
 
 @wallet_fixture
-async def byoa_extension(request):
+async def byoa_extension(request: "pytest.FixtureRequest") -> AsyncIterator[ByoaExtension]:
     """Return the visitor and models behind ``window.byoa``; ``await byoa_extension.install(page)`` first."""
     refuse_test_kind(request, "byoa_extension", sync=False)
     extension = ByoaExtension()

@@ -30,17 +30,29 @@ the page sent it (``initialPrompts``, ``input``, ``responseConstraint``,
 import asyncio
 import inspect
 from collections import deque
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
 
 import pytest
 
+if TYPE_CHECKING:
+    from playwright.async_api import BrowserContext, Page
+
 __all__ = ["BINDING", "BuiltinModel", "builtin_model", "script_path"]
+
+#: What ``LanguageModel.availability()`` says.
+Availability = Literal["available", "downloadable", "downloading", "unavailable"]
+#: A prompt as the page sent it (``initialPrompts``, ``input``, ``responseConstraint``, ``streaming``).
+Prompt = dict[str, Any]
+#: An answer: a string, ``{"pieces": [...]}`` streamed in pieces, or ``{"error": "NotSupportedError"}``.
+ModelAnswer = str | dict[str, Any]
 
 #: The Playwright binding through which languagemodel.js asks the test.
 BINDING = "__testwalletLanguageModel"
 
 
-def script_path():
+def script_path() -> Path:
     """Return the path of the stand-in, ``frontend/testwallet/languagemodel.js`` (shipped in the wheel)."""
     return Path(__file__).parent / "stubs" / "languagemodel.js"
 
@@ -48,35 +60,35 @@ def script_path():
 class BuiltinModel:
     """The model behind the stand-in ``LanguageModel``: the test answers each prompt."""
 
-    def __init__(self):
-        self.availability = "available"
-        self.prompts = []
+    def __init__(self) -> None:
+        self.availability: Availability = "available"
+        self.prompts: list[Prompt] = []
         self.downloads = 0
-        self._queue = deque()
-        self._function = None
+        self._queue: deque[ModelAnswer] = deque()
+        self._function: Callable[[Prompt], ModelAnswer | Awaitable[ModelAnswer]] | None = None
         self._changed = asyncio.Event()
 
-    async def install(self, target):
-        """Give a Playwright page or browser context the stand-in ``LanguageModel``, before its scripts run."""
+    async def install(self, target: "Page | BrowserContext") -> None:
+        """Give a Playwright page or context the stand-in ``LanguageModel``, before its scripts run."""
         await target.expose_binding(BINDING, self._on_message)
         await target.add_init_script(path=str(script_path()))
 
-    def reply(self, *answers):
+    def reply(self, *answers: ModelAnswer) -> None:
         """Queue the answers of the next prompts."""
         self._queue.extend(answers)
 
-    def answer_with(self, function):
+    def answer_with(self, function: Callable[[Prompt], ModelAnswer | Awaitable[ModelAnswer]] | None) -> None:
         """Answer every prompt the queue does not with ``function(prompt)`` (or an awaitable of it)."""
         self._function = function
 
-    async def wait_for_prompts(self, count, timeout=5.0):
+    async def wait_for_prompts(self, count: int, timeout: float = 5.0) -> None:  # noqa: ASYNC109 (a bounded wait: the timeout is its API)
         """Wait until `count` prompts have been asked, at most `timeout` seconds."""
         async with asyncio.timeout(timeout):
             while len(self.prompts) < count:
                 self._changed.clear()
                 await self._changed.wait()
 
-    async def _on_message(self, _source, message):
+    async def _on_message(self, _source: dict[str, Any], message: Prompt) -> ModelAnswer | None:
         """Called by languagemodel.js for availability, each prompt and a finished download."""
         try:
             kind = message.get("type")
@@ -97,6 +109,6 @@ class BuiltinModel:
 
 
 @pytest.fixture
-def builtin_model():
+def builtin_model() -> BuiltinModel:
     """Return the model behind a stand-in ``LanguageModel``; ``await builtin_model.install(page)`` first."""
     return BuiltinModel()

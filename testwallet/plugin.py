@@ -34,9 +34,16 @@ Configure in ``pytest.ini`` / ``[tool.pytest.ini_options]``::
     daphne_setup_commands = ["migrate --noinput", "loaddata shop"]   # default: migrate alone
 """
 
+import contextlib
 import os
+from collections.abc import AsyncIterator, Awaitable, Callable, Generator, Iterator
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import pytest
+
+# Strict-mode projects need pytest-asyncio's own decorator for an async fixture (the wallet
+# drivers below need pytest-asyncio too).
+from pytest_asyncio import fixture as _async_fixture
 
 from testwallet import aiwallet, chromium, extension, languagemodel, sync_api
 from testwallet.preflight import Misconfigured, asgi_application, check_own_database
@@ -44,8 +51,15 @@ from testwallet.server import DaphneServer
 from testwallet.webmcp import agent as webmcp_agent
 from testwallet.webmcp import sync as webmcp_sync
 
+if TYPE_CHECKING:
+    from byoa.apps import ByoaConfig
+    from byoa.hub import Hub
+    from testwallet.direct import DirectWallet
+    from testwallet.direct.backends import Answer, SkillBackend
+    from testwallet.services import PostgresServer, RedisServer
 
-def pytest_configure(config):
+
+def pytest_configure(config: pytest.Config) -> None:
     # pytest-base-url (pulled in by pytest-playwright) defines its session
     # fixture on a class, which pytest 9 warns about in every run of a site.
     config.addinivalue_line(
@@ -66,7 +80,7 @@ def pytest_configure(config):
     config.pluginmanager.register(languagemodel, "testwallet-languagemodel")
 
 
-def pytest_addoption(parser):
+def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini("daphne_application", "Dotted path of the ASGI app (module:attribute).", default="")
     parser.addini(
         "daphne_setup_commands",
@@ -77,7 +91,9 @@ def pytest_addoption(parser):
 
 
 @pytest.fixture(scope="session")
-def daphne_server(request, tmp_path_factory):
+def daphne_server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[DaphneServer]:
     """Serve the project with a real daphne process for the whole session."""
     settings_module = os.environ.get("DJANGO_SETTINGS_MODULE")
     try:
@@ -98,10 +114,27 @@ def daphne_server(request, tmp_path_factory):
 
 
 _SERVER_KEY = pytest.StashKey[DaphneServer]()
-_SERVICES_KEY = pytest.StashKey[dict]()
+_SERVICES_KEY = pytest.StashKey[dict[str, "_Service"]]()
 
 
-def _service(kind):
+class _Service(Protocol):
+    def output(self) -> str: ...
+
+
+class OpenLink(Protocol):
+    """What ``direct_wallet`` gives a test: ``await direct_wallet(link, script_or_backend, **options)``."""
+
+    def __call__(
+        self,
+        link: str,
+        backend: "SkillBackend | dict[str, Answer] | None" = None,
+        *,
+        dev_local: bool = True,
+        **options: Any,
+    ) -> Awaitable["DirectWallet"]: ...
+
+
+def _service[S](kind: Callable[[], S]) -> S:
     from testwallet.services import ServiceMissing
 
     try:
@@ -111,7 +144,7 @@ def _service(kind):
 
 
 @pytest.fixture(scope="session")
-def postgres_server(request):
+def postgres_server(request: pytest.FixtureRequest) -> Iterator["PostgresServer"]:
     """Run a private PostgreSQL (Debian's package) for the session; its ``url`` is a DATABASE_URL."""
     from testwallet.services import PostgresServer
 
@@ -121,7 +154,7 @@ def postgres_server(request):
 
 
 @pytest.fixture(scope="session")
-def redis_server(request):
+def redis_server(request: pytest.FixtureRequest) -> Iterator["RedisServer"]:
     """Run a private Redis (Debian's package) for the session; its ``url`` is a REDIS_URL."""
     from testwallet.services import RedisServer
 
@@ -131,7 +164,9 @@ def redis_server(request):
 
 
 @pytest.hookimpl(wrapper=True)
-def pytest_runtest_makereport(item, call):
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
     report = yield
     server = item.config.stash.get(_SERVER_KEY, None)
     if report.failed and server is not None and "daphne_server" in getattr(item, "fixturenames", ()):
@@ -144,7 +179,7 @@ def pytest_runtest_makereport(item, call):
 
 
 @pytest.fixture
-def byoa_hub():
+def byoa_hub() -> Iterator["Hub"]:
     """Give the test a fresh BYOA hub of its own; stop it afterwards, touching no database.
 
     Whatever the test's calls and connections start (the inbox reader, the
@@ -152,13 +187,11 @@ def byoa_hub():
     test: its database is gone by the next beat. The record it wrote is left to
     the sweep, and queued receipts are dropped (``Hub.cancel``).
     """
-    import contextlib
-
     from django.apps import apps
 
     from byoa.hub import Hub
 
-    config = apps.get_app_config("byoa")
+    config = cast("ByoaConfig", apps.get_app_config("byoa"))
     previous, hub = config.hub, Hub()
     config.hub = hub
     try:
@@ -169,14 +202,8 @@ def byoa_hub():
             hub.cancel()
 
 
-try:  # strict-mode projects need pytest-asyncio's own decorator for an async fixture
-    from pytest_asyncio import fixture as _async_fixture
-except ImportError:  # pragma: no cover
-    _async_fixture = pytest.fixture
-
-
 @_async_fixture
-async def direct_wallet():
+async def direct_wallet() -> AsyncIterator["OpenLink"]:
     """Open ``bringyourownagent://`` links with headless wallets (``testwallet.direct``).
 
     ``await direct_wallet(link, {"audio.transcribe": {"text": "Peru"}})`` checks
@@ -188,9 +215,15 @@ async def direct_wallet():
     """
     from testwallet.direct import DirectWallet, ScriptedBackend
 
-    wallets = []
+    wallets: list[DirectWallet] = []
 
-    async def open_link(link, backend=None, *, dev_local=True, **options):
+    async def open_link(
+        link: str,
+        backend: "SkillBackend | dict[str, Answer] | None" = None,
+        *,
+        dev_local: bool = True,
+        **options: Any,
+    ) -> DirectWallet:
         if backend is None or isinstance(backend, dict):
             backend = ScriptedBackend(backend or {})
         wallet = DirectWallet(backend, dev_local=dev_local, **options)

@@ -10,6 +10,12 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+if TYPE_CHECKING:
+    from testwallet.server import DaphneServer
 
 __all__ = ["Misconfigured", "asgi_application", "check_own_database"]
 
@@ -32,22 +38,22 @@ class Misconfigured(Exception):
     """Raised when the fixture cannot serve the site as configured; the message says what to add."""
 
 
-def _project_name(settings_module):
+def _project_name(settings_module: str | None) -> str:
     """Return the package of ``mysite.settings`` ("mysite"), for the examples in messages."""
     return (settings_module or "mysite.settings").rpartition(".")[0] or "mysite"
 
 
-def asgi_application(config, settings_module):
-    """Return ``module:attribute`` to serve: the ini option ``daphne_application``, else ``ASGI_APPLICATION``."""
+def asgi_application(config: pytest.Config, settings_module: str | None) -> str:
+    """Return ``module:attribute`` to serve: ini option ``daphne_application``, else ``ASGI_APPLICATION``."""
     project = _project_name(settings_module)
-    configured = config.getini("daphne_application")
+    configured: str = config.getini("daphne_application")
     source = "the ini option daphne_application"
     if not configured:
         from django.conf import settings
 
         if not settings_module:
             raise Misconfigured(_NO_SETTINGS)
-        dotted = getattr(settings, "ASGI_APPLICATION", None)
+        dotted: str | None = getattr(settings, "ASGI_APPLICATION", None)
         if not dotted:
             raise Misconfigured(
                 "daphne_server does not know your ASGI application. Name it in your settings:\n"
@@ -72,7 +78,7 @@ def asgi_application(config, settings_module):
     return configured
 
 
-def check_own_database(server):
+def check_own_database(server: "DaphneServer") -> None:
     """Raise :class:`Misconfigured` unless the settings, in ``server``'s environment, use its SQLite file."""
     if not server.settings_module:
         raise Misconfigured(_NO_SETTINGS)
@@ -82,8 +88,10 @@ def check_own_database(server):
         env=server.environment(), capture_output=True, text=True, timeout=120,
     )
     if done.returncode != 0:
-        raise Misconfigured(f"daphne_server could not read your settings ({server.settings_module}):\n{done.stderr}")
-    name = json.loads(answer.read_text())
+        raise Misconfigured(
+            f"daphne_server could not read your settings ({server.settings_module}):\n{done.stderr}"
+        )
+    name: str = json.loads(answer.read_text())
     if name and Path(name).resolve() == server.database.resolve():
         return
     raise Misconfigured(
@@ -91,5 +99,6 @@ def check_own_database(server):
         f"{server.settings_module} does not read DATABASE_URL, which is how the fixture gives the server "
         "and daphne_setup_commands their database. Nothing was run. Read it in your settings, e.g.:\n"
         "    import dj_database_url\n"
-        "    DATABASES = {\"default\": dj_database_url.config(default=f\"sqlite:///{BASE_DIR / 'db.sqlite3'}\")}"
+        "    DATABASES = {\"default\": "
+        "dj_database_url.config(default=f\"sqlite:///{BASE_DIR / 'db.sqlite3'}\")}"
     )

@@ -13,6 +13,8 @@ import argparse
 import signal
 import sys
 import tempfile
+from collections.abc import Sequence
+from types import FrameType
 
 from testwallet.server import DaphneServer, ServerFailedToStart
 
@@ -22,17 +24,22 @@ __all__ = ["main"]
 STOP_SIGNALS = {signal.SIGTERM, signal.SIGINT}
 
 
-def main(argv=None):
+def main(argv: Sequence[str] | None = None) -> int:
     """Serve until told to stop; return the exit status."""
-    parser = argparse.ArgumentParser(prog="python -m testwallet.serve", description=__doc__.split("::")[0].strip())
+    parser = argparse.ArgumentParser(
+        prog="python -m testwallet.serve", description=(__doc__ or "").split("::")[0].strip()
+    )
     parser.add_argument(
-        "application", nargs="?", help="the ASGI application as module:attribute (default: from ASGI_APPLICATION)"
+        "application",
+        nargs="?",
+        help="the ASGI application as module:attribute (default: from ASGI_APPLICATION)",
     )
     parser.add_argument(
         "--setup",
         action="append",
         metavar="COMMAND",
-        help='a manage.py command run on the server\'s database first, repeatable (default: "migrate --noinput")',
+        help='a manage.py command run on the server\'s database first, repeatable '
+        '(default: "migrate --noinput")',
     )
     args = parser.parse_args(argv)
     setup = [command.split() for command in args.setup or ["migrate --noinput"]]
@@ -58,11 +65,11 @@ class _Stopped(Exception):
     """Raised in the main thread by a stop signal."""
 
 
-def _stop(signum, frame):
+def _stop(signum: int, frame: FrameType | None) -> None:
     raise _Stopped
 
 
-def _application():
+def _application() -> str:
     from django.conf import settings
 
     module, _, attribute = settings.ASGI_APPLICATION.rpartition(".")

@@ -7,13 +7,17 @@ process and the server see the same data. Its output goes to a file that
 ``output()`` returns, for printing when a test fails.
 """
 
+import contextlib
 import os
 import socket
 import subprocess
 import sys
 import tempfile
 import threading
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+from types import TracebackType
+from typing import Any, Literal, Self
 
 import httpx
 
@@ -33,15 +37,15 @@ class DaphneServer:
 
     def __init__(
         self,
-        application,
+        application: str,
         *,
-        settings_module=None,
-        setup_commands=(("migrate", "--noinput"),),
-        env=None,
-        workdir=None,
-        websocket_max_bytes=MAX_FRAME_BYTES,
-        shared_sockets=(),
-    ):
+        settings_module: str | None = None,
+        setup_commands: Iterable[Sequence[str]] = (("migrate", "--noinput"),),
+        env: Mapping[str, str] | None = None,
+        workdir: str | os.PathLike[str] | None = None,
+        websocket_max_bytes: int = MAX_FRAME_BYTES,
+        shared_sockets: Iterable[socket.socket] = (),
+    ) -> None:
         self.application = application
         self.settings_module = settings_module or os.environ.get("DJANGO_SETTINGS_MODULE")
         self.setup_commands = [tuple(command) for command in setup_commands]
@@ -51,27 +55,28 @@ class DaphneServer:
         # Listening sockets this server accepts on besides its own: several
         # processes behind one address, the kernel handing each connection to one.
         self.shared_sockets = tuple(shared_sockets)
-        self.port = None
-        self.process = None
+        self.port: int | None = None
+        self.process: subprocess.Popen[bytes] | None = None
         self.database = self.workdir / "db.sqlite3"
         self._log_path = self.workdir / "daphne.log"
-        self._socket = None
-        self._copier = None
+        self._socket: socket.socket | None = None
+        self._copier: threading.Thread | None = None
 
     @property
-    def url(self):
+    def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
     @property
-    def ws_url(self):
+    def ws_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
-    def environment(self):
+    def environment(self) -> dict[str, str]:
         """Return the environment of the server and of its set-up commands."""
         env = dict(os.environ)
+        if self.settings_module:  # else it is not in os.environ either: the server has none, as here
+            env["DJANGO_SETTINGS_MODULE"] = self.settings_module
         env.update(
             {
-                "DJANGO_SETTINGS_MODULE": self.settings_module,
                 "DATABASE_URL": f"sqlite:///{self.database}",
                 "VISITOR_AI_VAR_DIR": str(self.workdir),
                 "PYTHONUNBUFFERED": "1",
@@ -80,7 +85,7 @@ class DaphneServer:
         env.update(self.extra_env)
         return env
 
-    def command(self, fd):
+    def command(self, fd: int) -> list[str]:
         """Return the argv that serves the application on the listening socket `fd`."""
         return [
             sys.executable, "-m", "daphne", "--fd", str(fd),
@@ -90,13 +95,17 @@ class DaphneServer:
             self.application,
         ]
 
-    def start(self):
+    def start(self) -> Self:
         """Prepare the database, start the server and wait until it answers."""
         env = self.environment()
         for command in self.setup_commands:
-            done = subprocess.run([sys.executable, "-m", "django", *command], env=env, capture_output=True, text=True)
+            done = subprocess.run(
+                [sys.executable, "-m", "django", *command], env=env, capture_output=True, text=True
+            )
             if done.returncode != 0:
-                raise ServerFailedToStart(f"'django-admin {' '.join(command)}' failed:\n{done.stdout}{done.stderr}")
+                raise ServerFailedToStart(
+                    f"'django-admin {' '.join(command)}' failed:\n{done.stdout}{done.stderr}"
+                )
         # We bind the socket and hand it to the server: it is listening before the
         # server has even started, so there is no port race and no polling: the
         # first request simply waits in the backlog until the server accepts it.
@@ -119,31 +128,33 @@ class DaphneServer:
             httpx.get(self.url + "/", timeout=STARTUP_TIMEOUT)
         except httpx.HTTPError as error:
             self.stop()
-            raise ServerFailedToStart(f"{self.application} did not answer ({error!r}):\n{self.output()}") from None
+            raise ServerFailedToStart(
+                f"{self.application} did not answer ({error!r}):\n{self.output()}"
+            ) from None
         finally:
             self._socket.close()
         return self
 
-    def _copy_output(self):
+    def _copy_output(self) -> None:
+        assert self.process is not None and self.process.stdout is not None  # started with a pipe
+        assert self._socket is not None
         with open(self._log_path, "wb") as log:
             for line in self.process.stdout:
                 log.write(line)
                 log.flush()
         # The server exited. If it never started, our copy of the socket is all
         # that keeps the start-up request waiting: shutting it down ends that now.
-        try:
+        with contextlib.suppress(OSError):
             self._socket.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
 
-    def output(self):
+    def output(self) -> str:
         """Return what the server has printed so far."""
         try:
             return self._log_path.read_text(errors="replace")
         except FileNotFoundError:
             return ""
 
-    def stop(self, timeout=10.0):
+    def stop(self, timeout: float = 10.0) -> int | None:
         """Stop daphne with SIGTERM (SIGKILL after `timeout`) and return its exit code."""
         if self.process is None or self.process.poll() is not None:
             return self.process.returncode if self.process else None
@@ -157,21 +168,29 @@ class DaphneServer:
             self._copier.join(timeout)
         return self.process.returncode
 
-    def __enter__(self):
+    def __enter__(self) -> Self:
         return self.start()
 
-    def __exit__(self, *exc_info):
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None
+    ) -> None:
         self.stop()
 
 
 class UvicornServer(DaphneServer):
     """The same process management, serving with uvicorn and one of its WebSocket implementations."""
 
-    def __init__(self, application, *, ws="websockets", **options):
+    def __init__(
+        self,
+        application: str,
+        *,
+        ws: Literal["websockets", "websockets-sansio", "wsproto"] = "websockets",
+        **options: Any,
+    ) -> None:
         super().__init__(application, **options)
-        self.ws = ws  # "websockets", "websockets-sansio" or "wsproto"
+        self.ws = ws
 
-    def command(self, fd):
+    def command(self, fd: int) -> list[str]:
         return [
             sys.executable, "-m", "uvicorn", "--fd", str(fd), "--ws", self.ws,
             "--ws-max-size", str(self.websocket_max_bytes), "--lifespan", "on", "--no-access-log",
@@ -183,7 +202,7 @@ class UvicornServer(DaphneServer):
 class HypercornServer(DaphneServer):
     """The same process management, serving with hypercorn."""
 
-    def command(self, fd):
+    def command(self, fd: int) -> list[str]:
         config = self.workdir / "hypercorn.toml"
         config.write_text(f"websocket_max_message_size = {self.websocket_max_bytes}\n")
         return [
@@ -193,7 +212,7 @@ class HypercornServer(DaphneServer):
         ]
 
 
-def _installed(*modules):
+def _installed(*modules: str) -> bool:
     from importlib.util import find_spec
 
     return all(find_spec(module) is not None for module in modules)

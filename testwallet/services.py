@@ -26,6 +26,8 @@ import subprocess
 import tempfile
 import threading
 from pathlib import Path
+from types import TracebackType
+from typing import Any, ClassVar, Self
 
 __all__ = ["PostgresServer", "RedisServer", "ServiceFailedToStart", "ServiceMissing", "postgres_bindir"]
 
@@ -43,7 +45,7 @@ class ServiceFailedToStart(RuntimeError):
     """Raised when the server exits or does not say it is ready within the start-up bound."""
 
 
-def postgres_bindir():
+def postgres_bindir() -> Path:
     """Return the directory of the newest installed PostgreSQL's programs (``$PG_BINDIR`` first)."""
     configured = os.environ.get("PG_BINDIR")
     if configured:
@@ -55,51 +57,54 @@ def postgres_bindir():
     return Path(newest).parent
 
 
-def _free_port():
+def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+        port: int = probe.getsockname()[1]
+        return port
 
 
 class _Service:
     """One server process: its directory, port, output and lifecycle."""
 
-    name = "service"
-    ready_line = b""
+    name: ClassVar[str] = "service"
+    ready_line: ClassVar[bytes] = b""
     # Messages that mean the port was taken between our probe and the server's bind.
-    port_taken = ()
-    stop_signal = signal.SIGTERM
+    port_taken: ClassVar[tuple[str, ...]] = ()
+    stop_signal: ClassVar[signal.Signals] = signal.SIGTERM
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.workdir = Path(tempfile.mkdtemp(prefix=f"{self.name}-"))
-        self.port = None
-        self.process = None
+        self.port: int | None = None
+        self.process: subprocess.Popen[bytes] | None = None
         self._output = bytearray()
         self._lock = threading.Lock()
         self._grew = threading.Condition(self._lock)
-        self._copier = None
+        self._copier: threading.Thread | None = None
 
-    def __enter__(self):
+    def __enter__(self) -> Self:
         return self.start()
 
-    def __exit__(self, *exc_info):
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None
+    ) -> None:
         self.close()
 
-    def command(self):
+    def command(self) -> list[str]:
         """Return the argv of the server in the foreground."""
         raise NotImplementedError
 
-    def prepare(self):
+    def prepare(self) -> None:
         """Create the server's data on first start."""
 
-    def after_start(self):
+    def after_start(self) -> None:
         """Finish setting up once the server accepts connections."""
 
-    def popen_options(self):
+    def popen_options(self) -> dict[str, Any]:
         """Return extra keyword arguments for subprocess.Popen."""
         return {}
 
-    def start(self):
+    def start(self) -> Self:
         """Start the server (on its old port and data after a stop) and wait until it is ready."""
         if self.running:
             return self
@@ -111,7 +116,8 @@ class _Service:
                     self._launch()
                     break
                 except ServiceFailedToStart as error:
-                    if attempt == PORT_ATTEMPTS - 1 or not any(text in str(error) for text in self.port_taken):
+                    taken = any(text in str(error) for text in self.port_taken)
+                    if attempt == PORT_ATTEMPTS - 1 or not taken:
                         self.port = None
                         raise
             self.after_start()
@@ -119,7 +125,7 @@ class _Service:
             self._launch()
         return self
 
-    def _launch(self):
+    def _launch(self) -> None:
         ready = threading.Event()
         self._log(f"--- starting {self.name} on port {self.port}\n".encode())
         self.process = subprocess.Popen(
@@ -131,56 +137,59 @@ class _Service:
         # The server's own "ready" line ends the wait; so does its exit (the copier sets the event at EOF).
         if not ready.wait(STARTUP_TIMEOUT) or self.process.poll() is not None:
             self.stop()
-            raise ServiceFailedToStart(f"{self.name} did not start on port {self.port}:\n{self.output()[-5000:]}")
+            raise ServiceFailedToStart(
+                f"{self.name} did not start on port {self.port}:\n{self.output()[-5000:]}"
+            )
 
-    def _copy_output(self, process, ready):
+    def _copy_output(self, process: subprocess.Popen[bytes], ready: threading.Event) -> None:
+        assert process.stdout is not None  # started with a pipe
         for line in process.stdout:
             self._log(line)
             if self.ready_line in line:
                 ready.set()
         ready.set()
 
-    def _log(self, data):
+    def _log(self, data: bytes) -> None:
         with self._grew:
             self._output += data
             self._grew.notify_all()
 
-    def output_length(self):
+    def output_length(self) -> int:
         """Return how many bytes of output there are so far (a mark for ``wait_for_output``)."""
         with self._lock:
             return len(self._output)
 
-    def wait_for_output(self, *texts, since=0, timeout=STARTUP_TIMEOUT):
-        """Wait until one of ``texts`` is printed after the mark ``since``; return it, or None after ``timeout``."""
+    def wait_for_output(self, *texts: str, since: int = 0, timeout: float = STARTUP_TIMEOUT) -> str | None:
+        """Wait until one of ``texts`` is printed after mark ``since``; return it (None after ``timeout``)."""
         wanted = [text.encode() for text in texts]
 
-        def found():
+        def found() -> bytes | None:
             return next((text for text in wanted if text in self._output[since:]), None)
 
         with self._grew:
             seen = self._grew.wait_for(found, timeout)
         return seen.decode() if seen else None
 
-    def output(self):
+    def output(self) -> str:
         """Return what the server has printed so far, over all its starts."""
         with self._lock:
             return self._output.decode(errors="replace")
 
     @property
-    def running(self):
+    def running(self) -> bool:
         """Whether the server process is alive."""
         return self.process is not None and self.process.poll() is None
 
-    def stop(self, timeout=STOP_TIMEOUT):
-        """Stop the server cleanly (SIGKILL after ``timeout``), keeping its port and data; return its exit code."""
+    def stop(self, timeout: float = STOP_TIMEOUT) -> int | None:
+        """Stop the server cleanly (SIGKILL after ``timeout``), keeping port and data; return its code."""
         return self._end(self.stop_signal, timeout)
 
-    def kill(self):
+    def kill(self) -> int | None:
         """Kill the server with SIGKILL, as a crash would; return its exit code."""
         return self._end(signal.SIGKILL, STOP_TIMEOUT)
 
-    def _end(self, signum, timeout):
-        if not self.running:
+    def _end(self, signum: int, timeout: float) -> int | None:
+        if self.process is None or not self.running:
             return self.process.returncode if self.process else None
         self.process.send_signal(signum)
         try:
@@ -188,15 +197,16 @@ class _Service:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
-        self._copier.join(timeout)
+        if self._copier is not None:
+            self._copier.join(timeout)
         return self.process.returncode
 
-    def restart(self):
+    def restart(self) -> Self:
         """Stop and start again on the same port with the same data."""
         self.stop()
         return self.start()
 
-    def close(self):
+    def close(self) -> None:
         """Stop the server and remove its directory."""
         self.stop()
         shutil.rmtree(self.workdir, ignore_errors=True)
@@ -213,18 +223,19 @@ class RedisServer(_Service):
     ready_line = b"Ready to accept connections"
     port_taken = ("Address already in use",)
 
-    def __init__(self, *, persistent=True, executable=None):
-        self.executable = executable or shutil.which("redis-server")
-        if self.executable is None:
+    def __init__(self, *, persistent: bool = True, executable: str | None = None) -> None:
+        found = executable or shutil.which("redis-server")
+        if found is None:
             raise ServiceMissing("redis-server is not installed (Debian: apt-get install redis-server)")
+        self.executable = found
         self.persistent = persistent
         super().__init__()
 
     @property
-    def url(self):
+    def url(self) -> str:
         return f"redis://127.0.0.1:{self.port}/0"
 
-    def command(self):
+    def command(self) -> list[str]:
         return [
             self.executable, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.workdir),
             "--save", "3600 1" if self.persistent else "", "--appendonly", "no", "--daemonize", "no",
@@ -246,7 +257,13 @@ class PostgresServer(_Service):
     # PostgreSQL's "fast" shutdown: SIGTERM ("smart") would wait for every client to leave.
     stop_signal = signal.SIGINT
 
-    def __init__(self, *, database="visitor_ai", user="visitor_ai", bindir=None):
+    def __init__(
+        self,
+        *,
+        database: str = "visitor_ai",
+        user: str = "visitor_ai",
+        bindir: str | os.PathLike[str] | None = None,
+    ) -> None:
         self.bindir = Path(bindir) if bindir else postgres_bindir()
         self.database = database
         self.user = user
@@ -258,11 +275,11 @@ class PostgresServer(_Service):
             os.chown(self.workdir, self._account.pw_uid, self._account.pw_gid)
 
     @property
-    def url(self):
+    def url(self) -> str:
         return f"postgres://{self.user}:{self.password}@127.0.0.1:{self.port}/{self.database}"
 
     @staticmethod
-    def _unprivileged_account():
+    def _unprivileged_account() -> pwd.struct_passwd | None:
         """Return the account to run as when we are root (PostgreSQL refuses root), else None."""
         if os.geteuid() != 0:
             return None
@@ -273,14 +290,14 @@ class PostgresServer(_Service):
                 continue
         raise ServiceFailedToStart("running as root, and neither a 'postgres' nor a 'nobody' account exists")
 
-    def popen_options(self):
+    def popen_options(self) -> dict[str, Any]:
         if self._account is None:
             return {}
         # The account's own environment: root's HOME would be unreadable to it.
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(self.workdir), "LC_ALL": "C"}
         return {"user": self._account.pw_uid, "group": self._account.pw_gid, "extra_groups": [], "env": env}
 
-    def _run(self, *argv, env=None):
+    def _run(self, *argv: str | os.PathLike[str], env: dict[str, str] | None = None) -> None:
         options = self.popen_options()
         if env:
             options["env"] = {**options.get("env", os.environ), **env}
@@ -289,7 +306,7 @@ class PostgresServer(_Service):
         if done.returncode != 0:
             raise ServiceFailedToStart(f"{argv[0]} failed:\n{done.stdout}{done.stderr}")
 
-    def prepare(self):
+    def prepare(self) -> None:
         password_file = self.workdir / "password"
         password_file.write_text(self.password + "\n")
         if self._account is not None:
@@ -303,7 +320,7 @@ class PostgresServer(_Service):
         finally:
             password_file.unlink()
 
-    def command(self):
+    def command(self) -> list[str]:
         return [
             str(self.bindir / "postgres"), "-D", str(self.data), "-p", str(self.port),
             "-c", "listen_addresses=127.0.0.1", "-c", f"unix_socket_directories={self.workdir}",
@@ -313,8 +330,9 @@ class PostgresServer(_Service):
             "-c", "max_connections=200", "-c", "logging_collector=off",
         ]
 
-    def after_start(self):
+    def after_start(self) -> None:
         self._run(
-            self.bindir / "createdb", "--host", "127.0.0.1", "--port", str(self.port), "--username", self.user,
+            self.bindir / "createdb", "--host", "127.0.0.1", "--port", str(self.port),
+            "--username", self.user,
             self.database, env={"PGPASSWORD": self.password},
         )

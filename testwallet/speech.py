@@ -21,6 +21,8 @@ import subprocess
 import sys
 import tempfile
 from array import array
+from collections.abc import Sequence
+from os import PathLike
 from pathlib import Path
 
 from byoa import wav
@@ -35,7 +37,14 @@ class SpeechSynthesizerMissing(RuntimeError):
     """Raised when espeak-ng is not installed."""
 
 
-def spoken_wav(text, path, *, voice="en", words_per_minute=130, pad_seconds=0.3):
+def spoken_wav(
+    text: str,
+    path: str | PathLike[str],
+    *,
+    voice: str = "en",
+    words_per_minute: int = 130,
+    pad_seconds: float = 0.3,
+) -> Path:
     """Say ``text`` with espeak-ng into ``path`` as a 16 kHz mono 16-bit PCM WAV; return the path.
 
     ``voice`` is an espeak-ng voice (``en``, ``ru``, ``sk`` ...). The speech is
@@ -47,7 +56,7 @@ def spoken_wav(text, path, *, voice="en", words_per_minute=130, pad_seconds=0.3)
             "espeak-ng is not installed: `make test` installs it (scripts/ensure-debian-packages), "
             "or run: apt-get install espeak-ng"
         )
-    path = Path(path)
+    out = Path(path)
     with tempfile.TemporaryDirectory() as scratch:
         said = Path(scratch) / "said.wav"
         subprocess.run(
@@ -62,18 +71,18 @@ def spoken_wav(text, path, *, voice="en", words_per_minute=130, pad_seconds=0.3)
     samples = _native(array("h", source.samples[: len(source.samples) // 2 * 2]))
     silence = array("h", bytes(2 * int(pad_seconds * RATE)))
     speech = silence + resample(samples, source.rate, RATE) + silence
-    path.write_bytes(wav.write(_native(speech).tobytes()))
-    return path
+    out.write_bytes(wav.write(_native(speech).tobytes()))
+    return out
 
 
-def _native(samples):
+def _native(samples: array[int]) -> array[int]:
     """Return 16-bit samples swapped between WAV's little-endian order and the machine's (a no-op on most)."""
     if sys.byteorder == "big":
         samples.byteswap()
     return samples
 
 
-def resample(samples, from_rate, to_rate):
+def resample(samples: Sequence[int], from_rate: int, to_rate: int) -> array[int]:
     """Return 16-bit ``samples`` at ``from_rate`` resampled to ``to_rate``, low-pass filtered first.
 
     A windowed-sinc filter in plain Python: the stdlib's ``audioop.ratecv`` was
@@ -98,14 +107,14 @@ def resample(samples, from_rate, to_rate):
 
 
 @functools.cache
-def _kernels(up, down):
+def _kernels(up: int, down: int) -> list[list[float]]:
     """Return one filter kernel per output phase for resampling by up/down."""
     cutoff = min(1.0, up / down)  # the new Nyquist frequency, relative to the old one
     half = math.ceil(KERNEL_HALF_WIDTH / cutoff)
-    kernels = []
+    kernels: list[list[float]] = []
     for phase in range(up):
         offset = phase / up  # where the output sample falls between two input samples
-        taps = []
+        taps: list[float] = []
         for k in range(-half + 1, half + 1):
             x = k - offset
             window = 0.5 + 0.5 * math.cos(math.pi * x / half) if abs(x) < half else 0.0  # Hann

@@ -10,7 +10,6 @@ echo model).
 """
 
 from testwallet._driver import Consent, ScriptError
-from testwallet.aiwallet.answers import echo_reply
 from testwallet.aiwallet.driver import BINDING, AiWalletStub, aiwallet, script_path
 from testwallet.aiwallet.records import (
     AUTO,

@@ -10,8 +10,10 @@ import asyncio
 import inspect
 import json
 import re
+from collections import deque
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from testwallet._driver import Consent, ScriptError, pulse
 from testwallet.aiwallet.records import (
@@ -26,12 +28,34 @@ from testwallet.aiwallet.records import (
     STOPPED,
     UPDATED,
     Chat,
+    ErrorEvent,
+    Event,
     ProviderError,
     ProviderUnreachable,
     Reply,
     Request,
+    ResultEvent,
+    Unlocking,
+    WalletLink,
 )
 from testwallet.aiwallet.windows import ApprovalWindow, UnlockWindow
+
+if TYPE_CHECKING:
+    from testwallet.aiwallet.records import Account
+
+#: What a model function answers: a Reply, its text, or the provider's failure to raise.
+ModelAnswer = Reply | str | Exception
+#: The test's model: a function of the Chat, answering a ModelAnswer (or an awaitable of one).
+ModelFunction = Callable[[Chat], ModelAnswer | Awaitable[ModelAnswer]]
+#: A queued answer of the model (AiWalletStub.reply, fail, fail_network).
+Queued = Reply | ProviderError | ProviderUnreachable
+
+
+class Site(TypedDict):
+    """An approved site in the wallet's vault."""
+
+    account: str  # an account's name, or AUTO
+    model: str | None  # None: the account's default model
 
 
 class _Interrupted(Exception):
@@ -43,7 +67,7 @@ class Answering:
     """A request being answered: its log entry, its events as the page pulls them, and its interruptions."""
 
     log: Request
-    events: Any = None
+    events: AsyncGenerator[Event, None] = field(init=False)  # set once, right after the request opens
     chat: Chat | None = None
     cancelled: bool = False
     stop_pressed: bool = False
@@ -63,20 +87,43 @@ class Answers:
     set_up: bool
     locked: bool
     consent: Consent
-    unlocking: str
-    model: Any
+    unlocking: Unlocking
+    model: ModelFunction | None
+    accounts: "list[Account]"
     auto_order: list[str] | None
     default_account: str | None
     chats: list[Chat]
     approval_windows: list[ApprovalWindow]
     unlock_windows: list[UnlockWindow]
-    _sites: dict[str, dict[str, Any]]
-    _queue: Any
+    _sites: dict[str, Site]
+    _queue: deque[Queued]
     _unlock_window: UnlockWindow | None
-    _tool_call_ids: Any
+    _tool_call_ids: Iterator[int]
     _pulse: asyncio.Event
 
-    async def _answer(self, answering):
+    # What it calls of the wallet (AiWalletStub defines each).
+    def link(self, origin: str) -> WalletLink:
+        raise NotImplementedError
+
+    def _changed(self) -> None:
+        raise NotImplementedError
+
+    def _vault_changed(self) -> None:
+        raise NotImplementedError
+
+    def _notify(self, origin: str, link: WalletLink) -> None:
+        raise NotImplementedError
+
+    def _find_account(self, name: str) -> "Account | None":
+        raise NotImplementedError
+
+    def unlock(self) -> None:
+        raise NotImplementedError
+
+    def _window_closed(self, window: ApprovalWindow | UnlockWindow) -> None:
+        raise NotImplementedError
+
+    async def _answer(self, answering: Answering) -> AsyncGenerator[Event, None]:
         """Yield the events that answer one request, producing each when the page asks for it."""
         if answering.cancelled:
             return
@@ -84,7 +131,12 @@ class Answers:
             yield error_event(*UPDATED)
             return
         method = answering.log.method
-        handler = {"status": self._status, "connect": self._connect, "disconnect": self._disconnect, "chat": self._chat}
+        handler: dict[str, Callable[[Answering], AsyncIterator[Event]]] = {
+            "status": self._status,
+            "connect": self._connect,
+            "disconnect": self._disconnect,
+            "chat": self._chat,
+        }
         if method not in handler:
             yield error_event(404, f"AI Wallet has no method named {method}")
             return
@@ -94,10 +146,10 @@ class Answers:
         except _Interrupted:
             return
 
-    async def _status(self, answering):
+    async def _status(self, answering: Answering) -> AsyncIterator[Event]:
         yield result_event(self.link(answering.log.origin))
 
-    async def _connect(self, answering):
+    async def _connect(self, answering: Answering) -> AsyncIterator[Event]:
         origin = answering.log.origin
         if not self.set_up:
             yield error_event(*NOT_SET_UP)
@@ -119,11 +171,12 @@ class Answers:
             if window.decision is not Consent.ALLOW:
                 yield error_event(*DECLINED)
                 return
+            assert window.account is not None  # Approve is disabled while the wallet holds no account
             self._sites[origin] = {"account": window.account, "model": None}  # the account it showed
             self._vault_changed()
         yield result_event(self.link(origin))
 
-    async def _disconnect(self, answering):
+    async def _disconnect(self, answering: Answering) -> AsyncIterator[Event]:
         origin = answering.log.origin
         if self.locked:
             yield error_event(*LOCKED_DISCONNECT)
@@ -133,7 +186,7 @@ class Answers:
         self._vault_changed()
         yield result_event({"connected": False})
 
-    async def _chat(self, answering):
+    async def _chat(self, answering: Answering) -> AsyncIterator[Event]:
         params = answering.log.params if isinstance(answering.log.params, dict) else {}
         messages = params.get("messages")
         if not isinstance(messages, list) or not messages:
@@ -152,7 +205,9 @@ class Answers:
             return
         if site["account"] == AUTO:
             order = self.auto_order or [account.name for account in self.accounts]
-            candidates = [(name, None) for name in order if self._find_account(name) is not None]
+            candidates: list[tuple[str, str | None]] = [
+                (name, None) for name in order if self._find_account(name) is not None
+            ]
         elif self._find_account(site["account"]) is not None:
             candidates = [(site["account"], site["model"])]
         else:
@@ -174,12 +229,15 @@ class Answers:
             chat._end("failed")
             raise
 
-    async def _run_model(self, answering, chat, candidates):
+    async def _run_model(
+        self, answering: Answering, chat: Chat, candidates: list[tuple[str, str | None]]
+    ) -> AsyncIterator[Event]:
         # "With Auto, the wallet tries its accounts in turn … moves to the next account only while
         # nothing has streamed … an account that failed before it gets no start."
-        failure = None
+        failure: ErrorEvent | None = None
         for name, model in candidates:
-            chat.account, chat.model = name, model or self._find_account(name).model
+            account = self._find_account(name)
+            chat.account, chat.model = name, model or (account.model if account else None)
             if self._stop_or_cancel(answering):
                 break
             try:
@@ -195,15 +253,17 @@ class Answers:
             yield error_event(*STOPPED)
             return
         chat._end("failed")
+        assert failure is not None  # every candidate failed, and there was at least one
         yield failure
 
-    def _stop_or_cancel(self, answering):
+    def _stop_or_cancel(self, answering: Answering) -> bool:
         if answering.cancelled:
             raise _Interrupted
         return answering.stop_pressed
 
-    async def _model_answer(self, chat):
-        """Return the Reply of the next queued answer, the model function or the echo model; raise its failure."""
+    async def _model_answer(self, chat: Chat) -> Reply:
+        """Return the Reply of the queued answer, model function or echo model; raise its failure."""
+        answer: object
         if self._queue:
             answer = self._queue.popleft()
         elif self.model is not None:
@@ -220,11 +280,13 @@ class Answers:
             raise ScriptError(f"The model answered {answer!r}; expected a Reply or a string.")
         return answer
 
-    async def _stream(self, answering, chat, answer):
+    async def _stream(self, answering: Answering, chat: Chat, answer: Reply) -> AsyncIterator[Event]:
         tool_calls = self._tool_calls(chat, answer)
         deltas = answer.deltas
         if answer.hold_after is not None and not 0 <= answer.hold_after <= len(deltas):
-            raise ScriptError(f"hold_after={answer.hold_after}, but the reply streams {len(deltas)} delta(s).")
+            raise ScriptError(
+                f"hold_after={answer.hold_after}, but the reply streams {len(deltas)} delta(s)."
+            )
         for index in range(len(deltas) + 1):
             if answer.hold_after == index:
                 answer._held = True
@@ -249,10 +311,10 @@ class Answers:
             yield failure_event(chat.account, answer.fail_after)
             return
         content = "".join(deltas)
-        message = {"role": "assistant", "content": content}
+        message: dict[str, Any] = {"role": "assistant", "content": content}
         if tool_calls:
             message["toolCalls"] = tool_calls
-        result = {
+        result: dict[str, Any] = {
             "message": message,
             "finishReason": answer.finish_reason or ("toolCalls" if tool_calls else "stop"),
             "model": answer.model or chat.model,
@@ -263,12 +325,12 @@ class Answers:
         chat._end("answered")
         yield result_event(result)
 
-    def _tool_calls(self, chat, answer):
+    def _tool_calls(self, chat: Chat, answer: Reply) -> list[dict[str, Any]]:
         """Return the answer's tool calls with their ids and parsed arguments; check the chat offered them."""
         if not answer.tool_calls:
             return []
-        offered = [tool.get("name") for tool in chat.tools or [] if isinstance(tool, dict)]
-        calls = []
+        offered: list[Any] = [tool.get("name") for tool in chat.tools or [] if isinstance(tool, dict)]
+        calls: list[dict[str, Any]] = []
         for call in answer.tool_calls:
             if not offered:
                 raise ScriptError(f"The reply calls {call.name!r}, but this chat offered no tools.")
@@ -283,7 +345,7 @@ class Answers:
 
     # -- Waiting ----------------------------------------------------------------------------------
 
-    async def _unlocked(self, answering):
+    async def _unlocked(self, answering: Answering) -> bool:
         """Return whether the wallet is unlocked, after the visitor's unlock window when it is locked."""
         if not self.locked:
             return True
@@ -302,7 +364,7 @@ class Answers:
         await self._gate(answering, lambda: window.decision is not None)
         return window.decision == "unlock"
 
-    async def _gate(self, answering, ready, *events):
+    async def _gate(self, answering: Answering, ready: Callable[[], bool], *events: asyncio.Event) -> None:
         """Wait until ``ready()``; raise _Interrupted when the page aborts the request meanwhile."""
         while not ready():
             if answering.cancelled:
@@ -319,40 +381,41 @@ class Answers:
             raise _Interrupted
 
 
-# -- Events and the echo model --------------------------------------------------------------------------------------
+# -- Events and the echo model -------------------------------------------------------------------
 
 
-def echo_reply(messages):
+def echo_reply(messages: list[Any]) -> Reply:
     """Return the echo model's answer: "Echo: " and the last user message, a word per delta."""
     last = next((m for m in reversed(messages) if isinstance(m, dict) and m.get("role") == "user"), {})
     content = f"Echo: {_text_of(last.get('content'))}"
     return Reply(re.findall(r"\s*\S+\s*", content) or [content])
 
 
-def word_usage(messages, deltas):
+def word_usage(messages: list[Any], deltas: list[str]) -> dict[str, int]:
     """Count words, as the in-page echo model does: a deterministic stand-in for token counts."""
     words = sum(len(_text_of(m.get("content")).split()) for m in messages if isinstance(m, dict))
     return {"inputTokens": words, "outputTokens": len(deltas), "cachedInputTokens": 0}
 
 
-def _text_of(content):
+def _text_of(content: object) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        texts = (part.get("text") for part in content if isinstance(part, dict) and part.get("type") == "text")
+        parts = [part for part in content if isinstance(part, dict) and part.get("type") == "text"]
+        texts = (part.get("text") for part in parts)
         return "".join(text for text in texts if isinstance(text, str))
     return ""
 
 
-def result_event(result):
+def result_event(result: Any) -> ResultEvent:
     return {"kind": "result", "result": result}
 
 
-def error_event(status, message):
+def error_event(status: int, message: str) -> ErrorEvent:
     return {"kind": "error", "status": status, "message": message}
 
 
-def failure_event(account, error):
+def failure_event(account: str | None, error: ProviderError | ProviderUnreachable) -> ErrorEvent:
     """Return the error event of a provider failure, worded as the wallet's error table says."""
     if isinstance(error, ProviderUnreachable):
         return error_event(502, error.reason)

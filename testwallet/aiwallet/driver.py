@@ -6,8 +6,10 @@ the binding the page calls; how it answers each request is answers.py.
 import asyncio
 import itertools
 from collections import deque
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Self, overload
 
 from testwallet._driver import (
     DEFAULT_TIMEOUT,
@@ -15,31 +17,42 @@ from testwallet._driver import (
     ScriptError,
     check_target,
     frame_origin,
-    refuse_test_kind,
     origin_of,
     pulse,
+    refuse_test_kind,
     stub_path,
     wait_until,
     wallet_fixture,
 )
-from testwallet.aiwallet.answers import Answering, Answers, error_event
+from testwallet.aiwallet.answers import Answering, Answers, ModelFunction, Queued, Site, error_event
 from testwallet.aiwallet.records import (
     AUTO,
     SCRIPT_FAILED,
     Account,
     Chat,
+    Event,
     ProviderError,
     ProviderUnreachable,
     Reply,
     Request,
+    ToolCall,
+    Unlocking,
+    WalletLink,
 )
 from testwallet.aiwallet.windows import ApprovalWindow, UnlockWindow
+
+if TYPE_CHECKING:
+    import pytest
+    from playwright.async_api import BrowserContext, Frame, Page
+
+#: A link notice for a page, or None: the listening is over.
+Notice = dict[str, Any] | None
 
 #: The Playwright binding the page calls (frontend/testwallet/aiwallet.js).
 BINDING = "__testwalletAiwallet"
 
 
-def script_path():
+def script_path() -> Path:
     """Return the path of the in-page provider script, ``frontend/testwallet/aiwallet.js``."""
     return stub_path("aiwallet.js")
 
@@ -51,34 +64,42 @@ def script_path():
 class _Page:
     id: str
     origin: str
-    frame: Any
-    notices: asyncio.Queue = field(default_factory=asyncio.Queue)
+    frame: "Frame"
+    notices: asyncio.Queue[Notice] = field(default_factory=asyncio.Queue)
 
-    def is_open(self):
+    def is_open(self) -> bool:
         page = getattr(self.frame, "page", None)
         closed = page is not None and page.is_closed()
         return not closed and not self.frame.is_detached()
 
 
-class _Choice:
+class _Choice[V]:
     """An attribute that holds one of a fixed set of answers, refusing a misspelt one at once."""
 
-    def __init__(self, choices, doc, kind=str):
+    def __init__(self, choices: Sequence[V], doc: str, kind: Callable[[Any], object] = str) -> None:
         self.choices, self.__doc__, self.kind = choices, doc, kind
 
-    def __set_name__(self, owner, name):
+    def __set_name__(self, owner: type, name: str) -> None:
         self.name = name
 
-    def __get__(self, instance, owner=None):
-        return self if instance is None else instance.__dict__[self.name]
+    @overload
+    def __get__(self, instance: None, owner: type | None = None) -> "_Choice[V]": ...
+    @overload
+    def __get__(self, instance: object, owner: type | None = None) -> V: ...
+    def __get__(self, instance: object, owner: type | None = None) -> "V | _Choice[V]":
+        if instance is None:
+            return self
+        value: V = instance.__dict__[self.name]
+        return value
 
-    def __set__(self, instance, choice):
+    def __set__(self, instance: object, choice: object) -> None:
         try:
             value = self.kind(choice)
         except ValueError:
             value = None
         if value not in self.choices:
-            raise ValueError(f"{self.name} is one of {', '.join(map(str, self.choices))}; got {choice!r}.") from None
+            known = ", ".join(map(str, self.choices))
+            raise ValueError(f"{self.name} is one of {known}; got {choice!r}.") from None
         instance.__dict__[self.name] = value
 
 
@@ -89,49 +110,52 @@ class AiWalletStub(Answers):
 
     #: What the visitor may do in each window.
     APPROVAL_CHOICES = tuple(Consent)
-    UNLOCK_CHOICES = ("unlock", "close", "wait")
-    consent = _Choice(APPROVAL_CHOICES, "What the visitor does in the next approval windows (a Consent).", Consent)
+    UNLOCK_CHOICES: tuple[Unlocking, ...] = ("unlock", "close", "wait")
+    consent = _Choice(
+        APPROVAL_CHOICES, "What the visitor does in the next approval windows (a Consent).", Consent
+    )
     unlocking = _Choice(UNLOCK_CHOICES, "What the visitor does in the next unlock window.")
 
     @property
-    def approval(self):
+    def approval(self) -> Consent:
         """The same as ``consent``: the approval window is AI Wallet's consent window."""
         return self.consent
 
     @approval.setter
-    def approval(self, choice):
+    def approval(self, choice: Consent | str) -> None:
         self.consent = choice
 
-    def __init__(self, accounts=None):
-        """Hold ``accounts`` (Account list; default: 'Test wallet' on 'echo-1'), unlocked, no site approved."""
-        self.accounts = [Account(a.name, a.model) for a in accounts] if accounts else [Account("Test wallet", "echo-1")]
+    def __init__(self, accounts: Iterable[Account] | None = None) -> None:
+        """Hold ``accounts`` (default: 'Test wallet' on 'echo-1'), unlocked, with no site approved."""
+        given = [Account(a.name, a.model) for a in accounts or ()]
+        self.accounts = given or [Account("Test wallet", "echo-1")]
         self.default_account = self.accounts[0].name if self.accounts else None
-        self.auto_order = None
+        self.auto_order: list[str] | None = None
         self.set_up = True
         self.locked = False
         self.updated = False
         self.consent = Consent.ALLOW
         self.unlocking = "unlock"
-        self.model = None
+        self.model: ModelFunction | None = None
         self.requests: list[Request] = []
         self.chats: list[Chat] = []
-        self.notices: list[tuple[str, dict]] = []
+        self.notices: list[tuple[str, WalletLink]] = []
         self.approval_windows: list[ApprovalWindow] = []
         self.unlock_windows: list[UnlockWindow] = []
-        self._sites = {}  # origin -> {"account": name or AUTO, "model": name or None}
-        self._queue = deque()
-        self._pages = {}
-        self._answering = {}
-        self._cancelled_early = set()
-        self._unlock_window = None
+        self._sites: dict[str, Site] = {}  # origin -> its account (a name or AUTO) and model
+        self._queue: deque[Queued] = deque()
+        self._pages: dict[str, _Page] = {}
+        self._answering: dict[object, Answering] = {}
+        self._cancelled_early: set[object] = set()
+        self._unlock_window: UnlockWindow | None = None
         self._tool_call_ids = itertools.count(1)
-        self._script_errors = []
+        self._script_errors: list[Exception] = []
         self._pulse = asyncio.Event()
-        self._installed = []
+        self._installed: list[object] = []
 
     # -- Installing -------------------------------------------------------------------------------
 
-    async def install(self, target):
+    async def install(self, target: "Page | BrowserContext") -> None:
         """
         Define ``window.aiwallet`` in ``target`` (a Playwright Page or BrowserContext) before its scripts
         run, in every document it loads from now on (a page already loaded gets it at its next load).
@@ -145,15 +169,15 @@ class AiWalletStub(Answers):
             await target.add_init_script(path=path)
         self._installed.append(target)
 
-    def bindings(self):
+    def bindings(self) -> dict[str, Callable[..., Awaitable[object]]]:
         """Return the Playwright bindings the page calls, by name (what ``install`` exposes)."""
         return {BINDING: self._on_call}
 
-    def init_scripts(self):
+    def init_scripts(self) -> list[Path]:
         """Return the paths of the scripts ``install`` adds to every document, in order."""
         return [script_path()]
 
-    async def aclose(self):
+    async def aclose(self) -> None:
         """End every pending wait of the pages: the test is over."""
         for answering in list(self._answering.values()):
             answering.cancelled = True
@@ -166,38 +190,44 @@ class AiWalletStub(Answers):
         self._pages.clear()
         await asyncio.sleep(0)
 
-    def check(self):
-        """Raise the first error the test's script caused (a ScriptError, or the model function's), and forget them."""
+    def check(self) -> None:
+        """Raise the first error the test's script caused (a ScriptError or the model's), and forget them."""
         errors, self._script_errors = self._script_errors, []
         if errors:
             raise errors[0]
 
     # -- The visitor's windows --------------------------------------------------------------------
 
-    async def approval_window(self, timeout=DEFAULT_TIMEOUT):
+    async def approval_window(self, timeout: float = DEFAULT_TIMEOUT) -> ApprovalWindow:  # noqa: ASYNC109 (a bounded wait: the timeout is its API)
         """Wait for an approval window that is open, and return it (the oldest first)."""
         await wait_until(self._open_approval, lambda: self._pulse, timeout, "No approval window opened")
-        return self._open_approval()
+        window = self._open_approval()
+        assert window is not None  # what the wait waited for
+        return window
 
-    async def unlock_window(self, timeout=DEFAULT_TIMEOUT):
+    async def unlock_window(self, timeout: float = DEFAULT_TIMEOUT) -> UnlockWindow:  # noqa: ASYNC109 (a bounded wait: the timeout is its API)
         """Wait until the unlock window is open, and return it."""
         await wait_until(lambda: self._unlock_window, lambda: self._pulse, timeout, "No unlock window opened")
+        assert self._unlock_window is not None  # what the wait waited for
         return self._unlock_window
 
-    async def wait_until(self, predicate, timeout=DEFAULT_TIMEOUT):
+    async def wait_until(
+        self, predicate: Callable[[Self], object], timeout: float = DEFAULT_TIMEOUT  # noqa: ASYNC109 (a bounded wait: the timeout is its API)
+    ) -> None:
         """Wait until ``predicate(wallet)`` is true, such as ``lambda w: len(w.requests) == 2``."""
-        await wait_until(lambda: predicate(self), lambda: self._pulse, timeout, f"{predicate.__qualname__} did not become true")
+        what = f"{predicate.__qualname__} did not become true"
+        await wait_until(lambda: predicate(self), lambda: self._pulse, timeout, what)
 
-    def _open_approval(self):
+    def _open_approval(self) -> ApprovalWindow | None:
         return next((w for w in self.approval_windows if w.decision is None), None)
 
     # -- The wallet's state -----------------------------------------------------------------------
 
-    def lock(self):
+    def lock(self) -> None:
         """Lock the wallet. Pages get no notice ("The wallet sends nothing when it locks")."""
         self.locked = True
 
-    def unlock(self):
+    def unlock(self) -> None:
         """Unlock the wallet: requests waiting in the unlock window go on, and approved sites get a notice."""
         self.locked = False
         if self._unlock_window is not None:
@@ -205,11 +235,11 @@ class AiWalletStub(Answers):
             self._unlock_window = None
         self._vault_changed()
 
-    def mark_updated(self):
+    def mark_updated(self) -> None:
         """The extension was updated: from now on every request is answered 410 at once."""
         self.updated = True
 
-    def add_account(self, name, model):
+    def add_account(self, name: str, model: str) -> None:
         """Connect an AI account; the first one becomes the default."""
         if self._find_account(name) is not None or name == AUTO:
             raise ScriptError(f"An account named {name!r} exists already.")
@@ -222,20 +252,20 @@ class AiWalletStub(Answers):
                 if self.consent is Consent.ALLOW:
                     window.approve()
 
-    def remove_account(self, name):
+    def remove_account(self, name: str) -> None:
         """Remove an account. Sites that answered with it keep it, and their chats get 403."""
         self.accounts.remove(self._account(name))
         if self.default_account == name:
             self.default_account = self.accounts[0].name if self.accounts else None
         self._vault_changed()
 
-    def set_default_account(self, name):
+    def set_default_account(self, name: str) -> None:
         """Make ``name`` the account that answers the sites approved from now on."""
         self.default_account = self._account(name).name
         self._vault_changed()
 
-    def approve_site(self, url, account=None, model=None):
-        """Approve the origin of ``url`` as if the visitor had, with ``account`` (default: the default one)."""
+    def approve_site(self, url: str, account: str | None = None, model: str | None = None) -> None:
+        """Approve the origin of ``url`` as the visitor would, with ``account`` (default: the default one)."""
         account = account or self.default_account
         if account is None:
             raise ScriptError("The wallet holds no account: add_account() first.")
@@ -243,7 +273,7 @@ class AiWalletStub(Answers):
         self._sites[origin_of(url)] = {"account": account, "model": model}
         self._vault_changed()
 
-    def switch(self, account=None, model=None, origin=None):
+    def switch(self, account: str | None = None, model: str | None = None, origin: str | None = None) -> None:
         """Pick another account (or AUTO) and/or model for a site; its pages get a link notice."""
         if account is not None:
             self._check_account(account)
@@ -255,18 +285,18 @@ class AiWalletStub(Answers):
                 site["model"] = model
         self._vault_changed()
 
-    def switch_off(self, origin=None):
+    def switch_off(self, origin: str | None = None) -> None:
         """Remove a site, as the visitor does in the wallet; its pages get ``{connected: false}``."""
         for site_origin in self._approved(origin):
             del self._sites[site_origin]
             self._notify(site_origin, {"connected": False})
         self._vault_changed()
 
-    def is_approved(self, url):
+    def is_approved(self, url: str) -> bool:
         """Return whether the origin of ``url`` is approved."""
         return origin_of(url) in self._sites
 
-    def link(self, origin):
+    def link(self, origin: str) -> WalletLink:
         """Return the WalletLink of ``origin``, as ``status`` answers it."""
         site = self._sites.get(origin)
         if not self.set_up or self.locked or site is None:
@@ -275,26 +305,38 @@ class AiWalletStub(Answers):
             return {"connected": True, "providerName": AUTO}
         account = self._find_account(site["account"])
         model = site["model"] or (account.model if account else None)
-        return {"connected": True, "providerName": site["account"], **({"model": model} if model else {})}
+        link: WalletLink = {"connected": True, "providerName": site["account"]}
+        if model:
+            link["model"] = model
+        return link
 
     # -- The model --------------------------------------------------------------------------------
 
-    def reply(self, text="", *, tool_calls=(), finish_reason=None, model=None, usage=True, hold_after=None,
-              fail_after=None):
+    def reply(
+        self,
+        text: str | list[str] = "",
+        *,
+        tool_calls: Iterable[ToolCall] = (),
+        finish_reason: str | None = None,
+        model: str | None = None,
+        usage: dict[str, Any] | bool | None = True,
+        hold_after: int | None = None,
+        fail_after: ProviderError | ProviderUnreachable | None = None,
+    ) -> Reply:
         """Queue the model's next answer and return it (a Reply you may wait on when it holds)."""
         answer = Reply(text, list(tool_calls), finish_reason, model, usage, hold_after, fail_after)
         self._queue.append(answer)
         return answer
 
-    def fail(self, status, detail):
+    def fail(self, status: int, detail: str) -> None:
         """Queue a provider refusal: the page gets ``<account> answered <status>: <detail>``."""
         self._queue.append(ProviderError(status, detail))
 
-    def fail_network(self, reason):
+    def fail_network(self, reason: str) -> None:
         """Queue a network failure between the wallet and the provider: the page gets 502 and ``reason``."""
         self._queue.append(ProviderUnreachable(reason))
 
-    def press_stop(self):
+    def press_stop(self) -> list[Chat]:
         """Press Stop in the wallet's side panel: every running chat ends with 499. Return those chats."""
         stopped = []
         for answering in self._answering.values():
@@ -306,30 +348,35 @@ class AiWalletStub(Answers):
 
     # -- The binding ------------------------------------------------------------------------------
 
-    async def _on_call(self, source, message):
+    async def _on_call(self, source: dict[str, Any], message: dict[str, Any]) -> Event | Notice:
         """Called by Playwright for each call of the binding from a page."""
         op = message.get("op")
         if op == "hello":
-            return self._hello(source["frame"], message["page"])
+            self._hello(source["frame"], message["page"])
+            return None
         if op == "listen":
             page = self._pages.get(message["page"])
             return await page.notices.get() if page is not None else None
         if op == "request":
-            return self._open(message, frame_origin(source["frame"]))
+            self._open(message, frame_origin(source["frame"]))
+            return None
         if op == "next":
             return await self._next(message["id"])
         if op == "cancel":
-            return await self._cancel(message["id"])
-        raise ValueError(f"Unknown op {op!r} from the page script; expected hello, listen, request, next or cancel.")
+            await self._cancel(message["id"])
+            return None
+        raise ValueError(
+            f"Unknown op {op!r} from the page script; expected hello, listen, request, next or cancel."
+        )
 
-    def _hello(self, frame, page_id):
+    def _hello(self, frame: "Frame", page_id: str) -> None:
         for old_id, old in list(self._pages.items()):
             if old.frame is frame or not old.is_open():  # that document was replaced or closed
                 old.notices.put_nowait(None)
                 del self._pages[old_id]
         self._pages[page_id] = _Page(page_id, frame_origin(frame), frame)
 
-    def _open(self, message, origin):
+    def _open(self, message: dict[str, Any], origin: str) -> None:
         log = Request(message["method"], message.get("params"), origin)
         self.requests.append(log)
         answering = Answering(log)
@@ -339,7 +386,7 @@ class AiWalletStub(Answers):
         self._answering[message["id"]] = answering
         self._changed()
 
-    async def _next(self, request_id):
+    async def _next(self, request_id: object) -> Event | None:
         answering = self._answering.get(request_id)
         if answering is None:
             return None
@@ -357,7 +404,7 @@ class AiWalletStub(Answers):
             self._changed()
         return event
 
-    async def _cancel(self, request_id):
+    async def _cancel(self, request_id: object) -> None:
         answering = self._answering.get(request_id)
         if answering is None:
             self._cancelled_early.add(request_id)
@@ -369,19 +416,19 @@ class AiWalletStub(Answers):
             await answering.events.aclose()
         return None
 
-    def _changed(self):
+    def _changed(self) -> None:
         """Wake every wait: something the test or a page waits on may have changed."""
         pulse(self)
 
-    def _window_closed(self, window):
-        """Called when the visitor decides in a window or closes it: the unlock window is gone; wake every wait."""
+    def _window_closed(self, window: ApprovalWindow | UnlockWindow) -> None:
+        """Called when the visitor decides in a window or closes it: drop the unlock window; wake waits."""
         if window is self._unlock_window:
             self._unlock_window = None
         self._changed()
 
     # -- Link notices -----------------------------------------------------------------------------
 
-    def _vault_changed(self):
+    def _vault_changed(self) -> None:
         """Send every open page of an approved origin its link ("each time the vault's contents change")."""
         self._changed()
         if self.locked:
@@ -390,7 +437,7 @@ class AiWalletStub(Answers):
             if origin in self._sites:
                 self._notify(origin, self.link(origin))
 
-    def _notify(self, origin, link):
+    def _notify(self, origin: str, link: WalletLink) -> None:
         self.notices.append((origin, link))
         for page_id, page in list(self._pages.items()):
             if page.origin != origin:
@@ -402,21 +449,21 @@ class AiWalletStub(Answers):
 
     # -- Accounts and sites -----------------------------------------------------------------------
 
-    def _find_account(self, name):
+    def _find_account(self, name: str) -> Account | None:
         return next((account for account in self.accounts if account.name == name), None)
 
-    def _account(self, name):
+    def _account(self, name: str) -> Account:
         account = self._find_account(name)
         if account is None:
             names = ", ".join(a.name for a in self.accounts) or "none"
             raise ScriptError(f"The wallet has no account named {name!r}; its accounts: {names}.")
         return account
 
-    def _check_account(self, name):
+    def _check_account(self, name: str) -> None:
         if name != AUTO:
             self._account(name)
 
-    def _approved(self, origin):
+    def _approved(self, origin: str | None) -> list[str]:
         if origin is not None:
             origin = origin_of(origin)
             if origin not in self._sites:
@@ -431,7 +478,7 @@ class AiWalletStub(Answers):
 
 
 @wallet_fixture
-async def aiwallet(request):
+async def aiwallet(request: "pytest.FixtureRequest") -> AsyncIterator[AiWalletStub]:
     """A test double of AI Wallet: ``await aiwallet.install(page)`` before the page loads."""
     refuse_test_kind(request, "aiwallet", sync=False)
     wallet = AiWalletStub()

@@ -9,7 +9,7 @@ from testwallet.aiwallet.records import Account, Request
 
 
 class Wallet(Protocol):
-    """What a window asks of the wallet that opened it (driver.AiWalletStub), so this module imports no driver."""
+    """What a window asks of the wallet that opened it (driver.AiWalletStub): no import of the driver."""
 
     accounts: list[Account]
 

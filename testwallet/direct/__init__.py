@@ -7,7 +7,7 @@ connects to the site's WebSocket and answers its calls from a backend.
     python -m testwallet.direct '<link>' --transcriber pocketsphinx --vocabulary countries.txt
 """
 
-from testwallet.direct.backends import Backend, OpenAICompatibleBackend, ScriptedBackend
+from testwallet.direct.backends import Backend, OpenAICompatibleBackend, ScriptedBackend, SkillBackend
 from testwallet.direct.exceptions import BackendError, LinkRefused
 from testwallet.direct.link_checks import Link, check_link
 from testwallet.direct.transcriber import PocketSphinxBackend  # imports pocketsphinx only when built
@@ -23,6 +23,7 @@ __all__ = [
     "OpenAICompatibleBackend",
     "PocketSphinxBackend",
     "ScriptedBackend",
+    "SkillBackend",
     "State",
     "check_link",
     "reconnect_delays",

@@ -10,10 +10,12 @@ Examples::
     BYOA_WALLET_DEV_LOCAL=1 python -m testwallet.direct "$LINK" --script audio.transcribe='{"text": "Peru"}'
 
     # text answers from a local Ollama, with two model codes
-    python -m testwallet.direct "$LINK" --openai-url http://127.0.0.1:11434/v1 --model m1=llama3.2 --model m2=qwen2.5
+    python -m testwallet.direct "$LINK" --openai-url http://127.0.0.1:11434/v1 \
+        --model m1=llama3.2 --model m2=qwen2.5
 
     # the same model as the site's ?testwallet=1 stand-ins (TESTWALLET_MODEL_URL, _MODEL, _MODEL_KEY)
-    TESTWALLET_MODEL_URL=http://127.0.0.1:11434/v1 TESTWALLET_MODEL=llama3.2 python -m testwallet.direct "$LINK"
+    TESTWALLET_MODEL_URL=http://127.0.0.1:11434/v1 TESTWALLET_MODEL=llama3.2 \
+        python -m testwallet.direct "$LINK"
 
     # transcribe clips offline, hearing only the phrases of a file (pip install 'visitor-ai[speech]')
     python -m testwallet.direct "$LINK" --transcriber pocketsphinx --vocabulary countries.txt
@@ -26,22 +28,34 @@ import os
 import sys
 from collections.abc import Sequence
 
-from testwallet.direct.backends import Backend, OpenAICompatibleBackend, ScriptedBackend
+from testwallet.direct.backends import OpenAICompatibleBackend, ScriptedBackend, SkillBackend
 from testwallet.direct.wallet import Consent, DirectWallet
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m testwallet.direct", description="A headless BYOA direct-link wallet.")
+    parser = argparse.ArgumentParser(
+        prog="python -m testwallet.direct", description="A headless BYOA direct-link wallet."
+    )
     parser.add_argument("link", help="the bringyourownagent://connect link")
     parser.add_argument("--consent", choices=[c.value for c in Consent], default=Consent.ALLOW.value)
-    parser.add_argument("--script", action="append", default=[], metavar="SKILL=JSON", help="a scripted answer")
+    parser.add_argument(
+        "--script", action="append", default=[], metavar="SKILL=JSON", help="a scripted answer"
+    )
     parser.add_argument("--openai-url", help="base URL of an OpenAI-compatible API, e.g. http://127.0.0.1:11434/v1")
     parser.add_argument("--model", action="append", default=[], metavar="CODE=NAME", help="e.g. m1=llama3.2")
-    parser.add_argument("--api-key-env", default="OPENAI_API_KEY", help="environment variable with the API key")
+    parser.add_argument(
+        "--api-key-env", default="OPENAI_API_KEY", help="environment variable with the API key"
+    )
     parser.add_argument("--provider-kind", default="local-model", help="local-model, api-key, ...")
-    parser.add_argument("--transcriber", choices=["pocketsphinx"], help="answer audio.transcribe offline (English)")
-    parser.add_argument("--vocabulary", metavar="FILE", help="the phrases the transcriber may hear, one per line")
-    parser.add_argument("--dev-local", action="store_true", help="allow ws://localhost (like BYOA_WALLET_DEV_LOCAL=1)")
+    parser.add_argument(
+        "--transcriber", choices=["pocketsphinx"], help="answer audio.transcribe offline (English)"
+    )
+    parser.add_argument(
+        "--vocabulary", metavar="FILE", help="the phrases the transcriber may hear, one per line"
+    )
+    parser.add_argument(
+        "--dev-local", action="store_true", help="allow ws://localhost (like BYOA_WALLET_DEV_LOCAL=1)"
+    )
     args = parser.parse_args(argv)
     if args.vocabulary and not args.transcriber:
         parser.error("--vocabulary needs --transcriber")
@@ -63,7 +77,7 @@ def model_from_environment(args: argparse.Namespace) -> argparse.Namespace:
     return args
 
 
-def build_backend(args: argparse.Namespace) -> Backend:
+def build_backend(args: argparse.Namespace) -> SkillBackend:
     if args.transcriber:
         from testwallet.direct.transcriber import PocketSphinxBackend, read_vocabulary
 
@@ -71,7 +85,10 @@ def build_backend(args: argparse.Namespace) -> Backend:
     if args.openai_url:
         models = dict(item.split("=", 1) for item in args.model) or {"m1": "default"}
         return OpenAICompatibleBackend(
-            args.openai_url, models, api_key=os.environ.get(args.api_key_env), provider_kind=args.provider_kind
+            args.openai_url,
+            models,
+            api_key=os.environ.get(args.api_key_env),
+            provider_kind=args.provider_kind,
         )
     script = {}
     for item in args.script:
@@ -85,7 +102,7 @@ def say(line: str) -> None:
     print(line, flush=True)
 
 
-async def run(args: argparse.Namespace, backend: Backend) -> int:
+async def run(args: argparse.Namespace, backend: SkillBackend) -> int:
     wallet = DirectWallet(backend, consent=args.consent, dev_local=args.dev_local or None, report=say)
     connected = False
     try:

@@ -2,6 +2,8 @@
 Skill backends of the headless wallet: what answers a call once the gate
 (``bringyourownagent.check_call``) has let it through.
 
+- ``SkillBackend``: what the wallet needs of a backend (a Protocol); ``Backend``
+  is a base class that has it, with every method's default.
 - ``ScriptedBackend``: answers from a script, for tests.
 - ``OpenAICompatibleBackend``: ``text.generate`` through any OpenAI-compatible
   chat completions API (a local Ollama or LM Studio, or OpenRouter).
@@ -12,18 +14,43 @@ A backend raises ``BackendError`` (or anything) to answer ``ok: false``.
 import inspect
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
-from typing import Any
+from typing import Any, Protocol
 
 import httpx
 
 from testwallet.direct.exceptions import BackendError
 
 #: What a script answers a skill with: an output object, or a (sync or async) function of (input, params).
-Answer = dict[str, Any] | Callable[[dict[str, Any], dict[str, Any]], dict[str, Any] | Awaitable[dict[str, Any]]]
+Answer = (
+    dict[str, Any] | Callable[[dict[str, Any], dict[str, Any]], dict[str, Any] | Awaitable[dict[str, Any]]]
+)
+
+
+class SkillBackend(Protocol):
+    """What the wallet asks of a backend: which skills and model codes, what a call costs, and its answer.
+
+    Any object with these answers, such as a ``Backend`` subclass (a transcriber, a model server's
+    client). ``run`` and ``stream`` raise (``BackendError`` or anything) to answer ``ok: false``.
+    """
+
+    #: What check_call calls the provider (a bringyourownagent PROVIDER_KINDS value).
+    provider_kind: str
+    #: What the result's receipt names as the provider.
+    receipt_provider: str
+
+    def skills(self) -> set[str]: ...
+
+    def model_codes(self) -> list[str]: ...
+
+    def estimated_cost(self, skill: str, input: dict[str, Any], params: dict[str, Any]) -> str: ...
+
+    async def run(self, skill: str, input: dict[str, Any], params: dict[str, Any]) -> dict[str, Any]: ...
+
+    def stream(self, skill: str, input: dict[str, Any], params: dict[str, Any]) -> AsyncIterator[str]: ...
 
 
 class Backend:
-    """The interface: which skills, which model codes, and how to answer."""
+    """A base of a SkillBackend: no skills, no model codes, every call free; override what you answer."""
 
     #: What check_call calls the provider (a bringyourownagent PROVIDER_KINDS value).
     provider_kind = "local-model"
@@ -84,7 +111,7 @@ class ScriptedBackend(Backend):
         if skill not in self.script:
             raise BackendError(f"no script for {skill}")
         self.calls.append((skill, input, params))
-        answer = self.script[skill]
+        answer: object = self.script[skill]
         if callable(answer):
             answer = answer(input, params)
             if inspect.isawaitable(answer):
@@ -136,17 +163,20 @@ class OpenAICompatibleBackend(Backend):
     def _request(self, input: dict[str, Any], params: dict[str, Any], stream: bool) -> dict[str, Any]:
         messages = input.get("messages") if isinstance(input, dict) else None
         if not isinstance(messages, list) or not all(
-            isinstance(m, dict) and m.get("role") in ("system", "user", "assistant") and isinstance(m.get("content"), str)
+            isinstance(m, dict)
+            and m.get("role") in ("system", "user", "assistant")
+            and isinstance(m.get("content"), str)
             for m in messages
         ):
             raise BackendError("text.generate takes a list of chat messages")
         code = params.get("model") or next(iter(self.models))
         if code not in self.models:
             raise BackendError("no such model code")
-        body = {"model": self.models[code], "messages": list(messages), "stream": stream}
+        body: dict[str, Any] = {"model": self.models[code], "messages": list(messages), "stream": stream}
         choices = params.get("choices")
         if isinstance(choices, list) and all(isinstance(c, str) for c in choices):
-            body["messages"].insert(0, {"role": "system", "content": "Answer with exactly one of: " + ", ".join(choices)})
+            instruction = "Answer with exactly one of: " + ", ".join(choices)
+            body["messages"].insert(0, {"role": "system", "content": instruction})
         if isinstance(params.get("maxTokens"), int):
             body["max_tokens"] = params["maxTokens"]
         return body
@@ -155,7 +185,9 @@ class OpenAICompatibleBackend(Backend):
         if skill != "text.generate":
             raise BackendError(f"this backend does not answer {skill}")
         response = await self.client.post(
-            f"{self.base_url}/chat/completions", json=self._request(input, params, False), headers=self.headers
+            f"{self.base_url}/chat/completions",
+            json=self._request(input, params, False),
+            headers=self.headers,
         )
         if response.status_code != 200:
             raise BackendError(f"the provider answered {response.status_code}")

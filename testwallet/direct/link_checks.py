@@ -109,5 +109,5 @@ async def resolve_public(host: str, port: int, *, dev_local: bool = False) -> st
     for _family, _type, _proto, _name, sockaddr in infos:
         address = ipaddress.ip_address(sockaddr[0])
         if address.is_global or (dev_local and address.is_loopback and endpoints.is_loopback(host)):
-            return sockaddr[0]
+            return str(sockaddr[0])  # already a str for AF_INET and AF_INET6
     raise LinkRefused("address", "the endpoint resolves only to private or special addresses")

@@ -41,7 +41,9 @@ def read_vocabulary(path: str | os.PathLike[str]) -> list[str]:
 
 def is_english(language: object) -> bool:
     """Return True for a language tag the English model can hear (``en``, ``en-GB`` ...) or none at all."""
-    return language is None or (isinstance(language, str) and re.fullmatch(r"en(-[A-Za-z0-9]+)*", language) is not None)
+    if language is None:
+        return True
+    return isinstance(language, str) and re.fullmatch(r"en(-[A-Za-z0-9]+)*", language) is not None
 
 
 class PocketSphinxBackend(Backend):
@@ -55,21 +57,25 @@ class PocketSphinxBackend(Backend):
         try:
             import pocketsphinx
         except ImportError:
-            raise ImportError(f"the pocketsphinx transcriber needs the speech extra: {INSTALL_HINT}") from None
+            raise ImportError(
+                f"the pocketsphinx transcriber needs the speech extra: {INSTALL_HINT}"
+            ) from None
         # With a vocabulary the grammar replaces the language model: not loading it saves time and memory.
         free_form = {} if vocabulary is None else {"lm": None}
         self.decoder = pocketsphinx.Decoder(samprate=wav.RATE, loglevel="FATAL", **free_form)
         self.phrases = None  # the model's spelling of each phrase -> the vocabulary's
         if vocabulary is not None:
             self.phrases = self._phrases(vocabulary)
-            grammar = f"#JSGF V1.0;\ngrammar vocabulary;\npublic <phrase> = {' | '.join(sorted(self.phrases))};\n"
+            rule = " | ".join(sorted(self.phrases))
+            grammar = f"#JSGF V1.0;\ngrammar vocabulary;\npublic <phrase> = {rule};\n"
             self.decoder.add_jsgf_string("vocabulary", grammar)
             self.decoder.activate_search("vocabulary")
         # One decoder, one clip at a time: it keeps state between start_utt and end_utt.
         self.lock = threading.Lock()
 
     def _phrases(self, vocabulary: Sequence[str]) -> dict[str, str]:
-        phrases, unknown = {}, []
+        phrases: dict[str, str] = {}
+        unknown: list[str] = []
         for phrase in vocabulary:
             words = re.findall(r"[\w']+", phrase.casefold())
             if not words or any(self.decoder.lookup_word(word) is None for word in words):

@@ -17,6 +17,7 @@ skill, ok and duration: never its content).
 
 import asyncio
 import base64
+import contextlib
 import enum
 import logging
 import time
@@ -32,8 +33,11 @@ from websockets.asyncio.client import ClientConnection
 from websockets.asyncio.client import connect as _connect
 
 from byoa import protocol, wav
+
+# byoa.exceptions.NotJSON from its Django-free home (byoa.protocol raises it but does not export it).
+from byoa._errors import NotJSON
 from testwallet.direct import link_checks
-from testwallet.direct.backends import Backend
+from testwallet.direct.backends import SkillBackend
 from testwallet.direct.exceptions import LinkRefused
 
 logger = logging.getLogger(__name__)
@@ -48,13 +52,13 @@ RECONNECT_DELAYS = (1, 2, 5, 10)
 RECONNECT_EVERY = 30
 
 
-class Consent(str, enum.Enum):
+class Consent(str, enum.Enum):  # noqa: UP042 (StrEnum would change str(), which prints Consent.ALLOW)
     ALLOW = "allow"  # connect for this link; forget the pairing when it ends
     DECLINE = "decline"  # contact nothing: a decline looks like no wallet
     DECIDE_ON_MY_OWN = "decide-on-my-own"  # allow, keep the pairing, come back after a drop
 
 
-class State(str, enum.Enum):
+class State(str, enum.Enum):  # noqa: UP042 (StrEnum would change str(), which prints State.IDLE)
     IDLE = "idle"  # no link handled yet
     CONNECTED = "connected"  # welcomed; answering calls
     AWAY = "away"  # the connection dropped; coming back (decide on my own)
@@ -79,7 +83,7 @@ class DirectWallet:
 
     def __init__(
         self,
-        backend: Backend,
+        backend: SkillBackend,
         *,
         consent: Consent | str = Consent.ALLOW,
         name: str = "Headless wallet",
@@ -115,6 +119,8 @@ class DirectWallet:
         self.welcomed = asyncio.Event()
         self.closed = asyncio.Event()
         self.answered = 0
+        #: What the last open() answered, as the direct_wallet fixture records it.
+        self.opened = False
         self._recent_codes: dict[str, float] = {}
         self._link_slots = asyncio.Semaphore(4)  # at most 4 links handled at once
         self._ws: ClientConnection | None = None
@@ -141,7 +147,8 @@ class DirectWallet:
             grant = self._grant_for(checked.manifest)
             if grant is None:
                 return self._note("no Allow: a required skill or model is not available")
-            self.endpoint, self.manifest_text, self.manifest = checked.endpoint, checked.manifest_text, checked.manifest
+            self.endpoint, self.manifest_text = checked.endpoint, checked.manifest_text
+            self.manifest = checked.manifest
             self.grant = grant
             return await self._connect(session=checked.session, pairing=None)
 
@@ -163,12 +170,18 @@ class DirectWallet:
                 return None
         if not skills:
             return None
-        limits = dict((manifest["purpose"].get("limits") or {}))
-        limits["maxParallelCalls"] = min(limits.get("maxParallelCalls", WALLET_PARALLEL_CALLS), WALLET_PARALLEL_CALLS)
+        limits = dict(manifest["purpose"].get("limits") or {})
+        asked = limits.get("maxParallelCalls", WALLET_PARALLEL_CALLS)
+        limits["maxParallelCalls"] = min(asked, WALLET_PARALLEL_CALLS)
         limits.update(self.extra_limits)
         expires = datetime.now(UTC) + timedelta(seconds=self.grant_seconds)
-        grant = {"skills": sorted(skills), "expiresAt": expires.strftime("%Y-%m-%dT%H:%M:%SZ"), "limits": limits}
-        block = manifest["skills"].get("text.generate", {}).get("models") if "text.generate" in skills else None
+        grant: dict[str, Any] = {
+            "skills": sorted(skills),
+            "expiresAt": expires.strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "limits": limits,
+        }
+        text = manifest["skills"].get("text.generate", {}) if "text.generate" in skills else {}
+        block = text.get("models")
         if isinstance(block, dict):
             offered = list(self.chosen_models or self.backend.model_codes())
             count = block.get("count", 1)
@@ -183,6 +196,7 @@ class DirectWallet:
         """Open the socket, say hello, check the welcome; start serving. Return True when welcomed."""
         parts = urlsplit(self.endpoint)
         port = parts.port or (443 if parts.scheme == "wss" else 80)
+        assert parts.hostname is not None  # check_link refuses an endpoint without a host
         try:
             address = await link_checks.resolve_public(parts.hostname, port, dev_local=self.dev_local)
             ws = await _NoRedirects(
@@ -199,8 +213,10 @@ class DirectWallet:
             return self._note(f"could not connect ({type(exc).__name__})")
         try:
             await ws.send(protocol.dump(protocol.hello(session, pairing, self.identity, self.grant)))
-            first = protocol.parse(await asyncio.wait_for(ws.recv(), self.open_timeout))
-        except (websockets.ConnectionClosed, TimeoutError, protocol.NotJSON):
+            message = await asyncio.wait_for(ws.recv(), self.open_timeout)
+            # Frames are text: a binary one is no welcome (as _serve skips binary frames).
+            first = protocol.parse(message) if isinstance(message, str) else None
+        except (websockets.ConnectionClosed, TimeoutError, NotJSON):
             await ws.close()
             return self._note("no welcome")
         if not first or first.get("type") != "welcome" or not isinstance(first.get("pairing"), str):
@@ -246,9 +262,11 @@ class DirectWallet:
                     continue
                 try:
                     frame = protocol.parse(message)
-                except protocol.NotJSON:
+                except NotJSON:
                     continue
-                kind = frame.get("type") if frame else None
+                if not frame:
+                    continue
+                kind = frame.get("type")
                 if kind == "call":
                     self._spawn(self._answer(ws, frame))
                 elif kind == "bye":
@@ -308,10 +326,8 @@ class DirectWallet:
                 reply = protocol.result(call_id, False)
             finally:
                 self._answering -= 1
-        try:
+        with contextlib.suppress(websockets.ConnectionClosed):
             await ws.send(protocol.dump(reply))
-        except websockets.ConnectionClosed:
-            pass
         # The skill is the site's word: named only when it is one the visitor granted.
         skill = frame.get("skill") if frame.get("skill") in self.grant["skills"] else "a skill not granted"
         outcome = "ok" if reply.get("ok") else "not ok"
@@ -320,7 +336,12 @@ class DirectWallet:
     async def _run_call(self, ws: ClientConnection, frame: protocol.Frame) -> protocol.Frame:
         call_id, skill = frame.get("id"), frame.get("skill")
         input, params = frame.get("input"), frame.get("params") or {}
-        if not isinstance(input, dict) or not isinstance(params, dict) or skill not in self.grant["skills"]:
+        if (
+            not isinstance(skill, str)
+            or not isinstance(input, dict)
+            or not isinstance(params, dict)
+            or skill not in self.grant["skills"]
+        ):
             return protocol.result(call_id, False)
         model = params.get("model")
         if model is not None and model not in self.grant.get("models", ()):
@@ -344,7 +365,8 @@ class DirectWallet:
             work = self.backend.run(skill, input, params)
         output = await asyncio.wait_for(work, limits.get("maxCallSeconds"))
         self.answered += 1
-        return protocol.result(call_id, True, output, {"cost": cost, "provider": self.backend.receipt_provider})
+        receipt = {"cost": cost, "provider": self.backend.receipt_provider}
+        return protocol.result(call_id, True, output, receipt)
 
     async def _stream(
         self, ws: ClientConnection, call_id: Any, skill: str, input: dict[str, Any], params: dict[str, Any]
@@ -382,7 +404,8 @@ class DirectWallet:
         spent = self._gate_state["spent"]
         total = Decimal(amount) + (Decimal(spent.split()[0]) if spent else Decimal(0))
         now = datetime.now(UTC)
-        recent = [t for t in self._gate_state["callTimes"] if datetime.fromisoformat(t) > now - timedelta(minutes=1)]
+        minute_ago = now - timedelta(minutes=1)
+        recent = [t for t in self._gate_state["callTimes"] if datetime.fromisoformat(t) > minute_ago]
         recent.append(_rfc3339(now))
         self._gate_state = {"spent": f"{total} {currency}", "callTimes": recent}
 
@@ -393,10 +416,8 @@ class DirectWallet:
         self._stopping = True
         ws = self._ws
         if ws is not None:
-            try:
+            with contextlib.suppress(websockets.ConnectionClosed):
                 await ws.send(protocol.dump(protocol.bye()))
-            except websockets.ConnectionClosed:
-                pass
             await ws.close()
         for task in list(self._tasks):
             if task is not asyncio.current_task():
@@ -442,7 +463,9 @@ def asks_for_more(manifest: dict[str, Any], allowed: dict[str, Any], grant: dict
         return True
     for skill, entry in manifest["skills"].items():
         block, was = entry.get("models"), allowed["skills"].get(skill, {}).get("models")
-        if isinstance(block, dict) and (not isinstance(was, dict) or block.get("count", 1) > was.get("count", 1)):
+        if not isinstance(block, dict):
+            continue
+        if not isinstance(was, dict) or block.get("count", 1) > was.get("count", 1):
             return True
     limits, were = manifest["purpose"].get("limits") or {}, allowed["purpose"].get("limits") or {}
     return any(name not in limits or limits[name] > bound for name, bound in were.items())
@@ -454,7 +477,7 @@ def _rfc3339(moment: datetime) -> str:
 
 def _measure(input: dict[str, Any]) -> dict[str, float] | None:
     """Return what the gate measures of a call's input, or None for audio that is not a clip."""
-    measured = {"clipSeconds": 0, "textChars": 0}
+    measured: dict[str, float] = {"clipSeconds": 0, "textChars": 0}
     audio = input.get("audio")
     if audio is not None:
         try:

@@ -7,10 +7,9 @@ System checks of the stand-ins' model relay, run by ``manage.py check``.
 
 from typing import Any
 
+from django.conf import settings
 from django.core import checks
 from django.core.exceptions import ImproperlyConfigured
-
-from django.conf import settings
 
 from testwallet.relay.conf import has_credentials, relay_settings
 

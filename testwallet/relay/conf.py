@@ -63,7 +63,9 @@ def relay_settings() -> RelaySettings:
             f"not {given.get('TIMEOUT')!r}"
         ) from None
     if not timeout > 0:
-        raise ImproperlyConfigured("TESTWALLET['TIMEOUT'] (TESTWALLET_MODEL_TIMEOUT) must be more than 0 seconds")
+        raise ImproperlyConfigured(
+            "TESTWALLET['TIMEOUT'] (TESTWALLET_MODEL_TIMEOUT) must be more than 0 seconds"
+        )
     for key in ("MODEL_URL", "TRANSCRIBE_URL"):
         url = given.get(key) or ""
         if url and urlsplit(url).scheme not in ("http", "https"):

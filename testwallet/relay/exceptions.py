@@ -8,7 +8,7 @@
 class RelayError(Exception):
     """Raised when the relay cannot answer; `status` and `message` are what the page gets."""
 
-    def __init__(self, message, status):
+    def __init__(self, message: str, status: int) -> None:
         super().__init__(message)
         self.message = message
         self.status = status

@@ -1,7 +1,7 @@
 """The by-hand test wallet switch, as middleware so that it works in sync and async views alike."""
 
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TypedDict, cast
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.conf import settings
@@ -15,6 +15,25 @@ from testwallet.relay.token import session_token
 
 #: The cookie that keeps the choice: a cookie, not the session, so that a page view stores nothing.
 COOKIE = "testwallet"
+
+
+class RelayInfo(TypedDict):
+    """What the stand-in scripts need to reach the relay (``request.testwallet_relay``)."""
+
+    chat: str  # the chat route
+    transcribe: str | None  # the transcription route, when a transcription server is named
+    token: str  # this session's relay token
+    csrf: str
+    model: str  # who answers, as the banner says it
+    modelName: str
+    scripted: bool
+
+
+class TestWalletRequest(HttpRequest):
+    """A request once the middleware has run: what the base template reads."""
+
+    testwallet: bool
+    testwallet_relay: RelayInfo | None
 
 
 class TestWalletMiddleware:
@@ -37,19 +56,22 @@ class TestWalletMiddleware:
             markcoroutinefunction(self)
 
     async def __call__(self, request: HttpRequest) -> HttpResponseBase:
-        request.testwallet = False
-        request.testwallet_relay = None
+        marked = cast(TestWalletRequest, request)  # the same object, with the attributes set below
+        marked.testwallet = False
+        marked.testwallet_relay = None
         asked = request.GET.get("testwallet") if settings.DEBUG else None
         if settings.DEBUG:
-            request.testwallet = asked == "1" if asked in {"0", "1"} else request.COOKIES.get(COOKIE) == "1"
-        request.testwallet_relay = await relay_for(request) if request.testwallet else None
+            marked.testwallet = asked == "1" if asked in {"0", "1"} else request.COOKIES.get(COOKIE) == "1"
+        marked.testwallet_relay = await relay_for(request) if marked.testwallet else None
         response = await self.get_response(request)
         if asked in {"0", "1"}:
-            response.set_cookie(COOKIE, asked, httponly=True, samesite="Lax", secure=settings.SESSION_COOKIE_SECURE or None)
+            response.set_cookie(
+                COOKIE, asked, httponly=True, samesite="Lax", secure=bool(settings.SESSION_COOKIE_SECURE)
+            )
         return response
 
 
-async def relay_for(request: HttpRequest) -> dict[str, Any] | None:
+async def relay_for(request: HttpRequest) -> RelayInfo | None:
     """Return what the stand-in scripts need to reach the relay, or None when it is not routed."""
     try:
         chat = reverse("testwallet_relay:chat")

@@ -17,9 +17,12 @@ import re
 import secrets
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from django.apps import apps
+
+if TYPE_CHECKING:
+    from testwallet.relay.apps import RelayConfig  # which imports this module
 
 MODEL = "scripted"
 LABEL = "(scripted stand-in, not an AI)"
@@ -42,7 +45,8 @@ class Chat:
     def from_body(cls, body: dict[str, Any]) -> "Chat":
         """Return the chat of an OpenAI-style request body, leaving out what is not its shape."""
         messages = [m for m in body.get("messages", []) if isinstance(m, dict)]
-        offered = body.get("tools") if isinstance(body.get("tools"), list) else []
+        given = body.get("tools")
+        offered = given if isinstance(given, list) else []
         tools = frozenset(name for name in map(tool_name, offered) if isinstance(name, str))
         system = "\n".join(text_of(m) for m in messages if m.get("role") == "system")
         return cls(messages=messages, tools=tools, system=system)
@@ -57,7 +61,7 @@ def answer(body: dict[str, Any], players: Sequence[Player] | None = None) -> Com
     """Return the chat completion the scripted player gives for an OpenAI-style request body."""
     chat = Chat.from_body(body)
     if players is None:
-        players = apps.get_app_config("testwallet_relay").players
+        players = cast("RelayConfig", apps.get_app_config("testwallet_relay")).players
     for player in players:
         if (completion_ := player(chat)) is not None:
             return completion_

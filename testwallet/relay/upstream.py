@@ -7,20 +7,26 @@ nothing of a request or an answer is logged.
 import asyncio
 import json
 import time
+from collections.abc import AsyncIterator
+from typing import Any
 
 import httpx
 
-from testwallet.relay.exceptions import UpstreamError
+from testwallet.relay.conf import RelaySettings
+from testwallet.relay.exceptions import RelayError, UpstreamError
 
 #: The chat request's keys the relay passes on; the model is the relay's own.
 CHAT_KEYS = frozenset(
-    {"messages", "tools", "tool_choice", "max_tokens", "temperature", "top_p", "stop", "stream", "response_format"}
+    {
+        "messages", "tools", "tool_choice", "max_tokens", "temperature", "top_p", "stop", "stream",
+        "response_format",
+    }
 )
 #: How much of an error text from the model server reaches the page.
 ERROR_TEXT_CHARS = 300
 
 
-def chat_body(conf, asked):
+def chat_body(conf: RelaySettings, asked: dict[str, Any]) -> dict[str, Any]:
     """Return the body to send upstream: the page's allowed keys, and the configured model."""
     body = {key: value for key, value in asked.items() if key in CHAT_KEYS}
     if conf.model:
@@ -28,19 +34,19 @@ def chat_body(conf, asked):
     return body
 
 
-def headers(conf):
+def headers(conf: RelaySettings) -> dict[str, str]:
     return {"authorization": f"Bearer {conf.model_key}"} if conf.model_key else {}
 
 
-def _too_slow(conf):
+def _too_slow(conf: RelaySettings) -> UpstreamError:
     return UpstreamError(f"The model server took longer than {conf.timeout:g} s to answer", 504)
 
 
-async def _refusal(response):
+async def _refusal(response: httpx.Response) -> UpstreamError:
     """Return the UpstreamError for a non-200 answer, with the server's own short reason."""
     try:
         await response.aread()
-        detail = response.json().get("error")
+        detail: Any = response.json().get("error")
         detail = detail.get("message") if isinstance(detail, dict) else detail
     except (ValueError, AttributeError, httpx.HTTPError):
         detail = None
@@ -48,22 +54,25 @@ async def _refusal(response):
     return UpstreamError(f"The model server answered {response.status_code}{reason}", 502)
 
 
-async def complete_chat(conf, asked):
+async def complete_chat(conf: RelaySettings, asked: dict[str, Any]) -> dict[str, Any]:
     """Return the model server's chat completion (a dict) for the page's request, not streamed."""
     body = {**chat_body(conf, asked), "stream": False}
     try:
         async with asyncio.timeout(conf.timeout), httpx.AsyncClient(timeout=None) as client:
-            response = await client.post(f"{conf.model_url}/chat/completions", json=body, headers=headers(conf))
+            response = await client.post(
+                f"{conf.model_url}/chat/completions", json=body, headers=headers(conf)
+            )
             if response.status_code != 200:
                 raise await _refusal(response)
-            return response.json()
+            completion: dict[str, Any] = response.json()
+            return completion
     except TimeoutError:
         raise _too_slow(conf) from None
     except (httpx.HTTPError, ValueError) as error:
         raise UpstreamError(f"The model server could not be reached ({type(error).__name__})", 502) from None
 
 
-async def open_chat_stream(conf, asked):
+async def open_chat_stream(conf: RelaySettings, asked: dict[str, Any]) -> AsyncIterator[bytes]:
     """
     Start a streamed chat completion and return an async iterator of the server's
     event-stream bytes, as they come. Raises UpstreamError until the answer starts;
@@ -87,12 +96,16 @@ async def open_chat_stream(conf, asked):
         if isinstance(error, TimeoutError):
             raise _too_slow(conf) from None
         if isinstance(error, httpx.HTTPError):
-            raise UpstreamError(f"The model server could not be reached ({type(error).__name__})", 502) from None
+            raise UpstreamError(
+                f"The model server could not be reached ({type(error).__name__})", 502
+            ) from None
         raise
     return _pass_through(conf, client, response, deadline)
 
 
-async def _pass_through(conf, client, response, deadline):
+async def _pass_through(
+    conf: RelaySettings, client: httpx.AsyncClient, response: httpx.Response, deadline: float
+) -> AsyncIterator[bytes]:
     try:
         chunks = response.aiter_raw()
         while True:
@@ -105,7 +118,8 @@ async def _pass_through(conf, client, response, deadline):
                 yield error_event(_too_slow(conf))
                 return
             except httpx.HTTPError as error:
-                yield error_event(UpstreamError(f"The model server broke off the answer ({type(error).__name__})", 502))
+                broken = f"The model server broke off the answer ({type(error).__name__})"
+                yield error_event(UpstreamError(broken, 502))
                 return
             yield chunk
     finally:
@@ -113,12 +127,13 @@ async def _pass_through(conf, client, response, deadline):
         await client.aclose()
 
 
-def error_event(error):
+def error_event(error: RelayError) -> bytes:
     """Return an event-stream event carrying the error, in the shape OpenAI's streams use."""
-    return f"\n\ndata: {json.dumps({'error': {'message': error.message, 'status': error.status}})}\n\n".encode()
+    payload = json.dumps({"error": {"message": error.message, "status": error.status}})
+    return f"\n\ndata: {payload}\n\n".encode()
 
 
-async def transcribe(conf, wav, language=None):
+async def transcribe(conf: RelaySettings, wav: bytes, language: str | None = None) -> dict[str, str]:
     """Return the text the transcription server hears in a WAV clip."""
     data = {"model": conf.transcribe_model}
     if language:
@@ -137,7 +152,9 @@ async def transcribe(conf, wav, language=None):
     except TimeoutError:
         raise _too_slow(conf) from None
     except (httpx.HTTPError, ValueError, AttributeError) as error:
-        raise UpstreamError(f"The transcription server could not be reached ({type(error).__name__})", 502) from None
+        raise UpstreamError(
+            f"The transcription server could not be reached ({type(error).__name__})", 502
+        ) from None
     if not isinstance(text, str):
         raise UpstreamError("The transcription server's answer has no text", 502)
     return {"text": text}

@@ -9,9 +9,12 @@ token before that.
 import base64
 import binascii
 import json
+from collections.abc import AsyncIterator, Iterable
+from typing import Any
 
 from django.conf import settings
-from django.http import Http404, JsonResponse, StreamingHttpResponse
+from django.http import Http404, HttpRequest, JsonResponse, StreamingHttpResponse
+from django.http.response import HttpResponseBase
 from django.views.decorators.http import require_POST
 
 from testwallet.relay import scripted, token, upstream
@@ -24,19 +27,22 @@ MAX_CHAT_BYTES = 512 * 1024
 MAX_TRANSCRIBE_BYTES = 1024 * 1024
 
 
-def _error(message, status):
+def _error(message: str, status: int) -> JsonResponse:
     return JsonResponse({"error": {"message": message, "status": status}}, status=status)
 
 
-async def _refusal(request, max_bytes):
+async def _refusal(request: HttpRequest, max_bytes: int) -> JsonResponse | None:
     """Return the response that refuses this request, or None when the relay may serve it."""
     if not settings.DEBUG:
         raise Http404("The test-wallet relay exists only with DEBUG on")
     own = f"{request.scheme}://{request.get_host()}"
-    if request.headers.get("Sec-Fetch-Site", "same-origin") != "same-origin" or request.headers.get("Origin") != own:
+    fetch_site = request.headers.get("Sec-Fetch-Site", "same-origin")
+    if fetch_site != "same-origin" or request.headers.get("Origin") != own:
         return _error("The test-wallet relay serves only this site's own pages", 403)
     if not await token.carries_session_token(request):
-        return _error("The test-wallet relay serves only the page that turned the test wallet on in this session", 403)
+        return _error(
+            "The test-wallet relay serves only the page that turned the test wallet on in this session", 403
+        )
     try:
         length = int(request.headers.get("Content-Length", ""))
     except ValueError:
@@ -46,7 +52,7 @@ async def _refusal(request, max_bytes):
     return None
 
 
-def _json_body(request):
+def _json_body(request: HttpRequest) -> dict[str, Any]:
     try:
         body = json.loads(request.body)
     except (ValueError, UnicodeDecodeError):
@@ -57,7 +63,7 @@ def _json_body(request):
 
 
 @require_POST
-async def chat(request):
+async def chat(request: HttpRequest) -> HttpResponseBase:
     """Answer one OpenAI-style chat completion through the developer's model, or the scripted player."""
     refused = await _refusal(request, MAX_CHAT_BYTES)
     if refused:
@@ -81,7 +87,7 @@ async def chat(request):
 
 
 @require_POST
-async def transcribe(request):
+async def transcribe(request: HttpRequest) -> HttpResponseBase:
     """Transcribe one WAV clip (`{audio: {mime, base64}, language?}`) with the developer's server."""
     refused = await _refusal(request, MAX_TRANSCRIBE_BYTES)
     if refused:
@@ -92,7 +98,11 @@ async def transcribe(request):
             raise RelayError("No transcription server is named (TESTWALLET_TRANSCRIBE_URL)", 404)
         body = _json_body(request)
         audio = body.get("audio")
-        if not isinstance(audio, dict) or audio.get("mime") != "audio/wav" or not isinstance(audio.get("base64"), str):
+        if (
+            not isinstance(audio, dict)
+            or audio.get("mime") != "audio/wav"
+            or not isinstance(audio.get("base64"), str)
+        ):
             raise RelayError("A transcription request carries audio: {mime: 'audio/wav', base64}", 400)
         try:
             wav = base64.b64decode(audio["base64"], validate=True)
@@ -104,13 +114,13 @@ async def transcribe(request):
         return _error(error.message, error.status)
 
 
-def _event_stream(chunks):
+def _event_stream(chunks: AsyncIterator[bytes]) -> StreamingHttpResponse:
     response = StreamingHttpResponse(chunks, content_type="text/event-stream")
     response["Cache-Control"] = "no-store"
     response["X-Accel-Buffering"] = "no"  # a proxy in front must not hold the stream back
     return response
 
 
-async def _each(chunks):
+async def _each(chunks: Iterable[bytes]) -> AsyncIterator[bytes]:
     for chunk in chunks:
         yield chunk

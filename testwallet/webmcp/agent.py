@@ -42,8 +42,16 @@ class BrowserAgent:
             raise
         return [AgentTool.from_playwright(entry) for entry in listed]
 
-    async def wait_for_tools(self, page: Page, *names: str, timeout: float = DEFAULT_TIMEOUT) -> list[AgentTool]:
-        """Wait until the page registered ``names`` (with none, any tool) and return its tools; TimeoutError after ``timeout`` s."""
+    async def wait_for_tools(
+        self,
+        page: Page,
+        *names: str,
+        timeout: float = DEFAULT_TIMEOUT,  # noqa: ASYNC109 (a bounded wait: the timeout is its API)
+    ) -> list[AgentTool]:
+        """Wait until the page registered ``names`` (none: any tool) and return its tools.
+
+        TimeoutError after ``timeout`` s.
+        """
         missing = await page.evaluate(WAIT_FOR_TOOLS, [list(names), timeout * 1000])
         if missing is None:
             raise WebMCPMissing(page.url)
@@ -53,7 +61,12 @@ class BrowserAgent:
         return tools
 
     async def call_tool(
-        self, page: Page, name: str, arguments: dict[str, Any] | None = None, *, timeout: float = DEFAULT_TIMEOUT
+        self,
+        page: Page,
+        name: str,
+        arguments: dict[str, Any] | None = None,
+        *,
+        timeout: float = DEFAULT_TIMEOUT,  # noqa: ASYNC109 (a bounded wait: the timeout is its API)
     ) -> ToolResult:
         """Call a tool the page registered, as the browser's agent does, and return its result."""
         try:
@@ -77,7 +90,9 @@ def webmcp_launch_args(launch_args: dict[str, Any]) -> dict[str, Any]:
 
 
 @pytest_asyncio.fixture(loop_scope="session", scope="session")
-async def webmcp_browser(browser_type: BrowserType, browser_type_launch_args: dict[str, Any]) -> AsyncIterator[Browser]:
+async def webmcp_browser(
+    browser_type: BrowserType, browser_type_launch_args: dict[str, Any]
+) -> AsyncIterator[Browser]:
     """Chromium launched with WebMCP on, for the session (the suite's own browser stays without it)."""
     browser = await browser_type.launch(**webmcp_launch_args(browser_type_launch_args))
     yield browser
@@ -85,8 +100,10 @@ async def webmcp_browser(browser_type: BrowserType, browser_type_launch_args: di
 
 
 @wallet_fixture
-async def browser_agent(request: pytest.FixtureRequest, webmcp_browser: Browser) -> AsyncIterator[BrowserAgent]:
-    """The browser's own agent, for async tests: ``page = await browser_agent.new_page()``, then list and call."""
+async def browser_agent(
+    request: pytest.FixtureRequest, webmcp_browser: Browser
+) -> AsyncIterator[BrowserAgent]:
+    """The browser's own agent, for async tests: ``page = await browser_agent.new_page()``; list and call."""
     refuse_test_kind(request, "browser_agent", sync=False)
     agent = BrowserAgent(webmcp_browser)
     yield agent

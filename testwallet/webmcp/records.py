@@ -1,7 +1,10 @@
 """What both faces of the browser agent share: its records, its error, and the page-side wait."""
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from playwright.async_api import WebMCPTool
 
 #: The Chromium switch that turns WebMCP on (Chromium 146 and later).
 WEBMCP_FLAG = "--enable-features=WebMCP"
@@ -33,7 +36,7 @@ class AgentTool:
     untrusted_content: bool  # WebMCP's untrustedContentHint
 
     @classmethod
-    def from_playwright(cls, listed: dict[str, Any]) -> "AgentTool":
+    def from_playwright(cls, listed: "WebMCPTool") -> "AgentTool":
         """Return the tool of one entry of Playwright's ``page.webmcp.tools()``."""
         annotations = listed.get("annotations") or {}
         return cls(
@@ -90,7 +93,11 @@ WAIT_FOR_TOOLS = """([wanted, timeoutMs]) => {
     return wanted.length ? wanted.filter((name) => !names.has(name)) : (names.size ? [] : ['any tool']);
   };
   return new Promise((resolve) => {
-    const finish = (left) => { context.removeEventListener('toolchange', check); clearTimeout(timer); resolve(left); };
+    const finish = (left) => {
+      context.removeEventListener('toolchange', check);
+      clearTimeout(timer);
+      resolve(left);
+    };
     const check = () => missing().then((left) => { if (left.length === 0) finish(left); });
     const timer = setTimeout(() => missing().then(finish), timeoutMs);
     context.addEventListener('toolchange', check);

@@ -46,7 +46,10 @@ class SyncBrowserAgent:
         return [AgentTool.from_playwright(entry) for entry in listed]
 
     def wait_for_tools(self, page: Page, *names: str, timeout: float = DEFAULT_TIMEOUT) -> list[AgentTool]:
-        """Wait until the page registered ``names`` (with none, any tool) and return its tools; TimeoutError after ``timeout`` s."""
+        """Wait until the page registered ``names`` (none: any tool) and return its tools.
+
+        TimeoutError after ``timeout`` s.
+        """
         missing = page.evaluate(WAIT_FOR_TOOLS, [list(names), timeout * 1000])
         if missing is None:
             raise WebMCPMissing(page.url)
@@ -56,7 +59,12 @@ class SyncBrowserAgent:
         return tools
 
     def call_tool(
-        self, page: Page, name: str, arguments: dict[str, Any] | None = None, *, timeout: float = DEFAULT_TIMEOUT
+        self,
+        page: Page,
+        name: str,
+        arguments: dict[str, Any] | None = None,
+        *,
+        timeout: float = DEFAULT_TIMEOUT,
     ) -> ToolResult:
         """Call a tool the page registered, as the browser's agent does, and return its result."""
         try:
