@@ -4,6 +4,10 @@
 import pytest
 from django.core.management import call_command
 
+# Fixtures used across the tree, registered once: a session fixture imported into
+# several test modules would be a fixture of each, each starting its own servers.
+pytest_plugins = ["tests.home.model_double", "tests.twentyq.player"]
+
 
 @pytest.fixture
 def catalog(db):

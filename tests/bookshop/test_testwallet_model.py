@@ -9,7 +9,7 @@ import asyncio
 
 import pytest
 
-from tests.home.model_double import MODEL, model, model_double, model_server, scripted_server  # noqa: F401
+from tests.home.model_double import MODEL
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 

@@ -2,7 +2,7 @@
 
 from byoa.wallet import __main__ as cli
 from byoa.wallet.backends import OpenAICompatibleBackend, ScriptedBackend
-from tests.home.model_double import MODEL, model, model_double  # noqa: F401
+from tests.home.model_double import MODEL
 
 
 def backend_for(argv):

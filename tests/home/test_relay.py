@@ -11,7 +11,7 @@ import re
 import httpx
 import pytest
 
-from tests.home.model_double import MODEL, model, model_double, model_server, scripted_server  # noqa: F401
+from tests.home.model_double import MODEL
 
 pytestmark = pytest.mark.live
 
