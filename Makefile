@@ -17,8 +17,13 @@ WS_MAX := 4194304
 VENDOR := frontend/vendor/openai.js
 # Playwright drives Debian's Chromium (scripts/ensure-debian-packages): no install ever downloads a browser.
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
+# Every pytest worker and every server process a test starts imports the project: with
+# PYTHONDONTWRITEBYTECODE set (some shells and CI images set it) each compiles it anew and
+# pytest rewrites every test module again, seconds of CPU per process. Python treats empty as unset.
+export PYTHONDONTWRITEBYTECODE :=
 
-.PHONY: run test cluster frontend-deps debian-packages check clean vendor-if-npm
+.PHONY: run test cluster frontend-deps debian-packages check check-django check-lint check-format check-types \
+	check-js clean vendor-if-npm
 
 # `make run` is a development server on loopback, so DEBUG is on unless you say
 # DJANGO_DEBUG=0: the BYOA direct link then builds ws://localhost links (a wallet
@@ -40,12 +45,21 @@ run: $(VENV)/.installed vendor-if-npm
 # daphne still serves `manage.py runserver` and the test fixtures. Either takes
 # sites.config.asgi:application as it is.
 
+# The main session runs on every core (pytest-xdist, at most 4 workers: each starts its own
+# servers and Chromium), each worker with its own daphne processes, databases, ports and
+# temporary directories (testwallet/plugin.py); `--dist loadgroup` runs each xdist_group on one
+# worker (the multi-process fault and cluster tests, the five ASGI servers, the wheel).
+# PYTEST_WORKERS=0 runs it in one process, for pdb, -s or -p no:xdist.
+PYTEST_WORKERS ?= auto
+PYTEST_XDIST = $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --maxprocesses 4 --dist loadgroup)
+
 # examples/pytest-sync is the test wallet's sync example (pytest-playwright): its own session,
 # since pytest-playwright cannot load beside pytest-playwright-asyncio.
 # `npm run e2e` is its Playwright Test example (frontend/e2e), on Debian's Chromium and this venv.
 # examples/script/bookshop_check.py drives the same wallet from a plain script, no test runner.
-test: $(VENV)/.installed-test frontend-deps $(VENDOR) debian-packages
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+# `make check` first: a lint or type error fails the run before the suites start.
+test: $(VENV)/.installed-test frontend-deps $(VENDOR) debian-packages check
+	$(BIN)/python -m pytest $(PYTEST_XDIST) $(PYTEST_ARGS)
 	$(BIN)/python -m pytest examples/pytest-sync
 	$(BIN)/python examples/script/bookshop_check.py
 	cd frontend && npm test
@@ -86,8 +100,26 @@ debian-packages:
 cluster: $(VENV)/.installed-test debian-packages
 	$(BIN)/python -m deploy.cluster up $(if $(PROCESSES),--processes $(PROCESSES))
 
-check: $(VENV)/.installed
+# The quick loop: Django's system checks, ruff's lint and format check, mypy, tsc.
+# Each step is a target of its own (`make check-types`); `make -k check` runs them all
+# and reports every one that fails.
+check: check-django check-lint check-format check-types check-js
+
+check-django: $(VENV)/.installed
 	$(BIN)/python manage.py check
+
+check-lint: $(VENV)/.installed-test
+	$(BIN)/ruff check .
+
+check-format: $(VENV)/.installed-test
+	$(BIN)/ruff format --check .
+
+# The four packages a site imports; [tool.mypy] in pyproject.toml says how strict.
+check-types: $(VENV)/.installed-test
+	$(BIN)/mypy byoa visitor_ai mcp_server testwallet
+
+check-js: frontend-deps
+	cd frontend && npm run --silent typecheck
 
 clean:
 	rm -rf $(VENV) var frontend/node_modules frontend/vendor test-artifacts

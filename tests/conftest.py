@@ -1,14 +1,20 @@
 """Fixtures shared across the test tree. The test wallet's own fixtures
 (daphne_server, byoa_hub, Chromium launch settings) come from its pytest plugin."""
 
+import io
+
 import pytest
 from django.core.management import call_command
+
+# Fixtures used across the tree, registered once: a session fixture imported into
+# several test modules would be a fixture of each, each starting its own servers.
+pytest_plugins = ["tests.testwallet.relay.model_double", "tests.twentyq.player"]
 
 
 @pytest.fixture
 def catalog(db):
     """Load the demo catalog into the test database."""
-    call_command("load_catalog", stdout=open("/dev/null", "w"))
+    call_command("load_catalog", stdout=io.StringIO())  # its progress lines are no test's business
 
 
 @pytest.fixture(autouse=True)

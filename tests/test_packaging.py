@@ -34,7 +34,8 @@ LIBRARY = ("aiconnect", "byoa", "ui", "ways", "webmcp", "testwallet")
 OTHER_EXTRAS_ONLY = ("psycopg", "channels_redis", "hypercorn", "granian", "wsproto", "pocketsphinx", "hypothesis")
 STEP = re.compile(r"^<!-- site: (?P<action>.+?) -->\n+```[a-z]*\n(?P<body>.*?)^```", re.MULTILINE | re.DOTALL)
 
-pytestmark = pytest.mark.slow
+# make test's --dist loadgroup runs the module in one worker: the wheel and its venv are made once.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("packaging")]
 
 
 def readme_steps():

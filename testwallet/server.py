@@ -25,7 +25,9 @@ from byoa.protocol import MAX_FRAME_BYTES
 
 __all__ = ["DaphneServer", "HypercornServer", "ServerFailedToStart", "UvicornServer"]
 
-STARTUP_TIMEOUT = 30.0
+# A bound, not a wait: the first request returns as soon as the server answers. Generous, since
+# under `make test` every pytest worker starts its servers at once, and a loaded CI machine is slow.
+STARTUP_TIMEOUT = 60.0
 
 
 class ServerFailedToStart(RuntimeError):

@@ -9,7 +9,7 @@ import asyncio
 
 import pytest
 
-from tests.testwallet.relay.model_double import MODEL, model, model_double, model_server, scripted_server  # noqa: F401
+from tests.testwallet.relay.model_double import MODEL
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 

@@ -19,7 +19,8 @@ from byoa import protocol
 from tests.byoa.conftest import Browser, hello
 from testwallet.server import UvicornServer
 
-pytestmark = pytest.mark.live
+# make test's --dist loadgroup runs the module in one worker: one uvicorn for both tests.
+pytestmark = [pytest.mark.live, pytest.mark.xdist_group("byoa-load")]
 
 FLOOD = 1000
 # Generous: a page waits behind the flood's hellos, not after all of them (asserted below).

@@ -146,7 +146,7 @@ def test_loaded_manifests_are_encoded_once_from_their_files():
 
 
 def test_an_unknown_manifest_name_lists_the_known_ones():
-    with pytest.raises(UnknownManifest, match="installed ones are: geo, .*quiz"):
+    with pytest.raises(UnknownManifest, match=r"installed ones are: geo, .*quiz"):
         manifests.get("nope")
 
 

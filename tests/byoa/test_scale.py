@@ -13,7 +13,8 @@ from tests.byoa.conftest import Browser
 from tests.byoa.test_direct_link import clip
 
 # redis_server (the test wallet's plugin) skips, saying how to install it, without Debian's redis-server.
-pytestmark = pytest.mark.live
+# make test's --dist loadgroup runs the module in one worker: the two daphnes start once.
+pytestmark = [pytest.mark.live, pytest.mark.xdist_group("byoa-scale")]
 
 
 @pytest.fixture(scope="module")

@@ -22,7 +22,8 @@ from byoa.protocol import CloseCode
 from tests.byoa.conftest import hello
 from tests.byoa.test_direct_link import FOUR_MB, PAD, clip, closed_with, code_of, raw_socket
 
-pytestmark = pytest.mark.live
+# make test's --dist loadgroup runs the module in one worker: each of the five servers starts once.
+pytestmark = [pytest.mark.live, pytest.mark.xdist_group("byoa-servers")]
 
 SERVERS = {
     "daphne": lambda **options: DaphneServer("sites.config.asgi:application", **options),

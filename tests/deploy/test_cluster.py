@@ -17,7 +17,8 @@ from tests.byoa.test_direct_link import clip
 from tests.deploy.conftest import ADMIN
 from tests.mcp_server.test_live import mcp_client
 
-pytestmark = pytest.mark.live
+# make test's --dist loadgroup runs the module in one worker: the session's cluster starts once.
+pytestmark = [pytest.mark.live, pytest.mark.xdist_group("deploy-cluster")]
 
 PERU = {"audio.transcribe": {"text": "Peru"}}
 

@@ -13,7 +13,8 @@ import pytest
 
 from tests.mcp_server.test_live import mcp_client
 
-pytestmark = pytest.mark.live
+# make test's --dist loadgroup runs the module in one worker: production_cluster starts once.
+pytestmark = [pytest.mark.live, pytest.mark.xdist_group("deploy-production")]
 
 # The pool's wait for a connection (settings.DATABASES) plus the request's own time.
 GAP_ANSWER_SECONDS = 5.0 + 3.0

@@ -8,7 +8,6 @@ server heard, with no question to the person.
 import pytest
 
 from tests.geography.conftest import right_answer
-from tests.testwallet.relay.model_double import model, model_double, model_server  # noqa: F401
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 

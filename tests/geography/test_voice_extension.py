@@ -141,7 +141,7 @@ async def test_answering_faster_than_the_manifest_allows_is_told_to_wait_and_los
     await use_extension(page)
     for count in range(1, 41):
         await speak(page, "15 s left")
-        await byoa_extension.wait_until(lambda ext: len(ext.calls) == count and ext.calls[-1].done, timeout=10)
+        await byoa_extension.wait_until(lambda ext, count=count: len(ext.calls) == count and ext.calls[-1].done, timeout=10)
         await page.locator("#speak:enabled").wait_for(timeout=5000)
     await speak(page, "15 s left")
     await page.locator('#notice[data-waiting="true"]', has_text="may use your AI 40 times a minute").wait_for(timeout=5000)

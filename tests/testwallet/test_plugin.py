@@ -45,7 +45,7 @@ async def test_a_wait_that_times_out_says_what_did_not_happen(byoa_extension, ai
         return len(getattr(driver, "calls", getattr(driver, "chats", []))) == 2
 
     for driver in (byoa_extension, aiwallet):
-        with pytest.raises(TimeoutError, match="two_calls did not become true within 0.01 s"):
+        with pytest.raises(TimeoutError, match=r"two_calls did not become true within 0\.01 s"):
             await driver.wait_until(two_calls, timeout=0.01)
 
 

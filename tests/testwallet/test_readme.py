@@ -45,7 +45,7 @@ def test_each_example_the_readme_names_exists_and_make_test_runs_it():
         assert f"({path})" in section, f"README's 'Test your site in CI' does not link {path}"
         assert (ROOT / path).exists(), path
     recipe = (ROOT / "Makefile").read_text(encoding="utf-8").split("\ntest:", 1)[1].split("\n\n", 1)[0]
-    assert "$(BIN)/python -m pytest $(PYTEST_ARGS)" in recipe  # the async example is in tests/
+    assert "$(BIN)/python -m pytest $(PYTEST_XDIST) $(PYTEST_ARGS)" in recipe  # the async example is in tests/
     assert "$(BIN)/python -m pytest examples/pytest-sync" in recipe
     assert "$(BIN)/python examples/script/bookshop_check.py" in recipe
     assert "cd frontend && npm run e2e" in recipe

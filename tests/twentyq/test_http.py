@@ -4,7 +4,6 @@ import re
 
 import pytest
 
-from tests.twentyq.player import player, twentyq_server  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.live
 

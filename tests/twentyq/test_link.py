@@ -10,7 +10,7 @@ import time
 import pytest
 
 from testwallet.direct import ScriptedBackend
-from tests.twentyq.player import player, read_events, twentyq_server  # noqa: F401 (fixtures)
+from tests.twentyq.player import read_events
 
 pytestmark = pytest.mark.live
 

@@ -8,7 +8,6 @@ import pytest
 from django.core import checks
 
 from byoa import manifests
-from tests.twentyq.player import player, twentyq_server  # noqa: F401 (fixtures)
 
 
 def test_the_manifest_asks_for_two_models_of_different_companies_with_its_limits():

@@ -5,7 +5,6 @@ from django.contrib.sessions.backends.signed_cookies import SessionStore
 
 from testwallet.direct import ScriptedBackend
 from sites.twentyq import pace
-from tests.twentyq.player import player, twentyq_server  # noqa: F401 (fixtures)
 
 
 async def test_calls_within_the_minute_are_counted_and_the_next_one_waits():

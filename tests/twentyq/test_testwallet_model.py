@@ -7,7 +7,7 @@ plays from the catalog.
 
 import pytest
 
-from tests.testwallet.relay.model_double import MODEL, model, model_double, model_server, scripted_server  # noqa: F401
+from tests.testwallet.relay.model_double import MODEL
 from tests.twentyq.conftest import Player, ai_move_shown, answer_pending, idle, new_game, state, use_way
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]

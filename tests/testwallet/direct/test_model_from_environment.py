@@ -2,7 +2,7 @@
 
 from testwallet.direct import __main__ as cli
 from testwallet.direct.backends import OpenAICompatibleBackend, ScriptedBackend
-from tests.testwallet.relay.model_double import MODEL, model, model_double  # noqa: F401
+from tests.testwallet.relay.model_double import MODEL
 
 
 def backend_for(argv):

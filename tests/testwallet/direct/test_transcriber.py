@@ -95,7 +95,7 @@ def test_a_vocabulary_with_words_the_model_cannot_say_is_refused_with_those_phra
 
 @pytest.mark.parametrize("vocabulary", [[], ["  ", "!"]])
 def test_a_vocabulary_with_no_phrase_is_refused(vocabulary):
-    with pytest.raises(ValueError, match="dictionary|empty"):
+    with pytest.raises(ValueError, match=r"dictionary|empty"):
         PocketSphinxBackend(vocabulary)
 
 

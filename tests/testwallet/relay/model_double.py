@@ -196,7 +196,7 @@ def _event(handler, data):
     handler.wfile.flush()
 
 
-# -- Fixtures (import them into a test module to use them) -------------------------------------
+# -- Fixtures (a plugin of the test tree: tests/conftest.py's pytest_plugins) ------------------
 
 
 @pytest.fixture(scope="session")

@@ -11,7 +11,7 @@ import re
 import httpx
 import pytest
 
-from tests.testwallet.relay.model_double import MODEL, model, model_double, model_server, scripted_server  # noqa: F401
+from tests.testwallet.relay.model_double import MODEL
 
 pytestmark = pytest.mark.live
 

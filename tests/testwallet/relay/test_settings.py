@@ -5,7 +5,6 @@ from django.core import checks
 
 from testwallet.relay.checks import check_relay_settings
 from testwallet.relay import upstream
-from tests.testwallet.relay.model_double import model, model_double  # noqa: F401
 from testwallet.relay.conf import relay_settings
 
 
