@@ -12,6 +12,7 @@ from byoa.wallet.backends import Backend, OpenAICompatibleBackend, ScriptedBacke
 from byoa.wallet.client import Consent, DirectWallet, State, reconnect_delays
 from byoa.wallet.link_checks import Link, check_link
 from byoa.wallet.transcriber import PocketSphinxBackend  # imports pocketsphinx only when built
+from byoa.wallet.whisper import WhisperBackend  # imports faster-whisper only when built
 
 __all__ = [
     "Backend",
@@ -23,6 +24,7 @@ __all__ = [
     "PocketSphinxBackend",
     "ScriptedBackend",
     "State",
+    "WhisperBackend",
     "check_link",
     "reconnect_delays",
 ]
