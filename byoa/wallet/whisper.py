@@ -72,10 +72,11 @@ class Segment(Protocol):
 
 
 class SpeechModel(Protocol):
-    """What the backend needs of a model: faster-whisper's ``WhisperModel`` has it (a test may pass its own)."""
+    """What the backend needs of a model: faster-whisper's ``WhisperModel`` has it (a test may pass its own).
 
-    @property
-    def is_multilingual(self) -> bool: ...
+    Whether it hears more than English is ``is_multilingual`` on the model or on
+    its CTranslate2 model (``.model``), as ``WhisperModel`` has it.
+    """
 
     def transcribe(self, audio: Any, **options: Any) -> tuple[Iterable[Segment], Any]: ...
 
@@ -89,6 +90,12 @@ class Heard:
 
     text: str
     logprob: float
+
+
+def is_multilingual(model: SpeechModel) -> bool:
+    """Return whether a model hears more than English (``tiny.en`` does not)."""
+    found = getattr(model, "is_multilingual", None)
+    return bool(found if found is not None else model.model.is_multilingual)  # type: ignore[attr-defined]
 
 
 def base_language(language: object) -> str | None:
@@ -187,6 +194,7 @@ class WhisperBackend(Backend):
         if isinstance(vocabulary, str):
             raise TypeError("vocabulary is a list of phrases: read a file with read_vocabulary(path)")
         self.model: SpeechModel = model if hasattr(model, "transcribe") else load_model(model, cpu_threads=cpu_threads)  # type: ignore[arg-type]
+        self.multilingual = is_multilingual(self.model)
         given = {ANY_LANGUAGE: vocabulary} if isinstance(vocabulary, Sequence) else dict(vocabulary or {})
         phrases: dict[str, list[str]] = {}
         for language, listed in given.items():
@@ -196,7 +204,7 @@ class WhisperBackend(Backend):
             if not cleaned:
                 raise ValueError(f"the vocabulary for {language!r} is empty: give at least one phrase")
             key = language if language == ANY_LANGUAGE else base_language(language)
-            if key not in (ANY_LANGUAGE, "en") and not self.model.is_multilingual:
+            if key not in (ANY_LANGUAGE, "en") and not self.multilingual:
                 raise ValueError(f"a vocabulary for {language!r} needs a multilingual model: this one is English only")
             phrases[key] = list(dict.fromkeys([*phrases.get(key, []), *cleaned]))
         anywhere = phrases.get(ANY_LANGUAGE, [])
@@ -233,9 +241,9 @@ class WhisperBackend(Backend):
         if skill != "audio.transcribe":
             raise BackendError(f"this backend does not answer {skill}")
         language = base_language(params.get("language"))
-        if language is None and not self.model.is_multilingual:
+        if language is None and not self.multilingual:
             language = "en"
-        if language is not None and language != "en" and not self.model.is_multilingual:
+        if language is not None and language != "en" and not self.multilingual:
             raise BackendError("this Whisper model is English only")
         supported = getattr(self.model, "supported_languages", None)
         if language is not None and supported is not None and language not in supported:

