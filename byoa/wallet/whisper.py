@@ -261,14 +261,15 @@ class WhisperBackend(Backend):
 
         audio = numpy.frombuffer(samples[: len(samples) // 2 * 2], dtype="<i2").astype(numpy.float32) / 32768.0
         prompts = self.prompts.get(language or "", self.prompts.get(ANY_LANGUAGE, [None]))
-        best: Heard | None = None
+        heard: list[tuple[bool, float, str]] = []
         for prompt in prompts:
-            heard = self._decode(audio, language, prompt)
-            if heard is None:
+            decoded = self._decode(audio, language, prompt)
+            if decoded is None:
                 return ""  # no speech: the other prompts would find none either
-            if best is None or heard.logprob > best.logprob:
-                best = heard
-        return best.text if best is not None else ""
+            # With the vocabulary in parts, a part without the phrase said may be decoded with more
+            # confidence into a near miss ("Димандия"): a text that is one of the phrases wins.
+            heard.append((prompt is not None and _folded(decoded.text) in _phrases(prompt), decoded.logprob, decoded.text))
+        return max(heard)[2] if heard else ""
 
     def _decode(self, audio: Any, language: str | None, prompt: str | None) -> Heard | None:
         """Decode once with one prompt; None when the clip holds no speech."""
@@ -280,6 +281,14 @@ class WhisperBackend(Backend):
             return None
         text = "".join(segment.text for segment in segments).strip()
         return Heard(text, sum(segment.avg_logprob for segment in segments) / len(segments))
+
+
+def _folded(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text.casefold()))
+
+
+def _phrases(prompt: str) -> set[str]:
+    return {_folded(phrase) for phrase in prompt.split(", ")}
 
 
 def read_vocabularies(values: Sequence[str]) -> dict[str, list[str]]:

@@ -113,6 +113,20 @@ async def test_a_vocabulary_too_long_for_one_prompt_is_decoded_in_parts_and_the_
     assert await transcribe(backend) == "Peru"
 
 
+async def test_with_the_vocabulary_in_parts_a_text_that_is_one_of_its_phrases_beats_a_surer_near_miss():
+    model = RecordingModel()
+    model.hf_tokenizer = SimpleNamespace(encode=lambda text: SimpleNamespace(ids=text.split()))
+    backend = WhisperBackend(model, vocabulary=["Германия"] + [f"Name{i}" for i in range(300)])
+    answers = iter([("Германия.", -0.8), ("Димандия", -0.3)])
+
+    def decode(audio, **options):
+        text, logprob = next(answers)
+        return iter([SimpleNamespace(text=" " + text, avg_logprob=logprob)]), None
+
+    model.transcribe = decode
+    assert await transcribe(backend, language="ru") == "Германия."
+
+
 async def test_a_clip_with_no_speech_is_empty_text_without_trying_the_other_prompts():
     model = RecordingModel(text=None)
     model.hf_tokenizer = SimpleNamespace(encode=lambda text: SimpleNamespace(ids=text.split()))
