@@ -53,7 +53,7 @@ PUBLIC = {
     "byoa.calls": ["WalletStream", "call_wallet", "stream_wallet"],
     "byoa.wallet": [
         "Backend", "BackendError", "Consent", "DirectWallet", "Link", "OpenAICompatibleBackend",
-        "PocketSphinxBackend", "ScriptedBackend", "State", "check_link", "reconnect_delays",
+        "PocketSphinxBackend", "ScriptedBackend", "State", "WhisperBackend", "check_link", "reconnect_delays",
     ],
     "mcp_server": ["ToolError", "tool"],
     "testwallet.aiwallet": [
@@ -71,6 +71,7 @@ PUBLIC = {
     "testwallet.services": ["PostgresServer", "RedisServer", "ServiceFailedToStart", "ServiceMissing", "postgres_bindir"],
     "testwallet.speech": ["SpeechSynthesizerMissing", "resample", "spoken_wav"],
     "testwallet.serve": ["main"],
+    "testwallet.transcribe": ["application", "main"],
     "testwallet.sync_api": ["SyncAiWallet", "SyncByoaExtension", "aiwallet", "byoa_extension"],
     "visitor_ai.asgi": ["get_asgi_application"],
 }
