@@ -114,17 +114,49 @@ async def page_clips(folder, codes, url):
                 if path.exists():
                     continue
                 path.parent.mkdir(parents=True, exist_ok=True)
-                speech = spoken_wav(name(code, language), folder / "said.wav", voice=VOICES[language], pad_seconds=1.5)
+                speech = trailing_silence(
+                    spoken_wav(name(code, language), folder / "said.wav", voice=VOICES[language], pad_seconds=1.5), 5
+                )
                 args = [*CHROMIUM_ARGS, "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
                         f"--use-file-for-fake-audio-capture={speech}", "--autoplay-policy=no-user-gesture-required"]
-                browser = await playwright.chromium.launch(executable_path=chromium_executable(), args=args)
-                try:
-                    page = await browser.new_page()
-                    await page.goto(url + "/geography/")
-                    clip = await page.evaluate(RECORD)
-                finally:
-                    await browser.close()
+                for _attempt in range(5):
+                    # The fake microphone loops the file from the browser's start: a recording that
+                    # began inside the name holds only its end, so it is made again.
+                    browser = await playwright.chromium.launch(executable_path=chromium_executable(), args=args)
+                    try:
+                        page = await browser.new_page()
+                        await page.goto(url + "/geography/")
+                        clip = await page.evaluate(RECORD)
+                    finally:
+                        await browser.close()
+                    if began_in_silence(base64.b64decode(clip["wav"])):
+                        break
                 path.write_bytes(base64.b64decode(clip["wav"]))
+
+
+def trailing_silence(path, seconds):
+    """Add ``seconds`` of silence at the end of a 16 kHz WAV file; return the path."""
+    import wave
+
+    with wave.open(str(path), "rb") as clip:
+        frames = clip.readframes(clip.getnframes())
+    with wave.open(str(path), "wb") as clip:
+        clip.setnchannels(1)
+        clip.setsampwidth(2)
+        clip.setframerate(16000)
+        clip.writeframes(frames + bytes(2 * 16000 * seconds))
+    return path
+
+
+def began_in_silence(data):
+    """Return whether a WAV clip starts with 0.1 s of silence (it holds the whole name, not its end)."""
+    import io
+    import wave
+    from array import array
+
+    with wave.open(io.BytesIO(data)) as clip:
+        start = array("h", clip.readframes(1600))
+    return max(map(abs, start), default=0) < 300
 
 
 # -- one transcriber, in its own process ---------------------------------------------------------
@@ -195,7 +227,9 @@ async def end_to_end(url, answers, threads, folder):
     times = {}
     async with async_playwright() as playwright:
         for language, code in spoken.items():
-            speech = spoken_wav(name(code, language), folder / f"e2e-{language}.wav", voice=VOICES[language], pad_seconds=1.5)
+            speech = trailing_silence(
+                spoken_wav(name(code, language), folder / f"e2e-{language}.wav", voice=VOICES[language], pad_seconds=1.5), 5
+            )
             args = [*CHROMIUM_ARGS, "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
                     f"--use-file-for-fake-audio-capture={speech}"]
             browser = await playwright.chromium.launch(executable_path=chromium_executable(), args=args)
