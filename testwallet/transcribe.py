@@ -23,8 +23,14 @@ import argparse
 import base64
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from byoa.exceptions import BackendError
+
+if TYPE_CHECKING:  # starlette comes with mcp; the backend needs the whisper extra
+    from starlette.applications import Starlette
+
+    from byoa.wallet.backends import Backend
 
 __all__ = ["application", "main"]
 
@@ -33,7 +39,7 @@ MAX_FILE_BYTES = 4 * 1024 * 1024
 FORMATS = ("json", "text")
 
 
-def application(backend):  # -> starlette.applications.Starlette; starlette comes with mcp
+def application(backend: Backend) -> Starlette:
     """Return the ASGI application answering transcriptions with ``backend`` (a ``WhisperBackend``)."""
     from starlette.applications import Starlette
     from starlette.requests import Request
