@@ -31,7 +31,7 @@ from packaging.utils import canonicalize_name
 ROOT = Path(__file__).resolve().parents[1]
 LIBRARY = ("aiconnect", "byoa", "ui", "ways", "webmcp", "testwallet")
 # What a site installs with [test] only: none of the other extras' packages.
-OTHER_EXTRAS_ONLY = ("psycopg", "channels_redis", "hypercorn", "granian", "wsproto", "pocketsphinx", "hypothesis")
+OTHER_EXTRAS_ONLY = ("psycopg", "channels_redis", "hypercorn", "granian", "wsproto", "pocketsphinx", "faster_whisper", "hypothesis")
 STEP = re.compile(r"^<!-- site: (?P<action>.+?) -->\n+```[a-z]*\n(?P<body>.*?)^```", re.MULTILINE | re.DOTALL)
 
 # make test's --dist loadgroup runs the module in one worker: the wheel and its venv are made once.

@@ -70,7 +70,8 @@ PUBLIC = {
     "byoa.wav": ["BITS", "CHANNELS", "RATE", "NotAClip", "Wav", "clip_seconds", "pcm", "read", "silent_clip", "write"],
     "testwallet.direct": [
         "Backend", "BackendError", "Consent", "DirectWallet", "Link", "LinkRefused", "OpenAICompatibleBackend",
-        "PocketSphinxBackend", "ScriptedBackend", "SkillBackend", "State", "check_link", "reconnect_delays",
+        "PocketSphinxBackend", "ScriptedBackend", "SkillBackend", "State", "WhisperBackend", "check_link",
+        "reconnect_delays",
     ],
     "testwallet.direct.exceptions": ["BackendError", "LinkRefused"],
     "mcp_server": ["ToolError", "tool"],
@@ -90,6 +91,7 @@ PUBLIC = {
     "testwallet.services": ["PostgresServer", "RedisServer", "ServiceFailedToStart", "ServiceMissing", "postgres_bindir"],
     "testwallet.speech": ["SpeechSynthesizerMissing", "resample", "spoken_wav"],
     "testwallet.serve": ["main"],
+    "testwallet.transcribe": ["application", "main"],
     "testwallet.sync_api": ["SyncAiWallet", "SyncByoaExtension", "aiwallet", "byoa_extension"],
     "testwallet.webmcp": [
         "WEBMCP_FLAG", "AgentTool", "BrowserAgent", "ToolResult", "WebMCPMissing", "browser_agent", "webmcp_browser",

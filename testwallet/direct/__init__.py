@@ -5,6 +5,7 @@ connects to the site's WebSocket and answers its calls from a backend.
 
     python -m testwallet.direct '<link>' --consent allow --script audio.transcribe='{"text":"Peru"}'
     python -m testwallet.direct '<link>' --transcriber pocketsphinx --vocabulary countries.txt
+    python -m testwallet.direct '<link>' --transcriber whisper --vocabulary ru=countries-ru.txt
 """
 
 from testwallet.direct.backends import Backend, OpenAICompatibleBackend, ScriptedBackend, SkillBackend
@@ -12,6 +13,7 @@ from testwallet.direct.exceptions import BackendError, LinkRefused
 from testwallet.direct.link_checks import Link, check_link
 from testwallet.direct.transcriber import PocketSphinxBackend  # imports pocketsphinx only when built
 from testwallet.direct.wallet import Consent, DirectWallet, State, reconnect_delays
+from testwallet.direct.whisper import WhisperBackend  # imports faster-whisper only when built
 
 __all__ = [
     "Backend",
@@ -25,6 +27,7 @@ __all__ = [
     "ScriptedBackend",
     "SkillBackend",
     "State",
+    "WhisperBackend",
     "check_link",
     "reconnect_delays",
 ]

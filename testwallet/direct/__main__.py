@@ -19,6 +19,9 @@ Examples::
 
     # transcribe clips offline, hearing only the phrases of a file (pip install 'visitor-ai[speech]')
     python -m testwallet.direct "$LINK" --transcriber pocketsphinx --vocabulary countries.txt
+
+    # Whisper, in any language, biased toward each language's names (pip install 'visitor-ai[whisper]')
+    python -m testwallet.direct "$LINK" --transcriber whisper --vocabulary en=countries-en.txt --vocabulary ru=countries-ru.txt
 """
 
 import argparse
@@ -48,10 +51,16 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     )
     parser.add_argument("--provider-kind", default="local-model", help="local-model, api-key, ...")
     parser.add_argument(
-        "--transcriber", choices=["pocketsphinx"], help="answer audio.transcribe offline (English)"
+        "--transcriber", choices=["pocketsphinx", "whisper"], help="answer audio.transcribe offline"
     )
     parser.add_argument(
-        "--vocabulary", metavar="FILE", help="the phrases the transcriber may hear, one per line"
+        "--vocabulary",
+        action="append",
+        metavar="[LANG=]FILE",
+        help="phrases to hear, one a line (pocketsphinx: only these; whisper: biased toward them, per LANG)",
+    )
+    parser.add_argument(
+        "--whisper-model", metavar="PATH", help="tiny.en, base, or a CTranslate2 Whisper model directory"
     )
     parser.add_argument(
         "--dev-local", action="store_true", help="allow ws://localhost (like BYOA_WALLET_DEV_LOCAL=1)"
@@ -59,6 +68,10 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.vocabulary and not args.transcriber:
         parser.error("--vocabulary needs --transcriber")
+    if args.whisper_model and args.transcriber != "whisper":
+        parser.error("--whisper-model needs --transcriber whisper")
+    if args.transcriber == "pocketsphinx" and args.vocabulary and (len(args.vocabulary) > 1 or "=" in args.vocabulary[0]):
+        parser.error("--transcriber pocketsphinx takes one --vocabulary FILE (English only)")
     if args.transcriber and (args.openai_url or args.script):
         parser.error("--transcriber answers alone: drop --openai-url and --script")
     return args
@@ -78,10 +91,15 @@ def model_from_environment(args: argparse.Namespace) -> argparse.Namespace:
 
 
 def build_backend(args: argparse.Namespace) -> SkillBackend:
+    if args.transcriber == "whisper":
+        from testwallet.direct.whisper import DEFAULT_MODEL, WhisperBackend, read_vocabularies
+
+        vocabulary = read_vocabularies(args.vocabulary) if args.vocabulary else None
+        return WhisperBackend(args.whisper_model or DEFAULT_MODEL, vocabulary=vocabulary)
     if args.transcriber:
         from testwallet.direct.transcriber import PocketSphinxBackend, read_vocabulary
 
-        return PocketSphinxBackend(read_vocabulary(args.vocabulary) if args.vocabulary else None)
+        return PocketSphinxBackend(read_vocabulary(args.vocabulary[0]) if args.vocabulary else None)
     if args.openai_url:
         models = dict(item.split("=", 1) for item in args.model) or {"m1": "default"}
         return OpenAICompatibleBackend(

@@ -172,7 +172,7 @@ def test_the_command_line_builds_the_transcriber_with_a_vocabulary_file(tmp_path
     [
         ["LINK", "--vocabulary", "countries.txt"],
         ["LINK", "--transcriber", "pocketsphinx", "--openai-url", "http://127.0.0.1:11434/v1"],
-        ["LINK", "--transcriber", "whisper"],
+        ["LINK", "--transcriber", "whisper", "--script", "audio.transcribe={}"],
     ],
 )
 def test_the_command_line_refuses_a_vocabulary_without_a_transcriber_or_two_backends(argv, capsys):
