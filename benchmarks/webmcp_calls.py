@@ -6,7 +6,8 @@ and what a call through the browser's agent costs beside the page's own call.
 
 1. ``frontend/webmcp/`` (what a page loads besides ``@aiconnect/core``), raw and compressed:
    gzip -9, and brotli (quality 11) through Node's zlib when ``node`` is on the PATH.
-2. The bookshop under a real daphne (testwallet.server.DaphneServer) and Debian's Chromium with
+2. The bookshop under a real daphne (testwallet.server.DaphneServer, DEBUG off, its static files from
+   collectstatic as in production) and Debian's Chromium with
    ``--enable-features=WebMCP``: for each of ``--loads`` fresh visitors, the time from navigation
    start, and from DOMContentLoaded, to the page saying its tools are registered (the status line
    browser-agent.js fills once ``exposeTools`` resolved).
@@ -51,10 +52,15 @@ TIME_EXECUTE = """async ([input, count]) => {
   return times;
 }"""
 
-TIME_OWN_CALL = """async ([input, count]) => {
+TIME_OWN_CALL = r"""async ([input, count]) => {
   // One source for the page's life, as the page keeps its own (browser-agent.js, assistant.js).
   if (!window.__ownSource) {
-    const { McpToolSource } = await import('/static/aiconnect/index.js');
+    // The module the page itself loaded (browser-agent.js imports it), under whatever name the
+    // server gave it: hashed after collectstatic, where the plain name is not served at all.
+    const loaded = performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname)
+      .find((path) => /^\/static\/aiconnect\/index(\.[0-9a-f]{12})?\.js$/.test(path));
+    if (!loaded) throw new Error('the page loaded no /static/aiconnect/index.js');
+    const { McpToolSource } = await import(loaded);
     window.__ownSource = new McpToolSource('/api/mcp', 'benchmark');
     await window.__ownSource.listTools();
   }
@@ -151,7 +157,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="webmcp-bench-") as workdir:
         server = DaphneServer(
             "sites.config.asgi:application",
-            setup_commands=[("migrate", "--noinput"), ("load_catalog",)],
+            # collectstatic: the page loads what a deployment serves (minified, hashed, compressed).
+            setup_commands=[("migrate", "--noinput"), ("load_catalog",), ("collectstatic", "--noinput")],
             workdir=workdir,
         )
         with server:

@@ -18,7 +18,8 @@ What a site's code uses, importable from ``byoa`` itself::
 The modules behind them:
 
 - ``manifests``: the site's manifests, checked, and the exact bytes links carry
-- ``views`` (``POST /byoa/code``, ``GET /byoa/wait``): codes and links for the page
+- ``views`` (``POST /byoa/code``, ``GET /byoa/wait``, ``POST /byoa/disconnect``): codes and
+  links for the page, and the end of the pairing a link opened
 - ``invitations``: the ``bringyourownagent://`` link and the endpoint it names
 - ``endpoints``: the wallet's host rules for the endpoint a link carries
 - ``consumers`` (``/byoa/ws``): the wallet's WebSocket

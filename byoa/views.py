@@ -1,5 +1,5 @@
 """
-The two HTTP endpoints of the direct link, for the page.
+The HTTP endpoints of the direct link, for the page.
 
 ``POST /byoa/code`` answers ``{"session": <wait id>, "link": <link>}``;
 ``GET /byoa/wait`` says whether a wallet came with it (and which), and

@@ -5,7 +5,7 @@
  *
  * A classic script, loaded by the base template right before aiwallet.js and byoa.js when
  * `?testwallet=1` is on. It reads what the template left in `<script id="testwallet-relay">`
- * (the relay's paths, this session's relay token, the CSRF token, who answers) and leaves its
+ * (the relay's paths, this browser's relay token, the CSRF token, who answers) and leaves its
  * functions on `window.__testwalletRelay`, or nothing when the page has no relay (the stand-ins
  * then answer with their labelled echo). Tests driving the stand-ins through Playwright never
  * load it.

@@ -1,8 +1,8 @@
 """
 The by-hand stand-in wallets' model relay, in DEBUG only.
 
-The stand-ins of `?testwallet=1` (frontend/testwallet/, turned on per session
-by middleware.TestWalletMiddleware) run inside the page,
+The stand-ins of `?testwallet=1` (frontend/testwallet/, turned on per browser,
+in a cookie, by middleware.TestWalletMiddleware) run inside the page,
 whose Content-Security-Policy lets it reach only its own origin. This relay
 forwards their chat and transcription requests to the OpenAI-compatible server
 the developer named (settings.TESTWALLET), or answers them with a scripted

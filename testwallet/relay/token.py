@@ -16,7 +16,7 @@ from django.utils.crypto import salted_hmac
 
 #: The header that carries it.
 HEADER = "X-Testwallet-Token"
-_SALT = "sites.home.relay.token"
+_SALT = "testwallet.relay.token"  # the module's own name: no other HMAC of the secret shares it
 
 
 def _token_for(csrf_secret: str) -> str:

@@ -1,7 +1,7 @@
 """
 The relay's views. Each refuses, in this order: DEBUG off (404, as if it did not
-exist), another site (Sec-Fetch-Site, Origin: 403), another session (the relay
-token the base template gave this session's pages: 403), a body over its bound
+exist), another site (Sec-Fetch-Site, Origin: 403), another browser (the relay
+token the base template gave this browser's pages: 403), a body over its bound
 (413). Django's CSRF middleware has refused a request without the page's CSRF
 token before that.
 """
@@ -41,7 +41,7 @@ async def _refusal(request: HttpRequest, max_bytes: int) -> JsonResponse | None:
         return _error("The test-wallet relay serves only this site's own pages", 403)
     if not await token.carries_session_token(request):
         return _error(
-            "The test-wallet relay serves only the page that turned the test wallet on in this session", 403
+            "The test-wallet relay serves only the pages of the browser that turned the test wallet on", 403
         )
     try:
         length = int(request.headers.get("Content-Length", ""))

@@ -15,7 +15,7 @@ def test_testwallet_parameter_injects_the_stubs_and_a_label_in_debug(client, set
     assert "not from an AI" in page
 
 
-def test_testwallet_choice_sticks_for_the_session_until_turned_off(client, settings):
+def test_testwallet_choice_sticks_in_a_cookie_until_turned_off(client, settings):
     settings.DEBUG = True
     client.get("/?testwallet=1")
     assert "testwallet/aiwallet.js" in client.get("/bookshop/").content.decode()

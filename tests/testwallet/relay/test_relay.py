@@ -130,15 +130,15 @@ async def test_slow_model_server_gets_a_clean_504_within_the_relays_bound(visito
     assert await asyncio.to_thread(model.hung_up.wait, 5)  # the relay let go of the model server
 
 
-async def test_another_session_is_refused(visitor, model_server, model):
+async def test_another_browser_is_refused(visitor, model_server, model):
     other = await visit(model_server)
     try:
-        # The other session's own CSRF token, with this session's relay token.
+        # The other browser's own CSRF token, with this browser's relay token.
         response = await other.chat(ask("hello"), **{"X-Testwallet-Token": visitor.relay["token"]})
         missing = await other.chat(ask("hello"), **{"X-Testwallet-Token": None})
     finally:
         await other.client.aclose()
-    assert response.status_code == 403 and "session" in response.json()["error"]["message"]
+    assert response.status_code == 403 and "browser" in response.json()["error"]["message"]
     assert missing.status_code == 403
     assert model.chats() == []
 
