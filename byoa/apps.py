@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from types import ModuleType
 from typing import TYPE_CHECKING, Literal
 
 from django.apps import AppConfig
@@ -29,7 +30,7 @@ class ByoaConfig(AppConfig):
     #: This process's hub; tests install a fresh one each (testwallet.plugin's byoa_hub).
     hub: Hub
 
-    def __init__(self, app_name: str, app_module: object) -> None:
+    def __init__(self, app_name: str, app_module: ModuleType | None) -> None:
         super().__init__(app_name, app_module)
         # A server configured for links no wallet accepts refuses every POST /byoa/code
         # the same way: said once per process at ERROR, it does not flood the log.

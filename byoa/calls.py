@@ -63,7 +63,7 @@ async def call_wallet(
     *,
     # The call's Deadline (byoa.deadlines), which travels with the call to the connection's
     # own timer: no asyncio.timeout() around the caller could do that.
-    timeout: float | None = None,  # noqa: ASYNC109
+    timeout: float | None = None,
 ) -> dict[str, Any] | None:
     """Call the pairing's wallet and return the output object, or None."""
     # Any, not object: the output is the wallet's JSON object, read by the site's

@@ -24,6 +24,7 @@ for links that no wallet accepts, and no retry by the page can change that.
 
 import json
 import logging
+from typing import NotRequired, TypedDict, cast
 
 from django.apps import apps
 from django.http import HttpRequest, JsonResponse
@@ -33,10 +34,19 @@ from django.views.decorators.http import require_GET, require_POST
 
 from byoa import codes, invitations, manifests, visitor_ids
 from byoa.admin import stop_pairings
+from byoa.apps import ByoaConfig
 from byoa.exceptions import EndpointRefused, RateLimited, UnknownManifest
 from byoa.models import Pairing
 
 logger = logging.getLogger(__name__)
+
+
+class WaitAnswer(TypedDict):
+    """What ``GET /byoa/wait`` answers."""
+
+    state: str  # a codes.WaitState value
+    wallet: NotRequired[str]  # once connected: the name the wallet's hello gave
+    active: NotRequired[bool]  # once connected: whether the pairing is still active
 
 
 @never_cache
@@ -56,7 +66,7 @@ def code(request: HttpRequest, manifest: str | None = None) -> JsonResponse:
     except EndpointRefused as exc:
         response = JsonResponse({"error": "endpoint-refused", "message": str(exc)}, status=500)
         # Logged here, in place of Django's own "Internal Server Error" line for the 500.
-        level = apps.get_app_config("byoa").endpoint_refusal_level()
+        level = cast(ByoaConfig, apps.get_app_config("byoa")).endpoint_refusal_level()
         log_response(
             "BYOA cannot build a link: %s", str(exc), response=response, request=request, logger=logger, level=level
         )
@@ -98,7 +108,7 @@ def wait(request: HttpRequest) -> JsonResponse:
     """
     wait_id, visitor = request.GET.get("session"), visitor_ids.existing_visitor_id(request)
     state = codes.wait_state(wait_id, visitor)
-    answer = {"state": state.value}
+    answer: WaitAnswer = {"state": state.value}
     if state is codes.WaitState.CONNECTED:
         pairing = codes.connected_pairing(wait_id, visitor)
         if pairing is not None:

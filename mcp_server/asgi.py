@@ -105,7 +105,7 @@ class MCPApplication:
         # A tool that starts the visitor's session leaves its cookie here (visitor_sessions).
         scope[COOKIES_SCOPE_KEY] = []
 
-        async def send_with_cookies(message: dict) -> None:
+        async def send_with_cookies(message: Message) -> None:
             if message["type"] == "http.response.start" and scope[COOKIES_SCOPE_KEY]:
                 cookies = [(b"set-cookie", value.encode("latin-1")) for value in scope[COOKIES_SCOPE_KEY]]
                 message = {**message, "headers": [*message.get("headers", []), *cookies]}

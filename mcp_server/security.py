@@ -89,7 +89,7 @@ async def send_refusal(send: Send, status: int, message: str, extra_headers: tup
     await send({"type": "http.response.body", "body": body})
 
 
-async def send_method_not_allowed(send) -> None:
+async def send_method_not_allowed(send: Send) -> None:
     """Refuse a method other than POST: the server is stateless and offers no event stream."""
     await send_refusal(
         send, 405, "This MCP server answers POST only; it offers no event stream.", ((b"allow", b"POST"),)

@@ -18,7 +18,7 @@ sends none and gets no session made for it.
 from collections.abc import MutableMapping
 from http.cookies import CookieError, SimpleCookie
 from importlib import import_module
-from typing import Any
+from typing import Any, Literal, cast
 
 from django.conf import settings
 from django.contrib.sessions.backends.base import SessionBase
@@ -26,6 +26,9 @@ from django.http import HttpResponse
 
 #: Where the ASGI scope of an MCP request keeps the Set-Cookie header values its answer must carry.
 COOKIES_SCOPE_KEY = "visitor_ai.set_cookies"
+
+#: What ``HttpResponse.set_cookie`` takes as ``samesite``.
+SameSite = Literal["Lax", "Strict", "None", False] | None
 
 
 async def visitor_session(ctx: Any, *, create: bool = False) -> SessionBase | None:
@@ -35,10 +38,11 @@ async def visitor_session(ctx: Any, *, create: bool = False) -> SessionBase | No
         cookies = SimpleCookie(headers.get("cookie", ""))
     except CookieError:
         cookies = SimpleCookie()
-    engine = import_module(settings.SESSION_ENGINE)
+    # The engine module's SessionStore: a SessionBase, as Django's SessionMiddleware expects of it.
+    store: type[SessionBase] = import_module(settings.SESSION_ENGINE).SessionStore
     morsel = cookies.get(settings.SESSION_COOKIE_NAME)
     if morsel is not None:
-        session = engine.SessionStore(morsel.value)
+        session = store(morsel.value)
         # Loading an unknown or expired key clears session_key: that is not the
         # visitor's session, and a tool must not act on it.
         await session.aitems()
@@ -47,7 +51,7 @@ async def visitor_session(ctx: Any, *, create: bool = False) -> SessionBase | No
     scope = _scope(ctx)
     if not create or not from_browser_page(ctx) or scope is None:
         return None
-    session = engine.SessionStore()
+    session = store()
     await session.acreate()
     scope.setdefault(COOKIES_SCOPE_KEY, []).append(_session_cookie(session))
     return session
@@ -66,6 +70,8 @@ def _scope(ctx: Any) -> MutableMapping[str, Any] | None:
 
 def _session_cookie(session: SessionBase) -> str:
     """Return the Set-Cookie value for a new session, exactly as Django's SessionMiddleware writes it."""
+    if session.session_key is None:
+        raise ValueError("A session has no cookie until it is saved (acreate).")
     # Django's own cookie writer, so name, age, path, domain, Secure, HttpOnly and SameSite follow the settings.
     response = HttpResponse()
     response.set_cookie(
@@ -74,8 +80,11 @@ def _session_cookie(session: SessionBase) -> str:
         max_age=session.get_expiry_age(),
         domain=settings.SESSION_COOKIE_DOMAIN,
         path=settings.SESSION_COOKIE_PATH,
-        secure=settings.SESSION_COOKIE_SECURE or None,
-        httponly=settings.SESSION_COOKIE_HTTPONLY or None,
-        samesite=settings.SESSION_COOKIE_SAMESITE,
+        # set_cookie adds each flag when the value is true: SessionMiddleware's `or None` changes nothing.
+        secure=settings.SESSION_COOKIE_SECURE,
+        httponly=settings.SESSION_COOKIE_HTTPONLY,
+        # The plugin types the setting as the site's settings module assigns it (a str here);
+        # set_cookie itself refuses a value other than Lax, Strict or None (in any case) or False.
+        samesite=cast(SameSite, settings.SESSION_COOKIE_SAMESITE),
     )
     return response.cookies[settings.SESSION_COOKIE_NAME].OutputString()

@@ -84,7 +84,7 @@ def pulse(owner: object) -> None:
 
 
 async def wait_until(
-    ready: Callable[[], object], event: Callable[[], asyncio.Event], timeout: float, what: str  # noqa: ASYNC109 (a bounded wait: the timeout is its API)
+    ready: Callable[[], object], event: Callable[[], asyncio.Event], timeout: float, what: str
 ) -> None:
     """Wait until ``ready()`` is true, waking on each pulse of ``event()``.
 

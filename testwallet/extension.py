@@ -359,7 +359,7 @@ class ByoaExtension:
         return [call for call in self.calls if call.skill == skill]
 
     async def wait_until(
-        self, predicate: Callable[[Self], object], timeout: float = DEFAULT_TIMEOUT  # noqa: ASYNC109 (a bounded wait: the timeout is its API)
+        self, predicate: Callable[[Self], object], timeout: float = DEFAULT_TIMEOUT
     ) -> None:
         """Wait until ``predicate(extension)`` is true, such as ``lambda ext: len(ext.calls) == 2``."""
         what = f"{predicate.__qualname__} did not become true"

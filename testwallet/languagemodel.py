@@ -81,7 +81,7 @@ class BuiltinModel:
         """Answer every prompt the queue does not with ``function(prompt)`` (or an awaitable of it)."""
         self._function = function
 
-    async def wait_for_prompts(self, count: int, timeout: float = 5.0) -> None:  # noqa: ASYNC109 (a bounded wait: the timeout is its API)
+    async def wait_for_prompts(self, count: int, timeout: float = 5.0) -> None:
         """Wait until `count` prompts have been asked, at most `timeout` seconds."""
         async with asyncio.timeout(timeout):
             while len(self.prompts) < count:

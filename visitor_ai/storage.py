@@ -57,7 +57,9 @@ SPECIFIERS = re.compile(
 HASHED = re.compile(r"\.[0-9a-f]{12}\.[A-Za-z0-9]+$")
 
 
-class MinifiedManifestStaticFilesStorage(CompressedManifestStaticFilesStorage):
+# ignore[misc]: mypy refuses a subclass of Any (strict), and WhiteNoise's classes are Any to it:
+# WhiteNoise ships no types (see pyproject's whitenoise.* override).
+class MinifiedManifestStaticFilesStorage(CompressedManifestStaticFilesStorage):  # type: ignore[misc]
     """WhiteNoise's compressed manifest storage that minifies scripts and hashes module imports."""
 
     support_js_module_import_aggregation = True
@@ -86,7 +88,9 @@ class MinifiedManifestStaticFilesStorage(CompressedManifestStaticFilesStorage):
         # collectstatic. WhiteNoise then serves the apps' own files (WHITENOISE_USE_FINDERS).
         if not self.hashed_files and not self.manifest_storage.exists(self.manifest_name):
             return name
-        return super().stored_name(name)
+        # Django's ManifestFilesMixin.stored_name, which WhiteNoise does not override, returns the name.
+        hashed: str = super().stored_name(name)
+        return hashed
 
     def post_process(self, paths: dict[str, Any], dry_run: bool = False, **options: Any) -> Iterator[Any]:
         """Minify the collected scripts, then hash, rewrite and compress as WhiteNoise does."""
@@ -98,7 +102,11 @@ class MinifiedManifestStaticFilesStorage(CompressedManifestStaticFilesStorage):
 
     def compress_files(self, paths: Iterable[str]) -> Iterator[tuple[str, str]]:
         """Compress what pages fetch; source maps (read only by developer tools) stay as they are."""
-        return super().compress_files([path for path in paths if not path.endswith(".map")])
+        # WhiteNoise's compress_files yields (name, compressed name) pairs.
+        compressed: Iterator[tuple[str, str]] = super().compress_files(
+            [path for path in paths if not path.endswith(".map")]
+        )
+        return compressed
 
     def _minify(self, paths: dict[str, Any]) -> dict[str, Any]:
         """Overwrite the collected scripts with minified ones; return ``paths`` reading those."""

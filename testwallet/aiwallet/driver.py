@@ -198,21 +198,21 @@ class AiWalletStub(Answers):
 
     # -- The visitor's windows --------------------------------------------------------------------
 
-    async def approval_window(self, timeout: float = DEFAULT_TIMEOUT) -> ApprovalWindow:  # noqa: ASYNC109 (a bounded wait: the timeout is its API)
+    async def approval_window(self, timeout: float = DEFAULT_TIMEOUT) -> ApprovalWindow:
         """Wait for an approval window that is open, and return it (the oldest first)."""
         await wait_until(self._open_approval, lambda: self._pulse, timeout, "No approval window opened")
         window = self._open_approval()
         assert window is not None  # what the wait waited for
         return window
 
-    async def unlock_window(self, timeout: float = DEFAULT_TIMEOUT) -> UnlockWindow:  # noqa: ASYNC109 (a bounded wait: the timeout is its API)
+    async def unlock_window(self, timeout: float = DEFAULT_TIMEOUT) -> UnlockWindow:
         """Wait until the unlock window is open, and return it."""
         await wait_until(lambda: self._unlock_window, lambda: self._pulse, timeout, "No unlock window opened")
         assert self._unlock_window is not None  # what the wait waited for
         return self._unlock_window
 
     async def wait_until(
-        self, predicate: Callable[[Self], object], timeout: float = DEFAULT_TIMEOUT  # noqa: ASYNC109 (a bounded wait: the timeout is its API)
+        self, predicate: Callable[[Self], object], timeout: float = DEFAULT_TIMEOUT
     ) -> None:
         """Wait until ``predicate(wallet)`` is true, such as ``lambda w: len(w.requests) == 2``."""
         what = f"{predicate.__qualname__} did not become true"

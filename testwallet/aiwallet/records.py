@@ -136,7 +136,7 @@ class Reply:
             return [self.text] if self.text else []
         return [delta for delta in self.text if delta]
 
-    async def held(self, timeout: float = DEFAULT_TIMEOUT) -> None:  # noqa: ASYNC109 (a bounded wait: the timeout is its API)
+    async def held(self, timeout: float = DEFAULT_TIMEOUT) -> None:
         """Wait until the page has received the answer up to ``hold_after`` and asks for more."""
         if self.hold_after is None:
             raise ScriptError("This reply never holds: queue it with hold_after=<number of deltas>.")
@@ -173,7 +173,7 @@ class Chat:
     def __post_init__(self) -> None:
         self._pulse = asyncio.Event()
 
-    async def ended(self, timeout: float = DEFAULT_TIMEOUT) -> Outcome:  # noqa: ASYNC109 (a bounded wait: the timeout is its API)
+    async def ended(self, timeout: float = DEFAULT_TIMEOUT) -> Outcome:
         """Wait until the chat has ended; return its outcome."""
         await wait_until(
             lambda: self.outcome is not None, lambda: self._pulse, timeout, "The chat did not end"

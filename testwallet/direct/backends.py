@@ -160,7 +160,9 @@ class OpenAICompatibleBackend(Backend):
     def model_codes(self) -> list[str]:
         return list(self.models)
 
-    def _request(self, input: dict[str, Any], params: dict[str, Any], stream: bool) -> dict[str, Any]:
+    def _request(self, input: object, params: dict[str, Any], stream: bool) -> dict[str, Any]:
+        # `input` is the site's word, checked here whatever run() or stream() was handed: a backend
+        # is public API, and a caller other than the wallet may not have checked it is an object.
         messages = input.get("messages") if isinstance(input, dict) else None
         if not isinstance(messages, list) or not all(
             isinstance(m, dict)

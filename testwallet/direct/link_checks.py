@@ -44,8 +44,11 @@ def dev_local_from_env() -> bool:
     return env_flag("BYOA_WALLET_DEV_LOCAL")
 
 
-def check_link(link: str, *, dev_local: bool | None = None) -> Link:
-    """Return the Link, or raise LinkRefused naming the check that failed."""
+def check_link(link: object, *, dev_local: bool | None = None) -> Link:
+    """Return the Link, or raise LinkRefused naming the check that failed.
+
+    ``link`` is whatever a visitor or a page handed over: anything but a string is refused too.
+    """
     dev_local = dev_local_from_env() if dev_local is None else dev_local
     if not isinstance(link, str) or len(link) > 16384:
         raise LinkRefused("form", "the link is not a string of a sensible length")

@@ -219,7 +219,8 @@ class DirectWallet:
         except (websockets.ConnectionClosed, TimeoutError, NotJSON):
             await ws.close()
             return self._note("no welcome")
-        if not first or first.get("type") != "welcome" or not isinstance(first.get("pairing"), str):
+        token = first.get("pairing") if first else None
+        if not first or first.get("type") != "welcome" or not isinstance(token, str):
             await ws.close()
             if first and first.get("type") == "error":
                 self.pairing = None
@@ -231,7 +232,7 @@ class DirectWallet:
             self.pairing = None
             return self._note("bye: the welcome's manifest is not the one allowed; site forgotten")
         self._ws = ws
-        self.pairing = first["pairing"] if self.consent is Consent.DECIDE_ON_MY_OWN else None
+        self.pairing = token if self.consent is Consent.DECIDE_ON_MY_OWN else None
         self.state = State.CONNECTED
         self.welcomed.set()
         self._note(f"connected to {self.endpoint} (skills: {', '.join(self.grant['skills'])})")
@@ -333,7 +334,7 @@ class DirectWallet:
         outcome = "ok" if reply.get("ok") else "not ok"
         self._say(f"answered {skill}: {outcome} in {time.monotonic() - started:.2f} s")
 
-    async def _run_call(self, ws: ClientConnection, frame: protocol.Frame) -> protocol.Frame:
+    async def _run_call(self, ws: ClientConnection, frame: protocol.Frame) -> protocol.ResultFrame:
         call_id, skill = frame.get("id"), frame.get("skill")
         input, params = frame.get("input"), frame.get("params") or {}
         if (

@@ -31,6 +31,9 @@ async def session_token(request: HttpRequest) -> str:
 
 async def carries_session_token(request: HttpRequest) -> bool:
     """Whether the request carries its browser's relay token."""
-    csrf_secret = request.META.get("CSRF_COOKIE")
+    # Django's CsrfViewMiddleware keeps the browser's secret there as a str (absent: no CSRF cookie).
+    csrf_secret: str | None = request.META.get("CSRF_COOKIE")
+    if not csrf_secret:
+        return False
     given = request.headers.get(HEADER, "")
-    return bool(csrf_secret) and secrets.compare_digest(given.encode(), _token_for(csrf_secret).encode())
+    return secrets.compare_digest(given.encode(), _token_for(csrf_secret).encode())

@@ -46,7 +46,7 @@ class BrowserAgent:
         self,
         page: Page,
         *names: str,
-        timeout: float = DEFAULT_TIMEOUT,  # noqa: ASYNC109 (a bounded wait: the timeout is its API)
+        timeout: float = DEFAULT_TIMEOUT,
     ) -> list[AgentTool]:
         """Wait until the page registered ``names`` (none: any tool) and return its tools.
 
@@ -66,7 +66,7 @@ class BrowserAgent:
         name: str,
         arguments: dict[str, Any] | None = None,
         *,
-        timeout: float = DEFAULT_TIMEOUT,  # noqa: ASYNC109 (a bounded wait: the timeout is its API)
+        timeout: float = DEFAULT_TIMEOUT,
     ) -> ToolResult:
         """Call a tool the page registered, as the browser's agent does, and return its result."""
         try:
