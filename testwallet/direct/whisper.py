@@ -168,7 +168,8 @@ def load_model(model: PackagedModel | str | Path, *, cpu_threads: int = 0) -> Sp
         )
     try:
         # int8: the packaged weights are float16, which a CPU decodes slower and in twice the memory.
-        return WhisperModel(str(folder), device="cpu", compute_type="int8", cpu_threads=cpu_threads)
+        loaded: SpeechModel = WhisperModel(str(folder), device="cpu", compute_type="int8", cpu_threads=cpu_threads)
+        return loaded
     except (RuntimeError, ValueError, OSError) as exc:
         raise ValueError(f"could not load the Whisper model in {folder}: {exc}") from None
 
@@ -193,7 +194,9 @@ class WhisperBackend(Backend):
     ) -> None:
         if isinstance(vocabulary, str):
             raise TypeError("vocabulary is a list of phrases: read a file with read_vocabulary(path)")
-        self.model: SpeechModel = model if hasattr(model, "transcribe") else load_model(model, cpu_threads=cpu_threads)  # type: ignore[arg-type]
+        self.model: SpeechModel = (
+            load_model(model, cpu_threads=cpu_threads) if isinstance(model, str | Path) else model
+        )
         self.multilingual = is_multilingual(self.model)
         given = {ANY_LANGUAGE: vocabulary} if isinstance(vocabulary, Sequence) else dict(vocabulary or {})
         phrases: dict[str, list[str]] = {}
@@ -204,6 +207,8 @@ class WhisperBackend(Backend):
             if not cleaned:
                 raise ValueError(f"the vocabulary for {language!r} is empty: give at least one phrase")
             key = language if language == ANY_LANGUAGE else base_language(language)
+            if key is None:  # base_language answers None only for None, which no vocabulary key is
+                raise TypeError(f"the vocabulary's languages are language tags, not {language!r}")
             if key not in (ANY_LANGUAGE, "en") and not self.multilingual:
                 raise ValueError(f"a vocabulary for {language!r} needs a multilingual model: this one is English only")
             phrases[key] = list(dict.fromkeys([*phrases.get(key, []), *cleaned]))
