@@ -65,16 +65,28 @@ def _number(name: str, default: float, doc: str) -> Setting:
 
 
 SETTINGS: tuple[Setting, ...] = (
-    Setting("MANIFESTS", MappingProxyType({}),
-            'manifests besides each app\'s `manifest.json`: `{"name": "path/to/manifest.json"}`', (Mapping,)),
-    Setting("DEFAULT_MANIFEST", None,
-            "the manifest a page gets when it names none and several are installed", (str, type(None)),
-            checked_elsewhere=True),
+    Setting(
+        "MANIFESTS",
+        MappingProxyType({}),
+        'manifests besides each app\'s `manifest.json`: `{"name": "path/to/manifest.json"}`',
+        (Mapping,),
+    ),
+    Setting(
+        "DEFAULT_MANIFEST",
+        None,
+        "the manifest a page gets when it names none and several are installed",
+        (str, type(None)),
+        checked_elsewhere=True,
+    ),
     # Either way the endpoint must pass the wallet's host rules (byoa.endpoints;
     # loopback only with DEBUG on), or no link is built: check byoa.E003, POST /byoa/code a 500.
-    Setting("ENDPOINT", None,
-            "the WebSocket URL put into links; `None`: `wss://<host>` + `WS_PATH` from the request",
-            (str, type(None)), checked_elsewhere=True),
+    Setting(
+        "ENDPOINT",
+        None,
+        "the WebSocket URL put into links; `None`: `wss://<host>` + `WS_PATH` from the request",
+        (str, type(None)),
+        checked_elsewhere=True,
+    ),
     Setting("WS_PATH", "/byoa/ws", "the wallet route's path, used when `ENDPOINT` is `None`", (str,)),
     _number("CODE_SECONDS", 120, "how long a session code is valid"),  # the spec says 120
     _number("CODES_PER_ADDRESS", 20, "codes one client address may ask for per `RATE_WINDOW_SECONDS`"),
@@ -82,24 +94,41 @@ SETTINGS: tuple[Setting, ...] = (
     _number("RATE_WINDOW_SECONDS", 60, "the window of the two code limits"),
     _number("HELLO_SECONDS", 10, "a wallet that says nothing valid this long is closed"),
     # The spec: up to 4 MB. Daphne enforces its own limit first.
-    _number("MAX_FRAME_BYTES", MAX_FRAME_BYTES,
-            "the largest text frame accepted (configure daphne or uvicorn to the same)"),
+    _number(
+        "MAX_FRAME_BYTES",
+        MAX_FRAME_BYTES,
+        "the largest text frame accepted (configure daphne or uvicorn to the same)",
+    ),
     _number("CALL_SECONDS", 20, "the default timeout of `call_wallet`"),
     _number("PARALLEL_CALLS", 4, "calls in flight per connection when the grant sets no `maxParallelCalls`"),
     _number("UNSOLICITED_RESULTS", 16, "results for calls not in flight tolerated before closing"),
     # Wallets ping every 30 s, and a ping is recorded at least every minute.
-    _number("LIVE_SECONDS", 180,
-            "a connection held by another process counts as live while seen this recently"),
+    _number(
+        "LIVE_SECONDS", 180, "a connection held by another process counts as live while seen this recently"
+    ),
     _number("BEAT_SECONDS", 5, "how often each server process renews its liveness record in the database"),
-    _number("STALE_SECONDS", 15,
-            "a process whose record is older counts as gone: its wallets are away, its pairings detached"),
-    _number("ACCEPT_SECONDS", 2,
-            "a call sent to another process that is not acknowledged this soon resolves `None`, "
-            "and that process counts as gone until it beats again"),
-    _number("PING_SECONDS", 30,
-            "the wallets' ping interval; a connection silent for 1.5 times this is closed, its calls `None`"),
-    Setting("CALL_LOG", True,
-            "keep a receipt (skill, ok, duration, cost, provider) per call, never content", (bool,)),
+    _number(
+        "STALE_SECONDS",
+        15,
+        "a process whose record is older counts as gone: its wallets are away, its pairings detached",
+    ),
+    _number(
+        "ACCEPT_SECONDS",
+        2,
+        "a call sent to another process that is not acknowledged this soon resolves `None`, "
+        "and that process counts as gone until it beats again",
+    ),
+    _number(
+        "PING_SECONDS",
+        30,
+        "the wallets' ping interval; a connection silent for 1.5 times this is closed, its calls `None`",
+    ),
+    Setting(
+        "CALL_LOG",
+        True,
+        "keep a receipt (skill, ok, duration, cost, provider) per call, never content",
+        (bool,),
+    ),
 )
 
 #: {name: default} of every setting, read-only.

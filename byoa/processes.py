@@ -141,9 +141,11 @@ class ProcessRecords:
         if inbox in self._fresh and inbox not in self._suspected:
             return True
         # Not fresh at our last beat (it may have started since), or suspected: ask.
-        beat_at = await ServerProcess.objects.filter(inbox=inbox, beat_at__gte=_cutoff()).values_list(
-            "beat_at", flat=True
-        ).afirst()
+        beat_at = (
+            await ServerProcess.objects.filter(inbox=inbox, beat_at__gte=_cutoff())
+            .values_list("beat_at", flat=True)
+            .afirst()
+        )
         if beat_at is None:
             return False
         if inbox in self._suspected:

@@ -81,7 +81,13 @@ class ReceiptWriter:
 
 
 def _row(
-    pairing_id: int, skill: str, model: str, ok: bool, duration_ms: int, receipt: object, at: float,
+    pairing_id: int,
+    skill: str,
+    model: str,
+    ok: bool,
+    duration_ms: int,
+    receipt: object,
+    at: float,
     at_value: Callable[[float], AtValue],
 ) -> Row:
     # The wallet's receipt is its JSON: only its cost and provider are kept, as text.

@@ -225,8 +225,11 @@ class ChannelLayerTransport:
                 failures += 1
                 # One failure alone is routine: redis-py 8 times an idle blocking pop
                 # out at its socket timeout. Failures in a row are not.
-                logger.log(logging.WARNING if failures > 1 else logging.DEBUG,
-                           "BYOA inbox could not be read (%s); trying again", type(exc).__name__)
+                logger.log(
+                    logging.WARNING if failures > 1 else logging.DEBUG,
+                    "BYOA inbox could not be read (%s); trying again",
+                    type(exc).__name__,
+                )
                 await asyncio.sleep(min(MAX_BACKOFF, 0.05 * 2**failures))
                 continue
             failures = 0

@@ -68,7 +68,12 @@ def code(request: HttpRequest, manifest: str | None = None) -> JsonResponse:
         # Logged here, in place of Django's own "Internal Server Error" line for the 500.
         level = cast(ByoaConfig, apps.get_app_config("byoa")).endpoint_refusal_level()
         log_response(
-            "BYOA cannot build a link: %s", str(exc), response=response, request=request, logger=logger, level=level
+            "BYOA cannot build a link: %s",
+            str(exc),
+            response=response,
+            request=request,
+            logger=logger,
+            level=level,
         )
         return response
     try:
@@ -128,7 +133,9 @@ def disconnect(request: HttpRequest) -> JsonResponse:
     wait_id = _requested_field(request, "session")
     pairing = codes.connected_pairing(wait_id, visitor_ids.existing_visitor_id(request))
     if pairing is None:
-        return JsonResponse({"error": "not-found", "message": "This browser has no link by that handle."}, status=404)
+        return JsonResponse(
+            {"error": "not-found", "message": "This browser has no link by that handle."}, status=404
+        )
     # As the admin's revoke does: the status first, then the bye to the connection, in whichever process.
     stop_pairings(Pairing.objects.filter(pk=pairing.pk), Pairing.Status.REVOKED)
     return JsonResponse({"state": "disconnected"})

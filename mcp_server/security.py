@@ -70,11 +70,11 @@ def _scheme(scope: Scope) -> str:
     return scheme
 
 
-async def send_refusal(send: Send, status: int, message: str, extra_headers: tuple[tuple[bytes, bytes], ...] = ()) -> None:
+async def send_refusal(
+    send: Send, status: int, message: str, extra_headers: tuple[tuple[bytes, bytes], ...] = ()
+) -> None:
     """Send a JSON-RPC error body with the given HTTP status."""
-    body = json.dumps(
-        {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": message}}
-    ).encode()
+    body = json.dumps({"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": message}}).encode()
     await send(
         {
             "type": "http.response.start",

@@ -358,9 +358,7 @@ class ByoaExtension:
         """Return the logged calls of one skill."""
         return [call for call in self.calls if call.skill == skill]
 
-    async def wait_until(
-        self, predicate: Callable[[Self], object], timeout: float = DEFAULT_TIMEOUT
-    ) -> None:
+    async def wait_until(self, predicate: Callable[[Self], object], timeout: float = DEFAULT_TIMEOUT) -> None:
         """Wait until ``predicate(extension)`` is true, such as ``lambda ext: len(ext.calls) == 2``."""
         what = f"{predicate.__qualname__} did not become true"
         await wait_until(lambda: predicate(self), lambda: self._pulse, timeout, what)

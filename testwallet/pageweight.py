@@ -64,7 +64,8 @@ class PageWeight:
         """Return the responses of resource type ``kind`` whose path starts with one of ``under``."""
         prefixes = tuple(under)
         return [
-            item for item in self.fetched
+            item
+            for item in self.fetched
             if (kind is None or item.kind == kind) and (not prefixes or item.path.startswith(prefixes))
         ]
 

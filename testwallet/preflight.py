@@ -85,7 +85,10 @@ def check_own_database(server: "DaphneServer") -> None:
     answer = server.workdir / "database-name.json"
     done = subprocess.run(
         [sys.executable, "-c", _PROBE, str(answer)],
-        env=server.environment(), capture_output=True, text=True, timeout=120,
+        env=server.environment(),
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     if done.returncode != 0:
         raise Misconfigured(
@@ -99,6 +102,6 @@ def check_own_database(server: "DaphneServer") -> None:
         f"{server.settings_module} does not read DATABASE_URL, which is how the fixture gives the server "
         "and daphne_setup_commands their database. Nothing was run. Read it in your settings, e.g.:\n"
         "    import dj_database_url\n"
-        "    DATABASES = {\"default\": "
+        '    DATABASES = {"default": '
         "dj_database_url.config(default=f\"sqlite:///{BASE_DIR / 'db.sqlite3'}\")}"
     )

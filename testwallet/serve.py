@@ -38,7 +38,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--setup",
         action="append",
         metavar="COMMAND",
-        help='a manage.py command run on the server\'s database first, repeatable '
+        help="a manage.py command run on the server's database first, repeatable "
         '(default: "migrate --noinput")',
     )
     args = parser.parse_args(argv)

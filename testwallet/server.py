@@ -90,9 +90,15 @@ class DaphneServer:
     def command(self, fd: int) -> list[str]:
         """Return the argv that serves the application on the listening socket `fd`."""
         return [
-            sys.executable, "-m", "daphne", "--fd", str(fd),
-            "--websocket-max-message-size", str(self.websocket_max_bytes),
-            "--websocket-max-frame-size", str(self.websocket_max_bytes),
+            sys.executable,
+            "-m",
+            "daphne",
+            "--fd",
+            str(fd),
+            "--websocket-max-message-size",
+            str(self.websocket_max_bytes),
+            "--websocket-max-frame-size",
+            str(self.websocket_max_bytes),
             *[f"--endpoint=fd:fileno={shared.fileno()}" for shared in self.shared_sockets],
             self.application,
         ]
@@ -194,8 +200,18 @@ class UvicornServer(DaphneServer):
 
     def command(self, fd: int) -> list[str]:
         return [
-            sys.executable, "-m", "uvicorn", "--fd", str(fd), "--ws", self.ws,
-            "--ws-max-size", str(self.websocket_max_bytes), "--lifespan", "on", "--no-access-log",
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "--fd",
+            str(fd),
+            "--ws",
+            self.ws,
+            "--ws-max-size",
+            str(self.websocket_max_bytes),
+            "--lifespan",
+            "on",
+            "--no-access-log",
             *(["--loop", "uvloop", "--http", "httptools"] if _installed("uvloop", "httptools") else []),
             self.application,
         ]
@@ -208,7 +224,13 @@ class HypercornServer(DaphneServer):
         config = self.workdir / "hypercorn.toml"
         config.write_text(f"websocket_max_message_size = {self.websocket_max_bytes}\n")
         return [
-            sys.executable, "-m", "hypercorn", "--bind", f"fd://{fd}", "--config", str(config),
+            sys.executable,
+            "-m",
+            "hypercorn",
+            "--bind",
+            f"fd://{fd}",
+            "--config",
+            str(config),
             *(["--worker-class", "uvloop"] if _installed("uvloop") else []),
             self.application,
         ]

@@ -129,7 +129,10 @@ class _Service:
         ready = threading.Event()
         self._log(f"--- starting {self.name} on port {self.port}\n".encode())
         self.process = subprocess.Popen(
-            self.command(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            self.command(),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
             **self.popen_options(),
         )
         self._copier = threading.Thread(target=self._copy_output, args=(self.process, ready), daemon=True)
@@ -237,9 +240,21 @@ class RedisServer(_Service):
 
     def command(self) -> list[str]:
         return [
-            self.executable, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.workdir),
-            "--save", "3600 1" if self.persistent else "", "--appendonly", "no", "--daemonize", "no",
-            "--logfile", "",
+            self.executable,
+            "--port",
+            str(self.port),
+            "--bind",
+            "127.0.0.1",
+            "--dir",
+            str(self.workdir),
+            "--save",
+            "3600 1" if self.persistent else "",
+            "--appendonly",
+            "no",
+            "--daemonize",
+            "no",
+            "--logfile",
+            "",
         ]
 
 
@@ -313,26 +328,54 @@ class PostgresServer(_Service):
             os.chown(password_file, self._account.pw_uid, self._account.pw_gid)
         try:
             self._run(
-                self.bindir / "initdb", "--pgdata", str(self.data), "--username", self.user,
-                "--pwfile", str(password_file), "--auth", "scram-sha-256", "--encoding", "UTF8",
-                "--no-locale", "--no-sync", "--no-instructions",
+                self.bindir / "initdb",
+                "--pgdata",
+                str(self.data),
+                "--username",
+                self.user,
+                "--pwfile",
+                str(password_file),
+                "--auth",
+                "scram-sha-256",
+                "--encoding",
+                "UTF8",
+                "--no-locale",
+                "--no-sync",
+                "--no-instructions",
             )
         finally:
             password_file.unlink()
 
     def command(self) -> list[str]:
         return [
-            str(self.bindir / "postgres"), "-D", str(self.data), "-p", str(self.port),
-            "-c", "listen_addresses=127.0.0.1", "-c", f"unix_socket_directories={self.workdir}",
+            str(self.bindir / "postgres"),
+            "-D",
+            str(self.data),
+            "-p",
+            str(self.port),
+            "-c",
+            "listen_addresses=127.0.0.1",
+            "-c",
+            f"unix_socket_directories={self.workdir}",
             # fsync off only spares the disk: a killed server (not a crashed machine)
             # still finds every commit in the WAL the kernel holds.
-            "-c", "fsync=off",
-            "-c", "max_connections=200", "-c", "logging_collector=off",
+            "-c",
+            "fsync=off",
+            "-c",
+            "max_connections=200",
+            "-c",
+            "logging_collector=off",
         ]
 
     def after_start(self) -> None:
         self._run(
-            self.bindir / "createdb", "--host", "127.0.0.1", "--port", str(self.port),
-            "--username", self.user,
-            self.database, env={"PGPASSWORD": self.password},
+            self.bindir / "createdb",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--username",
+            self.user,
+            self.database,
+            env={"PGPASSWORD": self.password},
         )

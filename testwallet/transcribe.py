@@ -48,7 +48,9 @@ def application(backend: Backend) -> Starlette:
 
     def refuse(message: str, status: int = 400) -> Response:
         # OpenAI's error shape, which its SDK turns into an APIStatusError carrying this message.
-        return JSONResponse({"error": {"message": message, "type": "invalid_request_error"}}, status_code=status)
+        return JSONResponse(
+            {"error": {"message": message, "type": "invalid_request_error"}}, status_code=status
+        )
 
     async def transcriptions(request: Request) -> Response:
         if int(request.headers.get("content-length") or 0) > MAX_FILE_BYTES + 64 * 1024:
@@ -81,12 +83,18 @@ def application(backend: Backend) -> Starlette:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Serve transcriptions until Ctrl-C."""
-    parser = argparse.ArgumentParser(prog="python -m testwallet.transcribe", description=__doc__.splitlines()[1])
+    parser = argparse.ArgumentParser(
+        prog="python -m testwallet.transcribe", description=__doc__.splitlines()[1]
+    )
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8765)
-    parser.add_argument("--model", default=None, help="tiny.en, base, or a CTranslate2 Whisper model directory")
+    parser.add_argument(
+        "--model", default=None, help="tiny.en, base, or a CTranslate2 Whisper model directory"
+    )
     parser.add_argument("--vocabulary", action="append", metavar="[LANG=]FILE", help="phrases to bias toward")
-    parser.add_argument("--threads", type=int, default=0, help="CPU threads for the model (0: CTranslate2's default)")
+    parser.add_argument(
+        "--threads", type=int, default=0, help="CPU threads for the model (0: CTranslate2's default)"
+    )
     args = parser.parse_args(argv)
     from testwallet.direct.whisper import DEFAULT_MODEL, WhisperBackend, read_vocabularies
 

@@ -60,9 +60,16 @@ def minify_scripts(esbuild: str, sources: dict[str, bytes], destination: Path) -
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(source)
         command = [
-            esbuild, *sorted(sources), f"--outdir={destination}", f"--outbase={readable}",
-            "--minify", "--sourcemap", f"--target={TARGET}", "--charset=utf8",
-            "--log-level=warning", "--allow-overwrite",
+            esbuild,
+            *sorted(sources),
+            f"--outdir={destination}",
+            f"--outbase={readable}",
+            "--minify",
+            "--sourcemap",
+            f"--target={TARGET}",
+            "--charset=utf8",
+            "--log-level=warning",
+            "--allow-overwrite",
         ]
         try:
             done = subprocess.run(command, cwd=readable, capture_output=True, text=True, timeout=120)

@@ -51,9 +51,7 @@ RELATIVE_URL = r"""(?P<matched>new URL\(["'](?P<url>\.{1,2}/[^"']*?)["'],\s*impo
 # After minification there are no comments left to skip: this matches nothing.
 NOTHING = re.compile(r"(?!)")
 # Every way a module names another by a relative path, as esbuild writes it.
-SPECIFIERS = re.compile(
-    r"""(?:\bfrom\s*|\bimport\s*\(?\s*|new URL\(\s*)["'](?P<url>\.{1,2}/[^"']+)["']"""
-)
+SPECIFIERS = re.compile(r"""(?:\bfrom\s*|\bimport\s*\(?\s*|new URL\(\s*)["'](?P<url>\.{1,2}/[^"']+)["']""")
 HASHED = re.compile(r"\.[0-9a-f]{12}\.[A-Za-z0-9]+$")
 
 
@@ -128,8 +126,11 @@ class MinifiedManifestStaticFilesStorage(CompressedManifestStaticFilesStorage): 
                 continue
             with self.open(hashed) as script:
                 text = script.read().decode("utf-8", errors="replace")
-            problems += [f"{hashed}: {found['url']}" for found in SPECIFIERS.finditer(text)
-                         if not HASHED.search(found["url"])]
+            problems += [
+                f"{hashed}: {found['url']}"
+                for found in SPECIFIERS.finditer(text)
+                if not HASHED.search(found["url"])
+            ]
         if problems:
             raise UnhashedImport(
                 "These modules still import files by their plain names, so a page would load them "

@@ -211,9 +211,7 @@ class AiWalletStub(Answers):
         assert self._unlock_window is not None  # what the wait waited for
         return self._unlock_window
 
-    async def wait_until(
-        self, predicate: Callable[[Self], object], timeout: float = DEFAULT_TIMEOUT
-    ) -> None:
+    async def wait_until(self, predicate: Callable[[Self], object], timeout: float = DEFAULT_TIMEOUT) -> None:
         """Wait until ``predicate(wallet)`` is true, such as ``lambda w: len(w.requests) == 2``."""
         what = f"{predicate.__qualname__} did not become true"
         await wait_until(lambda: predicate(self), lambda: self._pulse, timeout, what)

@@ -21,7 +21,8 @@ Examples::
     python -m testwallet.direct "$LINK" --transcriber pocketsphinx --vocabulary countries.txt
 
     # Whisper, in any language, biased toward each language's names (pip install 'visitor-ai[whisper]')
-    python -m testwallet.direct "$LINK" --transcriber whisper --vocabulary en=countries-en.txt --vocabulary ru=countries-ru.txt
+    python -m testwallet.direct "$LINK" --transcriber whisper \\
+        --vocabulary en=countries-en.txt --vocabulary ru=countries-ru.txt
 """
 
 import argparse
@@ -44,7 +45,9 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument(
         "--script", action="append", default=[], metavar="SKILL=JSON", help="a scripted answer"
     )
-    parser.add_argument("--openai-url", help="base URL of an OpenAI-compatible API, e.g. http://127.0.0.1:11434/v1")
+    parser.add_argument(
+        "--openai-url", help="base URL of an OpenAI-compatible API, e.g. http://127.0.0.1:11434/v1"
+    )
     parser.add_argument("--model", action="append", default=[], metavar="CODE=NAME", help="e.g. m1=llama3.2")
     parser.add_argument(
         "--api-key-env", default="OPENAI_API_KEY", help="environment variable with the API key"
@@ -70,7 +73,11 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         parser.error("--vocabulary needs --transcriber")
     if args.whisper_model and args.transcriber != "whisper":
         parser.error("--whisper-model needs --transcriber whisper")
-    if args.transcriber == "pocketsphinx" and args.vocabulary and (len(args.vocabulary) > 1 or "=" in args.vocabulary[0]):
+    if (
+        args.transcriber == "pocketsphinx"
+        and args.vocabulary
+        and (len(args.vocabulary) > 1 or "=" in args.vocabulary[0])
+    ):
         parser.error("--transcriber pocketsphinx takes one --vocabulary FILE (English only)")
     if args.transcriber and (args.openai_url or args.script):
         parser.error("--transcriber answers alone: drop --openai-url and --script")

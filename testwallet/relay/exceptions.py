@@ -1,7 +1,7 @@
 """The relay's errors.
 
-    RelayError
-    └── UpstreamError
+RelayError
+└── UpstreamError
 """
 
 

@@ -18,7 +18,14 @@ from testwallet.relay.exceptions import RelayError, UpstreamError
 #: The chat request's keys the relay passes on; the model is the relay's own.
 CHAT_KEYS = frozenset(
     {
-        "messages", "tools", "tool_choice", "max_tokens", "temperature", "top_p", "stop", "stream",
+        "messages",
+        "tools",
+        "tool_choice",
+        "max_tokens",
+        "temperature",
+        "top_p",
+        "stop",
+        "stream",
         "response_format",
     }
 )
