@@ -112,7 +112,7 @@ def cluster(redis, database_url, tmp_path):
             yield cluster
     finally:
         shared.close()
-        for name, server in zip(("first", "second"), cluster.processes):
+        for name, server in zip(("first", "second"), cluster.processes, strict=True):
             # Shown by pytest only when the test failed (captured at teardown).
             print(f"--- {name} daphne's output ---\n{server.output()[-4000:]}")
 
@@ -170,7 +170,7 @@ async def test_a_process_stopped_and_restarted_leaves_no_pairing_connected_and_i
     wallet = await direct_wallet((await browser.new_link())["link"], {"audio.transcribe": {"text": "Peru"}},
                                  ping_seconds=PING_EVERY)
     assert wallet.opened, wallet.activity
-    held, other = await holder(cluster, browser)
+    held, _other = await holder(cluster, browser)
     assert connected_pairings(cluster) and len(process_records(cluster)) == 1
     held.stop()  # SIGTERM
     assert connected_pairings(cluster) == []
