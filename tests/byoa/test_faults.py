@@ -316,7 +316,8 @@ async def test_calls_during_a_redis_restart_resolve_none_and_the_processes_recov
 
 async def test_a_wallet_stopped_with_sigstop_is_detected_as_silent_and_its_calls_resolve_none(cluster, browser):
     link = (await browser.new_link())["link"]
-    wallet = subprocess.Popen(
+    # Popen only starts it; its output is read off the loop (asyncio.to_thread) and it is stopped by signals.
+    wallet = subprocess.Popen(  # noqa: ASYNC220
         [sys.executable, "-m", "tests.byoa.fault_wallet", link, str(PING_EVERY)],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )
