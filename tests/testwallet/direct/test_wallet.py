@@ -252,7 +252,7 @@ async def test_the_wallet_pings_every_30_seconds():
 
 
 async def _until(changed, predicate):
-    """Wait until ``predicate()`` holds, checking it each time ``changed`` is set (the caller bounds the wait)."""
+    """Wait until ``predicate()`` holds, checked each time ``changed`` is set (the caller bounds the wait)."""
     while not predicate():
         changed.clear()
         await changed.wait()
