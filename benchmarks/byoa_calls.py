@@ -111,7 +111,7 @@ async def _bench(scope):
 
         return {"links": await database_sync_to_async(issue)(int(query["n"]))}
     if scope["path"] == "/_bench/run":
-        call = json.loads(Path(query["call"]).read_text())
+        call = json.loads(await asyncio.to_thread(Path(query["call"]).read_text))
         run = _run_calls(int(query["calls"]), int(query.get("inflight", IN_FLIGHT)), call)
         if not os.environ.get("BYOA_BENCH_PROFILE"):
             return await run
@@ -217,7 +217,8 @@ def _targets(server_cpu, workdir, call_log):
                 self.port = probe.getsockname()[1]
             command = _pinned([sys.executable, "-m", "granian", "--interface", "asgi", "--host", "127.0.0.1",
                                "--port", str(self.port), "--loop", "uvloop", "--log-level", "warning", app], server_cpu)
-            self.process = subprocess.Popen(command, env=env, stdout=open(self._log_path, "wb"), stderr=subprocess.STDOUT)
+            with open(self._log_path, "wb") as log:  # the child writes to its own copy of the descriptor
+                self.process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
             for _ in range(300):  # a benchmark may poll: granian has no socket of ours to queue on
                 try:
                     httpx.get(self.url + "/", timeout=1)

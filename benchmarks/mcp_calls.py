@@ -112,7 +112,7 @@ def main():
             "standalone/search_books": (standalone, SEARCH),
             "mount-daphne/search_books": (daphne, SEARCH),
         }
-        for name, (server, call) in targets.items():  # warm-up (daphne starts the MCP session manager lazily)
+        for server, call in targets.values():  # warm-up (daphne starts the MCP session manager lazily)
             asyncio.run(measure(f"{server.url}/api/mcp", body(call), 2, 0.5))
         for _ in range(args.runs):
             for clients in args.clients:
@@ -135,11 +135,11 @@ def main():
         ours = [r["rps"] for r in results["mount/search_books", clients]]
         base = [r["rps"] for r in results["standalone/ping", clients]]
         # Run by run: both measured back to back, under the same load.
-        ratios = [a / b for a, b in zip(ours, base)]
+        ratios = [a / b for a, b in zip(ours, base, strict=True)]
         verdict = "meets" if statistics.median(ratios) >= 0.9 else "MISSES"
         # The same comparison in server CPU per call (standalone's / ours), which a busy machine disturbs less.
         cpu = [b["cpu_us"] / a["cpu_us"] for a, b in zip(results["mount/search_books", clients],
-                                                          results["standalone/ping", clients])]
+                                                          results["standalone/ping", clients], strict=True)]
         print(f"clients={clients:<4} mount search_books / standalone ping: calls/s {spread(ratios, 2)} "
               f"({verdict} >= 0.9); calls per CPU-second {spread(cpu, 2)}")
 

@@ -332,7 +332,7 @@ async def _soak(args, servers):
             visitor.wallet = SoakWallet(visitor.index, ledger, drop_at, random.Random(rng.random()))
         opened = await _gather_in_batches([visitor.wallet.open(visitor.link) for visitor in visitors])
         if not all(opened):
-            failed = [v.wallet.activity[-1:] for v, ok in zip(visitors, opened) if not ok]
+            failed = [v.wallet.activity[-1:] for v, ok in zip(visitors, opened, strict=True) if not ok]
             raise RuntimeError(f"{len(failed)} wallets were not welcomed, e.g. {failed[:3]}")
         connected = time.monotonic() - started
         gate = asyncio.Semaphore(args.concurrency)
@@ -393,7 +393,7 @@ def _report(args, result, database, driver_rss_kib):
     print(f"resident memory of the server processes (start: connected and warm; end: after the calls), "
           f"bound +{args.rss_growth_mib} MiB each:")
     grew = False
-    for index, (start, end) in enumerate(zip(result["rss_start"], result["rss_end"])):
+    for index, (start, end) in enumerate(zip(result["rss_start"], result["rss_end"], strict=True)):
         growth = (end - start) / 1024
         grew |= growth > args.rss_growth_mib
         print(f"  process {index}: {start / 1024:.1f} MiB -> {end / 1024:.1f} MiB ({growth:+.1f} MiB)")

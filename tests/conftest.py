@@ -8,7 +8,11 @@ from django.core.management import call_command
 
 # Fixtures used across the tree, registered once: a session fixture imported into
 # several test modules would be a fixture of each, each starting its own servers.
-pytest_plugins = ["tests.testwallet.relay.model_double", "tests.twentyq.player"]
+pytest_plugins = [
+    "tests.testwallet.relay.model_double",
+    "tests.twentyq.player",
+    "tests.testwallet.aiwallet_cases",
+]
 
 
 @pytest.fixture

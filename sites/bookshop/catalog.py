@@ -28,7 +28,8 @@ async def search(mood=None, query=None, limit=5):
     if mood and mood not in catalog.mood_slugs:
         raise UnknownMood(mood)
     found = catalog.search(mood or None, (query or "").split())
-    return [book for book, _ in zip(found, range(min(limit, MAX_RESULTS)))]
+    # Not strict: the range only takes the first few of what was found.
+    return [book for book, _ in zip(found, range(min(limit, MAX_RESULTS)), strict=False)]
 
 
 async def get(slug):

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 IGNORED_WORDS = frozenset({"the"})
 
 
-class Outcome(str, enum.Enum):
+class Outcome(enum.StrEnum):
     CORRECT = "correct"  # names the expected country and no other
     WRONG = "wrong"  # names another country, several, or none we know
     NO_ANSWER = "no-answer"  # empty, or only punctuation and articles

@@ -43,7 +43,8 @@ def _questioner(chat: Chat) -> str:
     possible = list(known.things)
     wrong = set()
     asked = set()
-    for said, reply in zip(messages, messages[1:]):
+    # Each message with the one after it (not strict: the second list is one shorter).
+    for said, reply in zip(messages, messages[1:], strict=False):
         if said.get("role") != "assistant":
             continue
         move, answered = text_of(said), catalog.normalise(text_of(reply).split(".")[0])

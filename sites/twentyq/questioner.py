@@ -30,7 +30,7 @@ class Move:
 
 def weights(catalog, answers, wrong_guesses=()):
     """Return {thing name: weight} after these (attribute, answer) pairs."""
-    return {thing.name: weight for thing, weight in zip(catalog.things, _weights(catalog, answers, wrong_guesses))}
+    return {thing.name: weight for thing, weight in zip(catalog.things, _weights(catalog, answers, wrong_guesses), strict=True)}
 
 
 def _weights(catalog, answers, wrong_guesses):
@@ -67,7 +67,7 @@ def _best_split(catalog, table, total, asked):
     for attribute in catalog.attributes:
         if attribute.key in asked:
             continue
-        yes = sum(weight for weight, value in zip(table, catalog.column(attribute.key)) if value)
+        yes = sum(weight for weight, value in zip(table, catalog.column(attribute.key), strict=True) if value)
         gap = abs(yes / total - 0.5)
         if gap < 0.5 and (best_gap is None or gap < best_gap):
             best, best_gap = attribute, gap

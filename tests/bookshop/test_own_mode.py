@@ -83,6 +83,7 @@ async def test_how_this_page_works_shows_exactly_the_lines_of_the_served_script(
 
 
 async def test_book_covers_are_generated_svg_with_the_title_as_text(daphne_server):
-    response = httpx.get(daphne_server.url + "/bookshop/covers/dune.svg")
+    async with httpx.AsyncClient() as client:
+        response = await client.get(daphne_server.url + "/bookshop/covers/dune.svg")
     assert response.headers["content-type"] == "image/svg+xml"
     assert ">Dune<" in response.text

@@ -1,5 +1,6 @@
 """Fixtures shared by the BYOA tests: test manifests, codes, wallet sockets."""
 
+import contextlib
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -53,10 +54,8 @@ async def wallet_socket():
 
     yield open_socket
     for communicator in opened:
-        try:
+        with contextlib.suppress(Exception):
             await communicator.disconnect(timeout=5)
-        except Exception:
-            pass
 
 
 async def pair(open_socket, site="geo", **grant_options):

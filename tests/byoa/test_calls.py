@@ -147,7 +147,7 @@ async def test_only_granted_models_may_be_named(wallet_socket):
 
 
 async def test_a_model_cannot_be_named_when_the_grant_lists_none(wallet_socket):
-    wallet, pairing = await paired(wallet_socket, site="quiz", skills=["text.generate"])
+    _wallet, pairing = await paired(wallet_socket, site="quiz", skills=["text.generate"])
     assert await call_wallet(pairing, "text.generate", {"messages": []}, {"model": "m1"}, timeout=5) is None
 
 
@@ -259,7 +259,7 @@ async def test_a_call_dropped_by_a_disconnect_leaves_a_failed_receipt(wallet_soc
 
 
 async def test_a_call_refused_without_reaching_the_wallet_leaves_no_receipt(wallet_socket, hub):
-    wallet, pairing = await paired(wallet_socket)
+    _wallet, pairing = await paired(wallet_socket)
     assert await call_wallet(pairing, "text.generate", {"messages": []}, timeout=5) is None
     await hub.receipts.flush()
     assert await database_sync_to_async(CallLog.objects.count)() == 0

@@ -107,7 +107,7 @@ async def test_json_that_is_not_a_typed_object_is_ignored_after_hello(wallet_soc
 
 
 async def test_a_hello_with_a_fresh_code_is_welcomed_with_a_token_and_the_links_manifest(wallet_socket):
-    communicator, welcome = await pair(wallet_socket)
+    _communicator, welcome = await pair(wallet_socket)
     assert welcome["manifest"] == manifests.get("geo").encoded
     assert len(welcome["pairing"]) * 6 >= 192
     pairing = await get_pairing(token_digest=tokens.digest(welcome["pairing"]))
@@ -384,7 +384,7 @@ async def test_a_grant_frame_that_changes_nothing_writes_nothing(wallet_socket, 
 
 
 async def test_pausing_writes_the_status_before_it_sends_the_close(wallet_socket, monkeypatch, hub):
-    communicator, welcome = await pair(wallet_socket)
+    _communicator, welcome = await pair(wallet_socket)
     queryset = Pairing.objects.filter(token_digest=tokens.digest(welcome["pairing"]))
     seen = []
 
@@ -397,7 +397,7 @@ async def test_pausing_writes_the_status_before_it_sends_the_close(wallet_socket
 
 
 async def test_a_paused_pairing_has_no_live_channel_even_when_its_close_is_lost(wallet_socket, monkeypatch, hub):
-    communicator, welcome = await pair(wallet_socket)
+    _communicator, welcome = await pair(wallet_socket)
     pairing = await get_pairing(token_digest=tokens.digest(welcome["pairing"]))
     assert await pairings.live_channel(pairing.pk)
 
@@ -428,7 +428,7 @@ async def test_a_connection_of_another_process_not_seen_for_long_counts_as_gone(
 
     from byoa import clock
 
-    communicator, welcome = await pair(wallet_socket)
+    _communicator, welcome = await pair(wallet_socket)
     pairing = await get_pairing(token_digest=tokens.digest(welcome["pairing"]))
     hub.connections.discard(pairing.pk, hub.connections.get(pairing.pk))  # as seen from another process
     assert await pairings.live_channel(pairing.pk) == pairing.channel_name

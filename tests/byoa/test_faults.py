@@ -112,7 +112,7 @@ def cluster(redis, database_url, tmp_path):
             yield cluster
     finally:
         shared.close()
-        for name, server in zip(("first", "second"), cluster.processes):
+        for name, server in zip(("first", "second"), cluster.processes, strict=True):
             # Shown by pytest only when the test failed (captured at teardown).
             print(f"--- {name} daphne's output ---\n{server.output()[-4000:]}")
 
@@ -170,7 +170,7 @@ async def test_a_process_stopped_and_restarted_leaves_no_pairing_connected_and_i
     wallet = await direct_wallet((await browser.new_link())["link"], {"audio.transcribe": {"text": "Peru"}},
                                  ping_seconds=PING_EVERY)
     assert wallet.opened, wallet.activity
-    held, other = await holder(cluster, browser)
+    held, _other = await holder(cluster, browser)
     assert connected_pairings(cluster) and len(process_records(cluster)) == 1
     held.stop()  # SIGTERM
     assert connected_pairings(cluster) == []
@@ -316,7 +316,8 @@ async def test_calls_during_a_redis_restart_resolve_none_and_the_processes_recov
 
 async def test_a_wallet_stopped_with_sigstop_is_detected_as_silent_and_its_calls_resolve_none(cluster, browser):
     link = (await browser.new_link())["link"]
-    wallet = subprocess.Popen(
+    # Popen only starts it; its output is read off the loop (asyncio.to_thread) and it is stopped by signals.
+    wallet = subprocess.Popen(  # noqa: ASYNC220
         [sys.executable, "-m", "tests.byoa.fault_wallet", link, str(PING_EVERY)],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )

@@ -167,7 +167,7 @@ async def test_interleaved_calls_of_several_visitors_each_get_their_own_result_e
             await wallets[w][0].send_json_to(
                 {"type": "result", "id": received[(w, c)], "ok": True, "output": {"echo": f"{w}:{c}"}}
             )
-    results = dict(zip(callers, await asyncio.wait_for(asyncio.gather(*callers.values()), 10)))
+    results = dict(zip(callers, await asyncio.wait_for(asyncio.gather(*callers.values()), 10), strict=True))
     for (w, c), output in results.items():
         assert output == (None if w in dropped else {"echo": f"{w}:{c}"})
     for w, (communicator, _pairing) in enumerate(wallets):

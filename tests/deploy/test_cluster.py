@@ -47,7 +47,7 @@ async def visitor(cluster):
 
 
 async def test_a_code_issued_on_one_process_is_used_on_a_second_and_seen_by_the_wait_on_a_third(cluster, visitor, direct_wallet):
-    first, second, third = cluster.servers
+    _first, second, third = cluster.servers
     answer = await visitor.new_link()
     wait = f"{third.url}/byoa/wait"
     assert (await visitor.http.get(wait, params={"session": answer["session"]})).json() == {"state": "waiting"}

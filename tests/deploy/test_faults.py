@@ -81,7 +81,7 @@ async def test_postgres_restarted_gives_503_in_the_gap_and_every_process_recover
                     pass
             return round(time.monotonic() - back, 2)
 
-        recovered = dict(zip(everywhere, await asyncio.gather(*map(recovery, everywhere))))
+        recovered = dict(zip(everywhere, await asyncio.gather(*map(recovery, everywhere)), strict=True))
         result, _ = await basket_of(cluster, cookies)
         assert not result.is_error, result.content
         assert [item["book"]["slug"] for item in result.structured_content["items"]] == ["dune"]

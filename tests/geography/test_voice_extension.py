@@ -88,7 +88,7 @@ async def test_a_clip_over_the_cap_is_cut_at_15_seconds_before_it_is_sent(game, 
     await use_extension(game)
     await game.get_by_role("button", name="Speak your answer").click()
     await game.locator("#verdict[data-verdict]").wait_for(timeout=25000)
-    rate, channels, width, seconds, rms = decoded(byoa_extension.calls_of("audio.transcribe")[0])
+    _rate, _channels, _width, seconds, _rms = decoded(byoa_extension.calls_of("audio.transcribe")[0])
     assert seconds == pytest.approx(15.0, abs=0.05) and seconds <= 15.0
     assert "stopped at the 15 s limit" in await game.locator("#clip-info").text_content()
     assert byoa_extension.calls_of("audio.transcribe")[0].refused is None

@@ -1,6 +1,6 @@
 """
 What the test wallet's ``window.aiwallet`` tests share: the page-side requests they run with
-``page.evaluate``, and the ``site`` and ``connected`` fixtures (import them into a test module).
+``page.evaluate``, and the ``site`` and ``connected`` fixtures (a plugin, registered in tests/conftest.py).
 """
 
 import asyncio

@@ -5,15 +5,13 @@ specs/wallet-provider.md in Debian's Chromium: the error table, streaming, Auto 
 
 import pytest
 
-from tests.testwallet.aiwallet_cases import (  # noqa: F401  (site, connected: fixtures)
+from tests.testwallet.aiwallet_cases import (
     QUESTION,
     START,
     TOOLS,
     ask,
-    connected,
     refused,
     settled,
-    site,
 )
 from testwallet.aiwallet import AUTO, ProviderError, ScriptError, ToolCall
 

@@ -9,7 +9,7 @@ Each test drives the in-page provider with ``page.evaluate`` and the wallet behi
 
 import pytest
 
-from tests.testwallet.aiwallet_cases import (  # noqa: F401  (site, connected: fixtures)
+from tests.testwallet.aiwallet_cases import (
     ASK_BOTH,
     ECHO_LINK,
     LISTEN,
@@ -17,11 +17,9 @@ from tests.testwallet.aiwallet_cases import (  # noqa: F401  (site, connected: f
     START,
     TIMEOUT_MS,
     ask,
-    connected,
     notices,
     refused,
     settled,
-    site,
 )
 from testwallet.aiwallet import ScriptError, ToolCall, script_path
 from tests.served import static_url

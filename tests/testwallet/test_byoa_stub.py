@@ -93,8 +93,8 @@ async def ask_at_load(page, manifest):
     the page itself.
     """
     await page.add_init_script(
-        "addEventListener('DOMContentLoaded', () => { window.__atLoad = window.byoa.request(%s); });"
-        % json.dumps(manifest)
+        "addEventListener('DOMContentLoaded', () => {"
+        f" window.__atLoad = window.byoa.request({json.dumps(manifest)}); }});"
     )
 
 

@@ -73,6 +73,6 @@ def test_an_asgi_path_without_an_attribute_is_refused(tmp_path):
 
 
 def test_a_site_run_shows_no_warning_of_the_plugins_it_pulls_in(tmp_path):
-    output, code = run_site_tests(tmp_path, READS_DATABASE_URL)
+    output, _code = run_site_tests(tmp_path, READS_DATABASE_URL)
     assert "1 passed" in output
     assert "warning" not in output.lower(), output

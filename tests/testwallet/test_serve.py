@@ -42,7 +42,7 @@ def test_it_prints_the_url_it_serves_and_stops_on_sigterm():
 
 
 def test_a_setup_command_that_fails_says_which_and_exits_1():
-    process, lines = serve("--setup", "no_such_command", "sites.config.asgi:application")
+    process, _lines = serve("--setup", "no_such_command", "sites.config.asgi:application")
     try:
         assert process.wait(timeout=60) == 1
         assert "'django-admin no_such_command' failed" in process.stderr.read()

@@ -41,7 +41,7 @@ def test_resampling_keeps_a_tone_below_the_new_nyquist_frequency():
     out = resample(tone(1000, 22050), 22050, 16000)
     assert len(out) == 16000
     expected = tone(1000, 16000)
-    assert max(abs(a - b) for a, b in zip(out[500:-500], expected[500:-500])) <= 3
+    assert max(abs(a - b) for a, b in zip(out[500:-500], expected[500:-500], strict=True)) <= 3
 
 
 def test_resampling_removes_what_would_alias():
@@ -52,6 +52,6 @@ def test_resampling_removes_what_would_alias():
 def test_resampling_from_48khz_and_at_the_same_rate():
     out = resample(tone(440, 48000), 48000, 16000)
     assert len(out) == 16000
-    assert max(abs(a - b) for a, b in zip(out[500:-500], tone(440, 16000)[500:-500])) <= 3
+    assert max(abs(a - b) for a, b in zip(out[500:-500], tone(440, 16000)[500:-500], strict=True)) <= 3
     same = tone(440, 16000)
     assert resample(same, 16000, 16000) == same

@@ -51,7 +51,7 @@ def collect(tmp_path, storage_class=MinifiedManifestStaticFilesStorage, **option
         with finder_storage.open(name) as handle:
             storage.save(name, handle)
     paths = {name: (finder_storage, name) for name in SOURCES}
-    for name, _hashed, processed in storage.post_process(paths):
+    for _name, _hashed, processed in storage.post_process(paths):
         if isinstance(processed, Exception):
             raise processed
     return storage

