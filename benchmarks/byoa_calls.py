@@ -82,7 +82,13 @@ def _server_application():
     async def application(scope, receive, send):
         if scope["type"] == "http" and scope["path"].startswith("/_bench/"):
             body = json.dumps(await _bench(scope)).encode()
-            await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"application/json")]})
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 200,
+                    "headers": [(b"content-type", b"application/json")],
+                }
+            )
             await send({"type": "http.response.body", "body": body})
             return
         await project(scope, receive, send)
@@ -105,7 +111,11 @@ async def _bench(scope):
 
         def issue(count):
             return [
-                invitations.build(endpoint, manifest.encoded, codes.issue(f"bench-{time.time_ns()}-{i}", "127.0.0.1", manifest)[0])
+                invitations.build(
+                    endpoint,
+                    manifest.encoded,
+                    codes.issue(f"bench-{time.time_ns()}-{i}", "127.0.0.1", manifest)[0],
+                )
                 for i in range(count)
             ]
 
@@ -160,8 +170,14 @@ async def _run_calls(per_wallet, inflight, call):
     def at(q):
         return latencies[min(len(latencies) - 1, int(q * len(latencies)))] if latencies else None
 
-    return {"wallets": len(pairings), "calls": len(latencies), "failures": failures, "elapsed": elapsed,
-            "p50": at(0.5), "p99": at(0.99)}
+    return {
+        "wallets": len(pairings),
+        "calls": len(latencies),
+        "failures": failures,
+        "elapsed": elapsed,
+        "p50": at(0.5),
+        "p99": at(0.99),
+    }
 
 
 if os.environ.get("BYOA_BENCH_SERVER") == "1":
@@ -187,8 +203,16 @@ def _pinned(command, cpu):
 def _targets(server_cpu, workdir, call_log):
     from testwallet.server import DaphneServer, HypercornServer, UvicornServer
 
-    env = {"BYOA_BENCH_SERVER": "1", "BYOA_BENCH_CALL_LOG": "1" if call_log else "0", "DJANGO_LOG_LEVEL": "WARNING",
-           **({"BYOA_BENCH_PROFILE": os.environ["BYOA_BENCH_PROFILE"]} if "BYOA_BENCH_PROFILE" in os.environ else {})}
+    env = {
+        "BYOA_BENCH_SERVER": "1",
+        "BYOA_BENCH_CALL_LOG": "1" if call_log else "0",
+        "DJANGO_LOG_LEVEL": "WARNING",
+        **(
+            {"BYOA_BENCH_PROFILE": os.environ["BYOA_BENCH_PROFILE"]}
+            if "BYOA_BENCH_PROFILE" in os.environ
+            else {}
+        ),
+    }
     app = "benchmarks.byoa_calls:application"
 
     def pin(cls):
@@ -212,11 +236,30 @@ def _targets(server_cpu, workdir, call_log):
 
             env = self.environment()
             for command in self.setup_commands:
-                subprocess.run([sys.executable, "-m", "django", *command], env=env, check=True, capture_output=True)
+                subprocess.run(
+                    [sys.executable, "-m", "django", *command], env=env, check=True, capture_output=True
+                )
             with socket.create_server(("127.0.0.1", 0)) as probe:
                 self.port = probe.getsockname()[1]
-            command = _pinned([sys.executable, "-m", "granian", "--interface", "asgi", "--host", "127.0.0.1",
-                               "--port", str(self.port), "--loop", "uvloop", "--log-level", "warning", app], server_cpu)
+            command = _pinned(
+                [
+                    sys.executable,
+                    "-m",
+                    "granian",
+                    "--interface",
+                    "asgi",
+                    "--host",
+                    "127.0.0.1",
+                    "--port",
+                    str(self.port),
+                    "--loop",
+                    "uvloop",
+                    "--log-level",
+                    "warning",
+                    app,
+                ],
+                server_cpu,
+            )
             with open(self._log_path, "wb") as log:  # the child writes to its own copy of the descriptor
                 self.process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
             for _ in range(300):  # a benchmark may poll: granian has no socket of ours to queue on
@@ -228,13 +271,25 @@ def _targets(server_cpu, workdir, call_log):
             raise RuntimeError(f"granian did not start:\n{self.output()}")
 
     def ours(cls, **options):
-        return lambda: pin(cls)(app, settings_module="tests.byoa.server_settings", env=env,
-                                workdir=tempfile.mkdtemp(dir=workdir), **options)
+        return lambda: pin(cls)(
+            app,
+            settings_module="tests.byoa.server_settings",
+            env=env,
+            workdir=tempfile.mkdtemp(dir=workdir),
+            **options,
+        )
 
     def two(cls, **options):
-        return lambda: TwoProcesses(lambda **more: pin(cls)(app, settings_module="tests.byoa.server_settings",
-                                                            workdir=tempfile.mkdtemp(dir=workdir), **options, **more),
-                                    env)
+        return lambda: TwoProcesses(
+            lambda **more: pin(cls)(
+                app,
+                settings_module="tests.byoa.server_settings",
+                workdir=tempfile.mkdtemp(dir=workdir),
+                **options,
+                **more,
+            ),
+            env,
+        )
 
     servers = {
         "daphne": (DaphneServer, {}),
@@ -294,7 +349,11 @@ class TwoProcesses:
     def pids(self):
         from benchmarks import _proc
 
-        return [*_proc.tree(self.first.process.pid), *_proc.tree(self.second.process.pid), self.redis.process.pid]
+        return [
+            *_proc.tree(self.first.process.pid),
+            *_proc.tree(self.second.process.pid),
+            self.redis.process.pid,
+        ]
 
 
 def _server_pids(server):
@@ -350,15 +409,23 @@ async def _measure(server, http, load, wallets, args, call_file, name="bench wal
     params = {"calls": per_wallet, "inflight": IN_FLIGHT, "call": str(call_file)}
     rows = []
     try:
-        await http.get(f"{calls_url}/_bench/run", params={**params, "calls": max(1, per_wallet // 5)})  # warm-up
+        await http.get(
+            f"{calls_url}/_bench/run", params={**params, "calls": max(1, per_wallet // 5)}
+        )  # warm-up
         for _ in range(args.runs):
             before = _proc.cpu_seconds(pids)
             result = (await http.get(f"{calls_url}/_bench/run", params=params)).json()
             cpu = _proc.cpu_seconds(pids) - before
             if result["wallets"] != wallets or result["failures"]:
                 raise RuntimeError(f"{server.application}: {result}")
-            rows.append({"cpu_us": cpu / result["calls"] * 1e6, "rate": result["calls"] / result["elapsed"],
-                         "p50": result["p50"] * 1e3, "p99": result["p99"] * 1e3})
+            rows.append(
+                {
+                    "cpu_us": cpu / result["calls"] * 1e6,
+                    "rate": result["calls"] / result["elapsed"],
+                    "p50": result["p50"] * 1e3,
+                    "p99": result["p99"] * 1e3,
+                }
+            )
     finally:
         await load.ask({"close": True})
     return rows
@@ -379,7 +446,9 @@ async def _measure_target(name, make, args, call_file, cpus):
                 warm = (await http.get(f"{server.url}/_bench/links", params={"n": 10})).json()["links"]
                 await load.ask({"open": warm, "name": IDLE_NAME})  # every code path warm before the baseline
                 before = _proc.rss_kib(pids)
-                links = (await http.get(f"{server.url}/_bench/links", params={"n": args.idle})).json()["links"]
+                links = (await http.get(f"{server.url}/_bench/links", params={"n": args.idle})).json()[
+                    "links"
+                ]
                 await load.ask({"open": links, "name": IDLE_NAME})
                 await asyncio.sleep(1)  # let the server settle its allocations (a measurement, not a test)
                 after = _proc.rss_kib(pids)
@@ -391,10 +460,16 @@ async def _measure_target(name, make, args, call_file, cpus):
 async def _main(args):
     server_cpu, load_cpus = _cpus()
     call = {
-        "text": {"skill": "text.generate", "input": {"messages": [{"role": "user", "content": "Is it bigger than a breadbox?"}]},
-                 "params": {"maxTokens": 16}},
-        "clip": {"skill": "audio.transcribe", "input": {"audio": {"mime": "audio/wav", "base64": _clip()}},
-                 "params": {"language": "en"}},
+        "text": {
+            "skill": "text.generate",
+            "input": {"messages": [{"role": "user", "content": "Is it bigger than a breadbox?"}]},
+            "params": {"maxTokens": 16},
+        },
+        "clip": {
+            "skill": "audio.transcribe",
+            "input": {"audio": {"mime": "audio/wav", "base64": _clip()}},
+            "params": {"language": "en"},
+        },
     }[args.call]
     workdir = Path(tempfile.mkdtemp(prefix="byoa-bench-"))
     call_file = workdir / "call.json"
@@ -403,18 +478,27 @@ async def _main(args):
         os.sched_setaffinity(0, load_cpus)
     targets = _targets(server_cpu, workdir, args.call_log)
     results = {}
-    for name in ["node", *args.servers, *([f"{name} 2p" for name in args.servers if name != "granian"]
-                                           if args.two_processes else [])]:
+    for name in [
+        "node",
+        *args.servers,
+        *([f"{name} 2p" for name in args.servers if name != "granian"] if args.two_processes else []),
+    ]:
         results[name] = await _measure_target(name, targets[name], args, call_file, load_cpus)
         print(f"  measured {name}", file=sys.stderr, flush=True)
 
     load = os.getloadavg()
-    print(f"BYOA server -> wallet calls on loopback: {args.call} call ({len(json.dumps(call))} bytes of JSON), "
-          f"{IN_FLIGHT} in flight per wallet, {args.calls} calls per run, {args.runs} runs, "
-          f"call log {'on' if args.call_log else 'off'}")
-    print(f"{os.cpu_count()} CPUs; server on CPU {server_cpu}, load generator on {load_cpus}; "
-          f"load average at the end {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
-    print("figures: median [min-max] over the runs; x node: ours / the Node anchor's median (and range) in this run")
+    print(
+        f"BYOA server -> wallet calls on loopback: {args.call} call ({len(json.dumps(call))} bytes of JSON), "
+        f"{IN_FLIGHT} in flight per wallet, {args.calls} calls per run, {args.runs} runs, "
+        f"call log {'on' if args.call_log else 'off'}"
+    )
+    print(
+        f"{os.cpu_count()} CPUs; server on CPU {server_cpu}, load generator on {load_cpus}; "
+        f"load average at the end {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
+    )
+    print(
+        "figures: median [min-max] over the runs; x node: ours / the Node anchor's median (and range) in this run"
+    )
     header = f"{'target':<18}{'W':>6}  {'CPU us/call':<18}{'x node':<18}{'calls/s':<22}{'p50 ms':<20}{'p99 ms':<20}"
     print(header)
     node = results["node"]
@@ -423,17 +507,27 @@ async def _main(args):
             rows = result[key]
             cpu = [row["cpu_us"] for row in rows]
             ref = [row["cpu_us"] for row in node[key]]
-            ratio = (f"{statistics.median(cpu) / statistics.median(ref):.1f} "
-                     f"[{min(cpu) / max(ref):.1f}-{max(cpu) / min(ref):.1f}]")
+            ratio = (
+                f"{statistics.median(cpu) / statistics.median(ref):.1f} "
+                f"[{min(cpu) / max(ref):.1f}-{max(cpu) / min(ref):.1f}]"
+            )
             label = "10+idle" if key == "idle_calls" else key
-            print(f"{name:<18}{label:>6}  {_spread(cpu):<18}{ratio:<18}{_spread([r['rate'] for r in rows]):<22}"
-                  f"{_spread([r['p50'] for r in rows], 2):<20}{_spread([r['p99'] for r in rows], 2):<20}")
+            print(
+                f"{name:<18}{label:>6}  {_spread(cpu):<18}{ratio:<18}{_spread([r['rate'] for r in rows]):<22}"
+                f"{_spread([r['p50'] for r in rows], 2):<20}{_spread([r['p99'] for r in rows], 2):<20}"
+            )
     if args.idle:
         print(f"memory per idle wallet ({args.idle} connected, RSS of the server's processes):")
         for name, result in results.items():
-            flat = statistics.median(c["cpu_us"] for c in result["idle_calls"]) / statistics.median(
-                c["cpu_us"] for c in result[10]) if 10 in result else float("nan")
-            print(f"  {name:<18}{result['idle_kib']:>7.1f} KiB   CPU/call at W=10 with them / without: {flat:.2f}")
+            flat = (
+                statistics.median(c["cpu_us"] for c in result["idle_calls"])
+                / statistics.median(c["cpu_us"] for c in result[10])
+                if 10 in result
+                else float("nan")
+            )
+            print(
+                f"  {name:<18}{result['idle_kib']:>7.1f} KiB   CPU/call at W=10 with them / without: {flat:.2f}"
+            )
 
 
 def _clip():
@@ -450,16 +544,26 @@ def main(argv=None):
     import resource
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--servers", default="uvicorn-sansio,daphne", help="comma-separated: daphne, uvicorn, uvicorn-sansio, "
-                        "uvicorn-wsproto, hypercorn, granian")
+    parser.add_argument(
+        "--servers",
+        default="uvicorn-sansio,daphne",
+        help="comma-separated: daphne, uvicorn, uvicorn-sansio, uvicorn-wsproto, hypercorn, granian",
+    )
     parser.add_argument("--wallets", default="1,10,100", help="comma-separated wallet counts")
     parser.add_argument("--idle", type=int, default=1000, help="idle wallets for the memory figure (0: skip)")
     parser.add_argument("--runs", type=int, default=5, help="runs per figure, for its spread")
     parser.add_argument("--calls", type=int, default=20000, help="calls per run, over all wallets")
-    parser.add_argument("--call", choices=["text", "clip"], default="text", help="a small text.generate, or an 11 KB clip")
-    parser.add_argument("--no-call-log", dest="call_log", action="store_false", help="BYOA['CALL_LOG'] = False")
-    parser.add_argument("--two-processes", action="store_true",
-                        help="also each server as two processes on Redis (wallets on one, calls made on the other)")
+    parser.add_argument(
+        "--call", choices=["text", "clip"], default="text", help="a small text.generate, or an 11 KB clip"
+    )
+    parser.add_argument(
+        "--no-call-log", dest="call_log", action="store_false", help="BYOA['CALL_LOG'] = False"
+    )
+    parser.add_argument(
+        "--two-processes",
+        action="store_true",
+        help="also each server as two processes on Redis (wallets on one, calls made on the other)",
+    )
     args = parser.parse_args(argv)
     args.servers = [name for name in args.servers.split(",") if name]
     args.wallets = [int(w) for w in args.wallets.split(",")]

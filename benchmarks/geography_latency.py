@@ -82,9 +82,13 @@ async def answer_once(page, answers, done):
     await page.locator("#clip-countdown", has_text="14 s left").wait_for(timeout=10000)
     await click(page, "#stop")
     await page.wait_for_function(
-        "([name, done]) => performance.getEntriesByName(name).length > done", arg=[MEASURE, done], timeout=20000
+        "([name, done]) => performance.getEntriesByName(name).length > done",
+        arg=[MEASURE, done],
+        timeout=20000,
     )
-    return await page.evaluate("([name, done]) => performance.getEntriesByName(name)[done].duration", [MEASURE, done])
+    return await page.evaluate(
+        "([name, done]) => performance.getEntriesByName(name)[done].duration", [MEASURE, done]
+    )
 
 
 async def play(page, answers, count):
@@ -133,8 +137,9 @@ async def link_path(browser, url, total):
         await click(page, "#wallet-link")
         link = page.locator("#open-wallet")
         await link.wait_for(timeout=10000)
-        wallet = DirectWallet(ScriptedBackend({"audio.transcribe": lambda input, params: {"text": answers.now}}),
-                              dev_local=True)
+        wallet = DirectWallet(
+            ScriptedBackend({"audio.transcribe": lambda input, params: {"text": answers.now}}), dev_local=True
+        )
         if not await wallet.open(await link.get_attribute("href")):
             raise RuntimeError(f"the headless wallet did not connect: {wallet.activity}")
         await page.locator("#link-state", has_text="Connected.").wait_for(timeout=10000)
@@ -156,8 +161,10 @@ def speech_file(folder):
 def report(name, times):
     ordered = sorted(times)
     p90 = ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
-    print(f"{name:<10} n={len(times):<3} p50={statistics.median(times):7.1f} ms   p90={p90:7.1f} ms   "
-          f"min={ordered[0]:6.1f} ms   max={ordered[-1]:7.1f} ms")
+    print(
+        f"{name:<10} n={len(times):<3} p50={statistics.median(times):7.1f} ms   p90={p90:7.1f} ms   "
+        f"min={ordered[0]:6.1f} ms   max={ordered[-1]:7.1f} ms"
+    )
 
 
 async def main():
@@ -171,15 +178,24 @@ async def main():
     from testwallet.server import DaphneServer
 
     with tempfile.TemporaryDirectory() as scratch:
-        args = [*CHROMIUM_ARGS, "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
-                f"--use-file-for-fake-audio-capture={speech_file(scratch)}"]
+        args = [
+            *CHROMIUM_ARGS,
+            "--use-fake-ui-for-media-stream",
+            "--use-fake-device-for-media-stream",
+            f"--use-file-for-fake-audio-capture={speech_file(scratch)}",
+        ]
         (Path(scratch) / "daphne").mkdir()
-        with DaphneServer("sites.config.asgi:application", env={"DJANGO_DEBUG": "1", "DJANGO_LOG_LEVEL": "WARNING"},
-                          workdir=Path(scratch) / "daphne") as server:
+        with DaphneServer(
+            "sites.config.asgi:application",
+            env={"DJANGO_DEBUG": "1", "DJANGO_LOG_LEVEL": "WARNING"},
+            workdir=Path(scratch) / "daphne",
+        ) as server:
             async with async_playwright() as playwright:
                 browser = await playwright.chromium.launch(executable_path=chromium_executable(), args=args)
                 try:
-                    print(f"clip end -> verdict on the page, {options.answers} answers each, instant wallets, loopback")
+                    print(
+                        f"clip end -> verdict on the page, {options.answers} answers each, instant wallets, loopback"
+                    )
                     report("extension", await extension_path(browser, server.url, options.answers))
                     report("link", await link_path(browser, server.url, options.answers))
                 finally:

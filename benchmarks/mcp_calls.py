@@ -32,7 +32,7 @@ from pathlib import Path
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from testwallet.server import DaphneServer, UvicornServer  # noqa: E402
+from testwallet.server import DaphneServer, UvicornServer
 
 HEADERS = {
     "accept": "application/json, text/event-stream",
@@ -63,8 +63,11 @@ async def measure(url, payload, clients, seconds):
     await asyncio.gather(*(client(url, payload, started + seconds, latencies) for _ in range(clients)))
     elapsed = time.perf_counter() - started
     latencies.sort()
-    return {"rps": len(latencies) / elapsed, "p50_ms": 1000 * statistics.median(latencies),
-            "p99_ms": 1000 * latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))]}
+    return {
+        "rps": len(latencies) / elapsed,
+        "p50_ms": 1000 * statistics.median(latencies),
+        "p99_ms": 1000 * latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))],
+    }
 
 
 def cpu_seconds(pid):
@@ -79,7 +82,9 @@ def spread(values, digits=0):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--clients", type=int, nargs="+", default=[1, 8, 32])
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--runs", type=int, default=5)
@@ -99,9 +104,15 @@ def main():
     workdir = Path(tempfile.mkdtemp(prefix="mcp-bench-"))
     env = {"DJANGO_SETTINGS_MODULE": "sites.config.settings", "DJANGO_LOG_LEVEL": "WARNING"}
     setup = [("migrate", "--noinput"), ("load_catalog",)]
-    mount = pinned(UvicornServer)("sites.config.asgi:application", setup_commands=setup, workdir=workdir, env=env)
-    standalone = pinned(UvicornServer)("benchmarks.standalone_mcp:app", setup_commands=[], workdir=workdir, env=env)
-    daphne = pinned(DaphneServer)("sites.config.asgi:application", setup_commands=[], workdir=workdir, env=env)
+    mount = pinned(UvicornServer)(
+        "sites.config.asgi:application", setup_commands=setup, workdir=workdir, env=env
+    )
+    standalone = pinned(UvicornServer)(
+        "benchmarks.standalone_mcp:app", setup_commands=[], workdir=workdir, env=env
+    )
+    daphne = pinned(DaphneServer)(
+        "sites.config.asgi:application", setup_commands=[], workdir=workdir, env=env
+    )
     if server_cpu is not None:
         os.sched_setaffinity(0, cpus[:-1])
     results = {}
@@ -119,17 +130,25 @@ def main():
                 for name, (server, call) in targets.items():
                     before = cpu_seconds(server.process.pid)
                     row = asyncio.run(measure(f"{server.url}/api/mcp", body(call), clients, args.seconds))
-                    row["cpu_us"] = (cpu_seconds(server.process.pid) - before) / (row["rps"] * args.seconds) * 1e6
+                    row["cpu_us"] = (
+                        (cpu_seconds(server.process.pid) - before) / (row["rps"] * args.seconds) * 1e6
+                    )
                     results.setdefault((name, clients), []).append(row)
 
     load = os.getloadavg()
-    print(f"tools/call, {args.seconds:g} s per measurement, {args.runs} runs, loopback; servers on CPU {server_cpu}, "
-          f"load generator on {cpus[:-1] or cpus}; load average at the end {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    print(
+        f"tools/call, {args.seconds:g} s per measurement, {args.runs} runs, loopback; servers on CPU {server_cpu}, "
+        f"load generator on {cpus[:-1] or cpus}; load average at the end {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
+    )
     print("figures: median [min-max] over the runs")
-    print(f"{'target':<27}{'clients':>8}  {'calls/s':<20}{'server CPU us/call':<20}{'p50 ms':<20}{'p99 ms':<20}")
+    print(
+        f"{'target':<27}{'clients':>8}  {'calls/s':<20}{'server CPU us/call':<20}{'p50 ms':<20}{'p99 ms':<20}"
+    )
     for (name, clients), rows in results.items():
-        print(f"{name:<27}{clients:>8}  {spread([r['rps'] for r in rows]):<20}{spread([r['cpu_us'] for r in rows]):<20}"
-              f"{spread([r['p50_ms'] for r in rows], 2):<20}{spread([r['p99_ms'] for r in rows], 2):<20}")
+        print(
+            f"{name:<27}{clients:>8}  {spread([r['rps'] for r in rows]):<20}{spread([r['cpu_us'] for r in rows]):<20}"
+            f"{spread([r['p50_ms'] for r in rows], 2):<20}{spread([r['p99_ms'] for r in rows], 2):<20}"
+        )
     print()
     for clients in args.clients:
         ours = [r["rps"] for r in results["mount/search_books", clients]]
@@ -138,10 +157,16 @@ def main():
         ratios = [a / b for a, b in zip(ours, base, strict=True)]
         verdict = "meets" if statistics.median(ratios) >= 0.9 else "MISSES"
         # The same comparison in server CPU per call (standalone's / ours), which a busy machine disturbs less.
-        cpu = [b["cpu_us"] / a["cpu_us"] for a, b in zip(results["mount/search_books", clients],
-                                                          results["standalone/ping", clients], strict=True)]
-        print(f"clients={clients:<4} mount search_books / standalone ping: calls/s {spread(ratios, 2)} "
-              f"({verdict} >= 0.9); calls per CPU-second {spread(cpu, 2)}")
+        cpu = [
+            b["cpu_us"] / a["cpu_us"]
+            for a, b in zip(
+                results["mount/search_books", clients], results["standalone/ping", clients], strict=True
+            )
+        ]
+        print(
+            f"clients={clients:<4} mount search_books / standalone ping: calls/s {spread(ratios, 2)} "
+            f"({verdict} >= 0.9); calls per CPU-second {spread(cpu, 2)}"
+        )
 
 
 if __name__ == "__main__":

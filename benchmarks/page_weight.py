@@ -62,7 +62,9 @@ async def run(args):
         server = start_server(args.server, workdir)
         try:
             async with async_playwright() as playwright:
-                browser = await playwright.chromium.launch(executable_path=chromium_executable(), args=CHROMIUM_ARGS)
+                browser = await playwright.chromium.launch(
+                    executable_path=chromium_executable(), args=CHROMIUM_ARGS
+                )
                 rows = []
                 for path in PAGES:
                     weights = []
@@ -76,8 +78,12 @@ async def run(args):
         finally:
             server.stop()
 
-    print(f"Each demo page with DEBUG off under {args.server}, static files from collectstatic; Chromium, loopback.")
-    print(f"Bytes over the wire (bodies, compressed as sent), file count; first load: median / max of {args.loads}.")
+    print(
+        f"Each demo page with DEBUG off under {args.server}, static files from collectstatic; Chromium, loopback."
+    )
+    print(
+        f"Bytes over the wire (bodies, compressed as sent), file count; first load: median / max of {args.loads}."
+    )
     print()
     header = f"{'page':<13} {'library scripts':>20} {'all scripts':>20} {'HTML':>10} {'first load':>18}"
     print(header)
@@ -90,7 +96,8 @@ async def run(args):
         html = first.files(kind="document")
         times = [weight.load_ms for weight in weights]
         print(
-            f"{path:<13} {kb(total(library)) + f' in {len(library)}':>20} {kb(total(scripts)) + f' in {len(scripts)}':>20}"
+            f"{path:<13} {kb(total(library)) + f' in {len(library)}':>20}"
+            f" {kb(total(scripts)) + f' in {len(scripts)}':>20}"
             f" {kb(total(html)):>10} {f'{statistics.median(times):.0f} / {max(times):.0f} ms':>18}"
         )
         for script in scripts:
@@ -105,7 +112,9 @@ async def run(args):
         for problem in problems[:6]:
             print("  " + problem)
     else:
-        print("Every script is under a content-hashed name with a year's cache; scripts and HTML are compressed.")
+        print(
+            "Every script is under a content-hashed name with a year's cache; scripts and HTML are compressed."
+        )
 
 
 def main():

@@ -137,7 +137,10 @@ def _soak_wallet_class():
 
         def __init__(self, index, ledger, drop_at, rng):
             super().__init__(
-                EchoBackend(self), consent=Consent.DECIDE_ON_MY_OWN, dev_local=True, name=f"soak {index}",
+                EchoBackend(self),
+                consent=Consent.DECIDE_ON_MY_OWN,
+                dev_local=True,
+                name=f"soak {index}",
                 delays=lambda: iter([rng.uniform(0.05, 1.0), 1, 2, 5, 10]),
             )
             self.index = index
@@ -204,7 +207,7 @@ async def _open_visitor(http, visitor):
 async def _gather_in_batches(coroutines, size=50):
     results = []
     for start in range(0, len(coroutines), size):
-        results.extend(await asyncio.gather(*coroutines[start:start + size]))
+        results.extend(await asyncio.gather(*coroutines[start : start + size]))
     return results
 
 
@@ -228,11 +231,20 @@ class Tally:
 
 async def _call(http, server, visitor, call_id, timeout):
     """Make one call through the server's /_test/call; return (kind, output text or None)."""
-    body = {"skill": SKILL, "input": {"messages": [{"role": "user", "content": call_id}]}, "params": {},
-            "site": "bench", "timeout": timeout}
+    body = {
+        "skill": SKILL,
+        "input": {"messages": [{"role": "user", "content": call_id}]},
+        "params": {},
+        "site": "bench",
+        "timeout": timeout,
+    }
     try:
-        response = await http.post(f"{server.url}/_test/call", json=body, headers={"cookie": visitor.cookie},
-                                   timeout=timeout + HTTP_MARGIN)
+        response = await http.post(
+            f"{server.url}/_test/call",
+            json=body,
+            headers={"cookie": visitor.cookie},
+            timeout=timeout + HTTP_MARGIN,
+        )
     except Exception as exc:  # httpx's timeouts are lost calls; anything else is an error
         import httpx
 
@@ -245,7 +257,9 @@ async def _call(http, server, visitor, call_id, timeout):
     return "text", output.get("text")
 
 
-async def _visitor_calls(http, servers, visitor, first, count, args, gate, tally, ledger, rng, deadline, warmup):
+async def _visitor_calls(
+    http, servers, visitor, first, count, args, gate, tally, ledger, rng, deadline, warmup
+):
     for number in range(first, first + count):
         if time.monotonic() > deadline:
             return
@@ -280,7 +294,9 @@ async def _visitor_calls(http, servers, visitor, first, count, args, gate, tally
                 await asyncio.wait_for(visitor.wallet.back.wait(), BACK_SECONDS)
             except TimeoutError:
                 notes = "; ".join(visitor.wallet.activity[-4:])  # never a code, token or call content
-                tally.errors.append(f"wallet {visitor.index} did not come back within {BACK_SECONDS:.0f} s: {notes}")
+                tally.errors.append(
+                    f"wallet {visitor.index} did not come back within {BACK_SECONDS:.0f} s: {notes}"
+                )
 
 
 def _servers(args, workdir, env):
@@ -322,8 +338,11 @@ async def _soak(args, servers):
     dropping = set(rng.sample(range(args.wallets), round(args.wallets * args.drop)))
     # Idle connections are dropped before the servers' keep-alive timeout (uvicorn: 5 s) can close one
     # under a request we send on it: a call must not fail for a reason of the client's own making.
-    limits = httpx.Limits(max_connections=args.concurrency + 10, max_keepalive_connections=args.concurrency + 10,
-                          keepalive_expiry=2.0)
+    limits = httpx.Limits(
+        max_connections=args.concurrency + 10,
+        max_keepalive_connections=args.concurrency + 10,
+        keepalive_expiry=2.0,
+    )
     async with httpx.AsyncClient(limits=limits, cookies=_no_cookie_jar(), timeout=60) as http:
         started = time.monotonic()
         await _gather_in_batches([_open_visitor(http, visitor) for visitor in visitors])
@@ -340,13 +359,23 @@ async def _soak(args, servers):
         never = time.monotonic() + args.time_limit
         try:
             # Warm-up: one call per wallet, not counted, before the start memory.
-            await asyncio.gather(*(_visitor_calls(http, servers, v, -1, 1, args, gate, tally, ledger, rng, never, True)
-                                   for v in visitors))
+            await asyncio.gather(
+                *(
+                    _visitor_calls(http, servers, v, -1, 1, args, gate, tally, ledger, rng, never, True)
+                    for v in visitors
+                )
+            )
             rss_start = _rss(servers)
             started = time.monotonic()
             deadline = started + args.time_limit
-            await asyncio.gather(*(_visitor_calls(http, servers, v, 0, args.calls, args, gate, tally, ledger, rng,
-                                                  deadline, False) for v in visitors))
+            await asyncio.gather(
+                *(
+                    _visitor_calls(
+                        http, servers, v, 0, args.calls, args, gate, tally, ledger, rng, deadline, False
+                    )
+                    for v in visitors
+                )
+            )
             elapsed = time.monotonic() - started
             rss_end = _rss(servers)
         finally:
@@ -356,8 +385,16 @@ async def _soak(args, servers):
         "dropped": len(ledger.dropped),
         "reconnections": sum(v.wallet.connections - 1 for v in visitors),
     }
-    return {"tally": tally, "ledger": ledger, "rss_start": rss_start, "rss_end": rss_end, "elapsed": elapsed,
-            "connected": connected, "wallets": wallets, "timed_out": elapsed > args.time_limit}
+    return {
+        "tally": tally,
+        "ledger": ledger,
+        "rss_start": rss_start,
+        "rss_end": rss_end,
+        "elapsed": elapsed,
+        "connected": connected,
+        "wallets": wallets,
+        "timed_out": elapsed > args.time_limit,
+    }
 
 
 def _report(args, result, database, driver_rss_kib):
@@ -365,14 +402,20 @@ def _report(args, result, database, driver_rss_kib):
     duplicated = sum(1 for count in ledger.ran.values() if count > 1)
     duplicated += sum(1 for count in tally.received.values() if count > 1)
     load = os.getloadavg()
-    print(f"BYOA soak on loopback: {args.wallets} wallets x {args.calls} calls, {args.processes} {args.server} "
-          f"processes, Redis channel layer, {database}; {args.concurrency} calls in flight at most, "
-          f"call timeout {args.timeout:g} s, seed {args.seed}")
-    print(f"{os.cpu_count()} CPUs, shared; load average at the end {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; "
-          f"wallets connected in {result['connected']:.1f} s; calls took {result['elapsed']:.1f} s "
-          f"({sum(r['made'] for r in tally.rows.values()) / result['elapsed']:.0f} calls/s)")
-    header = f"{'caller':<16}{'made':>8}{'answered':>10}{'None':>7}{'at drop':>9}{'lost':>6}{'misrouted':>11}" \
-             f"{'errors':>8}{'p50 ms':>9}{'p99 ms':>9}"
+    print(
+        f"BYOA soak on loopback: {args.wallets} wallets x {args.calls} calls, {args.processes} {args.server} "
+        f"processes, Redis channel layer, {database}; {args.concurrency} calls in flight at most, "
+        f"call timeout {args.timeout:g} s, seed {args.seed}"
+    )
+    print(
+        f"{os.cpu_count()} CPUs, shared; load average at the end {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; "
+        f"wallets connected in {result['connected']:.1f} s; calls took {result['elapsed']:.1f} s "
+        f"({sum(r['made'] for r in tally.rows.values()) / result['elapsed']:.0f} calls/s)"
+    )
+    header = (
+        f"{'caller':<16}{'made':>8}{'answered':>10}{'None':>7}{'at drop':>9}{'lost':>6}{'misrouted':>11}"
+        f"{'errors':>8}{'p50 ms':>9}{'p99 ms':>9}"
+    )
     print(header)
     total = collections.Counter()
     for where, label in (("same", "same process"), ("other", "other process")):
@@ -380,24 +423,40 @@ def _report(args, result, database, driver_rss_kib):
         total.update(row)
         latencies = sorted(tally.latency[where])
         p50 = f"{statistics.median(latencies) * 1e3:.1f}" if latencies else "-"
-        p99 = f"{latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))] * 1e3:.1f}" if latencies else "-"
-        print(f"{label:<16}{row['made']:>8}{row['answered']:>10}{row['none']:>7}{row['none_at_drop']:>9}"
-              f"{row['lost']:>6}{row['misrouted']:>11}{row['error']:>8}{p50:>9}{p99:>9}")
-    print(f"{'all':<16}{total['made']:>8}{total['answered']:>10}{total['none']:>7}{total['none_at_drop']:>9}"
-          f"{total['lost']:>6}{total['misrouted']:>11}{total['error']:>8}")
-    print(f"None outside a drop: {total['none_at_once']} at once, {total['none_waited']} at the call's timeout")
+        p99 = (
+            f"{latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))] * 1e3:.1f}"
+            if latencies
+            else "-"
+        )
+        print(
+            f"{label:<16}{row['made']:>8}{row['answered']:>10}{row['none']:>7}{row['none_at_drop']:>9}"
+            f"{row['lost']:>6}{row['misrouted']:>11}{row['error']:>8}{p50:>9}{p99:>9}"
+        )
+    print(
+        f"{'all':<16}{total['made']:>8}{total['answered']:>10}{total['none']:>7}{total['none_at_drop']:>9}"
+        f"{total['lost']:>6}{total['misrouted']:>11}{total['error']:>8}"
+    )
+    print(
+        f"None outside a drop: {total['none_at_once']} at once, {total['none_waited']} at the call's timeout"
+    )
     print(f"duplicated (run twice by the wallets, or received by two callers): {duplicated}")
     wallets = result["wallets"]
-    print(f"wallets that dropped mid-call: {wallets['dropped']} of {wallets['dropping']} chosen; "
-          f"connections coming back with their pairing: {wallets['reconnections']}")
-    print(f"resident memory of the server processes (start: connected and warm; end: after the calls), "
-          f"bound +{args.rss_growth_mib} MiB each:")
+    print(
+        f"wallets that dropped mid-call: {wallets['dropped']} of {wallets['dropping']} chosen; "
+        f"connections coming back with their pairing: {wallets['reconnections']}"
+    )
+    print(
+        f"resident memory of the server processes (start: connected and warm; end: after the calls), "
+        f"bound +{args.rss_growth_mib} MiB each:"
+    )
     grew = False
     for index, (start, end) in enumerate(zip(result["rss_start"], result["rss_end"], strict=True)):
         growth = (end - start) / 1024
         grew |= growth > args.rss_growth_mib
         print(f"  process {index}: {start / 1024:.1f} MiB -> {end / 1024:.1f} MiB ({growth:+.1f} MiB)")
-    print(f"this process (the {args.wallets} wallets and the callers): {driver_rss_kib / 1024:.0f} MiB at the end")
+    print(
+        f"this process (the {args.wallets} wallets and the callers): {driver_rss_kib / 1024:.0f} MiB at the end"
+    )
     for line in tally.errors[:20]:
         print(f"  ! {line}")
     failed = []
@@ -407,7 +466,11 @@ def _report(args, result, database, driver_rss_kib):
         failed.append(f"a process grew by more than {args.rss_growth_mib} MiB")
     if result["timed_out"] or total["made"] < args.wallets * args.calls:
         failed.append(f"the time limit ({args.time_limit:g} s) ended the run before every call was made")
-    print("FAILED: " + "; ".join(failed) if failed else "OK: nothing lost, misrouted or duplicated; memory within bound")
+    print(
+        "FAILED: " + "; ".join(failed)
+        if failed
+        else "OK: nothing lost, misrouted or duplicated; memory within bound"
+    )
     return 1 if failed else 0
 
 
@@ -416,8 +479,12 @@ async def _main(args):
 
     workdir = Path(tempfile.mkdtemp(prefix="byoa-soak-"))
     # One secret key for all the processes, as a deployment has: a session is read by any of them.
-    env = {"BYOA_SOAK_SERVER": "1", "DJANGO_LOG_LEVEL": "INFO", "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
-           "DATABASE_URL": f"sqlite:///{workdir / 'db.sqlite3'}"}
+    env = {
+        "BYOA_SOAK_SERVER": "1",
+        "DJANGO_LOG_LEVEL": "INFO",
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+        "DATABASE_URL": f"sqlite:///{workdir / 'db.sqlite3'}",
+    }
     postgres = None
     if args.database == "postgres":
         try:
@@ -441,7 +508,10 @@ async def _main(args):
                 for index, server in enumerate(started):
                     server.stop()
                     if status:
-                        print(f"--- the end of process {index}'s output:\n{server.output()[-3000:]}", file=sys.stderr)
+                        print(
+                            f"--- the end of process {index}'s output:\n{server.output()[-3000:]}",
+                            file=sys.stderr,
+                        )
     finally:
         if postgres:
             postgres.__exit__(None, None, None)
@@ -452,17 +522,35 @@ def main(argv=None):
     import argparse
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--wallets", type=int, default=1000, help="wallets, each with its own browser session")
+    parser.add_argument(
+        "--wallets", type=int, default=1000, help="wallets, each with its own browser session"
+    )
     parser.add_argument("--calls", type=int, default=100, help="calls per wallet")
     parser.add_argument("--processes", type=int, default=2, help="server processes")
-    parser.add_argument("--server", choices=["uvicorn", "daphne"], default="uvicorn", help="uvicorn: as make run serves")
-    parser.add_argument("--database", choices=["postgres", "sqlite"], default="postgres",
-                        help="postgres (SQLite when it is not installed) or sqlite")
-    parser.add_argument("--drop", type=float, default=0.1, help="the share of wallets that drop mid-call once")
-    parser.add_argument("--concurrency", type=int, default=100, help="calls in flight at most, over all wallets")
-    parser.add_argument("--timeout", type=float, default=10.0, help="each call's timeout (call_wallet's), seconds")
-    parser.add_argument("--time-limit", type=float, default=1800.0, help="seconds after which no new call is made")
-    parser.add_argument("--rss-growth-mib", type=float, default=48.0, help="the bound on each process's RSS growth")
+    parser.add_argument(
+        "--server", choices=["uvicorn", "daphne"], default="uvicorn", help="uvicorn: as make run serves"
+    )
+    parser.add_argument(
+        "--database",
+        choices=["postgres", "sqlite"],
+        default="postgres",
+        help="postgres (SQLite when it is not installed) or sqlite",
+    )
+    parser.add_argument(
+        "--drop", type=float, default=0.1, help="the share of wallets that drop mid-call once"
+    )
+    parser.add_argument(
+        "--concurrency", type=int, default=100, help="calls in flight at most, over all wallets"
+    )
+    parser.add_argument(
+        "--timeout", type=float, default=10.0, help="each call's timeout (call_wallet's), seconds"
+    )
+    parser.add_argument(
+        "--time-limit", type=float, default=1800.0, help="seconds after which no new call is made"
+    )
+    parser.add_argument(
+        "--rss-growth-mib", type=float, default=48.0, help="the bound on each process's RSS growth"
+    )
     parser.add_argument("--seed", type=int, default=12, help="the random seed (processes, drops)")
     parser.add_argument("--quick", action="store_true", help="a sanity run: 50 wallets x 20 calls")
     args = parser.parse_args(argv)

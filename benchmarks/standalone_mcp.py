@@ -29,6 +29,7 @@ async def ping(text: str = "") -> str:
     """Answer pong: a tool whose own work is nothing, so that its calls measure the transport alone."""
     return "pong " + text
 
+
 app = server.streamable_http_app(
     streamable_http_path="/api/mcp",
     json_response=True,

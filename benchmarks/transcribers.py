@@ -115,14 +115,24 @@ async def page_clips(folder, codes, url):
                     continue
                 path.parent.mkdir(parents=True, exist_ok=True)
                 speech = trailing_silence(
-                    spoken_wav(name(code, language), folder / "said.wav", voice=VOICES[language], pad_seconds=1.5), 5
+                    spoken_wav(
+                        name(code, language), folder / "said.wav", voice=VOICES[language], pad_seconds=1.5
+                    ),
+                    5,
                 )
-                args = [*CHROMIUM_ARGS, "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
-                        f"--use-file-for-fake-audio-capture={speech}", "--autoplay-policy=no-user-gesture-required"]
+                args = [
+                    *CHROMIUM_ARGS,
+                    "--use-fake-ui-for-media-stream",
+                    "--use-fake-device-for-media-stream",
+                    f"--use-file-for-fake-audio-capture={speech}",
+                    "--autoplay-policy=no-user-gesture-required",
+                ]
                 for _attempt in range(5):
                     # The fake microphone loops the file from the browser's start: a recording that
                     # began inside the name holds only its end, so it is made again.
-                    browser = await playwright.chromium.launch(executable_path=chromium_executable(), args=args)
+                    browser = await playwright.chromium.launch(
+                        executable_path=chromium_executable(), args=args
+                    )
                     try:
                         page = await browser.new_page()
                         await page.goto(url + "/geography/")
@@ -169,7 +179,11 @@ def build(transcriber, vocabulary, threads):
         if vocabulary is None:
             return PocketSphinxBackend()
         known = PocketSphinxBackend()  # its dictionary decides which names it can be given
-        words = [p for p in vocabulary.get("en", []) if all(known.decoder.lookup_word(w) for w in p.casefold().replace("&", " ").split())]
+        words = [
+            p
+            for p in vocabulary.get("en", [])
+            if all(known.decoder.lookup_word(w) for w in p.casefold().replace("&", " ").split())
+        ]
         return PocketSphinxBackend([p for p in words if p.replace(" ", "").replace("-", "").isalpha()])
     from testwallet.direct.whisper import WhisperBackend
 
@@ -201,9 +215,18 @@ def worker(options):
                         right += 1
                     else:
                         misses.append(f"{name(code, language)} -> {text!r}")
-                results.append({"transcriber": options.worker, "vocabulary": biased, "source": source,
-                                "language": language, "right": right, "clips": len(codes),
-                                "seconds": seconds / len(codes), "misses": misses})
+                results.append(
+                    {
+                        "transcriber": options.worker,
+                        "vocabulary": biased,
+                        "source": source,
+                        "language": language,
+                        "right": right,
+                        "clips": len(codes),
+                        "seconds": seconds / len(codes),
+                        "misses": misses,
+                    }
+                )
         del backend
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(json.dumps({"results": results, "peak_mb": peak_mb}))
@@ -216,9 +239,9 @@ async def end_to_end(url, answers, threads, folder):
     """Return {language: [clip-to-verdict ms]} for answers by voice through the link to Whisper base."""
     from playwright.async_api import async_playwright
 
+    from testwallet.chromium import CHROMIUM_ARGS, chromium_executable
     from testwallet.direct import DirectWallet
     from testwallet.direct.whisper import WhisperBackend
-    from testwallet.chromium import CHROMIUM_ARGS, chromium_executable
     from testwallet.speech import spoken_wav
 
     spoken = {"en": "AR", "ru": "DE", "sk": "DE"}
@@ -228,16 +251,28 @@ async def end_to_end(url, answers, threads, folder):
     async with async_playwright() as playwright:
         for language, code in spoken.items():
             speech = trailing_silence(
-                spoken_wav(name(code, language), folder / f"e2e-{language}.wav", voice=VOICES[language], pad_seconds=1.5), 5
+                spoken_wav(
+                    name(code, language),
+                    folder / f"e2e-{language}.wav",
+                    voice=VOICES[language],
+                    pad_seconds=1.5,
+                ),
+                5,
             )
-            args = [*CHROMIUM_ARGS, "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
-                    f"--use-file-for-fake-audio-capture={speech}"]
+            args = [
+                *CHROMIUM_ARGS,
+                "--use-fake-ui-for-media-stream",
+                "--use-fake-device-for-media-stream",
+                f"--use-file-for-fake-audio-capture={speech}",
+            ]
             browser = await playwright.chromium.launch(executable_path=chromium_executable(), args=args)
             try:
                 page = await browser.new_page()
                 await page.goto(url + "/geography/")
                 await page.get_by_label("I answer in").select_option(language)
-                await page.wait_for_function("l => document.querySelector('#language').value === l", arg=language)
+                await page.wait_for_function(
+                    "l => document.querySelector('#language').value === l", arg=language
+                )
                 await page.locator("#wallet-link").click()
                 link = page.locator("#open-wallet")
                 await link.wait_for(timeout=10000)
@@ -251,14 +286,18 @@ async def end_to_end(url, answers, threads, folder):
                     await page.wait_for_function(
                         "n => performance.getEntriesByName('geography:clip-to-verdict').length > n || "
                         "document.querySelector('#mode').dataset.mode === 'own'",
-                        arg=done, timeout=120000,
+                        arg=done,
+                        timeout=120000,
                     )
                     if await page.locator("#mode").get_attribute("data-mode") == "own":
                         # The server's call timed out (BYOA CALL_SECONDS): the page went its own way.
                         times[language].append(None)
                         break
-                    times[language].append(await page.evaluate(
-                        "n => performance.getEntriesByName('geography:clip-to-verdict')[n].duration", done))
+                    times[language].append(
+                        await page.evaluate(
+                            "n => performance.getEntriesByName('geography:clip-to-verdict')[n].duration", done
+                        )
+                    )
                 await wallet.close()
             finally:
                 await browser.close()
@@ -269,8 +308,20 @@ async def end_to_end(url, answers, threads, folder):
 
 
 def run_worker(name_, options, clips, sources):
-    command = [sys.executable, __file__, "--worker", name_, "--clips", str(clips), "--limit", str(options.limit),
-               "--threads", str(options.threads), "--sources", *sources]
+    command = [
+        sys.executable,
+        __file__,
+        "--worker",
+        name_,
+        "--clips",
+        str(clips),
+        "--limit",
+        str(options.limit),
+        "--threads",
+        str(options.threads),
+        "--sources",
+        *sources,
+    ]
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise RuntimeError(f"{name_} failed:\n{done.stderr[-3000:]}")
@@ -279,7 +330,9 @@ def run_worker(name_, options, clips, sources):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[1])
-    parser.add_argument("--limit", type=int, default=None, help="the first N of the game's countries (all 83)")
+    parser.add_argument(
+        "--limit", type=int, default=None, help="the first N of the game's countries (all 83)"
+    )
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--no-page", action="store_true", help="only the direct clips, no Chromium")
     parser.add_argument("--answers", type=int, default=5, help="end-to-end answers per language")
@@ -305,8 +358,11 @@ def main():
             from testwallet.server import DaphneServer
 
             (Path(scratch) / "daphne").mkdir()
-            with DaphneServer("sites.config.asgi:application", env={"DJANGO_DEBUG": "1", "DJANGO_LOG_LEVEL": "WARNING"},
-                              workdir=Path(scratch) / "daphne") as server:
+            with DaphneServer(
+                "sites.config.asgi:application",
+                env={"DJANGO_DEBUG": "1", "DJANGO_LOG_LEVEL": "WARNING"},
+                workdir=Path(scratch) / "daphne",
+            ) as server:
                 asyncio.run(page_clips(clips, codes, server.url))
                 sources.append("page")
                 if options.answers:
@@ -315,37 +371,58 @@ def main():
         for transcriber in options.transcribers:
             measured = run_worker(transcriber, options, clips, sources)
             rows.extend({**row, "peak_mb": measured["peak_mb"]} for row in measured["results"])
-    print(f"{len(codes)} country names per language, espeak-ng voices {', '.join(VOICES.values())}; "
-          f"{options.threads} thread(s); right = the game's scoring says correct")
-    print(f"{'transcriber':<17} {'vocabulary':<10} {'clips':<7} " + " ".join(f"{lang:>12}" for lang in LANGUAGES)
-          + f" {'s/clip':>7} {'peak MB':>8}")
+    print(
+        f"{len(codes)} country names per language, espeak-ng voices {', '.join(VOICES.values())}; "
+        f"{options.threads} thread(s); right = the game's scoring says correct"
+    )
+    print(
+        f"{'transcriber':<17} {'vocabulary':<10} {'clips':<7} "
+        + " ".join(f"{lang:>12}" for lang in LANGUAGES)
+        + f" {'s/clip':>7} {'peak MB':>8}"
+    )
     for transcriber in options.transcribers:
         for biased in (False, True):
             for source in sources:
-                cells = [r for r in rows if r["transcriber"] == transcriber and r["vocabulary"] == biased and r["source"] == source]
+                cells = [
+                    r
+                    for r in rows
+                    if r["transcriber"] == transcriber and r["vocabulary"] == biased and r["source"] == source
+                ]
                 by_language = {r["language"]: r for r in cells}
                 marks = " ".join(
-                    f"{by_language[lang]['right']:>4}/{by_language[lang]['clips']:<3}{'':>4}" if lang in by_language else f"{'-':>12}"
+                    f"{by_language[lang]['right']:>4}/{by_language[lang]['clips']:<3}{'':>4}"
+                    if lang in by_language
+                    else f"{'-':>12}"
                     for lang in LANGUAGES
                 )
                 seconds = statistics.mean(r["seconds"] for r in cells)
-                print(f"{transcriber:<17} {'yes' if biased else 'no':<10} {source:<7} {marks} {seconds:7.2f} {cells[0]['peak_mb']:8.0f}")
+                print(
+                    f"{transcriber:<17} {'yes' if biased else 'no':<10} {source:<7} {marks}"
+                    f" {seconds:7.2f} {cells[0]['peak_mb']:8.0f}"
+                )
     if options.misses:
         for row in rows:
-            print(f"\n{row['transcriber']} vocabulary={row['vocabulary']} {row['source']} {row['language']}: "
-                  + "; ".join(row["misses"]))
+            print(
+                f"\n{row['transcriber']} vocabulary={row['vocabulary']} {row['source']} {row['language']}: "
+                + "; ".join(row["misses"])
+            )
     if e2e:
-        print("\nend of speech -> verdict on the page, through the direct link to Whisper base with the vocabulary "
-              "(clip-to-verdict + the recorder's 1.5 s silence wait)")
+        print(
+            "\nend of speech -> verdict on the page, through the direct link to Whisper base with the vocabulary "
+            "(clip-to-verdict + the recorder's 1.5 s silence wait)"
+        )
         for language, measured in e2e.items():
             times = [t for t in measured if t is not None]
             late = len(measured) - len(times)
             if not times:
                 print(f"{language}: no answer within the server's call timeout")
                 continue
-            print(f"{language}: n={len(times)} clip-to-verdict p50={statistics.median(times):.0f} ms "
-                  f"(min {min(times):.0f}, max {max(times):.0f}); end of speech -> verdict p50="
-                  f"{statistics.median(times) + 1500:.0f} ms" + (f"; {late} over the call timeout" if late else ""))
+            print(
+                f"{language}: n={len(times)} clip-to-verdict p50={statistics.median(times):.0f} ms "
+                f"(min {min(times):.0f}, max {max(times):.0f}); end of speech -> verdict p50="
+                f"{statistics.median(times) + 1500:.0f} ms"
+                + (f"; {late} over the call timeout" if late else "")
+            )
 
 
 if __name__ == "__main__":

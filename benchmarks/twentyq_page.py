@@ -128,7 +128,8 @@ async def new_game(page):
     selector = "#game[data-mode='ai-asks']" + (f":not([data-game-id='{old}'])" if old else "")
     await page.locator(selector).wait_for(timeout=20000)
     await page.wait_for_function(
-        "() => !document.querySelector('#answer-form').hidden && document.querySelector('#stop').hidden", timeout=20000
+        "() => !document.querySelector('#answer-form').hidden && document.querySelector('#stop').hidden",
+        timeout=20000,
     )
 
 
@@ -152,8 +153,8 @@ async def measure_way(browser, way, server, turns):
 
 async def measure_game(browser, way, server, turns, counter):
     """Play one game of `turns` measured turns through `way` on a fresh page."""
-    from testwallet.direct import DirectWallet
     from testwallet.aiwallet import AiWalletStub
+    from testwallet.direct import DirectWallet
     from testwallet.extension import ByoaExtension
     from testwallet.languagemodel import BuiltinModel
 
@@ -232,7 +233,9 @@ async def measure_chunks(browser, server, chunks, pace):
     await wallet.close()
     await context.close()
     # Not strict: chunks the page never showed are counted apart, as the second value.
-    return [page_ms - sent_ms for sent_ms, page_ms in zip(backend.sent, shown, strict=False)], chunks - len(shown)
+    return [page_ms - sent_ms for sent_ms, page_ms in zip(backend.sent, shown, strict=False)], chunks - len(
+        shown
+    )
 
 
 async def run(args):
@@ -249,7 +252,9 @@ async def run(args):
     )
     with server:
         async with async_playwright() as playwright:
-            browser = await playwright.chromium.launch(executable_path=chromium_executable(), args=CHROMIUM_ARGS)
+            browser = await playwright.chromium.launch(
+                executable_path=chromium_executable(), args=CHROMIUM_ARGS
+            )
             print(f"Answer -> next question on the page, {args.turns} turns per way (ms, the page's clock)")
             for way in WAYS:
                 times = await measure_way(browser, way, server, args.turns)
@@ -272,8 +277,9 @@ def main():
     parser.add_argument("--turns", type=int, default=30, help="turns measured per way (default 30)")
     parser.add_argument("--chunks", type=int, default=1000, help="chunks in the streamed move (default 1000)")
     args = parser.parse_args()
-    import django
     import os
+
+    import django
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sites.config.settings")
     django.setup()

@@ -38,8 +38,6 @@ not the game, is measured.
 
 import argparse
 import asyncio
-import json
-import statistics
 import sys
 import tempfile
 import time
@@ -84,8 +82,9 @@ class TimedBackend(Backend):
 def wallet_process(conn, chunks):
     """Run a DirectWallet in this (child) process: take the link, then report each move's send times."""
     sys.path.insert(0, str(ROOT))
-    import django
     import os
+
+    import django
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sites.config.settings")
     django.setup()
@@ -171,10 +170,14 @@ async def answer_to_next_question(http, headers, wallet, moves):
     """Return ms from the visitor's answer to the next question, own mode and over the link."""
     own, link = [], []
     wallet.ask("QUESTION: Is it alive?")
-    game = (await http.post("/twentyq/api/new", json={"mode": "ai-asks", "next": "own"}, headers=headers)).json()["game"]
+    game = (
+        await http.post("/twentyq/api/new", json={"mode": "ai-asks", "next": "own"}, headers=headers)
+    ).json()["game"]
     for _ in range(moves):
         if game["status"] != "playing" or game["pending"]["kind"] != "question":
-            game = (await http.post("/twentyq/api/new", json={"mode": "ai-asks", "next": "own"}, headers=headers)).json()["game"]
+            game = (
+                await http.post("/twentyq/api/new", json={"mode": "ai-asks", "next": "own"}, headers=headers)
+            ).json()["game"]
         started = time.perf_counter()
         body = {"turn": game["pending"]["turn"], "answer": "unknown", "next": "own"}
         game = (await http.post("/twentyq/api/answer", json=body, headers=headers)).json()["game"]
@@ -185,7 +188,9 @@ async def answer_to_next_question(http, headers, wallet, moves):
     for _ in range(min(moves, 18)):  # turn 20 must be a guess
         pending = (await http.get("/twentyq/api/state")).json()["game"]["pending"]
         started = time.perf_counter()
-        await http.post("/twentyq/api/answer", json={"turn": pending["turn"], "answer": "no"}, headers=headers)
+        await http.post(
+            "/twentyq/api/answer", json={"turn": pending["turn"], "answer": "no"}, headers=headers
+        )
         async with http.stream("POST", "/twentyq/api/stream", json={}, headers=headers) as response:
             last = (await response.aread()).decode().rsplit("event: ", 1)[1]
         link.append((time.perf_counter() - started) * 1000)
@@ -228,7 +233,9 @@ async def main():
             wallet = WalletProcess(args.chunks)
             wallet.open(answer.json()["link"])
             try:
-                print(f"Twenty Questions direct link, {args.chunks} chunks per move, wallet-send -> client-has-event")
+                print(
+                    f"Twenty Questions direct link, {args.chunks} chunks per move, wallet-send -> client-has-event"
+                )
                 await one_move(http, headers, wallet)  # warm-up: imports, first session writes
                 for pace, name in ((0, "instant"), (args.pace_ms / 1000, f"paced {args.pace_ms:g} ms")):
                     wallet.ask(pace)
@@ -241,7 +248,10 @@ async def main():
                 print("answer -> next question (HTTP client, no browser):")
                 for name, times in (("own mode", own), ("direct link", link)):
                     times.sort()
-                    print(f"  {name:<12} p50 {times[len(times) // 2]:7.2f} ms  max {times[-1]:7.2f} ms  ({len(times)} moves)")
+                    print(
+                        f"  {name:<12} p50 {times[len(times) // 2]:7.2f} ms"
+                        f"  max {times[-1]:7.2f} ms  ({len(times)} moves)"
+                    )
             finally:
                 wallet.close()
 

@@ -84,7 +84,9 @@ def library_sizes() -> dict[str, int | None]:
             "const z=require('zlib');const d=require('fs').readFileSync(0);"
             "process.stdout.write(String(z.brotliCompressSync(d,{params:{[z.constants.BROTLI_PARAM_QUALITY]:11}}).length))"
         )
-        brotli = int(subprocess.run(["node", "-e", script], input=source, capture_output=True, check=True).stdout)
+        brotli = int(
+            subprocess.run(["node", "-e", script], input=source, capture_output=True, check=True).stdout
+        )
     return {"raw": len(source), "gzip -9": len(gzip.compress(source, compresslevel=9)), "brotli": brotli}
 
 
@@ -148,9 +150,13 @@ def main() -> None:
     options = parser.parse_args()
 
     sizes = library_sizes()
-    print("frontend/webmcp/ (three modules):", ", ".join(
-        f"{name} {size} B" if size is not None else f"{name} n/a (no node)" for name, size in sizes.items()
-    ))
+    print(
+        "frontend/webmcp/ (three modules):",
+        ", ".join(
+            f"{name} {size} B" if size is not None else f"{name} n/a (no node)"
+            for name, size in sizes.items()
+        ),
+    )
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sites.config.settings")
     from testwallet.server import DaphneServer
 

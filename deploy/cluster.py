@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from testwallet.server import ServerFailedToStart, UvicornServer
+
 # _Service: the process handling every server of testwallet.services shares (start, ready line, output).
 from testwallet.services import PostgresServer, RedisServer, ServiceFailedToStart, ServiceMissing, _Service
 
@@ -65,7 +66,9 @@ class NginxLimits:
 #: sockets), a few visitors may share an address; a page asks for a code per click, and
 #: its assistant makes a few MCP calls per answer. byoa's own code limits stay the exact
 #: quota (BYOA["CODES_PER_ADDRESS"]); these are the brake in front of every process.
-PRODUCTION_LIMITS = NginxLimits(wallet_sockets=8, code_rate="30r/m", code_burst=20, mcp_rate="10r/s", mcp_burst=40)
+PRODUCTION_LIMITS = NginxLimits(
+    wallet_sockets=8, code_rate="30r/m", code_burst=20, mcp_rate="10r/s", mcp_burst=40
+)
 
 
 class NginxProxy(_Service):
@@ -86,7 +89,11 @@ class NginxProxy(_Service):
         template=TEMPLATE,
         limits: NginxLimits = PRODUCTION_LIMITS,
     ):
-        self.executable = executable or shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
+        self.executable = (
+            executable
+            or shutil.which("nginx")
+            or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
+        )
         if self.executable is None:
             raise ServiceMissing("nginx is not installed (Debian: apt-get install nginx)")
         super().__init__()
@@ -118,7 +125,9 @@ class NginxProxy(_Service):
 
     def config(self):
         """Return the configuration file, written from the template for the current port."""
-        servers = "\n".join(f"        server {upstream} max_fails=1 fail_timeout=2s;" for upstream in self.upstreams)
+        servers = "\n".join(
+            f"        server {upstream} max_fails=1 fail_timeout=2s;" for upstream in self.upstreams
+        )
         text = (
             self.template.read_text()
             .replace("@RUN@", str(self.workdir))
@@ -227,9 +236,13 @@ class Cluster:
 
     def _run(self, *command):
         env = {**os.environ, **self.environment()}
-        done = subprocess.run([sys.executable, "-m", "django", *command], env=env, capture_output=True, text=True)
+        done = subprocess.run(
+            [sys.executable, "-m", "django", *command], env=env, capture_output=True, text=True
+        )
         if done.returncode != 0:
-            raise ServerFailedToStart(f"'django-admin {' '.join(command)}' failed:\n{done.stdout}{done.stderr}")
+            raise ServerFailedToStart(
+                f"'django-admin {' '.join(command)}' failed:\n{done.stdout}{done.stderr}"
+            )
         return done.stdout
 
     def manage(self, *command):
@@ -239,7 +252,9 @@ class Cluster:
     def output(self):
         """Return the output of every part, for the report of a failure."""
         parts = [("postgres", self.postgres), ("redis", self.redis), ("nginx", self.nginx)]
-        parts += [(f"server {index} (port {server.port})", server) for index, server in enumerate(self.servers)]
+        parts += [
+            (f"server {index} (port {server.port})", server) for index, server in enumerate(self.servers)
+        ]
         return "\n".join(f"===== {name}\n{part.output()[-8000:]}" for name, part in parts if part is not None)
 
     def stop(self):
@@ -267,11 +282,17 @@ def up(processes, port):
         signal.signal(signum, lambda *_: stop.set())
     print(f"Starting PostgreSQL, Redis, {processes} uvicorn processes and nginx...", flush=True)
     # DEBUG as `make run` has it: links to ws://127.0.0.1 work with a wallet's developer switch.
-    with Cluster(processes=processes, port=port, env={"DJANGO_DEBUG": os.environ.get("DJANGO_DEBUG", "1")}) as cluster:
+    with Cluster(
+        processes=processes, port=port, env={"DJANGO_DEBUG": os.environ.get("DJANGO_DEBUG", "1")}
+    ) as cluster:
         PID_FILE.parent.mkdir(exist_ok=True)
         PID_FILE.write_text(str(os.getpid()))
         ports = ", ".join(str(server.port) for server in cluster.servers)
-        print(f"Serving on {cluster.url}/ (processes on ports {ports}); Ctrl-C or `python -m deploy.cluster down` stops it.", flush=True)
+        print(
+            f"Serving on {cluster.url}/ (processes on ports {ports});"
+            " Ctrl-C or `python -m deploy.cluster down` stops it.",
+            flush=True,
+        )
         try:
             stop.wait()
         finally:
@@ -291,11 +312,17 @@ def down():
 
 def main(argv=None):
     """Parse the command line and run ``up`` or ``down``."""
-    parser = argparse.ArgumentParser(prog="python -m deploy.cluster", description="Run the project as deployed, locally.")
+    parser = argparse.ArgumentParser(
+        prog="python -m deploy.cluster", description="Run the project as deployed, locally."
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     start = commands.add_parser("up", help="start the cluster and serve until stopped")
-    start.add_argument("--processes", type=int, default=max(2, os.cpu_count() or 1),
-                       help="uvicorn processes (default: one per core, at least 2)")
+    start.add_argument(
+        "--processes",
+        type=int,
+        default=max(2, os.cpu_count() or 1),
+        help="uvicorn processes (default: one per core, at least 2)",
+    )
     start.add_argument("--port", type=int, default=8080, help="nginx's port on 127.0.0.1 (default 8080)")
     commands.add_parser("down", help="stop the running cluster")
     args = parser.parse_args(argv)

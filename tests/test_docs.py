@@ -16,7 +16,20 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 PROTOCOLS = ("aiconnect-core", "wallet-provider", "byoa-sites", "mcp-streamable-http")
 MCP = "MCP 2025-06-18"
-TEXT_SUFFIXES = {".py", ".js", ".mjs", ".md", ".toml", ".html", ".css", ".txt", ".cfg", ".ini", ".sh", ".json"}
+TEXT_SUFFIXES = {
+    ".py",
+    ".js",
+    ".mjs",
+    ".md",
+    ".toml",
+    ".html",
+    ".css",
+    ".txt",
+    ".cfg",
+    ".ini",
+    ".sh",
+    ".json",
+}
 SKIPPED = ("frontend/vendor/", "frontend/node_modules/", "package-lock.json", "tests/test_docs.py")
 
 # A line break inside a comment, with the next line's comment marker: a citation may wrap there.
@@ -35,7 +48,10 @@ def repository_files():
     """Return the repository's text files (tracked, or new and not ignored)."""
     listed = subprocess.run(
         ["git", "ls-files", "--cached", "--others", "--exclude-standard"],
-        cwd=ROOT, capture_output=True, text=True, check=True,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout.splitlines()
     files = []
     for name in listed:
@@ -139,7 +155,9 @@ def test_every_citation_of_a_protocol_text_names_a_file_and_section_that_exist()
 def test_every_relative_markdown_link_resolves():
     markdown = [path for path in FILES if path.suffix == ".md"]
     assert ROOT / "frontend" / "README.md" in markdown
-    problems = [p for path in markdown for p in markdown_link_problems(path.read_text(encoding="utf-8"), path)]
+    problems = [
+        p for path in markdown for p in markdown_link_problems(path.read_text(encoding="utf-8"), path)
+    ]
     assert problems == []
 
 
@@ -179,7 +197,9 @@ WHERE = ROOT / "frontend" / "aiconnect" / "example.js"
 )
 def test_a_citation_is_checked_for_its_file_and_section(text, problem):
     problems = citation_problems(text, WHERE)
-    assert (problem is None and problems == []) or (problem is not None and len(problems) == 1 and problem in problems[0])
+    assert (problem is None and problems == []) or (
+        problem is not None and len(problems) == 1 and problem in problems[0]
+    )
 
 
 @pytest.mark.parametrize(

@@ -19,7 +19,6 @@ import re
 import shlex
 import subprocess
 import sys
-import sysconfig
 import zipfile
 from importlib import metadata
 from pathlib import Path
@@ -31,7 +30,16 @@ from packaging.utils import canonicalize_name
 ROOT = Path(__file__).resolve().parents[1]
 LIBRARY = ("aiconnect", "byoa", "ui", "ways", "webmcp", "testwallet")
 # What a site installs with [test] only: none of the other extras' packages.
-OTHER_EXTRAS_ONLY = ("psycopg", "channels_redis", "hypercorn", "granian", "wsproto", "pocketsphinx", "faster_whisper", "hypothesis")
+OTHER_EXTRAS_ONLY = (
+    "psycopg",
+    "channels_redis",
+    "hypercorn",
+    "granian",
+    "wsproto",
+    "pocketsphinx",
+    "faster_whisper",
+    "hypothesis",
+)
 STEP = re.compile(r"^<!-- site: (?P<action>.+?) -->\n+```[a-z]*\n(?P<body>.*?)^```", re.MULTILINE | re.DOTALL)
 
 # make test's --dist loadgroup runs the module in one worker: the wheel and its venv are made once.
@@ -83,7 +91,9 @@ def distributions_needed(wheel, extras):
     pending = [(Requirement(line), frozenset(extras)) for line in own]
     while pending:
         requirement, active = pending.pop()
-        if requirement.marker and not any(requirement.marker.evaluate({"extra": extra}) for extra in active or {""}):
+        if requirement.marker and not any(
+            requirement.marker.evaluate({"extra": extra}) for extra in active or {""}
+        ):
             continue
         key = (canonicalize_name(requirement.name), frozenset(requirement.extras))
         if key in seen:
@@ -113,11 +123,23 @@ def site_python(wheel, tmp_path_factory):
     venv = tmp_path_factory.mktemp("venv")
     run([sys.executable, "-m", "venv", "--without-pip", venv], cwd=venv)
     python = venv / "bin" / "python"
-    purelib = Path(run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], cwd=venv).strip())
+    purelib = Path(
+        run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], cwd=venv).strip()
+    )
     dependencies = tmp_path_factory.mktemp("dependencies")
     link_distributions(distributions_needed(wheel, {"test"}), dependencies)
     (purelib / "dependencies.pth").write_text(f"{dependencies}\n")
-    pip_install = [sys.executable, "-m", "pip", "--python", python, "install", "--quiet", "--no-deps", "--no-index"]
+    pip_install = [
+        sys.executable,
+        "-m",
+        "pip",
+        "--python",
+        python,
+        "install",
+        "--quiet",
+        "--no-deps",
+        "--no-index",
+    ]
     run([*pip_install, wheel], cwd=venv)
     return python
 
@@ -125,7 +147,8 @@ def site_python(wheel, tmp_path_factory):
 def site_environment(python):
     """Return an environment with nothing of this checkout or its settings in it."""
     env = {
-        name: value for name, value in os.environ.items()
+        name: value
+        for name, value in os.environ.items()
         if not name.startswith(("DJANGO_", "PYTEST_", "VISITOR_AI_", "BYOA_", "TESTWALLET_"))
         and name not in ("DATABASE_URL", "REDIS_URL", "PYTHONPATH", "VIRTUAL_ENV")
     }
@@ -139,7 +162,8 @@ def test_the_wheel_holds_the_browser_library_and_no_demos(wheel):
     for lib in LIBRARY:
         shipped = {
             f"visitor_ai/static/{lib}/{path.relative_to(ROOT / 'frontend' / lib)}"
-            for path in (ROOT / "frontend" / lib).rglob("*") if path.suffix in (".js", ".css")
+            for path in (ROOT / "frontend" / lib).rglob("*")
+            if path.suffix in (".js", ".css")
         }
         assert shipped and shipped <= names, f"missing from the wheel: {sorted(shipped - names)}"
     assert "testwallet/stubs/aiwallet.js" in names
@@ -158,18 +182,26 @@ def test_the_wheel_marks_each_package_typed(wheel):
 
 def test_a_site_with_the_wheel_cannot_import_the_demos_as_sites(site_python, tmp_path):
     env = site_environment(site_python)
-    done = subprocess.run([site_python, "-c", "import sites"], cwd=tmp_path, env=env, capture_output=True, text=True)
-    assert "ModuleNotFoundError: No module named 'sites'" in done.stderr
-    assert run([site_python, "-c", "import visitor_ai; print(visitor_ai.__file__)"], cwd=tmp_path, env=env).startswith(
-        str(site_python.parent.parent)
+    done = subprocess.run(
+        [site_python, "-c", "import sites"], cwd=tmp_path, env=env, capture_output=True, text=True
     )
+    assert "ModuleNotFoundError: No module named 'sites'" in done.stderr
+    assert run(
+        [site_python, "-c", "import visitor_ai; print(visitor_ai.__file__)"], cwd=tmp_path, env=env
+    ).startswith(str(site_python.parent.parent))
 
 
 def test_the_test_extra_brings_the_test_wallet_and_no_other_extras_packages(site_python, tmp_path):
     env = site_environment(site_python)
-    run([site_python, "-c", "import testwallet.plugin, testwallet.direct, playwright, pytest_django"], cwd=tmp_path, env=env)
+    run(
+        [site_python, "-c", "import testwallet.plugin, testwallet.direct, playwright, pytest_django"],
+        cwd=tmp_path,
+        env=env,
+    )
     for module in OTHER_EXTRAS_ONLY:
-        done = subprocess.run([site_python, "-c", f"import {module}"], cwd=tmp_path, env=env, capture_output=True, text=True)
+        done = subprocess.run(
+            [site_python, "-c", f"import {module}"], cwd=tmp_path, env=env, capture_output=True, text=True
+        )
         assert f"No module named '{module}'" in done.stderr, f"{module} came with [test]: {done.stderr}"
 
 
@@ -234,7 +266,9 @@ def test_a_site_with_the_wheel_collects_the_library_minified_under_hashed_names(
     run([site_python, "-m", "django", "startproject", "staticsite", "."], cwd=project, env=env)
     esbuild = ROOT / "frontend" / "node_modules" / ".bin" / "esbuild"
     settings = project / "staticsite" / "settings.py"
-    settings.write_text(settings.read_text() + f"""
+    settings.write_text(
+        settings.read_text()
+        + f"""
 DEBUG = False  # {{% static %}} names the hashed files only with DEBUG off
 INSTALLED_APPS += ["visitor_ai"]
 STATIC_ROOT = BASE_DIR / "collected"
@@ -245,14 +279,25 @@ STORAGES = {{
         "OPTIONS": {{"esbuild": {str(esbuild)!r}}},
     }},
 }}
-""")
+"""
+    )
     run([site_python, "manage.py", "collectstatic", "--noinput"], cwd=project, env=env)
-    url = run(
-        [site_python, "manage.py", "shell", "-c",
-         "from django.template import engines; "
-         "print(engines['django'].from_string(\"{% load static %}{% static 'aiconnect/index.js' %}\").render())"],
-        cwd=project, env=env,
-    ).strip().splitlines()[-1]  # after the shell's own line about what it imported
+    url = (
+        run(
+            [
+                site_python,
+                "manage.py",
+                "shell",
+                "-c",
+                "from django.template import engines; "
+                "print(engines['django'].from_string(\"{% load static %}{% static 'aiconnect/index.js' %}\").render())",
+            ],
+            cwd=project,
+            env=env,
+        )
+        .strip()
+        .splitlines()[-1]
+    )  # after the shell's own line about what it imported
     assert re.fullmatch(r"/static/aiconnect/index\.[0-9a-f]{12}\.js", url), url
     index = (project / "collected" / url.removeprefix("/static/")).read_text()
     assert "@ts-check" not in index  # minified: no comments

@@ -1,4 +1,7 @@
-"""README.md keeps up with the code: every setting and environment variable has its row, and the public names stay put."""
+"""
+README.md keeps up with the code: every setting and environment variable has its
+row, and the public names stay put.
+"""
 
 import importlib
 import re
@@ -29,7 +32,8 @@ def environment_variables_the_settings_read():
     source = (ROOT / "sites" / "config" / "settings.py").read_text(encoding="utf-8")
     # Any helper with "env" in its name (env_flag, _env_list, _env_int, os.getenv ...), and os.environ.
     read = re.findall(
-        r"""(?:\b(?i:\w*env\w*)|environ\.get)\(\s*["']([A-Z][A-Z0-9_]*)["']|environ\[\s*["']([A-Z][A-Z0-9_]*)["']\]""", source
+        r"""(?:\b(?i:\w*env\w*)|environ\.get)\(\s*["']([A-Z][A-Z0-9_]*)["']|environ\[\s*["']([A-Z][A-Z0-9_]*)["']\]""",
+        source,
     )
     return {name for pair in read for name in pair if name} | READ_BY_LIBRARIES
 
@@ -54,47 +58,128 @@ def test_every_mcp_server_setting_has_a_row_in_the_readme():
 def test_every_environment_variable_the_settings_read_has_a_row_in_the_readme():
     found = environment_variables_the_settings_read()
     # The scan itself still works: one variable read each way (env_flag, environ[], a library, _env_list, _env_int).
-    assert {"DJANGO_DEBUG", "REDIS_URL", "DATABASE_URL", "DJANGO_ALLOWED_HOSTS", "DJANGO_HSTS_SECONDS"} <= found
+    assert {
+        "DJANGO_DEBUG",
+        "REDIS_URL",
+        "DATABASE_URL",
+        "DJANGO_ALLOWED_HOSTS",
+        "DJANGO_HSTS_SECONDS",
+    } <= found
     assert found - rows(section("Configuration")) == set()
 
 
 PUBLIC = {
     "byoa": [
-        "ByoaError", "EndpointRefused", "Manifest", "ManifestError", "NotAClip", "NotJSON", "RateLimited",
-        "UnknownManifest", "aget_pairing", "call_wallet", "describe_manifest", "get_manifest", "stream_wallet",
+        "ByoaError",
+        "EndpointRefused",
+        "Manifest",
+        "ManifestError",
+        "NotAClip",
+        "NotJSON",
+        "RateLimited",
+        "UnknownManifest",
+        "aget_pairing",
+        "call_wallet",
+        "describe_manifest",
+        "get_manifest",
+        "stream_wallet",
     ],
     "byoa.calls": ["WalletStream", "call_wallet", "stream_wallet"],
     "byoa.exceptions": [
-        "ByoaError", "EndpointRefused", "ManifestError", "NotAClip", "NotJSON", "RateLimited", "UnknownManifest",
+        "ByoaError",
+        "EndpointRefused",
+        "ManifestError",
+        "NotAClip",
+        "NotJSON",
+        "RateLimited",
+        "UnknownManifest",
     ],
-    "byoa.wav": ["BITS", "CHANNELS", "RATE", "NotAClip", "Wav", "clip_seconds", "pcm", "read", "silent_clip", "write"],
+    "byoa.wav": [
+        "BITS",
+        "CHANNELS",
+        "RATE",
+        "NotAClip",
+        "Wav",
+        "clip_seconds",
+        "pcm",
+        "read",
+        "silent_clip",
+        "write",
+    ],
     "testwallet.direct": [
-        "Backend", "BackendError", "Consent", "DirectWallet", "Link", "LinkRefused", "OpenAICompatibleBackend",
-        "PocketSphinxBackend", "ScriptedBackend", "SkillBackend", "State", "WhisperBackend", "check_link",
+        "Backend",
+        "BackendError",
+        "Consent",
+        "DirectWallet",
+        "Link",
+        "LinkRefused",
+        "OpenAICompatibleBackend",
+        "PocketSphinxBackend",
+        "ScriptedBackend",
+        "SkillBackend",
+        "State",
+        "WhisperBackend",
+        "check_link",
         "reconnect_delays",
     ],
     "testwallet.direct.exceptions": ["BackendError", "LinkRefused"],
     "mcp_server": ["ToolError", "tool"],
     "testwallet.aiwallet": [
-        "AUTO", "Account", "AiWalletStub", "ApprovalWindow", "BINDING", "Chat", "Consent", "ProviderError",
-        "ProviderUnreachable", "Reply", "Request", "ScriptError", "ToolCall", "UnlockWindow", "aiwallet", "script_path",
+        "AUTO",
+        "Account",
+        "AiWalletStub",
+        "ApprovalWindow",
+        "BINDING",
+        "Chat",
+        "Consent",
+        "ProviderError",
+        "ProviderUnreachable",
+        "Reply",
+        "Request",
+        "ScriptError",
+        "ToolCall",
+        "UnlockWindow",
+        "aiwallet",
+        "script_path",
     ],
     "byoa.describe": ["Line", "describe"],
     "testwallet.extension": [
-        "BINDING", "ByoaExtension", "CallRecord", "Consent", "FAILED", "RequestRecord", "ScriptError",
-        "byoa_extension", "clip_path", "rules_path", "script_path", "script_paths",
+        "BINDING",
+        "ByoaExtension",
+        "CallRecord",
+        "Consent",
+        "FAILED",
+        "RequestRecord",
+        "ScriptError",
+        "byoa_extension",
+        "clip_path",
+        "rules_path",
+        "script_path",
+        "script_paths",
     ],
     "testwallet.languagemodel": ["BINDING", "BuiltinModel", "builtin_model", "script_path"],
     "testwallet.pageweight": ["HASHED_NAME", "Fetched", "PageWeight", "measure", "total"],
     "testwallet.preflight": ["Misconfigured", "asgi_application", "check_own_database"],
     "testwallet.server": ["DaphneServer", "HypercornServer", "ServerFailedToStart", "UvicornServer"],
-    "testwallet.services": ["PostgresServer", "RedisServer", "ServiceFailedToStart", "ServiceMissing", "postgres_bindir"],
+    "testwallet.services": [
+        "PostgresServer",
+        "RedisServer",
+        "ServiceFailedToStart",
+        "ServiceMissing",
+        "postgres_bindir",
+    ],
     "testwallet.speech": ["SpeechSynthesizerMissing", "resample", "spoken_wav"],
     "testwallet.serve": ["main"],
     "testwallet.transcribe": ["application", "main"],
     "testwallet.sync_api": ["SyncAiWallet", "SyncByoaExtension", "aiwallet", "byoa_extension"],
     "testwallet.webmcp": [
-        "WEBMCP_FLAG", "AgentTool", "BrowserAgent", "ToolResult", "WebMCPMissing", "browser_agent", "webmcp_browser",
+        "WEBMCP_FLAG",
+        "AgentTool",
+        "BrowserAgent",
+        "ToolResult",
+        "WebMCPMissing",
+        "browser_agent",
+        "webmcp_browser",
     ],
     "testwallet.webmcp.sync": ["SyncBrowserAgent", "browser_agent", "webmcp_browser"],
     "visitor_ai.asgi": ["get_asgi_application"],
@@ -125,5 +210,9 @@ def modules_declaring_all(package):
 
 def test_every_public_module_of_the_test_wallet_and_the_library_app_is_pinned():
     declared = {*modules_declaring_all("testwallet"), *modules_declaring_all("visitor_ai")}
-    assert {"testwallet.aiwallet", "testwallet.server", "visitor_ai.asgi"} <= declared  # the walk itself works
+    assert {
+        "testwallet.aiwallet",
+        "testwallet.server",
+        "visitor_ai.asgi",
+    } <= declared  # the walk itself works
     assert declared - set(PUBLIC) == set(), "pin these modules' __all__ in PUBLIC"

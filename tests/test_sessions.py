@@ -83,12 +83,18 @@ async def test_the_first_answer_plays_the_game_the_page_showed_and_creates_the_s
     async with httpx.AsyncClient(base_url=daphne_server.url, timeout=30) as http:
         page = (await http.get("/geography/")).text
         shown = html.unescape(re.search(r'<h2 id="question">(.*?)</h2>', page, re.S).group(1)).strip()
-        assert shown == html.unescape(
-            re.search(r'<h2 id="question">(.*?)</h2>', (await http.get("/geography/")).text, re.S).group(1)
-        ).strip()  # a reload shows the same first question
+        assert (
+            shown
+            == html.unescape(
+                re.search(r'<h2 id="question">(.*?)</h2>', (await http.get("/geography/")).text, re.S).group(
+                    1
+                )
+            ).strip()
+        )  # a reload shows the same first question
         before = sessions(daphne_server)
         judged = await http.post(
-            "/geography/answer/", content=json.dumps({"text": "Atlantis"}),
+            "/geography/answer/",
+            content=json.dumps({"text": "Atlantis"}),
             headers={"content-type": "application/json", "x-csrftoken": http.cookies["csrftoken"]},
         )
         assert judged.status_code == 200, judged.text
@@ -102,7 +108,8 @@ async def test_a_twentyq_move_creates_the_session(daphne_server):
         await http.get("/twentyq/")
         before = sessions(daphne_server)
         started = await http.post(
-            "/twentyq/api/new", content=json.dumps({"mode": "site-thinks"}),
+            "/twentyq/api/new",
+            content=json.dumps({"mode": "site-thinks"}),
             headers={"content-type": "application/json", "x-csrftoken": http.cookies["csrftoken"]},
         )
         assert started.status_code == 200, started.text
@@ -130,7 +137,9 @@ async def test_an_mcp_add_from_the_page_creates_the_session_and_sets_its_cookie(
         await browser.get("/bookshop/")
         before = sessions(daphne_server)
         # The page's fetch: its Origin and its cookies (a CSRF cookie, no session yet).
-        http = httpx2.AsyncClient(timeout=10, headers={"origin": daphne_server.url}, cookies=dict(browser.cookies))
+        http = httpx2.AsyncClient(
+            timeout=10, headers={"origin": daphne_server.url}, cookies=dict(browser.cookies)
+        )
         async with Client(streamable_http_client(f"{daphne_server.url}/api/mcp", http_client=http)) as client:
             empty = await client.call_tool("view_basket", {})
             assert not empty.is_error and empty.structured_content["items"] == []
@@ -138,7 +147,9 @@ async def test_an_mcp_add_from_the_page_creates_the_session_and_sets_its_cookie(
             added = await client.call_tool("add_to_basket", {"slug": "dune", "quantity": 2})
             assert not added.is_error, added.content
             assert sessions(daphne_server) == before + 1
-            again = await client.call_tool("add_to_basket", {"slug": "dune"})  # the same session, from its cookie
+            again = await client.call_tool(
+                "add_to_basket", {"slug": "dune"}
+            )  # the same session, from its cookie
             assert [item["quantity"] for item in again.structured_content["items"]] == [3]
         assert sessions(daphne_server) == before + 1
         browser.cookies.set("sessionid", http.cookies["sessionid"])

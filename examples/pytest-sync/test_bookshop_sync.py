@@ -5,8 +5,8 @@ from testwallet.aiwallet import ToolCall
 
 
 def test_my_page_sees_both_wallets(page, daphne_server, aiwallet, byoa_extension):
-    aiwallet.install(page)                # window.aiwallet, before the page's scripts
-    byoa_extension.install(page)          # window.byoa
+    aiwallet.install(page)  # window.aiwallet, before the page's scripts
+    byoa_extension.install(page)  # window.byoa
     page.goto(daphne_server.url + "/")
     page.locator("html[data-wallets-checked=true]").wait_for(timeout=5000)
     assert page.locator('[data-wallet="aiwallet"] .status').text_content() == "found"

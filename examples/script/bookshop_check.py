@@ -35,7 +35,9 @@ def check_bookshop(browser, url):
     page.locator("#question").fill("And another?")
     page.get_by_role("button", name="Ask", exact=True).click()
     expect(page.locator('#assistant-error[data-status="429"]')).to_contain_text("Your plan is spent")
-    assert [m["role"] for m in wallet.chats[1].messages][-2:] == ["assistant", "tool"], wallet.chats[1].messages
+    assert [m["role"] for m in wallet.chats[1].messages][-2:] == ["assistant", "tool"], wallet.chats[
+        1
+    ].messages
     wallet.close()
     wallet.check()
 
@@ -53,7 +55,10 @@ def check_bookshop(browser, url):
 def main():
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sites.config.settings")
     setup = [("migrate", "--noinput"), ("load_catalog",)]
-    with DaphneServer("sites.config.asgi:application", setup_commands=setup) as server, sync_playwright() as playwright:
+    with (
+        DaphneServer("sites.config.asgi:application", setup_commands=setup) as server,
+        sync_playwright() as playwright,
+    ):
         browser = playwright.chromium.launch(executable_path=chromium_executable(), args=CHROMIUM_ARGS)
         try:
             check_bookshop(browser, server.url + "/bookshop/")

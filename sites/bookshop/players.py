@@ -16,8 +16,27 @@ from testwallet.relay.scripted import LABEL, Chat, Completion, completion, text_
 MAX_SEARCHES = 3
 #: Words that do not say which book: never searched on their own.
 FILLER = frozenset(
-    "book books read something about with want would like please some that this tonight recommend give good "
-    "novel novels".split()
+    [
+        "book",
+        "books",
+        "read",
+        "something",
+        "about",
+        "with",
+        "want",
+        "would",
+        "like",
+        "please",
+        "some",
+        "that",
+        "this",
+        "tonight",
+        "recommend",
+        "give",
+        "good",
+        "novel",
+        "novels",
+    ]
 )
 
 
@@ -60,7 +79,9 @@ def answer(chat: Chat) -> Completion | None:
 def _search_words(text: str) -> list[str]:
     """Return the words of the visitor's question worth a search of their own, longest first."""
     words = dict.fromkeys(w.lower() for w in re.findall(r"[\w'-]{4,}", text))  # in order, once each
-    return sorted((w for w in words if w not in FILLER), key=len, reverse=True)  # stable: ties keep their order
+    return sorted(
+        (w for w in words if w not in FILLER), key=len, reverse=True
+    )  # stable: ties keep their order
 
 
 def _arguments_of(call: dict[str, Any]) -> dict[str, str]:

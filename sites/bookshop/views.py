@@ -20,7 +20,6 @@ from sites.bookshop.covers import cover_svg
 from sites.bookshop.models import Book
 from sites.home.snippet import integration_snippet
 
-
 # Books per page of the catalog: the page lists one page of it, with plain links to
 # the others, rather than every book at once (its HTML was 93 KB with 60 books).
 CATALOG_PAGE_SIZE = 12

@@ -8,9 +8,9 @@ import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sites.config.settings")
 
-from django.conf import settings  # noqa: E402
+from django.conf import settings
 
-from visitor_ai.asgi import get_asgi_application  # noqa: E402
+from visitor_ai.asgi import get_asgi_application
 
 # With DEBUG on, the readable files from the apps; with DEBUG off, WhiteNoise
 # serves collectstatic's output (settings.STORAGES), or a proxy does when

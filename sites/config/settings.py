@@ -261,8 +261,10 @@ STORAGES = {
 if SERVE_STATIC and not DEBUG:
     # WhiteNoise (visitor_ai/middleware.py: without a warning under ASGI), right after
     # SecurityMiddleware as WhiteNoise asks: static files skip the rest.
-    MIDDLEWARE.insert(MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
-                      "visitor_ai.middleware.StaticFilesMiddleware")
+    MIDDLEWARE.insert(
+        MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+        "visitor_ai.middleware.StaticFilesMiddleware",
+    )
 # Before the first collectstatic (tests rendering pages in-process, a server
 # started without it) pages name the readable files and WhiteNoise serves them
 # from the apps, as DEBUG does; `make run` collects whenever DEBUG is off.

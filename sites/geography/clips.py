@@ -22,13 +22,17 @@ def max_bytes(max_seconds: float) -> int:
 def measure(data: bytes, max_seconds: float) -> float:
     """Return the clip's length in seconds; raise ClipRefused for anything but a fitting WAV."""
     if len(data) > max_bytes(max_seconds):
-        raise ClipRefused("clip-too-large", f"A clip is at most {max_seconds} seconds ({max_bytes(max_seconds)} bytes).")
+        raise ClipRefused(
+            "clip-too-large", f"A clip is at most {max_seconds} seconds ({max_bytes(max_seconds)} bytes)."
+        )
     try:
         seconds = wav.clip_seconds(data)
     except wav.NotAClip as exc:
         raise ClipRefused("clip-invalid", f"Send a WAV file (16 kHz, mono, 16-bit PCM). {exc}") from None
     if seconds > max_seconds:
-        raise ClipRefused("clip-too-long", f"A clip is at most {max_seconds} seconds; this one is {seconds:.1f}.")
+        raise ClipRefused(
+            "clip-too-long", f"A clip is at most {max_seconds} seconds; this one is {seconds:.1f}."
+        )
     if not seconds:
         raise ClipRefused("clip-empty", "The clip holds no sound; record again.")
     return seconds

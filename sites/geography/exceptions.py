@@ -38,7 +38,9 @@ class UnknownLanguage(Refused):
     """Raised when a language is not one of the answer languages, which the message lists."""
 
     def __init__(self, language, languages):
-        super().__init__("language-invalid", f"{language!r} is not an answer language; use one of {', '.join(languages)}.")
+        super().__init__(
+            "language-invalid", f"{language!r} is not an answer language; use one of {', '.join(languages)}."
+        )
 
 
 class UnknownPlace(LookupError):

@@ -47,7 +47,9 @@ def all_places():
         data = json.load(source)
     found = {}
     for row in data["capitals"]:
-        found[f"capital:{row['country']}"] = Place(f"capital:{row['country']}", "capital", row["country"], row["city"])
+        found[f"capital:{row['country']}"] = Place(
+            f"capital:{row['country']}", "capital", row["country"], row["city"]
+        )
     for row in data["landmarks"]:
         key = f"landmark:{row['country']}:{row['name']['en']}"
         found[key] = Place(key, "landmark", row["country"], row["name"])

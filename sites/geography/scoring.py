@@ -66,7 +66,10 @@ def edit_distance(a, b, limit):
 
 def prepare(table):
     """Return {country: set of normalised names} for a {country: names} table (do it once per table)."""
-    return {code: {normalised for name in names if (normalised := normalise(name))} for code, names in table.items()}
+    return {
+        code: {normalised for name in names if (normalised := normalise(name))}
+        for code, names in table.items()
+    }
 
 
 def named_countries(words, prepared):
@@ -78,7 +81,9 @@ def named_countries(words, prepared):
                 spans.extend((start, start + len(name), code) for start in _places(words, name, fuzzy))
         if spans:
             # "Papua New Guinea" also contains "Guinea": a match inside a longer one does not count.
-            kept = [s for s in spans if not any(o[0] <= s[0] and s[1] <= o[1] and o[:2] != s[:2] for o in spans)]
+            kept = [
+                s for s in spans if not any(o[0] <= s[0] and s[1] <= o[1] and o[:2] != s[:2] for o in spans)
+            ]
             return {code for _start, _end, code in kept}
     return set()
 

@@ -55,7 +55,11 @@ def _first_game_seed(request: HttpRequest) -> str | None:
 def _keep_first_game_seed(response: HttpResponse, seed: str) -> None:
     """Give the browser its first game's seed in a signed cookie (nothing stored on the server)."""
     response.set_signed_cookie(
-        FIRST_GAME_COOKIE, seed, salt=FIRST_GAME_COOKIE, httponly=True, samesite="Lax",
+        FIRST_GAME_COOKIE,
+        seed,
+        salt=FIRST_GAME_COOKIE,
+        httponly=True,
+        samesite="Lax",
         secure=settings.SESSION_COOKIE_SECURE or None,
     )
 
@@ -75,9 +79,9 @@ def _field(request, name):
     try:
         body = json.loads(request.body or b"{}")
     except ValueError:
-        raise BadAnswer("bad-json", "Send a JSON object, e.g. {\"text\": \"Peru\"}.") from None
+        raise BadAnswer("bad-json", 'Send a JSON object, e.g. {"text": "Peru"}.') from None
     if not isinstance(body, dict):
-        raise BadAnswer("bad-json", "Send a JSON object, e.g. {\"text\": \"Peru\"}.")
+        raise BadAnswer("bad-json", 'Send a JSON object, e.g. {"text": "Peru"}.')
     return body.get(name)
 
 
@@ -138,7 +142,11 @@ async def clip(request):
     except ValueError:
         declared = 0
     if declared > clips.max_bytes(max_seconds):
-        return _error("clip-too-large", f"A clip is at most {max_seconds} seconds ({clips.max_bytes(max_seconds)} bytes).", 413)
+        return _error(
+            "clip-too-large",
+            f"A clip is at most {max_seconds} seconds ({clips.max_bytes(max_seconds)} bytes).",
+            413,
+        )
     if request.content_type != "audio/wav":
         return _error("clip-invalid", "Send the clip as the body, with Content-Type: audio/wav.", 415)
     try:

@@ -83,7 +83,12 @@ class Game:
         pending = data["pending"]
         if self.mode == "site-thinks" and data["prompt"]:
             prompt = data["prompt"]
-            pending = {"turn": prompt["turn"], "kind": "question", "text": prompt["question"], "by": "visitor"}
+            pending = {
+                "turn": prompt["turn"],
+                "kind": "question",
+                "text": prompt["question"],
+                "by": "visitor",
+            }
         return {
             "id": data["id"],
             "mode": self.mode,
@@ -121,7 +126,11 @@ class Game:
         """Let the site's own questioner ask its next question or guess."""
         self._playing("ai-asks")
         self._no_pending()
-        answers = [(e["attribute"], e["answer"]) for e in self.history if e["kind"] == "question" and e.get("attribute")]
+        answers = [
+            (e["attribute"], e["answer"])
+            for e in self.history
+            if e["kind"] == "question" and e.get("attribute")
+        ]
         move = questioner.next_move(catalog, answers, self._wrong_guesses(catalog), self.turns_left)
         pending = {"turn": self.turn, "kind": move.kind, "text": move.text, "by": "site"}
         if move.attribute:
@@ -141,7 +150,9 @@ class Game:
 
     def _no_pending(self):
         if self.data["pending"]:
-            raise GameError("answer-first", "Answer the AI's question (or say whether its guess is right) first.")
+            raise GameError(
+                "answer-first", "Answer the AI's question (or say whether its guess is right) first."
+            )
 
     def _pending_move(self, kind, turn, missing):
         """Return the AI's pending question or guess that this turn's move settles; raise GameError if there is none."""
@@ -184,7 +195,12 @@ class Game:
             raise BadInput("bad-attribute", "Pick one of the site's questions from the list.")
         value = catalog.thing(self.data["secret"]).attributes[attribute.key]
         self._record_question(
-            {"text": attribute.question, "answeredBy": "catalog", "attribute": key, "answer": "yes" if value else "no"}
+            {
+                "text": attribute.question,
+                "answeredBy": "catalog",
+                "attribute": key,
+                "answer": "yes" if value else "no",
+            }
         )
 
     def _record_question(self, fields):
@@ -200,8 +216,14 @@ class Game:
         found = catalog.find(text)
         correct = found is not None and found.name == self.data["secret"]
         self.history.append(
-            {"turn": self.turn, "kind": "guess", "text": text, "by": "visitor", "answeredBy": "site",
-             "answer": "right" if correct else "wrong"}
+            {
+                "turn": self.turn,
+                "kind": "guess",
+                "text": text,
+                "by": "visitor",
+                "answeredBy": "site",
+                "answer": "right" if correct else "wrong",
+            }
         )
         self.data["prompt"] = None
         if correct:
@@ -221,9 +243,15 @@ class Game:
             question = None
         else:
             self._playing("site-thinks")
-            question = _visitor_text(question, MAX_QUESTION_CHARS, "bad-question", "Type a question of 1 to 200 characters.")
+            question = _visitor_text(
+                question, MAX_QUESTION_CHARS, "bad-question", "Type a question of 1 to 200 characters."
+            )
             messages, params = prompts.host(catalog.thing(self.data["secret"]), question)
-        prompt = {"id": secrets.token_urlsafe(9), "turn": self.turn, "at": time.time() if now is None else now}
+        prompt = {
+            "id": secrets.token_urlsafe(9),
+            "turn": self.turn,
+            "at": time.time() if now is None else now,
+        }
         if question is not None:
             prompt["question"] = question
         self.data["prompt"] = prompt
@@ -241,17 +269,31 @@ class Game:
         if prompt_id != prompt["id"]:
             raise GameError("stale-turn", "That reply was for an earlier request; the game has moved on.")
         if (time.time() if now is None else now) - prompt["at"] > PROMPT_SECONDS:
-            raise GameError("late", f"The AI's reply came more than {PROMPT_SECONDS} seconds late; ask again.")
+            raise GameError(
+                "late", f"The AI's reply came more than {PROMPT_SECONDS} seconds late; ask again."
+            )
         (model, text), *checks = replies_
         if self.mode == "ai-asks":
             move = model_text.parse_move(text, must_guess=self.must_guess)
-            pending = {"turn": prompt["turn"], "kind": move.kind, "text": move.text, "by": "model", "way": way}
+            pending = {
+                "turn": prompt["turn"],
+                "kind": move.kind,
+                "text": move.text,
+                "by": "model",
+                "way": way,
+            }
             if model:
                 pending["model"] = model
             self.data.update(pending=pending, prompt=None)
             return
         answer = model_text.parse_choice(text, CHOICES)
-        fields = {"text": prompt["question"], "answeredBy": "model", "way": way, "answer": answer, "check": None}
+        fields = {
+            "text": prompt["question"],
+            "answeredBy": "model",
+            "way": way,
+            "answer": answer,
+            "check": None,
+        }
         if model:
             fields["model"] = model
         for check_model, check_text in checks[:1]:

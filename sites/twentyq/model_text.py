@@ -47,14 +47,19 @@ def _move(kind, text, must_guess):
     if kind == "question":
         if must_guess:
             raise UnusableReply(
-                "model-must-guess", "The AI asked another question on its last turn instead of guessing; try again."
+                "model-must-guess",
+                "The AI asked another question on its last turn instead of guessing; try again.",
             )
         if len(text) > MAX_QUESTION_CHARS:
-            raise UnusableReply("model-too-long", f"The AI's question was over {MAX_QUESTION_CHARS} characters.")
+            raise UnusableReply(
+                "model-too-long", f"The AI's question was over {MAX_QUESTION_CHARS} characters."
+            )
         if not text:
             raise UnusableReply("model-empty", "The AI's question was empty.")
         return Move("question", text if text.endswith("?") else text + "?")
-    text = re.sub(r"^(?:is it|it is|it's)\s+", "", text.rstrip("?.! "), flags=re.IGNORECASE).strip(_DECORATION)
+    text = re.sub(r"^(?:is it|it is|it's)\s+", "", text.rstrip("?.! "), flags=re.IGNORECASE).strip(
+        _DECORATION
+    )
     if len(text) > MAX_GUESS_CHARS:
         raise UnusableReply("model-too-long", f"The AI's guess was over {MAX_GUESS_CHARS} characters.")
     if not text:

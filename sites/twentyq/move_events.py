@@ -19,7 +19,6 @@ import json
 from contextlib import aclosing
 
 from byoa import stream_wallet
-
 from sites.twentyq import store
 from sites.twentyq.exceptions import GameError, UnusableReply
 from sites.twentyq.game import Game
@@ -117,13 +116,17 @@ async def _record(session, prompt_id, turn, texts):
     stored = store.fresh(session)
     data = await stored.aget(store.SESSION_KEY)
     if not isinstance(data, dict):
-        return event("error", {"error": "no-game", "message": "The game is gone; start a new one.", "game": None})
+        return event(
+            "error", {"error": "no-game", "message": "The game is gone; start a new one.", "game": None}
+        )
     game = Game(data)
     before = json.dumps(data)
     try:
         game.apply_replies(prompt_id, turn, texts, LINK_WAY)
     except GameError as exc:
-        return event("error", {"error": exc.code, "message": exc.message, "game": Game(json.loads(before)).public()})
+        return event(
+            "error", {"error": exc.code, "message": exc.message, "game": Game(json.loads(before)).public()}
+        )
     await stored.aset(store.SESSION_KEY, game.data)
     await stored.asave()
     return event("result", {"game": game.public()})

@@ -30,7 +30,10 @@ class Move:
 
 def weights(catalog, answers, wrong_guesses=()):
     """Return {thing name: weight} after these (attribute, answer) pairs."""
-    return {thing.name: weight for thing, weight in zip(catalog.things, _weights(catalog, answers, wrong_guesses), strict=True)}
+    return {
+        thing.name: weight
+        for thing, weight in zip(catalog.things, _weights(catalog, answers, wrong_guesses), strict=True)
+    }
 
 
 def _weights(catalog, answers, wrong_guesses):

@@ -18,7 +18,6 @@ from django.views.decorators.http import require_GET, require_POST
 
 from byoa import aget_pairing, describe_manifest, get_manifest
 from sites.home.snippet import integration_snippet
-
 from sites.twentyq import catalog as catalog_module
 from sites.twentyq import move_events, pace, store
 from sites.twentyq.exceptions import BadInput, GameError
@@ -26,7 +25,9 @@ from sites.twentyq.game import Game
 from sites.twentyq.rules import ANSWERS, CHOICES, LIMIT, MODEL_CODES, PAGE_WAYS
 
 MANIFEST = "twentyq"
-NOT_LINKED = GameError("not-linked", "No AI wallet is linked to this browser now; link one, or play on without it.")
+NOT_LINKED = GameError(
+    "not-linked", "No AI wallet is linked to this browser now; link one, or play on without it."
+)
 ENDPOINTS = ("state", "new", "own", "prompt", "reply", "stream", "answer", "verdict", "guess")
 
 
@@ -72,7 +73,12 @@ async def index(request):
 async def state(request):
     """Return the session's game and whether a wallet is linked."""
     game = await store.load(request.session)
-    return JsonResponse({"game": game.public() if game else None, "linked": await aget_pairing(request, MANIFEST, connected=True) is not None})
+    return JsonResponse(
+        {
+            "game": game.public() if game else None,
+            "linked": await aget_pairing(request, MANIFEST, connected=True) is not None,
+        }
+    )
 
 
 @require_POST
@@ -204,7 +210,11 @@ async def _play(request, change, *, new=False, extra=None):
         changed = change(game, body)
         game = changed or game
     except GameError as exc:
-        return _error_json(exc, await store.load(request.session)) if _wants_json(request) else _back(request, exc)
+        return (
+            _error_json(exc, await store.load(request.session))
+            if _wants_json(request)
+            else _back(request, exc)
+        )
     await store.save(request.session, game)
     if not _wants_json(request):
         return _back(request)
@@ -249,7 +259,8 @@ def _bool(body, key):
 def _replies(value):
     """Return [(model, text)] from the page's replies, or raise BadInput."""
     problem = BadInput(
-        "bad-replies", 'Send 1 or 2 replies: [{"model": "m1" or "m2" or null, "text": "<the model\'s text>"}].'
+        "bad-replies",
+        'Send 1 or 2 replies: [{"model": "m1" or "m2" or null, "text": "<the model\'s text>"}].',
     )
     if not isinstance(value, list) or not 1 <= len(value) <= 2:
         raise problem
@@ -293,4 +304,3 @@ def _granted_models(pairing):
     """Return the model codes the visitor ticked, as the pairing stores its grant (Grant.as_json)."""
     models = pairing.grant.get("models") if isinstance(pairing.grant, dict) else None
     return sorted(code for code in models if isinstance(code, str)) if isinstance(models, list) else []
-

@@ -220,7 +220,7 @@ async def test_model_markup_and_remote_images_stay_inert_text(shop, aiwallet, da
     remote_requests, dialogs = [], []
     shop.on("request", lambda r: "evil.example" in r.url and remote_requests.append(r.url))
     shop.on("dialog", lambda d: dialogs.append(d.message))
-    payload = '<img src=x onerror=alert(1)> ![cat](https://evil.example/cat.png) <script>alert(2)</script>'
+    payload = "<img src=x onerror=alert(1)> ![cat](https://evil.example/cat.png) <script>alert(2)</script>"
     aiwallet.reply([payload[:20], payload[20:]])
     await connect(shop)
     await ask(shop, payload)
@@ -302,13 +302,25 @@ def scripted_search_result(text, structured):
 
 
 def card_book(slug, title):
-    return {"slug": slug, "title": title, "author": "A. Writer", "year": 2001, "price": "9.99", "moods": ["calm"]}
+    return {
+        "slug": slug,
+        "title": title,
+        "author": "A. Writer",
+        "year": 2001,
+        "price": "9.99",
+        "moods": ["calm"],
+    }
 
 
 async def test_the_cards_come_from_the_structured_content_not_the_tool_text(shop, aiwallet):
     json_requests = []
     shop.on("request", lambda r: "/bookshop/books.json" in r.url and json_requests.append(r.url))
-    structured = {"books": [card_book("dune", "Dune, as the tool said"), card_book("jane-eyre", "Jane Eyre, as the tool said")]}
+    structured = {
+        "books": [
+            card_book("dune", "Dune, as the tool said"),
+            card_book("jane-eyre", "Jane Eyre, as the tool said"),
+        ]
+    }
     await shop.route("**/api/mcp", scripted_search_result("Two books for a quiet night.", structured))
     aiwallet.reply(tool_calls=[ToolCall("search_books", {"mood": "calm"})])
     aiwallet.reply("Two for tonight.")
@@ -317,7 +329,10 @@ async def test_the_cards_come_from_the_structured_content_not_the_tool_text(shop
     assert await answered(shop) == "Two for tonight."
     cards = shop.locator(".assistant-cards .title")
     assert await cards.all_text_contents() == ["Dune, as the tool said", "Jane Eyre, as the tool said"]
-    assert [await cards.nth(i).get_attribute("href") for i in range(2)] == ["/bookshop/books/dune/", "/bookshop/books/jane-eyre/"]
+    assert [await cards.nth(i).get_attribute("href") for i in range(2)] == [
+        "/bookshop/books/dune/",
+        "/bookshop/books/jane-eyre/",
+    ]
     tool_message = next(m for m in aiwallet.chats[1].messages if m["role"] == "tool")
     assert tool_message["content"] == "Two books for a quiet night."
     assert json_requests == []
@@ -350,7 +365,9 @@ async def test_malformed_books_in_the_structured_content_are_left_out_as_text(sh
     await connect(shop)
     await ask(shop, "A calm book")
     await answered(shop)
-    assert await shop.locator(".assistant-cards .title").all_text_contents() == ["<img src=x onerror=alert(1)>"]
+    assert await shop.locator(".assistant-cards .title").all_text_contents() == [
+        "<img src=x onerror=alert(1)>"
+    ]
     assert await shop.locator(".assistant-cards .title img").count() == 0
 
 

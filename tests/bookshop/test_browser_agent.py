@@ -3,8 +3,8 @@
 import pytest
 
 from sites.home.snippet import END, START
-from testwallet.webmcp import WEBMCP_FLAG, WebMCPMissing
 from tests.served import readable_source
+from testwallet.webmcp import WEBMCP_FLAG, WebMCPMissing
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -19,7 +19,9 @@ async def open_shop(browser_agent, daphne_server):
     return page
 
 
-async def test_the_browser_agent_lists_the_shops_tools_with_their_schemas_and_annotations(daphne_server, browser_agent):
+async def test_the_browser_agent_lists_the_shops_tools_with_their_schemas_and_annotations(
+    daphne_server, browser_agent
+):
     page = await open_shop(browser_agent, daphne_server)
     tools = {tool.name: tool for tool in await browser_agent.tools(page)}
     assert sorted(tools) == sorted(TOOLS)
@@ -42,7 +44,9 @@ async def test_the_page_says_when_a_browser_agent_can_use_the_shop(daphne_server
     assert "Your browser's own agent can use this shop too" in await status.text_content()
 
 
-async def test_a_browser_agent_searches_by_mood_adds_a_book_and_the_basket_page_shows_it(daphne_server, browser_agent):
+async def test_a_browser_agent_searches_by_mood_adds_a_book_and_the_basket_page_shows_it(
+    daphne_server, browser_agent
+):
     page = await open_shop(browser_agent, daphne_server)
     found = await browser_agent.call_tool(page, "search_books", {"mood": "calm", "limit": 2})
     assert not found.is_error
@@ -98,7 +102,9 @@ async def test_the_agent_says_how_to_turn_webmcp_on_for_a_page_without_it(daphne
         await browser_agent.wait_for_tools(page, "search_books")
 
 
-async def test_how_this_page_works_shows_the_line_that_offers_the_tools_to_the_browser_agent(daphne_server, page):
+async def test_how_this_page_works_shows_the_line_that_offers_the_tools_to_the_browser_agent(
+    daphne_server, page
+):
     await page.goto(daphne_server.url + "/bookshop/")
     shown = await page.locator("#browser-agent-snippet").text_content()
     served = readable_source(daphne_server, "bookshop/browser-agent.js").splitlines()

@@ -9,7 +9,9 @@ from sites.bookshop.views import CATALOG_PAGE_SIZE
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
-CATALOG = json.loads((Path(__file__).resolve().parents[2] / "sites" / "bookshop" / "catalog.json").read_text())
+CATALOG = json.loads(
+    (Path(__file__).resolve().parents[2] / "sites" / "bookshop" / "catalog.json").read_text()
+)
 
 
 @pytest.fixture
@@ -54,7 +56,9 @@ async def test_the_search_form_works_without_javascript_on_any_catalog_page(no_s
     assert await page.locator("#search-results .title").all_text_contents() == ["Dune"]
 
 
-async def test_a_page_number_past_the_end_shows_the_last_page_and_a_bad_one_the_first(no_script_page, daphne_server):
+async def test_a_page_number_past_the_end_shows_the_last_page_and_a_bad_one_the_first(
+    no_script_page, daphne_server
+):
     page = no_script_page
     await page.goto(daphne_server.url + "/bookshop/?page=999")
     assert await page.get_by_role("link", name="More books").count() == 0

@@ -23,7 +23,10 @@ async def test_without_a_wallet_the_widget_says_so_within_the_discovery_time(dap
     # 300 ms discovery; the bound leaves room for a slow CI machine, not for waiting on a wallet.
     await widget.and_(page.locator('[data-state="noWallet"]')).wait_for(timeout=2000)
     assert "No AI Wallet" in await widget.text_content()
-    assert await page.get_by_role("link", name="Get AI Wallet").get_attribute("href") == "https://tensorpass.app/wallet"
+    assert (
+        await page.get_by_role("link", name="Get AI Wallet").get_attribute("href")
+        == "https://tensorpass.app/wallet"
+    )
     assert await page.locator("#ask").is_hidden()
     assert problems == []
 

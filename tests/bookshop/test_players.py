@@ -1,4 +1,7 @@
-"""The bookshop's scripted player (sites/bookshop/players.py), as the relay finds it: it searches the shop and answers from the results."""
+"""
+The bookshop's scripted player (sites/bookshop/players.py), as the relay finds it:
+it searches the shop and answers from the results.
+"""
 
 import json
 
@@ -7,7 +10,9 @@ from testwallet.relay import scripted
 
 def said(body):
     message = scripted.answer(body)["choices"][0]["message"]
-    calls = [(c["function"]["name"], json.loads(c["function"]["arguments"])) for c in message.get("tool_calls", [])]
+    calls = [
+        (c["function"]["name"], json.loads(c["function"]["arguments"])) for c in message.get("tool_calls", [])
+    ]
     return message["content"], calls
 
 
@@ -18,7 +23,11 @@ def searched(query, call_id="c1", name="search_books", **arguments):
     """Return the assistant message of a tool call (search_books with this query, by default)."""
     arguments = arguments or ({"query": query} if query is not None else {})
     function = {"name": name, "arguments": json.dumps(arguments)}
-    return {"role": "assistant", "content": "", "tool_calls": [{"id": call_id, "type": "function", "function": function}]}
+    return {
+        "role": "assistant",
+        "content": "",
+        "tool_calls": [{"id": call_id, "type": "function", "function": function}],
+    }
 
 
 def result(content, call_id="c1"):
@@ -27,15 +36,24 @@ def result(content, call_id="c1"):
 
 def test_bookshop_searches_with_the_visitors_words_then_single_words_then_answers_from_the_result():
     asked = [{"role": "user", "content": "lonely robot stories"}]
-    assert said({"messages": asked, "tools": SEARCH}) == ("", [("search_books", {"query": "lonely robot stories"})])
+    assert said({"messages": asked, "tools": SEARCH}) == (
+        "",
+        [("search_books", {"query": "lonely robot stories"})],
+    )
     first = searched("lonely robot stories")
     nothing = result("No books match. Try another mood.")
-    assert said({"messages": [*asked, first, nothing], "tools": SEARCH})[1] == [("search_books", {"query": "stories"})]
+    assert said({"messages": [*asked, first, nothing], "tools": SEARCH})[1] == [
+        ("search_books", {"query": "stories"})
+    ]
     found = result("1 book(s):\n- Robot Tales by A. Writer (robot-tales)", "c2")
-    text, calls = said({"messages": [*asked, first, nothing, searched("stories", "c2"), found], "tools": SEARCH})
+    text, calls = said(
+        {"messages": [*asked, first, nothing, searched("stories", "c2"), found], "tools": SEARCH}
+    )
     assert calls == []
-    assert text == "(scripted stand-in, not an AI) I searched the shop for 'stories'. It has: - Robot Tales by A. Writer (robot-tales)"
-
+    assert (
+        text == "(scripted stand-in, not an AI) I searched the shop for 'stories'."
+        " It has: - Robot Tales by A. Writer (robot-tales)"
+    )
 
 
 def test_a_garbled_history_from_the_page_still_gets_an_answer():
@@ -45,15 +63,21 @@ def test_a_garbled_history_from_the_page_still_gets_an_answer():
     body = {"messages": messages, "tools": SEARCH + ["x"]}
     text, calls = said(body)
     assert calls == [] and text.startswith("(scripted stand-in, not an AI) I searched the shop for ''")
-    assert said({"messages": [{"role": "user", "content": "hi"}], "tools": "search_books"})[0].endswith("You said: hi")
+    assert said({"messages": [{"role": "user", "content": "hi"}], "tools": "search_books"})[0].endswith(
+        "You said: hi"
+    )
 
 
 def test_bookshop_retries_with_the_words_that_say_which_book_not_filler():
     asked = [{"role": "user", "content": "A calm book for tonight"}]
     history = [*asked, searched("A calm book for tonight"), result("No books match.")]
     assert said({"messages": history, "tools": SEARCH})[1] == [("search_books", {"query": "calm"})]
-    text, calls = said({"messages": [*history, searched("calm", "c2"), result("No books match.", "c2")], "tools": SEARCH})
-    assert calls == [] and text.endswith("I searched the shop for 'A calm book for tonight' and found no book.")
+    text, calls = said(
+        {"messages": [*history, searched("calm", "c2"), result("No books match.", "c2")], "tools": SEARCH}
+    )
+    assert calls == [] and text.endswith(
+        "I searched the shop for 'A calm book for tonight' and found no book."
+    )
 
 
 def test_bookshop_learns_the_moods_first_and_searches_by_the_mood_the_visitor_names():
@@ -64,4 +88,9 @@ def test_bookshop_learns_the_moods_first_and_searches_by_the_mood_the_visitor_na
     assert said({"messages": history, "tools": tools})[1] == [("search_books", {"mood": "cosy"})]
     found = result("1 book(s):\n- Tea Time by B. Writer (tea-time)", "s")
     text, calls = said({"messages": [*history, searched(None, "s", mood="cosy"), found], "tools": tools})
-    assert calls == [] and text == "(scripted stand-in, not an AI) I searched the shop for cosy books. It has: - Tea Time by B. Writer (tea-time)"
+    assert (
+        calls == []
+        and text
+        == "(scripted stand-in, not an AI) I searched the shop for cosy books."
+        " It has: - Tea Time by B. Writer (tea-time)"
+    )

@@ -73,7 +73,9 @@ async def test_model_server_failure_shows_the_relays_words(page, model_server, m
     assert "The model server answered 503: the model is loading" in await error.text_content()
 
 
-async def test_scripted_stand_in_searches_the_shop_with_the_visitors_words_and_shows_cards(page, scripted_server):
+async def test_scripted_stand_in_searches_the_shop_with_the_visitors_words_and_shows_cards(
+    page, scripted_server
+):
     dialogs = await open_shop(page, scripted_server)
     assert "not from an AI" in await page.locator(".testwallet-banner").text_content()
     assert "A scripted player answers. It is not an AI." in dialogs[0]

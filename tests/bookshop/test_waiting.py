@@ -11,7 +11,9 @@ from testwallet.aiwallet import Consent
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
 
-async def test_a_consent_left_open_shows_the_wait_while_the_visitor_searches_the_shop(aiwallet, page, daphne_server):
+async def test_a_consent_left_open_shows_the_wait_while_the_visitor_searches_the_shop(
+    aiwallet, page, daphne_server
+):
     aiwallet.consent = Consent.WAIT
     await aiwallet.install(page)
     await page.goto(daphne_server.url + "/bookshop/")

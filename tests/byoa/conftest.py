@@ -117,7 +117,9 @@ class Browser:
         return (await self.http.get("/byoa/wait", params={"session": wait_id})).json()["state"]
 
     async def call(self, skill, input, params=None, **options):
-        response = await self.http.post("/_test/call", json={"skill": skill, "input": input, "params": params, **options})
+        response = await self.http.post(
+            "/_test/call", json={"skill": skill, "input": input, "params": params, **options}
+        )
         assert response.status_code == 200, response.text
         return response.json()
 

@@ -13,8 +13,9 @@ from testwallet.direct import DirectWallet, ScriptedBackend
 
 async def serve(link, ping_seconds):
     """Open the link and serve it until the connection ends; return the exit status."""
-    wallet = DirectWallet(ScriptedBackend({"audio.transcribe": {"text": "Peru"}}), dev_local=True,
-                          ping_seconds=ping_seconds)
+    wallet = DirectWallet(
+        ScriptedBackend({"audio.transcribe": {"text": "Peru"}}), dev_local=True, ping_seconds=ping_seconds
+    )
     if not await wallet.open(link):
         print("refused", *wallet.activity, sep="\n", flush=True)
         return 1

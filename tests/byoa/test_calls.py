@@ -36,9 +36,10 @@ def call_path(request, monkeypatch, hub):
 
 async def paired(wallet_socket, **options):
     communicator, welcome = await pair(wallet_socket, **options)
-    pairing = await database_sync_to_async(Pairing.objects.get)(token_digest=tokens.digest(welcome["pairing"]))
+    pairing = await database_sync_to_async(Pairing.objects.get)(
+        token_digest=tokens.digest(welcome["pairing"])
+    )
     return communicator, pairing
-
 
 
 async def a_call_gets_through(wallet, pairing):
@@ -48,13 +49,28 @@ async def a_call_gets_through(wallet, pairing):
     await wallet.send_json_to({"type": "result", "id": call["id"], "ok": True, "output": {"text": "ok"}})
     assert await asyncio.wait_for(caller, 5) == {"text": "ok"}
 
+
 async def test_a_call_goes_to_the_wallet_and_its_output_comes_back(wallet_socket):
     wallet, pairing = await paired(wallet_socket)
-    caller = asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", CLIP, {"language": "sk"}, timeout=5))
+    caller = asyncio.ensure_future(
+        call_wallet(pairing, "audio.transcribe", CLIP, {"language": "sk"}, timeout=5)
+    )
     call = await wallet.receive_json_from(timeout=5)
-    assert call == {"type": "call", "id": call["id"], "skill": "audio.transcribe", "input": CLIP, "params": {"language": "sk"}}
+    assert call == {
+        "type": "call",
+        "id": call["id"],
+        "skill": "audio.transcribe",
+        "input": CLIP,
+        "params": {"language": "sk"},
+    }
     await wallet.send_json_to(
-        {"type": "result", "id": call["id"], "ok": True, "output": {"text": "Peru"}, "receipt": {"cost": "0.001 USD", "provider": "local"}}
+        {
+            "type": "result",
+            "id": call["id"],
+            "ok": True,
+            "output": {"text": "Peru"},
+            "receipt": {"cost": "0.001 USD", "provider": "local"},
+        }
     )
     assert await asyncio.wait_for(caller, 5) == {"text": "Peru"}
 
@@ -63,11 +79,24 @@ async def test_a_call_leaves_a_receipt_without_its_content(wallet_socket, hub):
     wallet, pairing = await paired(wallet_socket)
     caller = asyncio.ensure_future(call_wallet(pairing.pk, "audio.transcribe", CLIP, timeout=5))
     call = await wallet.receive_json_from(timeout=5)
-    await wallet.send_json_to({"type": "result", "id": call["id"], "ok": True, "output": {"text": "Peru"}, "receipt": {"cost": "0.002 USD", "provider": "openrouter"}})
+    await wallet.send_json_to(
+        {
+            "type": "result",
+            "id": call["id"],
+            "ok": True,
+            "output": {"text": "Peru"},
+            "receipt": {"cost": "0.002 USD", "provider": "openrouter"},
+        }
+    )
     await asyncio.wait_for(caller, 5)
     await hub.receipts.flush()
     log = await database_sync_to_async(CallLog.objects.get)()
-    assert (log.skill, log.ok, log.cost, log.provider) == ("audio.transcribe", True, "0.002 USD", "openrouter")
+    assert (log.skill, log.ok, log.cost, log.provider) == (
+        "audio.transcribe",
+        True,
+        "0.002 USD",
+        "openrouter",
+    )
     assert "Peru" not in str(log.__dict__) and "UklGR" not in str(log.__dict__)
 
 
@@ -110,7 +139,9 @@ async def test_a_result_id_spelled_as_a_float_bool_or_string_is_not_accepted(wal
 
 async def test_calls_over_max_parallel_calls_get_none_without_reaching_the_wallet(wallet_socket):
     wallet, pairing = await paired(wallet_socket, limits={"maxParallelCalls": 2})
-    held = [asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", CLIP, timeout=5)) for _ in range(2)]
+    held = [
+        asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", CLIP, timeout=5)) for _ in range(2)
+    ]
     frames = [await wallet.receive_json_from(timeout=5) for _ in held]
     assert await call_wallet(pairing, "audio.transcribe", CLIP, timeout=5) is None
     assert await wallet.receive_nothing(timeout=0.1)
@@ -121,7 +152,9 @@ async def test_calls_over_max_parallel_calls_get_none_without_reaching_the_walle
 
 async def test_max_parallel_calls_is_4_when_the_grant_says_none(wallet_socket):
     wallet, pairing = await paired(wallet_socket)
-    held = [asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", CLIP, timeout=5)) for _ in range(4)]
+    held = [
+        asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", CLIP, timeout=5)) for _ in range(4)
+    ]
     for _ in held:
         await wallet.receive_json_from(timeout=5)
     assert await call_wallet(pairing, "audio.transcribe", CLIP, timeout=5) is None
@@ -139,7 +172,9 @@ async def test_only_granted_models_may_be_named(wallet_socket):
     wallet, pairing = await paired(wallet_socket, site="quiz", skills=["text.generate"], models=["m1", "m2"])
     assert await call_wallet(pairing, "text.generate", {"messages": []}, {"model": "m3"}, timeout=5) is None
     assert await wallet.receive_nothing(timeout=0.1)
-    caller = asyncio.ensure_future(call_wallet(pairing, "text.generate", {"messages": []}, {"model": "m2"}, timeout=5))
+    caller = asyncio.ensure_future(
+        call_wallet(pairing, "text.generate", {"messages": []}, {"model": "m2"}, timeout=5)
+    )
     call = await wallet.receive_json_from(timeout=5)
     assert call["params"] == {"model": "m2"}
     await wallet.send_json_to({"type": "result", "id": call["id"], "ok": True, "output": {"text": "yes"}})
@@ -186,7 +221,9 @@ async def test_a_call_to_a_wallet_that_is_away_gets_none_at_once(wallet_socket):
 
 async def test_a_stream_yields_the_chunk_deltas_then_the_output(wallet_socket):
     wallet, pairing = await paired(wallet_socket, site="quiz", skills=["text.generate"])
-    stream = stream_wallet(pairing, "text.generate", {"messages": [{"role": "user", "content": "Is it big?"}]}, timeout=5)
+    stream = stream_wallet(
+        pairing, "text.generate", {"messages": [{"role": "user", "content": "Is it big?"}]}, timeout=5
+    )
     deltas = []
 
     async def read():
@@ -223,7 +260,9 @@ async def test_a_timed_out_call_keeps_its_slot_until_its_late_result_comes(walle
     await a_call_gets_through(wallet, pairing)
 
 
-async def test_a_timed_out_call_without_a_late_result_frees_its_slot_after_max_call_seconds(wallet_socket, monkeypatch):
+async def test_a_timed_out_call_without_a_late_result_frees_its_slot_after_max_call_seconds(
+    wallet_socket, monkeypatch
+):
     wallet, pairing = await paired(wallet_socket, limits={"maxParallelCalls": 1, "maxCallSeconds": 30})
     assert await call_wallet(pairing, "audio.transcribe", CLIP, timeout=0.2) is None
     await wallet.receive_json_from(timeout=5)
@@ -233,7 +272,9 @@ async def test_a_timed_out_call_without_a_late_result_frees_its_slot_after_max_c
     await a_call_gets_through(wallet, pairing)
 
 
-async def test_a_call_that_times_out_leaves_one_failed_receipt_even_when_its_result_comes_late(wallet_socket, hub):
+async def test_a_call_that_times_out_leaves_one_failed_receipt_even_when_its_result_comes_late(
+    wallet_socket, hub
+):
     wallet, pairing = await paired(wallet_socket)
     assert await call_wallet(pairing, "audio.transcribe", CLIP, timeout=0.2) is None
     call = await wallet.receive_json_from(timeout=5)
@@ -249,7 +290,9 @@ async def test_a_call_that_times_out_leaves_one_failed_receipt_even_when_its_res
 
 async def test_a_call_dropped_by_a_disconnect_leaves_a_failed_receipt(wallet_socket, hub):
     wallet, pairing = await paired(wallet_socket, site="quiz", skills=["text.generate"], models=["m1"])
-    caller = asyncio.ensure_future(call_wallet(pairing, "text.generate", {"messages": []}, {"model": "m1"}, timeout=30))
+    caller = asyncio.ensure_future(
+        call_wallet(pairing, "text.generate", {"messages": []}, {"model": "m1"}, timeout=30)
+    )
     await wallet.receive_json_from(timeout=5)
     await wallet.disconnect(code=1006)
     assert await asyncio.wait_for(caller, 5) is None
@@ -268,9 +311,10 @@ async def test_a_call_refused_without_reaching_the_wallet_leaves_no_receipt(wall
 def test_calls_does_not_import_the_consumer():
     tree = ast.parse(Path(calls.__file__).read_text())
     imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
-    imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    imported |= {
+        alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names
+    }
     assert "byoa.consumers" not in imported
-
 
 
 async def test_a_call_no_process_acknowledges_resolves_none_after_the_acceptance_bound_and_the_next_at_once(
@@ -286,8 +330,14 @@ async def test_a_call_no_process_acknowledges_resolves_none_after_the_acceptance
         now = clock.now()
         ServerProcess.objects.create(inbox=inbox, pid=1, started_at=now, beat_at=now)
         return [
-            Pairing.objects.create(token_digest=f"d{key}", visitor="v", manifest_name="geo",
-                                   channel_name=f"{inbox}#{key}", created_at=now, last_seen=now)
+            Pairing.objects.create(
+                token_digest=f"d{key}",
+                visitor="v",
+                manifest_name="geo",
+                channel_name=f"{inbox}#{key}",
+                created_at=now,
+                last_seen=now,
+            )
             for key in (1, 2)
         ]
 

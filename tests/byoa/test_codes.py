@@ -25,7 +25,6 @@ def public_host(settings):
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "game.example.org"]
 
 
-
 class FakeClock:
     """A clock that moves only when told to."""
 
@@ -149,7 +148,9 @@ def test_post_code_returns_a_wait_handle_and_a_link_for_this_session():
     assert response.status_code == 200 and response["Cache-Control"].startswith("max-age=0")
     body = response.json()
     query = dict(parse_qsl(urlsplit(body["link"]).query))
-    assert body["link"].startswith("bringyourownagent://connect?v=0.1&endpoint=wss%3A%2F%2Fgame.example.org%2F")
+    assert body["link"].startswith(
+        "bringyourownagent://connect?v=0.1&endpoint=wss%3A%2F%2Fgame.example.org%2F"
+    )
     assert unquote(query["endpoint"]) == "wss://game.example.org/byoa/ws"
     assert query["manifest"] == manifests.get("geo").encoded
     assert query["session"] != body["session"]  # the code never goes into a logged URL
@@ -194,7 +195,9 @@ def test_post_code_outside_debug_refuses_a_link_to_localhost_with_a_500_naming_t
     assert response.status_code == 500 and response["Content-Type"] == "application/json"
     body = response.json()
     assert body["error"] == "endpoint-refused"
-    assert "ws://localhost:8000/byoa/ws" in body["message"] and "the endpoint is not wss://" in body["message"]
+    assert (
+        "ws://localhost:8000/byoa/ws" in body["message"] and "the endpoint is not wss://" in body["message"]
+    )
     assert "BYOA['ENDPOINT']" in body["message"] and "DEBUG" in body["message"]
     assert not SessionCode.objects.exists()  # no code was issued, none counts against the rate limits
 
@@ -211,4 +214,8 @@ def test_a_refused_endpoint_is_logged_at_error_once_per_process_then_at_debug(ca
     for _ in range(3):
         assert Client().post("/byoa/code", HTTP_HOST="localhost:8000").status_code == 500
     refusals = [(r.name, r.levelno) for r in caplog.records if r.name.startswith(("byoa", "django.request"))]
-    assert refusals == [("byoa.views", logging.ERROR), ("byoa.views", logging.DEBUG), ("byoa.views", logging.DEBUG)]
+    assert refusals == [
+        ("byoa.views", logging.ERROR),
+        ("byoa.views", logging.DEBUG),
+        ("byoa.views", logging.DEBUG),
+    ]

@@ -31,7 +31,9 @@ def test_the_timing_settings_of_processes_and_calls_are_checked_too():
     ("name", "value", "expected"),
     [("CALL_LOG", "yes", "bool"), ("WS_PATH", 8000, "str"), ("MANIFESTS", ["geo.json"], "Mapping")],
 )
-def test_a_setting_of_the_wrong_type_is_reported_with_its_meaning_and_default(settings, name, value, expected):
+def test_a_setting_of_the_wrong_type_is_reported_with_its_meaning_and_default(
+    settings, name, value, expected
+):
     settings.BYOA = {**settings.BYOA, name: value}
     [error] = [message for message in checks.check_settings(None) if message.id == "byoa.E005"]
     assert error.msg.startswith(f"BYOA[{name!r}] must be {expected}; it is {value!r}")

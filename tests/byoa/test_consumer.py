@@ -43,8 +43,15 @@ def public_host(settings):
         [(b"host", b"game.example.org"), (b"origin", b"http://game.example.org")],  # the endpoint is wss://
         [(b"host", b"game.example.org"), (b"origin", b"https://game.example.org:8443")],
         [(b"host", b"game.example.org"), (b"origin", b"null")],
-        [(b"host", b"game.example.org"), (b"origin", b"https://game.example.org"), (b"origin", b"https://evil.example")],
-        [(b"host", b"rebound.example"), (b"origin", b"https://rebound.example")],  # not a host this site serves
+        [
+            (b"host", b"game.example.org"),
+            (b"origin", b"https://game.example.org"),
+            (b"origin", b"https://evil.example"),
+        ],
+        [
+            (b"host", b"rebound.example"),
+            (b"origin", b"https://rebound.example"),
+        ],  # not a host this site serves
     ],
 )
 async def test_a_page_of_another_site_is_refused_at_the_handshake(wallet_socket, public_host, headers):
@@ -61,7 +68,9 @@ async def test_a_page_of_another_site_is_refused_at_the_handshake(wallet_socket,
         [(b"host", b"127.0.0.1:8000"), (b"origin", b"http://127.0.0.1:8000")],  # ws:// on loopback
     ],
 )
-async def test_a_handshake_with_no_origin_or_the_endpoints_own_is_accepted_and_paired(wallet_socket, public_host, headers):
+async def test_a_handshake_with_no_origin_or_the_endpoints_own_is_accepted_and_paired(
+    wallet_socket, public_host, headers
+):
     code, _wait = await new_code()
     communicator, connected = await wallet_socket(headers=headers)
     assert connected
@@ -71,16 +80,27 @@ async def test_a_handshake_with_no_origin_or_the_endpoints_own_is_accepted_and_p
 
 async def test_with_a_configured_endpoint_its_origin_is_the_one_accepted(wallet_socket, settings):
     settings.BYOA = {**settings.BYOA, "ENDPOINT": "wss://ws.example.org/wallet"}
-    _communicator, connected = await wallet_socket(headers=[(b"host", b"ws.example.org"), (b"origin", b"https://ws.example.org")])
+    _communicator, connected = await wallet_socket(
+        headers=[(b"host", b"ws.example.org"), (b"origin", b"https://ws.example.org")]
+    )
     assert connected
-    _communicator, connected = await wallet_socket(headers=[(b"host", b"localhost"), (b"origin", b"http://localhost")])
+    _communicator, connected = await wallet_socket(
+        headers=[(b"host", b"localhost"), (b"origin", b"http://localhost")]
+    )
     assert not connected
 
 
 async def test_frames_before_a_valid_hello_get_no_answer(wallet_socket):
     communicator, connected = await wallet_socket()
     assert connected
-    for frame in ({"type": "ping"}, {"type": "result", "id": 1, "ok": True}, {"type": "nope"}, [1], "x", None):
+    for frame in (
+        {"type": "ping"},
+        {"type": "result", "id": 1, "ok": True},
+        {"type": "nope"},
+        [1],
+        "x",
+        None,
+    ):
         await communicator.send_json_to(frame)
     await communicator.send_to(bytes_data=b"\x00\x01")
     assert await communicator.receive_nothing(timeout=0.2)
@@ -149,16 +169,45 @@ GEO_LIMITS = {"maxClipSeconds": 15, "maxCallsPerMinute": 600, "maxParallelCalls"
     "site, grant, stored, unreadable",
     [
         ("geo", None, {"skills": ["audio.transcribe"], "expiresAt": None, "limits": GEO_LIMITS}, "grant"),
-        ("geo", {"skills": "audio.transcribe", "expiresAt": "2099-01-01T00:00:00Z"},
-         {"skills": ["audio.transcribe"], "expiresAt": "2099-01-01T00:00:00Z", "limits": {}}, "skills"),
-        ("geo", {"skills": ["audio.transcribe"], "expiresAt": "2099-01-01T00:00:00"},
-         {"skills": ["audio.transcribe"], "expiresAt": None, "limits": {}}, "expiresAt"),
-        ("geo", {"skills": ["audio.transcribe"], "expiresAt": "soon", "limits": {"maxParallelCalls": "2"}},
-         {"skills": ["audio.transcribe"], "expiresAt": None, "limits": {"maxParallelCalls": 4}}, "expiresAt, limits.maxParallelCalls"),
-        ("geo", {"skills": ["audio.transcribe"], "expiresAt": "2099-01-01T00:00:00Z", "limits": [2]},
-         {"skills": ["audio.transcribe"], "expiresAt": "2099-01-01T00:00:00Z", "limits": GEO_LIMITS}, "limits"),
-        ("quiz", {"skills": ["text.generate"], "expiresAt": "2099-01-01T00:00:00Z", "models": [{"name": "Big"}, {"name": "Small"}]},
-         {"skills": ["text.generate"], "expiresAt": "2099-01-01T00:00:00Z", "limits": {}, "models": ["m1", "m2"]}, "models"),
+        (
+            "geo",
+            {"skills": "audio.transcribe", "expiresAt": "2099-01-01T00:00:00Z"},
+            {"skills": ["audio.transcribe"], "expiresAt": "2099-01-01T00:00:00Z", "limits": {}},
+            "skills",
+        ),
+        (
+            "geo",
+            {"skills": ["audio.transcribe"], "expiresAt": "2099-01-01T00:00:00"},
+            {"skills": ["audio.transcribe"], "expiresAt": None, "limits": {}},
+            "expiresAt",
+        ),
+        (
+            "geo",
+            {"skills": ["audio.transcribe"], "expiresAt": "soon", "limits": {"maxParallelCalls": "2"}},
+            {"skills": ["audio.transcribe"], "expiresAt": None, "limits": {"maxParallelCalls": 4}},
+            "expiresAt, limits.maxParallelCalls",
+        ),
+        (
+            "geo",
+            {"skills": ["audio.transcribe"], "expiresAt": "2099-01-01T00:00:00Z", "limits": [2]},
+            {"skills": ["audio.transcribe"], "expiresAt": "2099-01-01T00:00:00Z", "limits": GEO_LIMITS},
+            "limits",
+        ),
+        (
+            "quiz",
+            {
+                "skills": ["text.generate"],
+                "expiresAt": "2099-01-01T00:00:00Z",
+                "models": [{"name": "Big"}, {"name": "Small"}],
+            },
+            {
+                "skills": ["text.generate"],
+                "expiresAt": "2099-01-01T00:00:00Z",
+                "limits": {},
+                "models": ["m1", "m2"],
+            },
+            "models",
+        ),
     ],
 )
 async def test_a_hello_with_a_fresh_code_and_a_partly_unreadable_grant_is_welcomed_and_warned_about(
@@ -195,7 +244,9 @@ async def test_a_pairing_whose_grant_was_missing_gets_the_calls_its_manifest_ask
     pairing = await get_pairing(token_digest=tokens.digest(welcome["pairing"]))
     caller = asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", {"x": 1}, timeout=5))
     call = await communicator.receive_json_from(timeout=5)
-    await communicator.send_json_to({"type": "result", "id": call["id"], "ok": True, "output": {"text": "Peru"}})
+    await communicator.send_json_to(
+        {"type": "result", "id": call["id"], "ok": True, "output": {"text": "Peru"}}
+    )
     assert await caller == {"text": "Peru"}
     assert await call_wallet(pairing, "text.generate", {"x": 1}, timeout=5) is None  # not in the manifest
 
@@ -203,7 +254,11 @@ async def test_a_pairing_whose_grant_was_missing_gets_the_calls_its_manifest_ask
 async def test_a_grant_frame_with_an_unreadable_field_keeps_the_grant_in_force_for_it(wallet_socket):
     communicator, welcome = await pair(wallet_socket, limits={"maxParallelCalls": 2})
     before = (await get_pairing(token_digest=tokens.digest(welcome["pairing"]))).grant
-    changed = {"skills": ["audio.transcribe", "text.generate"], "expiresAt": "later", "limits": {"maxParallelCalls": "1"}}
+    changed = {
+        "skills": ["audio.transcribe", "text.generate"],
+        "expiresAt": "later",
+        "limits": {"maxParallelCalls": "1"},
+    }
     await communicator.send_json_to({"type": "grant", "grant": changed})
     await communicator.send_json_to({"type": "bye"})
     await close_code(communicator)
@@ -220,7 +275,11 @@ async def test_a_known_pairing_comes_back_with_session_null_and_gets_the_current
     again, _ = await wallet_socket()
     await again.send_json_to(hello(pairing=welcome["pairing"]))
     back = await again.receive_json_from(timeout=5)
-    assert back == {"type": "welcome", "pairing": welcome["pairing"], "manifest": manifests.get("geo").encoded}
+    assert back == {
+        "type": "welcome",
+        "pairing": welcome["pairing"],
+        "manifest": manifests.get("geo").encoded,
+    }
 
 
 @pytest.mark.parametrize("status", [Pairing.Status.PAUSED, Pairing.Status.REVOKED])
@@ -334,14 +393,18 @@ async def test_a_cookie_is_no_substitute_for_a_hello(wallet_socket, settings):
 async def test_a_hello_with_a_number_json_cannot_carry_closes_with_4007(wallet_socket, number):
     code, _wait = await new_code()
     communicator, _ = await wallet_socket()
-    text = json.dumps(hello(session=code, limits={"maxParallelCalls": 1})).replace('"maxParallelCalls": 1', f'"maxParallelCalls": {number}')
+    text = json.dumps(hello(session=code, limits={"maxParallelCalls": 1})).replace(
+        '"maxParallelCalls": 1', f'"maxParallelCalls": {number}'
+    )
     assert number in text
     await communicator.send_to(text_data=text)
     assert await close_code(communicator) == 4007
     assert await database_sync_to_async(Pairing.objects.count)() == 0
 
 
-async def test_a_database_error_during_hello_gets_bad_session_and_close_4008_and_logs_no_code(wallet_socket, monkeypatch, caplog):
+async def test_a_database_error_during_hello_gets_bad_session_and_close_4008_and_logs_no_code(
+    wallet_socket, monkeypatch, caplog
+):
     code, _wait = await new_code()
 
     def failing_consume(value):
@@ -362,7 +425,11 @@ async def test_a_hello_stores_only_the_grant_the_server_understands(wallet_socke
     await communicator.send_json_to(frame)
     welcome = await communicator.receive_json_from(timeout=5)
     stored = (await get_pairing(token_digest=tokens.digest(welcome["pairing"]))).grant
-    assert stored == {"skills": ["audio.transcribe"], "expiresAt": frame["grant"]["expiresAt"], "limits": {"maxParallelCalls": 2}}
+    assert stored == {
+        "skills": ["audio.transcribe"],
+        "expiresAt": frame["grant"]["expiresAt"],
+        "limits": {"maxParallelCalls": 2},
+    }
 
 
 async def test_a_grant_frame_that_changes_nothing_writes_nothing(wallet_socket, monkeypatch):
@@ -375,7 +442,11 @@ async def test_a_grant_frame_that_changes_nothing_writes_nothing(wallet_socket, 
         await record(pairing_id, grant)
 
     monkeypatch.setattr(pairings, "record_grant", counting)
-    changed = {"skills": ["audio.transcribe"], "expiresAt": "2099-01-01T00:00:00Z", "limits": {"maxParallelCalls": 1}}
+    changed = {
+        "skills": ["audio.transcribe"],
+        "expiresAt": "2099-01-01T00:00:00Z",
+        "limits": {"maxParallelCalls": 1},
+    }
     for _ in range(3):
         await communicator.send_json_to({"type": "grant", "grant": {**changed, "padding": "ignored"}})
     await communicator.send_json_to({"type": "bye"})  # handled after the grants: frames are sequential
@@ -396,7 +467,9 @@ async def test_pausing_writes_the_status_before_it_sends_the_close(wallet_socket
     assert seen == [("byoa.close", Pairing.Status.PAUSED)]
 
 
-async def test_a_paused_pairing_has_no_live_channel_even_when_its_close_is_lost(wallet_socket, monkeypatch, hub):
+async def test_a_paused_pairing_has_no_live_channel_even_when_its_close_is_lost(
+    wallet_socket, monkeypatch, hub
+):
     _communicator, welcome = await pair(wallet_socket)
     pairing = await get_pairing(token_digest=tokens.digest(welcome["pairing"]))
     assert await pairings.live_channel(pairing.pk)
@@ -410,7 +483,9 @@ async def test_a_paused_pairing_has_no_live_channel_even_when_its_close_is_lost(
 
 
 @pytest.mark.parametrize("status", [Pairing.Status.PAUSED, Pairing.Status.REVOKED])
-async def test_a_ping_closes_a_connection_whose_pairing_is_no_longer_active(wallet_socket, monkeypatch, status):
+async def test_a_ping_closes_a_connection_whose_pairing_is_no_longer_active(
+    wallet_socket, monkeypatch, status
+):
     monkeypatch.setattr("byoa.consumers.TOUCH_SECONDS", -1)  # every ping re-reads the status
     communicator, welcome = await pair(wallet_socket)
     await communicator.send_json_to({"type": "ping"})
@@ -423,7 +498,9 @@ async def test_a_ping_closes_a_connection_whose_pairing_is_no_longer_active(wall
     assert await pairings.live_channel(pairing.pk) == ""
 
 
-async def test_a_connection_of_another_process_not_seen_for_long_counts_as_gone(wallet_socket, monkeypatch, hub):
+async def test_a_connection_of_another_process_not_seen_for_long_counts_as_gone(
+    wallet_socket, monkeypatch, hub
+):
     from datetime import timedelta
 
     from byoa import clock
@@ -437,7 +514,9 @@ async def test_a_connection_of_another_process_not_seen_for_long_counts_as_gone(
     assert await pairings.live_channel(pairing.pk) == ""
 
 
-async def test_a_call_sent_to_a_connection_gone_since_its_address_was_read_fails_at_once(wallet_socket, monkeypatch, hub):
+async def test_a_call_sent_to_a_connection_gone_since_its_address_was_read_fails_at_once(
+    wallet_socket, monkeypatch, hub
+):
     from byoa import clock
 
     communicator, welcome = await pair(wallet_socket)

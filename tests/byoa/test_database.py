@@ -10,9 +10,9 @@ import itertools
 import psycopg
 import pytest
 
-from testwallet.server import DaphneServer
 from tests.byoa.conftest import Browser
 from tests.byoa.test_direct_link import clip
+from testwallet.server import DaphneServer
 
 pytestmark = pytest.mark.live
 
@@ -26,9 +26,16 @@ def pooled_server(postgres_server, tmp_path):
     name = f"pool_{next(_databases)}"
     with psycopg.connect(postgres_server.url, autocommit=True) as connection:
         connection.execute(f'CREATE DATABASE "{name}"')
-    env = {"DATABASE_URL": f"{postgres_server.url.rpartition('/')[0]}/{name}", "DATABASE_POOL_SIZE": str(POOL_SIZE)}
-    with DaphneServer("sites.config.asgi:application", settings_module="tests.byoa.server_settings",
-                      workdir=tmp_path, env=env) as server:
+    env = {
+        "DATABASE_URL": f"{postgres_server.url.rpartition('/')[0]}/{name}",
+        "DATABASE_POOL_SIZE": str(POOL_SIZE),
+    }
+    with DaphneServer(
+        "sites.config.asgi:application",
+        settings_module="tests.byoa.server_settings",
+        workdir=tmp_path,
+        env=env,
+    ) as server:
         yield server
 
 
@@ -49,10 +56,13 @@ async def test_more_calls_than_pooled_connections_wait_on_wallets_while_the_serv
         for browser in browsers:
             await browser.open_page()
         for browser in browsers[:waiting]:
-            wallet = await direct_wallet((await browser.new_link())["link"], {"audio.transcribe": held_answer})
+            wallet = await direct_wallet(
+                (await browser.new_link())["link"], {"audio.transcribe": held_answer}
+            )
             assert wallet.opened, wallet.activity
         calls = [
-            asyncio.ensure_future(browser.call("audio.transcribe", clip(), timeout=60)) for browser in browsers[:waiting]
+            asyncio.ensure_future(browser.call("audio.transcribe", clip(), timeout=60))
+            for browser in browsers[:waiting]
         ]
         # Every call reaches its wallet: none of them is stuck waiting for a database connection.
         async with asyncio.timeout(30):

@@ -11,10 +11,19 @@ GEOGRAPHY = json.loads((Path(__file__).resolve().parents[2] / "sites/geography/m
 def test_the_geography_manifest_reads_as_plain_sentences():
     assert describe(GEOGRAPHY) == [
         Line("Purpose", "Family geography game: recognise country names spoken aloud"),
-        Line("Your AI will", "Turn what you say into text (audio.transcribe), in English, Russian and Slovak; the site needs it."),
+        Line(
+            "Your AI will",
+            "Turn what you say into text (audio.transcribe), in English, Russian and Slovak; the site needs it.",
+        ),
         Line("Limits", "Recordings of at most 15 seconds; at most 40 uses a minute."),
-        Line("Privacy", "Recordings of your voice are sent to your AI (and to its provider, if it runs elsewhere)."),
-        Line("Expected cost", "About 0.05 USD a visit, paid to your own AI provider (nothing for an AI on your computer)."),
+        Line(
+            "Privacy",
+            "Recordings of your voice are sent to your AI (and to its provider, if it runs elsewhere).",
+        ),
+        Line(
+            "Expected cost",
+            "About 0.05 USD a visit, paid to your own AI provider (nothing for an AI on your computer).",
+        ),
     ]
 
 
@@ -23,12 +32,22 @@ def test_text_skills_with_models_and_every_known_limit_are_described():
         "byoa": "0.1-draft",
         "purpose": {
             "summary": "Twenty Questions against your own model",
-            "limits": {"maxTextChars": 4000, "maxAnswerTokens": 300, "maxCallSeconds": 30, "maxParallelCalls": 2},
+            "limits": {
+                "maxTextChars": 4000,
+                "maxAnswerTokens": 300,
+                "maxCallSeconds": 30,
+                "maxParallelCalls": 2,
+            },
         },
         "skills": {
             "text.generate": {
                 "required": True,
-                "models": {"count": 2, "differentCompanies": True, "need": "recommended", "why": "a second opinion"},
+                "models": {
+                    "count": 2,
+                    "differentCompanies": True,
+                    "need": "recommended",
+                    "why": "a second opinion",
+                },
             },
             "audio.transcribe": {"required": False},
         },

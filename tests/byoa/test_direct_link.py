@@ -14,9 +14,9 @@ import pytest
 import websockets
 from websockets.asyncio.client import connect
 
-from testwallet.direct import ScriptedBackend
 from byoa.wav import silent_clip
 from tests.byoa.conftest import hello
+from testwallet.direct import ScriptedBackend
 
 pytestmark = pytest.mark.live
 
@@ -78,7 +78,9 @@ async def test_a_call_to_a_wallet_that_never_answers_times_out_with_none(visitor
     async def hang(input, params):
         await never.wait()
 
-    wallet = await direct_wallet((await visitor.new_link())["link"], ScriptedBackend({"audio.transcribe": hang}))
+    wallet = await direct_wallet(
+        (await visitor.new_link())["link"], ScriptedBackend({"audio.transcribe": hang})
+    )
     started = time.monotonic()
     assert await visitor.call("audio.transcribe", clip(), timeout=0.5) == {"output": None}
     assert 0.4 < time.monotonic() - started < 5
@@ -92,7 +94,9 @@ async def test_a_wallet_that_drops_mid_call_resolves_the_call_with_none_at_once(
         called.set()
         await asyncio.Event().wait()
 
-    wallet = await direct_wallet((await visitor.new_link())["link"], ScriptedBackend({"audio.transcribe": hang}))
+    wallet = await direct_wallet(
+        (await visitor.new_link())["link"], ScriptedBackend({"audio.transcribe": hang})
+    )
     pending = asyncio.ensure_future(visitor.call("audio.transcribe", clip(), timeout=20))
     await asyncio.wait_for(called.wait(), 10)
     started = time.monotonic()
@@ -101,7 +105,9 @@ async def test_a_wallet_that_drops_mid_call_resolves_the_call_with_none_at_once(
     assert time.monotonic() - started < 3
 
 
-async def test_a_second_browser_session_never_reaches_the_first_ones_wallet(byoa_server, visitor, direct_wallet):
+async def test_a_second_browser_session_never_reaches_the_first_ones_wallet(
+    byoa_server, visitor, direct_wallet
+):
     from tests.byoa.conftest import Browser
 
     await direct_wallet((await visitor.new_link())["link"], {"audio.transcribe": {"text": "mine"}})
@@ -121,7 +127,9 @@ async def test_a_browser_origin_is_refused_at_the_handshake_on_daphne(byoa_serve
 
 async def test_a_wallet_sending_the_endpoints_own_origin_is_welcomed_on_daphne(visitor, byoa_server):
     code = code_of((await visitor.new_link())["link"])
-    ws = await raw_socket(byoa_server, origin=byoa_server.url)  # http://127.0.0.1:<port> for ws://127.0.0.1:<port>
+    ws = await raw_socket(
+        byoa_server, origin=byoa_server.url
+    )  # http://127.0.0.1:<port> for ws://127.0.0.1:<port>
     await ws.send(json.dumps(hello(session=code)))
     assert json.loads(await ws.recv())["type"] == "welcome"
     await ws.send(json.dumps({"type": "bye"}))

@@ -49,7 +49,9 @@ async def test_the_page_that_asked_sees_the_wallets_name_once_it_connects(wallet
 async def test_the_page_ends_its_own_pairing_and_the_wallet_gets_bye(wallet_socket):
     page = AsyncClient()
     wait_id, code, wallet, token = await linked(wallet_socket, page)
-    response = await page.post("/byoa/disconnect", json.dumps({"session": wait_id}), content_type="application/json")
+    response = await page.post(
+        "/byoa/disconnect", json.dumps({"session": wait_id}), content_type="application/json"
+    )
     assert response.status_code == 200 and response.json() == {"state": "disconnected"}
     assert code not in response.text and token not in response.text
     assert await wallet.receive_json_from(timeout=5) == {"type": "bye"}
@@ -73,4 +75,6 @@ async def test_disconnect_needs_the_pages_csrf_token(wallet_socket):
     csrf = page.cookies["csrftoken"].value
     answer = (await page.post("/byoa/code", {"manifest": "geo"}, headers={"X-CSRFToken": csrf})).json()
     assert (await page.post("/byoa/disconnect", {"session": answer["session"]})).status_code == 403
-    assert (await page.post("/byoa/disconnect", {"session": answer["session"]}, headers={"X-CSRFToken": csrf})).status_code == 404  # no wallet came
+    assert (
+        await page.post("/byoa/disconnect", {"session": answer["session"]}, headers={"X-CSRFToken": csrf})
+    ).status_code == 404  # no wallet came

@@ -19,7 +19,15 @@ def test_each_public_name_is_the_object_of_the_module_behind_it():
     assert byoa.get_manifest is manifests.get and byoa.Manifest is manifests.Manifest
     # byoa.describe is the module (imported above): the facade's function has its own name.
     assert byoa.describe_manifest is describe.describe
-    for name in ("ByoaError", "EndpointRefused", "ManifestError", "NotAClip", "NotJSON", "RateLimited", "UnknownManifest"):
+    for name in (
+        "ByoaError",
+        "EndpointRefused",
+        "ManifestError",
+        "NotAClip",
+        "NotJSON",
+        "RateLimited",
+        "UnknownManifest",
+    ):
         assert getattr(byoa, name) is getattr(exceptions, name)
 
 
@@ -38,14 +46,19 @@ def test_every_exception_has_one_root_and_keeps_its_nearest_base():
 
     for name in ("EndpointRefused", "ManifestError", "NotAClip", "NotJSON", "RateLimited", "UnknownManifest"):
         assert issubclass(getattr(byoa, name), byoa.ByoaError)
-    assert issubclass(byoa.ManifestError, ImproperlyConfigured) and issubclass(byoa.EndpointRefused, ImproperlyConfigured)
+    assert issubclass(byoa.ManifestError, ImproperlyConfigured) and issubclass(
+        byoa.EndpointRefused, ImproperlyConfigured
+    )
     assert issubclass(byoa.UnknownManifest, LookupError)
     assert issubclass(byoa.NotJSON, ValueError) and issubclass(byoa.NotAClip, ValueError)
 
 
 def test_importing_the_package_imports_no_django_and_no_models():
     # Django imports byoa while it loads INSTALLED_APPS, before models may be imported.
-    code = "import sys, byoa; print(sorted(m for m in sys.modules if m == 'django' or m.startswith(('django.', 'byoa.'))))"
+    code = (
+        "import sys, byoa;"
+        " print(sorted(m for m in sys.modules if m == 'django' or m.startswith(('django.', 'byoa.'))))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 
@@ -64,9 +77,15 @@ async def a_request(visitor=None):
 @database_sync_to_async
 def a_pairing(visitor, manifest_name="geo", channel_name="", status=Pairing.Status.ACTIVE):
     now = clock.now()
-    return Pairing.objects.create(token_digest=f"digest-{visitor}-{manifest_name}-{channel_name}", visitor=visitor,
-                                  manifest_name=manifest_name, channel_name=channel_name, status=status,
-                                  created_at=now, last_seen=now)
+    return Pairing.objects.create(
+        token_digest=f"digest-{visitor}-{manifest_name}-{channel_name}",
+        visitor=visitor,
+        manifest_name=manifest_name,
+        channel_name=channel_name,
+        status=status,
+        created_at=now,
+        last_seen=now,
+    )
 
 
 @pytest.mark.django_db(transaction=True)

@@ -23,12 +23,12 @@ from types import SimpleNamespace
 import psycopg
 import pytest
 
-from testwallet.direct import Consent
-from testwallet.server import DaphneServer, UvicornServer
-from testwallet.services import PostgresServer, RedisServer
 from tests.byoa.conftest import Browser
 from tests.byoa.fault_settings import BYOA as FAULT_BYOA
 from tests.byoa.test_direct_link import clip
+from testwallet.direct import Consent
+from testwallet.server import DaphneServer, UvicornServer
+from testwallet.services import PostgresServer, RedisServer
 
 # make test's --dist loadgroup runs the module in one worker: its PostgreSQL, Redis and template start once.
 pytestmark = [pytest.mark.live, pytest.mark.xdist_group("byoa-faults")]
@@ -80,8 +80,13 @@ def migrated_template(postgres, tmp_path_factory):
         "DATABASE_URL": create_database(postgres, name),
         "VISITOR_AI_VAR_DIR": str(tmp_path_factory.mktemp("faults-template")),
     }
-    done = subprocess.run([sys.executable, "-m", "django", "migrate", "--noinput"], env=env, capture_output=True,
-                          text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-m", "django", "migrate", "--noinput"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     return name
 
@@ -105,8 +110,11 @@ def cluster(redis, database_url, tmp_path):
     options["setup_commands"] = ()
     first = DaphneServer("sites.config.asgi:application", workdir=tmp_path / "first", **options)
     second = DaphneServer("sites.config.asgi:application", workdir=tmp_path / "second", **options)
-    cluster = SimpleNamespace(url=f"http://127.0.0.1:{shared.getsockname()[1]}", processes=(first, second),
-                              database_url=database_url)
+    cluster = SimpleNamespace(
+        url=f"http://127.0.0.1:{shared.getsockname()[1]}",
+        processes=(first, second),
+        database_url=database_url,
+    )
     try:
         with first, second:
             yield cluster
@@ -147,7 +155,10 @@ async def call_on(browser, server, timeout, skill="audio.transcribe"):
 def connected_pairings(cluster):
     """Return the channel names of the pairings the database marks connected."""
     with psycopg.connect(cluster.database_url) as database:
-        return [name for (name,) in database.execute("SELECT channel_name FROM byoa_pairing WHERE channel_name != ''")]
+        return [
+            name
+            for (name,) in database.execute("SELECT channel_name FROM byoa_pairing WHERE channel_name != ''")
+        ]
 
 
 def process_records(cluster):
@@ -167,8 +178,9 @@ async def until(ready, seconds, what):
 async def test_a_process_stopped_and_restarted_leaves_no_pairing_connected_and_its_calls_fail_at_once(
     cluster, browser, direct_wallet
 ):
-    wallet = await direct_wallet((await browser.new_link())["link"], {"audio.transcribe": {"text": "Peru"}},
-                                 ping_seconds=PING_EVERY)
+    wallet = await direct_wallet(
+        (await browser.new_link())["link"], {"audio.transcribe": {"text": "Peru"}}, ping_seconds=PING_EVERY
+    )
     assert wallet.opened, wallet.activity
     held, _other = await holder(cluster, browser)
     assert connected_pairings(cluster) and len(process_records(cluster)) == 1
@@ -186,8 +198,9 @@ async def test_a_process_stopped_and_restarted_leaves_no_pairing_connected_and_i
 async def test_calls_to_a_killed_process_fail_within_the_acceptance_bound_and_its_pairings_are_swept(
     cluster, browser, direct_wallet
 ):
-    wallet = await direct_wallet((await browser.new_link())["link"], {"audio.transcribe": {"text": "Peru"}},
-                                 ping_seconds=PING_EVERY)
+    wallet = await direct_wallet(
+        (await browser.new_link())["link"], {"audio.transcribe": {"text": "Peru"}}, ping_seconds=PING_EVERY
+    )
     assert wallet.opened, wallet.activity
     held, other = await holder(cluster, browser)
     assert (await call_on(browser, other, timeout=10))[0] == {"text": "Peru"}
@@ -225,8 +238,11 @@ async def test_a_process_killed_mid_call_gives_its_caller_none_and_the_wallet_co
         return {"text": "Peru"}
 
     wallet = await direct_wallet(
-        (await browser.new_link())["link"], {"audio.transcribe": transcribe}, consent=Consent.DECIDE_ON_MY_OWN,
-        ping_seconds=PING_EVERY, delays=lambda: itertools.repeat(0.2, 100),
+        (await browser.new_link())["link"],
+        {"audio.transcribe": transcribe},
+        consent=Consent.DECIDE_ON_MY_OWN,
+        ping_seconds=PING_EVERY,
+        delays=lambda: itertools.repeat(0.2, 100),
     )
     assert wallet.opened, wallet.activity
     held, other = await holder(cluster, browser)
@@ -249,8 +265,10 @@ async def test_a_process_killed_mid_call_gives_its_caller_none_and_the_wallet_co
             break
         assert time.monotonic() - killed < 30, f"no call succeeded within 30 s of the kill: {wallet.activity}"
     assert output == {"text": "Peru"}
-    report(f"kill -> first successful call, the wallet come back ({attempts} attempt(s))",
-           time.monotonic() - killed)
+    report(
+        f"kill -> first successful call, the wallet come back ({attempts} attempt(s))",
+        time.monotonic() - killed,
+    )
     assert answered == ["Peru"]  # the first call was never answered; the next one once
     assert (await browser.http.get(f"{other.url}/_test/held")).json() == {"held": 1}
 
@@ -258,8 +276,9 @@ async def test_a_process_killed_mid_call_gives_its_caller_none_and_the_wallet_co
 async def test_calls_during_a_redis_restart_resolve_none_and_the_processes_recover_by_themselves(
     cluster, browser, direct_wallet, redis
 ):
-    wallet = await direct_wallet((await browser.new_link())["link"], {"audio.transcribe": {"text": "Peru"}},
-                                 ping_seconds=PING_EVERY)
+    wallet = await direct_wallet(
+        (await browser.new_link())["link"], {"audio.transcribe": {"text": "Peru"}}, ping_seconds=PING_EVERY
+    )
     assert wallet.opened, wallet.activity
     held, other = await holder(cluster, browser)
     pids = [server.process.pid for server in cluster.processes]
@@ -278,9 +297,12 @@ async def test_calls_during_a_redis_restart_resolve_none_and_the_processes_recov
 
     async def first_call(ok, since, bound, what):
         """Return the start time of the first call since ``since`` that succeeded (ok) or gave None."""
+
         def found():
-            return next((started for started, output, _s in calls if started >= since and (output is not None) == ok),
-                        None)
+            return next(
+                (started for started, output, _s in calls if started >= since and (output is not None) == ok),
+                None,
+            )
 
         async with asyncio.timeout(bound):
             async with changed:
@@ -305,7 +327,11 @@ async def test_calls_during_a_redis_restart_resolve_none_and_the_processes_recov
         running = False
         await flowing
     # The calls made and ended while Redis was down (a call started just before it came back may succeed).
-    gap = [(output, seconds) for started, output, seconds in calls if stopped <= started and started + seconds < starting]
+    gap = [
+        (output, seconds)
+        for started, output, seconds in calls
+        if stopped <= started and started + seconds < starting
+    ]
     assert gap and all(output is None for output, _seconds in gap)
     assert max(seconds for _started, _output, seconds in calls) < timeout + 2  # none hung past its timeout
     report(f"calls across processes while Redis was down ({len(gap)}): longest", max(s for _o, s in gap))
@@ -314,12 +340,17 @@ async def test_calls_during_a_redis_restart_resolve_none_and_the_processes_recov
     assert all(server.process.poll() is None for server in cluster.processes)
 
 
-async def test_a_wallet_stopped_with_sigstop_is_detected_as_silent_and_its_calls_resolve_none(cluster, browser):
+async def test_a_wallet_stopped_with_sigstop_is_detected_as_silent_and_its_calls_resolve_none(
+    cluster, browser
+):
     link = (await browser.new_link())["link"]
     # Popen only starts it; its output is read off the loop (asyncio.to_thread) and it is stopped by signals.
     wallet = subprocess.Popen(  # noqa: ASYNC220
         [sys.executable, "-m", "tests.byoa.fault_wallet", link, str(PING_EVERY)],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
     )
     try:
         line = await asyncio.wait_for(asyncio.to_thread(wallet.stdout.readline), 20)
@@ -358,8 +389,9 @@ async def test_a_late_result_is_dropped_and_never_reaches_another_caller(cluster
         await asyncio.sleep(0.2)
         return {"text": "fresh"}
 
-    wallet = await direct_wallet((await browser.new_link())["link"], {"audio.transcribe": transcribe},
-                                 ping_seconds=PING_EVERY)
+    wallet = await direct_wallet(
+        (await browser.new_link())["link"], {"audio.transcribe": transcribe}, ping_seconds=PING_EVERY
+    )
     assert wallet.opened, wallet.activity
     held, other = await holder(cluster, browser)
     slow = asyncio.ensure_future(call_on(browser, other, timeout=1))
@@ -377,15 +409,23 @@ async def test_uvicorn_stopped_with_sigterm_removes_its_record_and_detaches_its_
     redis, database_url, tmp_path, direct_wallet
 ):
     env = {"REDIS_URL": redis.url, "DATABASE_URL": database_url}
-    server = UvicornServer("sites.config.asgi:application", settings_module="tests.byoa.fault_settings", env=env,
-                           workdir=tmp_path, setup_commands=())  # migrated already (migrated_template)
+    server = UvicornServer(
+        "sites.config.asgi:application",
+        settings_module="tests.byoa.fault_settings",
+        env=env,
+        workdir=tmp_path,
+        setup_commands=(),
+    )  # migrated already (migrated_template)
     database = SimpleNamespace(database_url=database_url)
     with server:
         browser = Browser(server)
         try:
             await browser.open_page()
-            wallet = await direct_wallet((await browser.new_link())["link"], {"audio.transcribe": {"text": "Peru"}},
-                                         ping_seconds=PING_EVERY)
+            wallet = await direct_wallet(
+                (await browser.new_link())["link"],
+                {"audio.transcribe": {"text": "Peru"}},
+                ping_seconds=PING_EVERY,
+            )
             assert wallet.opened, wallet.activity
             assert connected_pairings(database) and len(process_records(database)) == 1
         finally:

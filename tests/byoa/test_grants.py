@@ -37,7 +37,10 @@ def test_a_grant_keeps_only_known_limits_with_plain_numbers():
         "expiresAt": EXPIRES,
         "limits": {"maxParallelCalls": 2, "maxCallSeconds": 12.5},
     }
-    assert unreadable == [f"limits.{name}" for name in sorted(["maxTextChars", "maxAnswerTokens", "maxClipSeconds", "maxCallsPerMinute"])]
+    assert unreadable == [
+        f"limits.{name}"
+        for name in sorted(["maxTextChars", "maxAnswerTokens", "maxClipSeconds", "maxCallsPerMinute"])
+    ]
 
 
 def test_as_json_lists_models_sorted_and_round_trips():
@@ -48,11 +51,14 @@ def test_as_json_lists_models_sorted_and_round_trips():
 
 
 def test_a_manifest_gives_the_grant_to_fall_back_on():
-    assert QUIZ == Grant(
-        frozenset({"text.generate"}),
-        None,
-        {"maxTextChars": 4000, "maxAnswerTokens": 200, "maxCallsPerMinute": 6000, "maxParallelCalls": 2},
-        frozenset({"m1", "m2"}),
+    assert (
+        Grant(
+            frozenset({"text.generate"}),
+            None,
+            {"maxTextChars": 4000, "maxAnswerTokens": 200, "maxCallsPerMinute": 6000, "maxParallelCalls": 2},
+            frozenset({"m1", "m2"}),
+        )
+        == QUIZ
     )
     assert Grant.from_manifest({"old": True}) == NOTHING
 
@@ -62,7 +68,9 @@ def test_a_missing_grant_is_the_manifests():
     assert Grant.read(["text.generate"], QUIZ) == (QUIZ, ["grant"])
 
 
-@pytest.mark.parametrize("expires", ["2099-01-01T00:00:00", "tomorrow", "", 4102444800, None, "0001-01-01T00:00:00+01:00"])
+@pytest.mark.parametrize(
+    "expires", ["2099-01-01T00:00:00", "tomorrow", "", 4102444800, None, "0001-01-01T00:00:00+01:00"]
+)
 def test_an_expiry_without_a_time_zone_or_unparsable_is_unknown_and_not_checked(expires):
     grant, unreadable = Grant.read({"skills": ["text.generate"], "expiresAt": expires}, QUIZ)
     assert grant.expires_at is None and unreadable == ["expiresAt"]
@@ -111,7 +119,9 @@ def test_limits_of_the_wrong_type_are_the_manifests():
     grant, unreadable = Grant.read(
         {"skills": [], "expiresAt": EXPIRES, "limits": {"maxParallelCalls": "3", "maxCallSeconds": 9}}, QUIZ
     )
-    assert grant.limits == {"maxParallelCalls": 2, "maxCallSeconds": 9} and unreadable == ["limits.maxParallelCalls"]
+    assert grant.limits == {"maxParallelCalls": 2, "maxCallSeconds": 9} and unreadable == [
+        "limits.maxParallelCalls"
+    ]
     assert grant.max_parallel == 2
 
 

@@ -44,8 +44,14 @@ async def test_aclose_removes_the_process_record_and_writes_queued_receipts():
     hub = Hub()
     await hub.start()
     now = clock.now()
-    pairing = await Pairing.objects.acreate(token_digest="f" * 64, visitor="v", manifest_name="geo",
-                                            channel_name=f"{hub.transport.inbox}#1", created_at=now, last_seen=now)
+    pairing = await Pairing.objects.acreate(
+        token_digest="f" * 64,
+        visitor="v",
+        manifest_name="geo",
+        channel_name=f"{hub.transport.inbox}#1",
+        created_at=now,
+        last_seen=now,
+    )
     hub.receipts.add(pairing.pk, "audio.transcribe", "", True, 3)
     await hub.aclose()
     assert running_byoa_tasks() == set()

@@ -77,7 +77,9 @@ def test_a_configured_endpoint_wins(settings):
     assert invitations.endpoint_for(RequestFactory().get("/")) == "wss://ws.example.org/wallet"
 
 
-@pytest.mark.parametrize("endpoint", ["wss://192.0.2.7/byoa/ws", "ws://ws.example.org/byoa/ws", "ws://localhost:8000/byoa/ws"])
+@pytest.mark.parametrize(
+    "endpoint", ["wss://192.0.2.7/byoa/ws", "ws://ws.example.org/byoa/ws", "ws://localhost:8000/byoa/ws"]
+)
 def test_a_configured_endpoint_a_wallet_would_refuse_is_never_put_in_a_link(settings, endpoint):
     settings.BYOA = {**settings.BYOA, "ENDPOINT": endpoint}
     with pytest.raises(EndpointRefused):
@@ -107,7 +109,10 @@ def test_origin_of_gives_the_http_twin_of_an_endpoint_without_a_default_port(url
     "host, origin",
     [
         ("localhost:8000", "http://localhost:8000"),
-        ("game.localhost:8000", "https://game.localhost:8000"),  # a subdomain of localhost is no loopback name
+        (
+            "game.localhost:8000",
+            "https://game.localhost:8000",
+        ),  # a subdomain of localhost is no loopback name
         ("127.0.0.1:8000", "http://127.0.0.1:8000"),
         ("[::1]:8000", "http://[::1]:8000"),
         ("evil.example", ""),

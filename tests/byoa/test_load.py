@@ -42,8 +42,9 @@ def _issue_codes(server, count):
         f"    issued = [codes.issue(f'flood-{{i}}', f'198.51.100.{{i // 10}}', manifest)[0] for i in range({count})]\n"
         "print(json.dumps(issued))\n"
     )
-    done = subprocess.run([sys.executable, "-c", script], env=server.environment(), capture_output=True, text=True,
-                          timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=server.environment(), capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
@@ -51,8 +52,12 @@ def _issue_codes(server, count):
 @pytest.fixture(scope="module")
 def load_server(tmp_path_factory):
     """The project under uvicorn as ``make run`` serves it, with the production hello timeout."""
-    server = UvicornServer("sites.config.asgi:application", ws="websockets-sansio",
-                           settings_module="tests.byoa.load_settings", workdir=tmp_path_factory.mktemp("load"))
+    server = UvicornServer(
+        "sites.config.asgi:application",
+        ws="websockets-sansio",
+        settings_module="tests.byoa.load_settings",
+        workdir=tmp_path_factory.mktemp("load"),
+    )
     with server:
         yield server
 
@@ -110,7 +115,9 @@ def _said(text):
     return {"messages": [{"role": "user", "content": text}]}
 
 
-async def test_a_late_result_of_a_timed_out_call_is_dropped_not_given_to_the_next_caller(load_server, direct_wallet):
+async def test_a_late_result_of_a_timed_out_call_is_dropped_not_given_to_the_next_caller(
+    load_server, direct_wallet
+):
     slow_started, second_arrived, late_sent = asyncio.Event(), asyncio.Event(), asyncio.Event()
 
     async def answer(input, params):

@@ -13,8 +13,8 @@ from byoa import tokens
 from byoa.calls import call_wallet, stream_wallet
 from byoa.consumers import WalletConsumer
 from byoa.models import Pairing
-from testwallet.direct import Consent
 from tests.byoa.conftest import hello
+from testwallet.direct import Consent
 
 SECRET_INPUT = "input-the-visitor-said-zanzibar"
 SECRET_OUTPUT = "output-the-model-said-timbuktu"
@@ -33,9 +33,13 @@ async def test_the_whole_flow_in_process_logs_no_code_token_or_content(caplog, s
     await wallet.send_json_to(hello(session=code))
     token = (await wallet.receive_json_from(timeout=5))["pairing"]
     pairing = await database_sync_to_async(Pairing.objects.get)(token_digest=tokens.digest(token))
-    caller = asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", {"text": SECRET_INPUT}, timeout=5))
+    caller = asyncio.ensure_future(
+        call_wallet(pairing, "audio.transcribe", {"text": SECRET_INPUT}, timeout=5)
+    )
     call = await wallet.receive_json_from(timeout=5)
-    await wallet.send_json_to({"type": "result", "id": call["id"], "ok": True, "output": {"text": SECRET_OUTPUT}})
+    await wallet.send_json_to(
+        {"type": "result", "id": call["id"], "ok": True, "output": {"text": SECRET_OUTPUT}}
+    )
     assert (await caller)["text"] == SECRET_OUTPUT
     stream = stream_wallet(pairing, "audio.transcribe", {"text": SECRET_INPUT}, timeout=5)
     reader = asyncio.ensure_future(anext(aiter(stream), None))
@@ -51,12 +55,16 @@ async def test_the_whole_flow_in_process_logs_no_code_token_or_content(caplog, s
 
 
 @pytest.mark.live
-async def test_the_whole_flow_on_daphne_logs_no_code_token_or_content(caplog, visitor, direct_wallet, byoa_server):
+async def test_the_whole_flow_on_daphne_logs_no_code_token_or_content(
+    caplog, visitor, direct_wallet, byoa_server
+):
     caplog.set_level(logging.DEBUG)
     link = (await visitor.new_link())["link"]
     code = dict(parse_qsl(urlsplit(link).query))["session"]
     wallet = await direct_wallet(
-        link, {"audio.transcribe": lambda input, params: {"text": SECRET_OUTPUT}}, consent=Consent.DECIDE_ON_MY_OWN
+        link,
+        {"audio.transcribe": lambda input, params: {"text": SECRET_OUTPUT}},
+        consent=Consent.DECIDE_ON_MY_OWN,
     )
     assert wallet.opened and wallet.pairing
     from tests.byoa.test_direct_link import clip

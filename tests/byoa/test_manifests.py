@@ -82,7 +82,9 @@ def test_the_extension_limits_are_accepted_without_the_librarys_unknown_limit_wa
     ],
 )
 def test_a_bad_extension_limit_is_an_error_at_its_pointer(limit, value):
-    assert ("extension-invalid", f"/purpose/limits/{limit}") in errors(with_(f"purpose|limits|{limit}", value))
+    assert ("extension-invalid", f"/purpose/limits/{limit}") in errors(
+        with_(f"purpose|limits|{limit}", value)
+    )
 
 
 MODELS = {"count": 2, "differentCompanies": True, "need": "recommended", "why": "Two opinions"}
@@ -169,7 +171,9 @@ def test_check_reports_each_problem_with_id_pointer_and_fix(settings, tmp_path):
 
 
 def test_check_reports_unreadable_and_non_json_files(settings, tmp_path):
-    settings.BYOA = {"MANIFESTS": {"gone": str(tmp_path / "none.json"), "broken": write(tmp_path, "b.json", "{")}}
+    settings.BYOA = {
+        "MANIFESTS": {"gone": str(tmp_path / "none.json"), "broken": write(tmp_path, "b.json", "{")}
+    }
     assert sorted(m.obj for m in checks.check_manifests(None) if m.id == "byoa.E010") == ["broken", "gone"]
 
 
@@ -179,7 +183,12 @@ def test_check_reports_warnings_of_the_rules(settings, tmp_path):
 
 
 def test_check_reports_bad_settings(settings):
-    settings.BYOA = {"NOPE": 1, "HELLO_SECONDS": 0, "ENDPOINT": "ws://game.example.org/byoa/ws", "DEFAULT_MANIFEST": "x"}
+    settings.BYOA = {
+        "NOPE": 1,
+        "HELLO_SECONDS": 0,
+        "ENDPOINT": "ws://game.example.org/byoa/ws",
+        "DEFAULT_MANIFEST": "x",
+    }
     ids = sorted(m.id for m in checks.check_settings(None) + checks.check_manifests(None))
     assert ids == ["byoa.E001", "byoa.E002", "byoa.E003", "byoa.E004"]
 
@@ -209,7 +218,9 @@ def test_check_reports_an_endpoint_the_wallet_refuses_with_a_fix(settings, endpo
     assert "which an agent wallet refuses" in error.msg and "wss://game.example.org/byoa/ws" in error.hint
 
 
-@pytest.mark.parametrize("endpoint", ["ws://127.0.0.1:8000/byoa/ws", "ws://localhost/byoa/ws", "wss://[::1]:8443/byoa/ws"])
+@pytest.mark.parametrize(
+    "endpoint", ["ws://127.0.0.1:8000/byoa/ws", "ws://localhost/byoa/ws", "wss://[::1]:8443/byoa/ws"]
+)
 def test_check_allows_a_loopback_endpoint_only_in_debug(settings, endpoint):
     settings.BYOA = {"ENDPOINT": endpoint}
     assert [m.id for m in checks.check_settings(None)] == ["byoa.E003"]

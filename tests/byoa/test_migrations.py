@@ -23,8 +23,14 @@ def test_renaming_site_to_manifest_name_keeps_each_pairing_and_code():
         token_digest="t" * 64, visitor="v", site="geo", created_at=now, last_seen=now
     )
     old.get_model("byoa", "SessionCode").objects.create(
-        code_digest="c" * 64, wait_id="w", visitor="v", client_digest="d", site="quiz", manifest="e30",
-        created_at=now, expires_at=now,
+        code_digest="c" * 64,
+        wait_id="w",
+        visitor="v",
+        client_digest="d",
+        site="quiz",
+        manifest="e30",
+        created_at=now,
+        expires_at=now,
     )
     try:
         new = migrate("0004_pairing_manifest_name")

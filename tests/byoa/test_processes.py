@@ -15,13 +15,21 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def a_process(inbox, seconds_ago):
     now = clock.now()
-    return ServerProcess.objects.create(inbox=inbox, pid=1, started_at=now, beat_at=now - timedelta(seconds=seconds_ago))
+    return ServerProcess.objects.create(
+        inbox=inbox, pid=1, started_at=now, beat_at=now - timedelta(seconds=seconds_ago)
+    )
 
 
 def a_pairing(channel_name):
     now = clock.now()
-    return Pairing.objects.create(token_digest=f"digest-{channel_name}", visitor="v", manifest_name="geo",
-                                  channel_name=channel_name, created_at=now, last_seen=now)
+    return Pairing.objects.create(
+        token_digest=f"digest-{channel_name}",
+        visitor="v",
+        manifest_name="geo",
+        channel_name=channel_name,
+        created_at=now,
+        last_seen=now,
+    )
 
 
 def test_the_sweep_forgets_stopped_processes_and_detaches_only_their_pairings():
@@ -32,7 +40,11 @@ def test_the_sweep_forgets_stopped_processes_and_detaches_only_their_pairings():
     assert list(ServerProcess.objects.values_list("inbox", flat=True)) == ["byoa.alive!2"]
     for row in (gone, alive, other):
         row.refresh_from_db()
-    assert (gone.channel_name, alive.channel_name, other.channel_name) == ("", "byoa.alive!2#1", "byoa.gone!10#1")
+    assert (gone.channel_name, alive.channel_name, other.channel_name) == (
+        "",
+        "byoa.alive!2#1",
+        "byoa.gone!10#1",
+    )
 
 
 async def test_a_connection_of_a_process_that_stopped_beating_is_not_live():

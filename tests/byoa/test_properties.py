@@ -30,6 +30,7 @@ def no_rate_limits(settings):
     # Hypothesis runs many examples inside one test: the code limits are not under test here.
     settings.BYOA = {**settings.BYOA, "CODES_PER_ADDRESS": 10**6, "CODES_PER_SESSION": 10**6}
 
+
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
@@ -43,27 +44,55 @@ frame_types = (
 )
 object_frames = st.fixed_dictionaries(
     {"type": frame_types},
-    optional={"id": json_values, "session": json_values, "pairing": json_values, "grant": json_values, "ok": json_values, "v": json_values},
+    optional={
+        "id": json_values,
+        "session": json_values,
+        "pairing": json_values,
+        "grant": json_values,
+        "ok": json_values,
+        "v": json_values,
+    },
 )
 timestamps = st.sampled_from(
-    ["2099-01-01T00:00:00Z", "2099-01-01T00:00:00", "2099-13-01T00:00:00Z", "0001-01-01T00:00:00+01:00", "tomorrow", ""]
+    [
+        "2099-01-01T00:00:00Z",
+        "2099-01-01T00:00:00",
+        "2099-13-01T00:00:00Z",
+        "0001-01-01T00:00:00+01:00",
+        "tomorrow",
+        "",
+    ]
 )
 grants = json_values | st.fixed_dictionaries(
     {},
     optional={
-        "skills": json_values | st.lists(st.sampled_from(["audio.transcribe", "text.generate"]) | json_values, max_size=3),
+        "skills": json_values
+        | st.lists(st.sampled_from(["audio.transcribe", "text.generate"]) | json_values, max_size=3),
         "expiresAt": timestamps | json_values,
-        "limits": json_values | st.dictionaries(st.sampled_from(["maxParallelCalls", "maxCallSeconds", "x"]), json_values),
+        "limits": json_values
+        | st.dictionaries(st.sampled_from(["maxParallelCalls", "maxCallSeconds", "x"]), json_values),
         "models": json_values | st.lists(st.sampled_from(["m1", "m2"]) | json_values, max_size=3),
     },
 )
 hello_frames = st.fixed_dictionaries(
     {"type": st.just("hello")},
-    optional={"v": json_values, "session": json_values, "pairing": json_values, "wallet": json_values, "grant": grants},
+    optional={
+        "v": json_values,
+        "session": json_values,
+        "pairing": json_values,
+        "wallet": json_values,
+        "grant": grants,
+    },
 )
 answer_frames = st.fixed_dictionaries(
     {"type": st.sampled_from(["result", "chunk"])},
-    optional={"id": st.integers(0, 3) | json_values, "ok": json_values, "output": json_values, "receipt": json_values, "delta": json_values},
+    optional={
+        "id": st.integers(0, 3) | json_values,
+        "ok": json_values,
+        "output": json_values,
+        "receipt": json_values,
+        "delta": json_values,
+    },
 )
 grant_frames = st.fixed_dictionaries({"type": st.just("grant")}, optional={"grant": grants})
 frames = st.one_of(
@@ -128,7 +157,9 @@ async def open_wallet(visitor):
     await communicator.connect(timeout=5)
     await communicator.send_json_to(hello(session=code))
     welcome = await communicator.receive_json_from(timeout=5)
-    pairing = await database_sync_to_async(Pairing.objects.get)(token_digest=tokens.digest(welcome["pairing"]))
+    pairing = await database_sync_to_async(Pairing.objects.get)(
+        token_digest=tokens.digest(welcome["pairing"])
+    )
     return communicator, pairing
 
 

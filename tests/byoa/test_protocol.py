@@ -47,14 +47,22 @@ def test_json_that_is_not_an_object_means_nothing(text):
 
 
 def test_a_call_frame_from_its_body_is_the_frame_dump_writes():
-    body = protocol.call_body("text.generate", {"messages": [{"role": "user", "content": "é \u2028 \"q\""}]}, {"n": 1})
-    assert protocol.call_text(7, body) == protocol.dump(protocol.call(7, "text.generate", {"messages": [
-        {"role": "user", "content": "é \u2028 \"q\""}]}, {"n": 1}))
+    body = protocol.call_body(
+        "text.generate", {"messages": [{"role": "user", "content": 'é \u2028 "q"'}]}, {"n": 1}
+    )
+    assert protocol.call_text(7, body) == protocol.dump(
+        protocol.call(
+            7, "text.generate", {"messages": [{"role": "user", "content": 'é \u2028 "q"'}]}, {"n": 1}
+        )
+    )
     assert protocol.parse(protocol.call_text(7, body))["id"] == 7
 
 
 def test_make_run_serves_frames_up_to_the_protocols_limit():
     # The Makefile cannot import byoa.protocol: this keeps its copy for uvicorn's --ws-max-size true.
     makefile = (Path(__file__).resolve().parents[2] / "Makefile").read_text(encoding="utf-8")
-    assert int(re.search(r"^WS_MAX := (\d+)$", makefile, flags=re.MULTILINE).group(1)) == protocol.MAX_FRAME_BYTES
+    assert (
+        int(re.search(r"^WS_MAX := (\d+)$", makefile, flags=re.MULTILINE).group(1))
+        == protocol.MAX_FRAME_BYTES
+    )
     assert "--ws-max-size $(WS_MAX)" in makefile

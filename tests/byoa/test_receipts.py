@@ -7,8 +7,7 @@ from channels.db import database_sync_to_async
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from byoa import clock
-from byoa import receipts
+from byoa import clock, receipts
 from byoa.models import CallLog, Pairing
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -17,7 +16,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @database_sync_to_async
 def new_pairing(token):
     now = clock.now()
-    return Pairing.objects.create(token_digest=token, visitor="v", manifest_name="geo", created_at=now, last_seen=now).pk
+    return Pairing.objects.create(
+        token_digest=token, visitor="v", manifest_name="geo", created_at=now, last_seen=now
+    ).pk
 
 
 async def test_a_batch_of_receipts_is_written_with_one_statement(hub):
@@ -33,7 +34,9 @@ async def test_a_batch_of_receipts_is_written_with_one_statement(hub):
 
     inserts = await database_sync_to_async(write)()
     assert len(inserts) == 1
-    rows = await database_sync_to_async(lambda: list(CallLog.objects.order_by("pk").values_list("ok", "cost", "provider")))()
+    rows = await database_sync_to_async(
+        lambda: list(CallLog.objects.order_by("pk").values_list("ok", "cost", "provider"))
+    )()
     assert rows == [(True, "0.001 USD", "local"), (False, "0.001 USD", "local"), (True, "0.001 USD", "local")]
 
 
@@ -53,12 +56,16 @@ async def test_receipts_of_a_pairing_deleted_meanwhile_are_dropped_and_the_other
     hub.receipts.add(deleted, "audio.transcribe", "", True, 1)
     await database_sync_to_async(lambda: Pairing.objects.filter(pk=deleted).delete())()
     await hub.receipts.flush()
-    assert await database_sync_to_async(lambda: list(CallLog.objects.values_list("pairing_id", flat=True)))() == [kept]
+    assert await database_sync_to_async(
+        lambda: list(CallLog.objects.values_list("pairing_id", flat=True))
+    )() == [kept]
 
 
 async def test_a_receipt_holds_no_more_than_its_columns_allow(hub):
     pairing = await new_pairing("e" * 64)
-    hub.receipts.add(pairing, "s" * 100, "m" * 100, True, 1, {"cost": "c" * 100, "provider": ["not", "a", "string"]})
+    hub.receipts.add(
+        pairing, "s" * 100, "m" * 100, True, 1, {"cost": "c" * 100, "provider": ["not", "a", "string"]}
+    )
     await hub.receipts.flush()
     log = await database_sync_to_async(CallLog.objects.get)()
     assert (len(log.skill), len(log.model), len(log.cost)) == (64, 32, 40)

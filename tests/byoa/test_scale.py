@@ -8,9 +8,9 @@ import asyncio
 
 import pytest
 
-from testwallet.server import DaphneServer
 from tests.byoa.conftest import Browser
 from tests.byoa.test_direct_link import clip
+from testwallet.server import DaphneServer
 
 # redis_server (the test wallet's plugin) skips, saying how to install it, without Debian's redis-server.
 # make test's --dist loadgroup runs the module in one worker: the two daphnes start once.
@@ -22,10 +22,19 @@ def two_processes(redis_server, tmp_path_factory):
     """Two daphne processes of the project: one database file, one Redis channel layer."""
     workdir = tmp_path_factory.mktemp("two-daphnes")
     env = {"REDIS_URL": redis_server.url}
-    first = DaphneServer("sites.config.asgi:application", settings_module="tests.byoa.server_settings",
-                         workdir=workdir, env=env)
-    second = DaphneServer("sites.config.asgi:application", settings_module="tests.byoa.server_settings",
-                          workdir=workdir, env=env, setup_commands=())
+    first = DaphneServer(
+        "sites.config.asgi:application",
+        settings_module="tests.byoa.server_settings",
+        workdir=workdir,
+        env=env,
+    )
+    second = DaphneServer(
+        "sites.config.asgi:application",
+        settings_module="tests.byoa.server_settings",
+        workdir=workdir,
+        env=env,
+        setup_commands=(),
+    )
     with first, second:
         yield first, second
 
@@ -59,14 +68,22 @@ async def test_a_stream_from_a_wallet_on_another_process_arrives_in_chunks(two_p
         messages = {"messages": [{"role": "user", "content": "Is it big?"}]}
         response = await browser.http.post(
             f"{second.url}/_test/call",
-            json={"skill": "text.generate", "input": messages, "params": {"model": "m1"}, "site": "quiz", "stream": True},
+            json={
+                "skill": "text.generate",
+                "input": messages,
+                "params": {"model": "m1"},
+                "site": "quiz",
+                "stream": True,
+            },
         )
         assert response.json() == {"output": {"text": "Yes it is"}, "deltas": ["Yes", " it", " is"]}
     finally:
         await browser.close()
 
 
-async def test_a_wallet_on_another_process_that_drops_mid_call_gives_the_caller_none(two_processes, direct_wallet):
+async def test_a_wallet_on_another_process_that_drops_mid_call_gives_the_caller_none(
+    two_processes, direct_wallet
+):
     first, second = two_processes
     started = asyncio.Event()
 
@@ -80,9 +97,12 @@ async def test_a_wallet_on_another_process_that_drops_mid_call_gives_the_caller_
         wallet = await direct_wallet((await browser.new_link())["link"], {"audio.transcribe": never_answer})
         assert wallet.opened, wallet.activity
         # A call timeout far beyond the HTTP client's: only the drop can end it in time.
-        caller = asyncio.ensure_future(browser.http.post(
-            f"{second.url}/_test/call", json={"skill": "audio.transcribe", "input": clip(), "params": {}, "timeout": 3600}
-        ))
+        caller = asyncio.ensure_future(
+            browser.http.post(
+                f"{second.url}/_test/call",
+                json={"skill": "audio.transcribe", "input": clip(), "params": {}, "timeout": 3600},
+            )
+        )
         async with asyncio.timeout(10):
             await started.wait()
         await wallet.drop()

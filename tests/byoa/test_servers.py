@@ -17,22 +17,25 @@ import json
 import pytest
 import websockets
 
-from testwallet.server import DaphneServer, HypercornServer, UvicornServer
-from tests.byoa.conftest import Browser
 from byoa.protocol import CloseCode
-from tests.byoa.conftest import hello
+from tests.byoa.conftest import Browser, hello
 from tests.byoa.test_direct_link import FOUR_MB, PAD, clip, closed_with, code_of, raw_socket
+from testwallet.server import DaphneServer, HypercornServer, UvicornServer
 
 # make test's --dist loadgroup runs the module in one worker: each of the five servers starts once.
 pytestmark = [pytest.mark.live, pytest.mark.xdist_group("byoa-servers")]
 
 SERVERS = {
     "daphne": lambda **options: DaphneServer("sites.config.asgi:application", **options),
-    "uvicorn-websockets": lambda **options: UvicornServer("sites.config.asgi:application", ws="websockets", **options),
+    "uvicorn-websockets": lambda **options: UvicornServer(
+        "sites.config.asgi:application", ws="websockets", **options
+    ),
     "uvicorn-websockets-sansio": lambda **options: UvicornServer(
         "sites.config.asgi:application", ws="websockets-sansio", **options
     ),
-    "uvicorn-wsproto": lambda **options: UvicornServer("sites.config.asgi:application", ws="wsproto", **options),
+    "uvicorn-wsproto": lambda **options: UvicornServer(
+        "sites.config.asgi:application", ws="wsproto", **options
+    ),
     "hypercorn": lambda **options: HypercornServer("sites.config.asgi:application", **options),
 }
 
@@ -41,7 +44,9 @@ SERVERS = {
 def server(request, tmp_path_factory):
     """The project on one server, with the BYOA test settings."""
     make = SERVERS[request.param]
-    with make(settings_module="tests.byoa.server_settings", workdir=tmp_path_factory.mktemp(request.param)) as running:
+    with make(
+        settings_module="tests.byoa.server_settings", workdir=tmp_path_factory.mktemp(request.param)
+    ) as running:
         yield running
 
 
@@ -71,7 +76,9 @@ async def until_not_live(browser, bound=10.0):
 async def test_a_call_reaches_the_wallet_through_the_server(server, browser, direct_wallet):
     wallet = await direct_wallet((await browser.new_link())["link"], {"audio.transcribe": {"text": "Peru"}})
     assert wallet.opened, wallet.activity
-    assert await browser.call("audio.transcribe", clip()) == {"output": {"text": "Peru"}}, server.output()[-3000:]
+    assert await browser.call("audio.transcribe", clip()) == {"output": {"text": "Peru"}}, server.output()[
+        -3000:
+    ]
 
 
 async def test_after_a_wallet_says_bye_the_pairing_is_not_live_and_a_call_returns_none_at_once(

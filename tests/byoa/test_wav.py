@@ -24,7 +24,9 @@ def test_the_samples_of_a_clip_are_what_its_data_chunk_really_holds():
     assert wav.pcm(bytes(data) + b"\x01\x02") == bytes(32000) + b"\x01\x02"
 
 
-@pytest.mark.parametrize("data", [b"", b"RIFF....WAVE", wav.silent_clip(1).replace(b"\x80>\x00\x00", b"D\xac\x00\x00", 1)])
+@pytest.mark.parametrize(
+    "data", [b"", b"RIFF....WAVE", wav.silent_clip(1).replace(b"\x80>\x00\x00", b"D\xac\x00\x00", 1)]
+)
 def test_what_is_not_a_16khz_mono_pcm_wav_is_not_a_clip(data):
     with pytest.raises(wav.NotAClip):
         wav.clip_seconds(data)
@@ -33,8 +35,16 @@ def test_what_is_not_a_16khz_mono_pcm_wav_is_not_a_clip(data):
 def test_a_wav_at_another_rate_is_read_with_its_format_but_is_not_a_clip():
     data = wav.write(b"\x01\x00" * 22050, rate=22050)  # what espeak-ng writes
     found = wav.read(data)
-    assert (found.rate, found.channels, found.bits, found.seconds, found.is_clip) == (22050, 1, 16, 1.0, False)
-    with pytest.raises(wav.NotAClip, match=r"Expected 16 kHz mono 16-bit PCM; got 22050 Hz, 1 channel\(s\), 16-bit\."):
+    assert (found.rate, found.channels, found.bits, found.seconds, found.is_clip) == (
+        22050,
+        1,
+        16,
+        1.0,
+        False,
+    )
+    with pytest.raises(
+        wav.NotAClip, match=r"Expected 16 kHz mono 16-bit PCM; got 22050 Hz, 1 channel\(s\), 16-bit\."
+    ):
         wav.pcm(data)
 
 

@@ -18,7 +18,9 @@ def cluster(request):
     ]
     try:
         cluster = Cluster(
-            processes=3, settings_module="tests.byoa.server_settings", setup_commands=setup,
+            processes=3,
+            settings_module="tests.byoa.server_settings",
+            setup_commands=setup,
             env={"DJANGO_SUPERUSER_PASSWORD": ADMIN[1]},
         )
         cluster.start()

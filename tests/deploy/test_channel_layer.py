@@ -1,4 +1,7 @@
-"""The Redis channel layer the settings build (REDIS_URL) on a real Redis: an idle receive waits, a stopped Redis fails fast."""
+"""
+The Redis channel layer the settings build (REDIS_URL) on a real Redis: an idle
+receive waits, a stopped Redis fails fast.
+"""
 
 import asyncio
 import os
@@ -19,9 +22,14 @@ def layer_config(redis_url):
     """Return CHANNEL_LAYERS["default"]["CONFIG"] as the settings build it for ``redis_url``."""
     import json
 
-    probe = "import json, django; from django.conf import settings; django.setup(); print(json.dumps(settings.CHANNEL_LAYERS['default']))"
+    probe = (
+        "import json, django; from django.conf import settings; django.setup();"
+        " print(json.dumps(settings.CHANNEL_LAYERS['default']))"
+    )
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "sites.config.settings", "REDIS_URL": redis_url}
-    done = subprocess.run([sys.executable, "-c", probe], env=env, cwd=ROOT, capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", probe], env=env, cwd=ROOT, capture_output=True, text=True, check=True
+    )
     layer = json.loads(done.stdout)
     assert layer["BACKEND"] == "channels_redis.core.RedisChannelLayer"
     return layer["CONFIG"]

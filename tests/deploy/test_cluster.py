@@ -46,18 +46,24 @@ async def visitor(cluster):
     await browser.close()
 
 
-async def test_a_code_issued_on_one_process_is_used_on_a_second_and_seen_by_the_wait_on_a_third(cluster, visitor, direct_wallet):
+async def test_a_code_issued_on_one_process_is_used_on_a_second_and_seen_by_the_wait_on_a_third(
+    cluster, visitor, direct_wallet
+):
     _first, second, third = cluster.servers
     answer = await visitor.new_link()
     wait = f"{third.url}/byoa/wait"
-    assert (await visitor.http.get(wait, params={"session": answer["session"]})).json() == {"state": "waiting"}
+    assert (await visitor.http.get(wait, params={"session": answer["session"]})).json() == {
+        "state": "waiting"
+    }
     wallet = await direct_wallet(on_process(answer["link"], second), PERU)
     assert wallet.opened, wallet.activity
     connected = (await visitor.http.get(wait, params={"session": answer["session"]})).json()
     assert connected == {"state": "connected", "wallet": wallet.identity["name"], "active": True}
 
 
-async def test_a_wallet_connected_to_one_process_serves_calls_made_on_every_process(cluster, visitor, direct_wallet):
+async def test_a_wallet_connected_to_one_process_serves_calls_made_on_every_process(
+    cluster, visitor, direct_wallet
+):
     first, second, third = cluster.servers
     wallet = await direct_wallet(on_process((await visitor.new_link())["link"], first), PERU)
     assert wallet.opened, wallet.activity
@@ -69,7 +75,9 @@ async def test_a_wallet_connected_to_one_process_serves_calls_made_on_every_proc
     assert response.json() == {"output": {"text": "Peru"}}
 
 
-async def test_a_link_made_through_nginx_names_nginx_and_its_wallet_serves_every_process(cluster, direct_wallet):
+async def test_a_link_made_through_nginx_names_nginx_and_its_wallet_serves_every_process(
+    cluster, direct_wallet
+):
     browser = Browser(cluster)
     try:
         await browser.open_page()
@@ -101,7 +109,9 @@ def newest_pairing(cluster):
 
 
 @pytest.mark.parametrize("action", ["pause", "revoke"])
-async def test_an_admin_action_on_one_process_closes_the_live_connection_on_another(cluster, visitor, direct_wallet, action):
+async def test_an_admin_action_on_one_process_closes_the_live_connection_on_another(
+    cluster, visitor, direct_wallet, action
+):
     first, second, third = cluster.servers
     wallet = await direct_wallet(on_process((await visitor.new_link())["link"], first), PERU)
     assert wallet.opened, wallet.activity
@@ -110,7 +120,11 @@ async def test_an_admin_action_on_one_process_closes_the_live_connection_on_anot
     try:
         response = await admin.post(
             "/admin/byoa/pairing/",
-            data={"action": action, "_selected_action": [pairing], "csrfmiddlewaretoken": admin.cookies["csrftoken"]},
+            data={
+                "action": action,
+                "_selected_action": [pairing],
+                "csrfmiddlewaretoken": admin.cookies["csrftoken"],
+            },
         )
         assert response.status_code == 302, response.text[:2000]
     finally:
@@ -126,7 +140,8 @@ async def test_an_mcp_visitors_basket_is_theirs_whichever_process_answers(cluste
         assert (await browser.get(f"{cluster.url}/bookshop/")).status_code == 200
         # The visitor's first basket add makes the session (a page view makes none).
         added = await browser.post(
-            f"{cluster.url}/bookshop/basket/add/", data={"slug": "the-hobbit", "quantity": 1},
+            f"{cluster.url}/bookshop/basket/add/",
+            data={"slug": "the-hobbit", "quantity": 1},
             headers={"x-csrftoken": browser.cookies["csrftoken"]},
         )
         assert added.status_code == 302, added.text[:2000]
@@ -157,7 +172,8 @@ async def test_a_catalog_change_made_elsewhere_shows_in_every_process_within_the
         assert await titles_on(server, "tolkien") == ["The Hobbit"]
     # The admin's save, in another process: the model's signals, as the admin sends them.
     cluster.manage(
-        "shell", "-c",
+        "shell",
+        "-c",
         "from sites.bookshop.models import Book\n"
         "book = Book.objects.get(slug='the-hobbit'); book.title = 'There and Back Again'; book.save()",
     )
@@ -171,7 +187,8 @@ async def test_a_catalog_change_made_elsewhere_shows_in_every_process_within_the
         assert time.monotonic() - changed < RECHECK_SECONDS + 5
     finally:
         cluster.manage(
-            "shell", "-c",
+            "shell",
+            "-c",
             "from sites.bookshop.models import Book\n"
             "book = Book.objects.get(slug='the-hobbit'); book.title = 'The Hobbit'; book.save()",
         )

@@ -8,7 +8,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(*argv, cwd=ROOT):
-    return subprocess.run([sys.executable, "-m", "deploy.cluster", *argv], cwd=cwd, capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "deploy.cluster", *argv], cwd=cwd, capture_output=True, text=True, timeout=60
+    )
 
 
 def test_down_without_a_running_cluster_says_so(tmp_path, monkeypatch):

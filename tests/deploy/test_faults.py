@@ -40,7 +40,9 @@ async def basket_of(cluster, cookies):
     return result, time.monotonic() - started
 
 
-async def test_postgres_restarted_gives_503_in_the_gap_and_every_process_recovers_by_itself(production_cluster):
+async def test_postgres_restarted_gives_503_in_the_gap_and_every_process_recovers_by_itself(
+    production_cluster,
+):
     cluster = production_cluster
     everywhere = [cluster.url] + [server.url for server in cluster.servers]
     async with httpx.AsyncClient() as client:
@@ -99,7 +101,9 @@ async def test_one_process_restarted_alone_while_nginx_keeps_answering_every_req
             started = time.monotonic()
             assert (await visitor.get("/bookshop/")).status_code == 200
             assert time.monotonic() - started < 5.0
-        assert cluster.nginx.wait_for_output("Connection refused", since=mark, timeout=1), "no request met the stopped process"
+        assert cluster.nginx.wait_for_output("Connection refused", since=mark, timeout=1), (
+            "no request met the stopped process"
+        )
         replacement = cluster.restart_server(1)
         assert (await visitor.get(f"{replacement.url}/bookshop/")).status_code == 200
         for _ in range(2 * len(cluster.servers)):

@@ -67,8 +67,8 @@ async def test_codes_past_the_burst_are_refused_by_nginx_and_other_pages_are_not
 async def test_mcp_requests_past_the_burst_are_refused_by_nginx(proxy):
     async with httpx.AsyncClient(base_url=proxy.url, timeout=10) as http:
         answers = [
-            await http.post("/api/mcp", content=LIST_TOOLS, headers=MCP_HEADERS) for _ in range(SMALL.mcp_burst + 2)
+            await http.post("/api/mcp", content=LIST_TOOLS, headers=MCP_HEADERS)
+            for _ in range(SMALL.mcp_burst + 2)
         ]
     assert [a.status_code for a in answers[:-1]] == [200] * (SMALL.mcp_burst + 1)
     assert refused_by_nginx(answers[-1])
-

@@ -24,7 +24,9 @@ def proxy(tmp_path):
 def test_the_filled_in_template_passes_nginx_own_check(proxy):
     done = subprocess.run(
         [proxy.executable, "-t", "-p", str(proxy.workdir), "-e", "stderr", "-c", str(proxy.config())],
-        capture_output=True, text=True, timeout=30,
+        capture_output=True,
+        text=True,
+        timeout=30,
     )
     assert done.returncode == 0, done.stderr
     assert "test is successful" in done.stderr

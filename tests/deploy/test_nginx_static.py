@@ -29,7 +29,9 @@ def static_proxy():
 
 
 def test_nginx_sends_the_gzip_copy_of_a_hashed_script_cached_for_a_year_immutable(static_proxy):
-    response = httpx.get(static_proxy.url + "/static/ways/chooser.0123456789ab.js", headers={"Accept-Encoding": "gzip"})
+    response = httpx.get(
+        static_proxy.url + "/static/ways/chooser.0123456789ab.js", headers={"Accept-Encoding": "gzip"}
+    )
     assert response.status_code == 200
     assert response.headers["content-encoding"] == "gzip"
     assert response.content == SCRIPT  # httpx decodes it

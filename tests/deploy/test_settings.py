@@ -1,4 +1,7 @@
-"""A production-like environment: check --deploy is clean with the README's switches, PostgreSQL comes through a checked pool, and a database error answers 503."""
+"""
+A production-like environment: check --deploy is clean with the README's switches,
+PostgreSQL comes through a checked pool, and a database error answers 503.
+"""
 
 import os
 import re
@@ -34,17 +37,31 @@ PRODUCTION = readme_switches()
 
 def run_django(tmp_path, *argv, **env):
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_", "REDIS_URL"))}
-    clean.update({"DJANGO_SETTINGS_MODULE": "sites.config.settings", "VISITOR_AI_VAR_DIR": str(tmp_path), **env})
+    clean.update(
+        {"DJANGO_SETTINGS_MODULE": "sites.config.settings", "VISITOR_AI_VAR_DIR": str(tmp_path), **env}
+    )
     return subprocess.run([sys.executable, *argv], env=clean, cwd=ROOT, capture_output=True, text=True)
 
 
 def test_the_readme_names_the_switches_a_deployment_needs():
-    assert {"DJANGO_BEHIND_TLS_PROXY", "DJANGO_HSTS_SECONDS", "DJANGO_ALLOWED_HOSTS", "DATABASE_URL", "REDIS_URL"} <= set(PRODUCTION)
+    assert {
+        "DJANGO_BEHIND_TLS_PROXY",
+        "DJANGO_HSTS_SECONDS",
+        "DJANGO_ALLOWED_HOSTS",
+        "DATABASE_URL",
+        "REDIS_URL",
+    } <= set(PRODUCTION)
 
 
 def test_check_deploy_is_clean_with_the_readme_switches(tmp_path):
     done = run_django(
-        tmp_path, "manage.py", "check", "--deploy", "--fail-level", "WARNING", **PRODUCTION,
+        tmp_path,
+        "manage.py",
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        **PRODUCTION,
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "no issues" in done.stdout
@@ -53,7 +70,9 @@ def test_check_deploy_is_clean_with_the_readme_switches(tmp_path):
 def test_check_deploy_reports_a_missing_var_dir_as_a_check_error_not_a_traceback(tmp_path):
     missing = tmp_path / "not-created" / "var"
     without_database = {k: v for k, v in PRODUCTION.items() if k != "DATABASE_URL"}  # SQLite in the var dir
-    done = run_django(tmp_path, "manage.py", "check", "--deploy", **{**without_database, "VISITOR_AI_VAR_DIR": str(missing)})
+    done = run_django(
+        tmp_path, "manage.py", "check", "--deploy", **{**without_database, "VISITOR_AI_VAR_DIR": str(missing)}
+    )
     assert done.returncode == 1
     assert "Traceback" not in done.stderr, done.stderr
     assert "(home.E001) VISITOR_AI_VAR_DIR" in done.stderr and f"mkdir -p {missing}" in done.stderr
@@ -63,7 +82,13 @@ def test_check_deploy_reports_a_missing_var_dir_as_a_check_error_not_a_traceback
 def test_check_deploy_warns_without_hsts(tmp_path):
     without_hsts = {k: v for k, v in PRODUCTION.items() if not k.startswith("DJANGO_HSTS")}
     done = run_django(
-        tmp_path, "manage.py", "check", "--deploy", "--fail-level", "WARNING", **without_hsts,
+        tmp_path,
+        "manage.py",
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        **without_hsts,
     )
     assert done.returncode != 0
     assert "security.W004" in done.stderr + done.stdout
@@ -85,7 +110,10 @@ def test_postgres_connections_come_from_a_checked_pool_never_kept_per_thread(tmp
     values = json.loads(done.stdout)
     assert values["engine"] == "django.db.backends.postgresql"
     assert values["age"] == 0
-    assert values["pool"] == ["check", "max_size", "min_size", "reconnect_timeout", "timeout"] and values["size"] == 3
+    assert (
+        values["pool"] == ["check", "max_size", "min_size", "reconnect_timeout", "timeout"]
+        and values["size"] == 3
+    )
     assert values["redirect"] is True and values["hsts"] == 31536000
 
 

@@ -21,9 +21,13 @@ def spoken_wav(tmp_path_factory):
     """Return a WAV file of espeak-ng saying SPEECH (about 25 s)."""
     espeak = shutil.which("espeak-ng")
     if espeak is None:
-        pytest.skip("espeak-ng is not installed: run scripts/ensure-debian-packages (apt-get install espeak-ng)")
+        pytest.skip(
+            "espeak-ng is not installed: run scripts/ensure-debian-packages (apt-get install espeak-ng)"
+        )
     path = tmp_path_factory.mktemp("speech") / "peru.wav"
-    subprocess.run([espeak, "-v", "en", "-s", "150", "-g", "0", "-w", str(path), SPEECH], check=True, timeout=60)
+    subprocess.run(
+        [espeak, "-v", "en", "-s", "150", "-g", "0", "-w", str(path), SPEECH], check=True, timeout=60
+    )
     return path
 
 
@@ -83,7 +87,9 @@ def pytest_runtest_makereport(item, call):
 
 def _questions():
     return {
-        place.question(language): place.country for place in places.all_places().values() for language in names.LANGUAGES
+        place.question(language): place.country
+        for place in places.all_places().values()
+        for language in names.LANGUAGES
     }
 
 

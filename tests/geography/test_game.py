@@ -7,7 +7,10 @@ from sites.geography.exceptions import AnswerRefused
 
 
 def a_game(language="en", keys=None):
-    keys = keys or ["capital:PE", "landmark:FR:the Eiffel Tower"] + sorted(places.all_places())[: game.ROUNDS - 2]
+    keys = (
+        keys
+        or ["capital:PE", "landmark:FR:the Eiffel Tower"] + sorted(places.all_places())[: game.ROUNDS - 2]
+    )
     return game.new_game(language, choose=lambda population, k: keys[:k])
 
 
@@ -15,8 +18,12 @@ def test_a_new_game_asks_its_first_question_in_the_chosen_language():
     state = a_game("ru")
     assert game.question(state) == "Столица какой страны — Лима?"
     assert game.progress(state) == {
-        "round": 1, "rounds": game.ROUNDS, "score": 0, "finished": False,
-        "question": "Столица какой страны — Лима?", "language": "ru",
+        "round": 1,
+        "rounds": game.ROUNDS,
+        "score": 0,
+        "finished": False,
+        "question": "Столица какой страны — Лима?",
+        "language": "ru",
     }
 
 

@@ -61,8 +61,14 @@ async def test_answers_in_slovak_are_judged_with_slovak_names(game):
 
 async def test_what_the_game_asks_of_the_ai_is_shown_before_any_click(game):
     asks = await game.locator("#asks").text_content()
-    for words in ("Family geography game", "English, Russian and Slovak", "at most 15 seconds",
-                  "at most 40 uses a minute", "Recordings of your voice", "0.05 USD"):
+    for words in (
+        "Family geography game",
+        "English, Russian and Slovak",
+        "at most 15 seconds",
+        "at most 40 uses a minute",
+        "Recordings of your voice",
+        "0.05 USD",
+    ):
         assert words in asks
 
 

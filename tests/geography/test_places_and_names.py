@@ -41,7 +41,14 @@ def test_a_capital_appears_once_per_country():
 
 @pytest.mark.parametrize(
     ("country", "city"),
-    [("PE", "Lima"), ("AU", "Canberra"), ("CA", "Ottawa"), ("TR", "Ankara"), ("KZ", "Astana"), ("NG", "Abuja")],
+    [
+        ("PE", "Lima"),
+        ("AU", "Canberra"),
+        ("CA", "Ottawa"),
+        ("TR", "Ankara"),
+        ("KZ", "Astana"),
+        ("NG", "Abuja"),
+    ],
 )
 def test_capitals_that_people_often_get_wrong_are_the_right_ones(country, city):
     assert places.get(f"capital:{country}").names["en"] == city

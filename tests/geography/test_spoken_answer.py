@@ -7,12 +7,14 @@ PocketSphinx (testwallet.direct.transcriber), and the server judges the text.
 
 import pytest
 
-from testwallet.speech import spoken_wav
 from tests.geography.conftest import question_country
+from testwallet.speech import spoken_wav
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
-pytest.importorskip("pocketsphinx", reason="the speech extra is not installed: pip install 'visitor-ai[speech]'")
+pytest.importorskip(
+    "pocketsphinx", reason="the speech extra is not installed: pip install 'visitor-ai[speech]'"
+)
 
 # Countries the small US English model hears right when espeak-ng says them
 # between 1.5 s of silence, as the page records a clip that stops by itself
@@ -33,7 +35,9 @@ async def a_game_asking_for_a_country_heard_well(page, server):
         if question_country(question) in HEARD_WELL:
             return question_country(question)
         response = await page.request.post(
-            server.url + "/geography/new/", data="{}", headers={"Content-Type": "application/json", "X-CSRFToken": token}
+            server.url + "/geography/new/",
+            data="{}",
+            headers={"Content-Type": "application/json", "X-CSRFToken": token},
         )
         question = (await response.json())["question"]
     raise AssertionError("no game asked for a country in HEARD_WELL")
@@ -72,7 +76,9 @@ async def test_a_spoken_country_name_is_transcribed_offline_and_scored(
             # Dispatched: headless Chromium drops mouse input after the link (see test_voice_link.py).
             await speaker.get_by_role("button", name="Speak your answer").dispatch_event("click")
             await speaker.wait_for_function(
-                "n => performance.getEntriesByName('geography:clip-to-verdict').length >= n", arg=attempt, timeout=30000
+                "n => performance.getEntriesByName('geography:clip-to-verdict').length >= n",
+                arg=attempt,
+                timeout=30000,
             )
             if await speaker.locator("#verdict").get_attribute("data-verdict") != "no-answer":
                 break

@@ -31,7 +31,9 @@ async def test_a_person_plays_the_voice_path_with_the_labelled_stand_in(mic_page
     await page.get_by_role("button", name="Speak your answer").click()
     await page.locator("#clip-countdown", has_text="14 s left").wait_for(timeout=10000)
     await page.get_by_role("button", name="Stop").click()
-    said = page.get_by_role("textbox", name=re.compile(r"^Test wallet \(not a speech recogniser\).*Type what you said"))
+    said = page.get_by_role(
+        "textbox", name=re.compile(r"^Test wallet \(not a speech recogniser\).*Type what you said")
+    )
     await said.fill(answer)
     await page.get_by_role("button", name="Send to the page").click()
     await page.locator('#verdict[data-verdict="correct"]').wait_for(timeout=10000)
@@ -46,5 +48,7 @@ async def test_without_debug_the_parameter_adds_no_stand_in(mic_page, daphne_ser
     await mic_page.goto(daphne_server.url + "/geography/?testwallet=1")
     assert await mic_page.locator(".testwallet-banner").count() == 0
     await mic_page.get_by_role("button", name="Answer by voice with my AI (extension)").click()
-    await mic_page.locator("#notice", has_text="There is no BYOA extension in this browser").wait_for(timeout=5000)
+    await mic_page.locator("#notice", has_text="There is no BYOA extension in this browser").wait_for(
+        timeout=5000
+    )
     assert await mic_page.locator("#mode").get_attribute("data-mode") == "own"

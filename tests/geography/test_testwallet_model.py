@@ -12,7 +12,9 @@ from tests.geography.conftest import right_answer
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
 
-async def test_spoken_answer_is_transcribed_by_the_named_server_through_the_relay(mic_page, model_server, model):
+async def test_spoken_answer_is_transcribed_by_the_named_server_through_the_relay(
+    mic_page, model_server, model
+):
     page = mic_page
     dialogs = []
 
@@ -34,7 +36,7 @@ async def test_spoken_answer_is_transcribed_by_the_named_server_through_the_rela
     assert await page.locator("#transcript").text_content() == answer
     assert [kind for kind, _ in dialogs] == ["confirm"]  # no prompt: the server heard the clip
     assert "Your own model server writes the texts and transcribes your clips." in dialogs[0][1]
-    (path, sent), = model.requests
+    ((path, sent),) = model.requests
     assert path == "transcribe" and sent["model"] == "double-whisper"
     assert sent["file"] > 16000 * 2  # more than a second of 16 kHz 16-bit audio
     assert page.console_problems == []

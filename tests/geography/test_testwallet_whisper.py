@@ -7,8 +7,8 @@ TESTWALLET_TRANSCRIBE_URL names; the page gets what Whisper heard.
 
 import pytest
 
-from testwallet.server import DaphneServer
 from tests.whisper_models import transcription_server, whisper_model
+from testwallet.server import DaphneServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -28,7 +28,9 @@ def whisper_site(tmp_path_factory):
             yield server
 
 
-async def test_a_spoken_answer_reaches_whisper_through_the_relay_and_comes_back_as_text(mic_page, whisper_site):
+async def test_a_spoken_answer_reaches_whisper_through_the_relay_and_comes_back_as_text(
+    mic_page, whisper_site
+):
     page = mic_page
     dialogs = []
 
@@ -41,7 +43,9 @@ async def test_a_spoken_answer_reaches_whisper_through_the_relay_and_comes_back_
     await page.get_by_role("button", name="Answer by voice with my AI (extension)").click()
     await page.locator('#mode[data-mode="extension"]').wait_for(timeout=5000)
     await page.get_by_role("button", name="Speak your answer").click()
-    await page.locator("#clip-countdown", has_text="13 s left").wait_for(timeout=10000)  # "Peru, Peru, ..." (conftest)
+    await page.locator("#clip-countdown", has_text="13 s left").wait_for(
+        timeout=10000
+    )  # "Peru, Peru, ..." (conftest)
     await page.get_by_role("button", name="Stop").click()
     await page.locator("#verdict[data-verdict]").wait_for(timeout=60000)
     assert "peru" in (await page.locator("#transcript").text_content()).casefold()

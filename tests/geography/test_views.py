@@ -15,7 +15,16 @@ def wav(seconds, rate=16000, channels=1, bits=16):
     data = b"\x01\x00" * int(seconds * rate * channels) if bits == 16 else b"\x01" * int(seconds * rate)
     byte_rate = rate * channels * bits // 8
     fmt = struct.pack("<IHHIIHH", 16, 1, channels, rate, byte_rate, channels * bits // 8, bits)
-    return b"RIFF" + struct.pack("<I", 36 + len(data)) + b"WAVE" + b"fmt " + fmt + b"data" + struct.pack("<I", len(data)) + data
+    return (
+        b"RIFF"
+        + struct.pack("<I", 36 + len(data))
+        + b"WAVE"
+        + b"fmt "
+        + fmt
+        + b"data"
+        + struct.pack("<I", len(data))
+        + data
+    )
 
 
 def expected_country(client):
@@ -41,8 +50,14 @@ def player():
 
 def test_the_page_shows_what_the_manifest_asks_before_any_click(player):
     page = player.get("/geography/").content.decode()
-    for words in ("Family geography game", "English, Russian and Slovak", "at most 15 seconds",
-                  "at most 40 uses a minute", "Recordings of your voice", "0.05 USD"):
+    for words in (
+        "Family geography game",
+        "English, Russian and Slovak",
+        "at most 15 seconds",
+        "at most 40 uses a minute",
+        "Recordings of your voice",
+        "0.05 USD",
+    ):
         assert words in page
 
 
@@ -52,7 +67,9 @@ def test_the_page_embeds_exactly_the_manifest_file(player, settings):
     import sites.geography
 
     page = player.get("/geography/").content.decode()
-    embedded = page.split('<script id="byoa-manifest" type="application/json">', 1)[1].split("</script>", 1)[0]
+    embedded = page.split('<script id="byoa-manifest" type="application/json">', 1)[1].split("</script>", 1)[
+        0
+    ]
     shipped = json.loads((Path(sites.geography.__file__).parent / "manifest.json").read_text())
     assert json.loads(embedded) == shipped
 
@@ -76,7 +93,14 @@ def test_a_typed_right_answer_scores_in_the_session(player):
 
 def test_a_forged_score_or_answer_in_the_post_changes_nothing(player):
     before = _state(player)
-    forged = {"text": "Atlantis", "score": 10, "verdict": "correct", "expected": "Atlantis", "round": 9, "country": "XX"}
+    forged = {
+        "text": "Atlantis",
+        "score": 10,
+        "verdict": "correct",
+        "expected": "Atlantis",
+        "round": 9,
+        "country": "XX",
+    }
     result = post_json(player, "/geography/answer/", forged).json()
     assert result["verdict"] == "wrong" and result["score"] == 0
     assert _state(player)["score"] == 0
@@ -99,8 +123,12 @@ def test_the_own_mode_form_works_without_javascript(player):
 
 @pytest.mark.parametrize(
     ("body", "code"),
-    [("{not json", "bad-json"), ("[1, 2]", "bad-json"), ('{"text": 5}', "answer-invalid"),
-     (json.dumps({"text": "x" * 201}), "answer-too-long")],
+    [
+        ("{not json", "bad-json"),
+        ("[1, 2]", "bad-json"),
+        ('{"text": 5}', "answer-invalid"),
+        (json.dumps({"text": "x" * 201}), "answer-too-long"),
+    ],
 )
 def test_a_bad_answer_gets_a_clear_error_and_loses_nothing(player, body, code):
     before = _state(player)
@@ -115,7 +143,10 @@ def test_posts_need_the_csrf_token():
     client.get("/geography/")
     assert post_json(client, "/geography/answer/", {"text": "Peru"}).status_code == 403
     token = client.cookies["csrftoken"].value
-    assert post_json(client, "/geography/answer/", {"text": "Peru"}, headers={"X-CSRFToken": token}).status_code == 200
+    assert (
+        post_json(client, "/geography/answer/", {"text": "Peru"}, headers={"X-CSRFToken": token}).status_code
+        == 200
+    )
 
 
 def test_the_language_can_change_and_a_wrong_one_is_refused(player):
@@ -136,7 +167,10 @@ def test_a_clip_without_a_paired_wallet_asks_the_visitor_to_type(player):
     before = _state(player)
     response = player.post("/geography/clip/", wav(1.0), content_type="audio/wav")
     assert response.status_code == 200
-    assert response.json() == {"transcript": None, "message": "Your AI did not answer this time. Type your answer instead."}
+    assert response.json() == {
+        "transcript": None,
+        "message": "Your AI did not answer this time. Type your answer instead.",
+    }
     assert _state(player) == before
 
 
@@ -153,7 +187,9 @@ def test_a_clip_without_a_paired_wallet_asks_the_visitor_to_type(player):
     ],
     ids=["17 s", "just over 15 s", "8 kHz", "stereo", "not a WAV", "empty", "wrong type"],
 )
-def test_a_clip_that_does_not_fit_is_refused_with_a_clear_json_error(player, body, content_type, status, code):
+def test_a_clip_that_does_not_fit_is_refused_with_a_clear_json_error(
+    player, body, content_type, status, code
+):
     response = player.post("/geography/clip/", body, content_type=content_type)
     assert response.status_code == status
     assert response.json()["error"] == code and response.json()["message"]
@@ -164,8 +200,13 @@ def test_a_clip_is_measured_from_its_samples_as_the_wallet_measures_it(player):
     # the server does too, and refuses the clip only for what the wallet would refuse.
     too_long, short = bytearray(wav(15.02)), bytearray(wav(1.0))
     too_long[4:8] = short[4:8] = (36).to_bytes(4, "little")
-    assert player.post("/geography/clip/", bytes(too_long), content_type="audio/wav").json()["error"] == "clip-too-long"
-    assert player.post("/geography/clip/", bytes(short), content_type="audio/wav").json()["transcript"] is None
+    assert (
+        player.post("/geography/clip/", bytes(too_long), content_type="audio/wav").json()["error"]
+        == "clip-too-long"
+    )
+    assert (
+        player.post("/geography/clip/", bytes(short), content_type="audio/wav").json()["transcript"] is None
+    )
 
 
 def test_an_oversized_body_is_refused_by_its_declared_length_before_it_is_read(player):

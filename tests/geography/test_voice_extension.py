@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from testwallet.extension import FAILED
 from tests.geography.conftest import right_answer
+from testwallet.extension import FAILED
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -62,7 +62,10 @@ async def test_a_spoken_clip_reaches_the_wallet_as_16khz_mono_wav_of_the_recorde
 ):
     byoa_extension.reply("audio.transcribe", {"text": await right_answer(game)})
     await use_extension(game)
-    assert await game.locator("#mode").text_content() == "Answering by voice with your AI, through the BYOA extension"
+    assert (
+        await game.locator("#mode").text_content()
+        == "Answering by voice with your AI, through the BYOA extension"
+    )
     await speak(game, "13 s left")
     await game.locator('#verdict[data-verdict="correct"]').wait_for(timeout=10000)
 
@@ -71,8 +74,12 @@ async def test_a_spoken_clip_reaches_the_wallet_as_16khz_mono_wav_of_the_recorde
     assert (rate, channels, width) == (16000, 1, 2)
     # Stopped while the countdown showed 13 s left: 2 to 3 s recorded, plus the click (slow on a busy machine).
     assert 2.0 <= seconds <= 5.0
-    assert float(await game.locator("#clip-info").get_attribute("data-seconds")) == pytest.approx(seconds, abs=1e-4)
-    assert call.summary["audio"]["clipSeconds"] == pytest.approx(seconds, abs=1e-4)  # the wallet's own measure
+    assert float(await game.locator("#clip-info").get_attribute("data-seconds")) == pytest.approx(
+        seconds, abs=1e-4
+    )
+    assert call.summary["audio"]["clipSeconds"] == pytest.approx(
+        seconds, abs=1e-4
+    )  # the wallet's own measure
     assert rms > 0.01  # the microphone's speech, not silence
     assert call.params == {"language": "en"}
     assert await game.locator("#score").text_content() == "1"
@@ -119,7 +126,7 @@ async def test_a_failed_call_falls_back_to_own_mode_without_losing_the_question(
 
 
 async def test_a_transcript_with_markup_is_shown_as_text_and_scores_nothing(game, byoa_extension):
-    evil = '<img src=x onerror="document.title=\'pwned\'"><b>Peru</b>'
+    evil = "<img src=x onerror=\"document.title='pwned'\"><b>Peru</b>"
     byoa_extension.reply("audio.transcribe", {"text": evil})
     await use_extension(game)
     await speak(game, "14 s left")
@@ -141,10 +148,14 @@ async def test_answering_faster_than_the_manifest_allows_is_told_to_wait_and_los
     await use_extension(page)
     for count in range(1, 41):
         await speak(page, "15 s left")
-        await byoa_extension.wait_until(lambda ext, count=count: len(ext.calls) == count and ext.calls[-1].done, timeout=10)
+        await byoa_extension.wait_until(
+            lambda ext, count=count: len(ext.calls) == count and ext.calls[-1].done, timeout=10
+        )
         await page.locator("#speak:enabled").wait_for(timeout=5000)
     await speak(page, "15 s left")
-    await page.locator('#notice[data-waiting="true"]', has_text="may use your AI 40 times a minute").wait_for(timeout=5000)
+    await page.locator('#notice[data-waiting="true"]', has_text="may use your AI 40 times a minute").wait_for(
+        timeout=5000
+    )
     assert len(byoa_extension.calls) == 40
     await page.clock.fast_forward(61_000)
     await byoa_extension.wait_until(lambda ext: len(ext.calls) == 41 and ext.calls[-1].done, timeout=10)
@@ -152,10 +163,14 @@ async def test_answering_faster_than_the_manifest_allows_is_told_to_wait_and_los
     assert all(call.ok for call in byoa_extension.calls)
 
 
-async def test_the_recorder_loads_on_the_first_speak_once_under_its_hashed_names(game, byoa_extension, daphne_server):
+async def test_the_recorder_loads_on_the_first_speak_once_under_its_hashed_names(
+    game, byoa_extension, daphne_server
+):
     loaded = """() => performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname)"""
     recorder = re.compile(r"^/static/byoa/(recorder|recorder-worklet|wav)\.")
-    assert [path for path in await game.evaluate(loaded) if recorder.match(path)] == []  # typing needs none of it
+    assert [
+        path for path in await game.evaluate(loaded) if recorder.match(path)
+    ] == []  # typing needs none of it
     # The server's access log: the AudioWorklet's fetch is not one of the page's own requests.
     mark = len(daphne_server.output())
     byoa_extension.reply("audio.transcribe", {"text": await right_answer(game)})
@@ -166,7 +181,9 @@ async def test_the_recorder_loads_on_the_first_speak_once_under_its_hashed_names
     # Minified, hashed names under DEBUG off (collectstatic): each file once, the worklet too.
     ours = sorted(path for path in fetched if recorder.match(path))
     assert [re.sub(r"\.[0-9a-f]{12}\.js$", ".js", path) for path in ours] == [
-        "/static/byoa/recorder-worklet.js", "/static/byoa/recorder.js", "/static/byoa/wav.js",
+        "/static/byoa/recorder-worklet.js",
+        "/static/byoa/recorder.js",
+        "/static/byoa/wav.js",
     ]
     assert all(re.search(r"\.[0-9a-f]{12}\.js$", path) for path in ours)
     assert game.console_problems == []

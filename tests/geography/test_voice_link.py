@@ -11,8 +11,8 @@ import wave
 
 import pytest
 
-from testwallet.direct import ScriptedBackend
 from tests.geography.conftest import right_answer
+from testwallet.direct import ScriptedBackend
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -60,7 +60,10 @@ async def test_a_clip_goes_through_the_server_to_the_paired_wallet_and_comes_bac
     wallet = await direct_wallet(link, ScriptedBackend({"audio.transcribe": transcribe}))
     assert wallet.opened, wallet.activity
     await game.locator("#link-state", has_text="Connected.").wait_for(timeout=5000)
-    assert await game.locator("#mode").text_content() == "Answering by voice with your AI, through the direct link"
+    assert (
+        await game.locator("#mode").text_content()
+        == "Answering by voice with your AI, through the direct link"
+    )
 
     await speak(game)
     await game.locator('#verdict[data-verdict="correct"]').wait_for(timeout=10000)
@@ -70,7 +73,9 @@ async def test_a_clip_goes_through_the_server_to_the_paired_wallet_and_comes_bac
     with wave.open(io.BytesIO(clip)) as wav:
         assert (wav.getframerate(), wav.getnchannels(), wav.getsampwidth()) == (16000, 1, 2)
         seconds = wav.getnframes() / 16000
-    assert float(await game.locator("#clip-info").get_attribute("data-seconds")) == pytest.approx(seconds, abs=1e-4)
+    assert float(await game.locator("#clip-info").get_attribute("data-seconds")) == pytest.approx(
+        seconds, abs=1e-4
+    )
     assert params == {"language": "en"}
     assert game.console_problems == []
 
@@ -113,7 +118,9 @@ async def test_a_wallet_that_fails_a_call_sends_the_visitor_to_own_mode(game, di
     await direct_wallet(await shown_link(game), ScriptedBackend({"audio.transcribe": refuse}))
     await game.locator("#link-state", has_text="Connected.").wait_for(timeout=5000)
     await speak(game)
-    await game.locator("#notice", has_text="Your AI did not answer this time. Type your answer instead.").wait_for(timeout=10000)
+    await game.locator(
+        "#notice", has_text="Your AI did not answer this time. Type your answer instead."
+    ).wait_for(timeout=10000)
     assert await game.locator("#mode").get_attribute("data-mode") == "own"
     assert await game.locator("#round").text_content() == "1"
 

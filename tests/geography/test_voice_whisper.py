@@ -15,12 +15,12 @@ from array import array
 import pytest
 import pytest_asyncio
 
-from testwallet.direct import WhisperBackend
 from byoa import wav as wallet_wav
 from sites.geography import names, places
-from testwallet.speech import spoken_wav
 from tests.geography.conftest import question_country
 from tests.whisper_models import whisper_model
+from testwallet.direct import WhisperBackend
+from testwallet.speech import spoken_wav
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -44,7 +44,9 @@ def vocabulary(language):
 @pytest.fixture(scope="module")
 def whisper_backend():
     """One backend for the module: the base model (loaded once per session), each language's names."""
-    return WhisperBackend(whisper_model("base"), vocabulary={language: vocabulary(language) for language in SPOKEN})
+    return WhisperBackend(
+        whisper_model("base"), vocabulary={language: vocabulary(language) for language in SPOKEN}
+    )
 
 
 class CountingBackend:
@@ -124,14 +126,18 @@ async def a_game_asking(page, server, language, wanted, reload=True):
         await page.goto(server.url + "/geography/")
     token = next(c["value"] for c in await page.context.cookies() if c["name"] == "csrftoken")
     headers = {"Content-Type": "application/json", "X-CSRFToken": token}
-    response = await page.request.post(server.url + "/geography/language/", data=f'{{"language": "{language}"}}', headers=headers)
+    response = await page.request.post(
+        server.url + "/geography/language/", data=f'{{"language": "{language}"}}', headers=headers
+    )
     question = (await response.json())["question"]
     for _attempt in range(1000):  # one place in ~80 asks for a given country: 1000 misses are ~1e-6
         if wanted(question_country(question)):
             if reload:
                 await page.reload()
             return question_country(question)
-        question = (await (await page.request.post(server.url + "/geography/new/", data="{}", headers=headers)).json())["question"]
+        question = (
+            await (await page.request.post(server.url + "/geography/new/", data="{}", headers=headers)).json()
+        )["question"]
     raise AssertionError("no game asked for the wanted country")
 
 
@@ -187,7 +193,9 @@ async def test_a_spoken_country_name_is_heard_by_whisper_and_scored_right(
         await a_game_asking(page, dev_server, language, lambda asked: asked == country)
         backend = CountingBackend(whisper_backend)
         await paired(page, direct_wallet, backend)
-        verdict = await whole_name_answered(page, dev_server, backend, language, lambda asked: asked == country)
+        verdict = await whole_name_answered(
+            page, dev_server, backend, language, lambda asked: asked == country
+        )
         assert verdict == "correct", await page.locator("#transcript").text_content()
         assert backend.clips[-1][1] == {"language": language}
     finally:
@@ -195,7 +203,9 @@ async def test_a_spoken_country_name_is_heard_by_whisper_and_scored_right(
 
 
 @pytest.mark.parametrize("language", list(SPOKEN))
-async def test_a_spoken_name_of_another_country_is_scored_wrong(language, speaking, dev_server, direct_wallet, whisper_backend):
+async def test_a_spoken_name_of_another_country_is_scored_wrong(
+    language, speaking, dev_server, direct_wallet, whisper_backend
+):
     browser = await speaking(language, said(language))
     context = await browser.new_context()
     try:
@@ -210,7 +220,9 @@ async def test_a_spoken_name_of_another_country_is_scored_wrong(language, speaki
         await context.close()
 
 
-async def test_a_silent_clip_is_heard_as_no_answer_and_the_question_stays(speaking, dev_server, direct_wallet, whisper_backend):
+async def test_a_silent_clip_is_heard_as_no_answer_and_the_question_stays(
+    speaking, dev_server, direct_wallet, whisper_backend
+):
     def silence(path):
         path.write_bytes(wallet_wav.silent_clip(20))
         return path
@@ -226,7 +238,11 @@ async def test_a_silent_clip_is_heard_as_no_answer_and_the_question_stays(speaki
         await page.get_by_role("button", name="Speak your answer").dispatch_event("click")
         await page.locator("#clip-countdown", has_text="13 s left").wait_for(timeout=10000)
         await page.get_by_role("button", name="Stop").dispatch_event("click")
-        await page.wait_for_function("n => performance.getEntriesByName('geography:clip-to-verdict').length >= n", arg=1, timeout=120000)
+        await page.wait_for_function(
+            "n => performance.getEntriesByName('geography:clip-to-verdict').length >= n",
+            arg=1,
+            timeout=120000,
+        )
         assert await page.locator("#verdict").get_attribute("data-verdict") == "no-answer"
         assert await page.locator("#transcript").text_content() == ""
         assert await page.locator("#question").text_content() == question
@@ -235,7 +251,9 @@ async def test_a_silent_clip_is_heard_as_no_answer_and_the_question_stays(speaki
         await context.close()
 
 
-async def test_a_16_second_clip_is_refused_before_the_wallet_hears_it(speaking, dev_server, direct_wallet, whisper_backend, tmp_path):
+async def test_a_16_second_clip_is_refused_before_the_wallet_hears_it(
+    speaking, dev_server, direct_wallet, whisper_backend, tmp_path
+):
     browser = await speaking("en", said("en"))
     context = await browser.new_context()
     try:
@@ -243,12 +261,18 @@ async def test_a_16_second_clip_is_refused_before_the_wallet_hears_it(speaking, 
         await page.goto(dev_server.url + "/geography/")
         backend = CountingBackend(whisper_backend)
         await paired(page, direct_wallet, backend)
-        long_clip = spoken_wav(", ".join(["Argentina"] * 30), tmp_path / "long.wav", voice="en-us").read_bytes()
+        long_clip = spoken_wav(
+            ", ".join(["Argentina"] * 30), tmp_path / "long.wav", voice="en-us"
+        ).read_bytes()
         assert wallet_wav.clip_seconds(long_clip) > 16
-        long_clip = long_clip[:44] + long_clip[44 : 44 + 16 * 16000 * 2]  # 16 s of speech, the header says more
+        long_clip = (
+            long_clip[:44] + long_clip[44 : 44 + 16 * 16000 * 2]
+        )  # 16 s of speech, the header says more
         token = next(c["value"] for c in await context.cookies() if c["name"] == "csrftoken")
         response = await page.request.post(
-            dev_server.url + "/geography/clip/", data=long_clip, headers={"Content-Type": "audio/wav", "X-CSRFToken": token}
+            dev_server.url + "/geography/clip/",
+            data=long_clip,
+            headers={"Content-Type": "audio/wav", "X-CSRFToken": token},
         )
         assert response.status == 413
         assert (await response.json())["error"] in ("clip-too-long", "clip-too-large")

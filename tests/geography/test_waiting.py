@@ -8,8 +8,8 @@ import asyncio
 
 import pytest
 
-from testwallet.extension import Consent
 from tests.geography.conftest import right_answer
+from testwallet.extension import Consent
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -64,7 +64,9 @@ async def test_a_link_nobody_answers_shows_the_wait_and_stopping_ends_the_polls(
     assert len(polls) == seen >= 1
 
 
-async def test_a_slow_transcript_is_waited_for_visibly_and_then_judged(mic_page, daphne_server, byoa_extension):
+async def test_a_slow_transcript_is_waited_for_visibly_and_then_judged(
+    mic_page, daphne_server, byoa_extension
+):
     answered = asyncio.Event()
     country = {}
 

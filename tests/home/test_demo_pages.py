@@ -16,8 +16,16 @@ pytestmark = [pytest.mark.browser, pytest.mark.live]
 AXE = Path(__file__).resolve().parents[2] / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 375, "height": 740}
-PAGES = ["/", "/bookshop/", "/bookshop/?testwallet=1", "/bookshop/basket/", "/geography/", "/geography/?testwallet=1",
-         "/twentyq/", "/twentyq/?testwallet=1"]
+PAGES = [
+    "/",
+    "/bookshop/",
+    "/bookshop/?testwallet=1",
+    "/bookshop/basket/",
+    "/geography/",
+    "/geography/?testwallet=1",
+    "/twentyq/",
+    "/twentyq/?testwallet=1",
+]
 
 
 @pytest.fixture(scope="module")
@@ -61,7 +69,9 @@ async def test_demo_page_has_no_serious_or_critical_axe_violation(page, debug_si
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280", "375"])
-async def test_games_in_play_with_their_consent_opened_have_no_serious_axe_violation(page, debug_site, viewport):
+async def test_games_in_play_with_their_consent_opened_have_no_serious_axe_violation(
+    page, debug_site, viewport
+):
     await open_page(page, debug_site, "/twentyq/", viewport)
     await page.locator("#manifest-plain summary").click()
     await page.locator("#ways[data-ready='true']").wait_for(timeout=5000)
@@ -107,11 +117,19 @@ async def test_home_page_says_how_to_try_each_demo_now_and_links_it_with_the_tes
         demo = demos.nth(index)
         url = await demo.locator("h3 a").get_attribute("href")
         assert await demo.get_by_role("link", name="Play it now, on its own").get_attribute("href") == url
-        assert await demo.get_by_role("link", name="Try it with the test wallet").get_attribute("href") == url + "?testwallet=1"
+        assert (
+            await demo.get_by_role("link", name="Try it with the test wallet").get_attribute("href")
+            == url + "?testwallet=1"
+        )
         text = await demo.text_content()
         assert "README" in text and "direct link" in text.lower()
     explained = await page.locator(".ways-explained").text_content()
-    for words in ("no AI at all", "a script answers, no AI runs", "Ollama or LM Studio", "bringyourownagent://"):
+    for words in (
+        "no AI at all",
+        "a script answers, no AI runs",
+        "Ollama or LM Studio",
+        "bringyourownagent://",
+    ):
         assert words in explained
     await demos.nth(2).get_by_role("link", name="Try it with the test wallet").click()
     await page.locator(".testwallet-banner").wait_for(timeout=5000)
@@ -138,7 +156,9 @@ async def test_geography_is_played_with_the_keyboard_alone_and_its_verdict_is_an
     await page.locator('#verdict[data-verdict="correct"]').wait_for(timeout=5000)
 
 
-async def test_twenty_questions_is_played_with_the_keyboard_alone_and_its_moves_are_announced(page, debug_site):
+async def test_twenty_questions_is_played_with_the_keyboard_alone_and_its_moves_are_announced(
+    page, debug_site
+):
     await page.goto(debug_site.url + "/twentyq/")
     await page.locator("#ways[data-ready='true']").wait_for(timeout=5000)
     for live in ("#pending", "#stream-text"):
@@ -157,7 +177,9 @@ async def test_the_bookshop_is_used_with_the_keyboard_alone_and_its_answers_are_
     await page.goto(debug_site.url + "/bookshop/")
     assert await page.locator("#transcript").get_attribute("aria-live") == "polite"
     await tab_to(page, "#catalog button")
-    title = await page.evaluate("() => document.activeElement.closest('li').querySelector('.title').textContent")
+    title = await page.evaluate(
+        "() => document.activeElement.closest('li').querySelector('.title').textContent"
+    )
     await page.keyboard.press("Enter")
     await page.wait_for_url("**/bookshop/**")
     await page.goto(debug_site.url + "/bookshop/basket/")

@@ -12,7 +12,11 @@ DEMOS = ("sites.bookshop", "sites.geography", "sites.twentyq")
 
 
 def test_home_lists_each_demo_app_that_declares_itself_in_installed_apps_order():
-    assert [demo["title"] for demo in installed_demos()] == ["Bookshop", "Voice geography game", "Twenty Questions"]
+    assert [demo["title"] for demo in installed_demos()] == [
+        "Bookshop",
+        "Voice geography game",
+        "Twenty Questions",
+    ]
     assert [demo["url"] for demo in installed_demos()] == ["/bookshop/", "/geography/", "/twentyq/"]
 
 

@@ -8,7 +8,9 @@ import pytest
 
 pytestmark = [
     pytest.mark.live,
-    pytest.mark.skipif(shutil.which("npx") is None, reason="npx (Node.js) is not installed, so the MCP Inspector cannot run"),
+    pytest.mark.skipif(
+        shutil.which("npx") is None, reason="npx (Node.js) is not installed, so the MCP Inspector cannot run"
+    ),
 ]
 
 # Pinned: the CLI's output format is what the assertions read.
@@ -35,10 +37,14 @@ def test_inspector_cli_lists_the_shop_tools(daphne_server):
 def test_inspector_cli_calls_search_books(daphne_server):
     result = inspector(
         daphne_server,
-        "--method", "tools/call",
-        "--tool-name", "search_books",
-        "--tool-arg", "mood=calm",
-        "--tool-arg", "limit=2",
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "search_books",
+        "--tool-arg",
+        "mood=calm",
+        "--tool-arg",
+        "limit=2",
     )
     assert result.get("isError") is not True
     assert len(result["structuredContent"]["books"]) == 2

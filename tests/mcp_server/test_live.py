@@ -29,7 +29,9 @@ async def browser_cookies(server, slug):
     async with httpx.AsyncClient(base_url=server.url) as browser:
         assert (await browser.get("/bookshop/")).status_code == 200
         added = await browser.post(
-            "/bookshop/basket/add/", data={"slug": slug}, headers={"x-csrftoken": browser.cookies["csrftoken"]}
+            "/bookshop/basket/add/",
+            data={"slug": slug},
+            headers={"x-csrftoken": browser.cookies["csrftoken"]},
         )
         assert added.status_code == 302 and "sessionid" in browser.cookies
         return dict(browser.cookies)
@@ -55,7 +57,10 @@ async def test_basket_tools_act_on_the_browser_session_of_the_cookie(daphne_serv
         assert not added.is_error, added.content
         basket = await client.call_tool("view_basket", {})
         items = basket.structured_content["items"]
-        assert [(item["book"]["slug"], item["quantity"]) for item in items] == [("dune", 1), ("the-hobbit", 2)]
+        assert [(item["book"]["slug"], item["quantity"]) for item in items] == [
+            ("dune", 1),
+            ("the-hobbit", 2),
+        ]
 
 
 async def test_two_browser_sessions_never_see_each_others_basket(daphne_server):

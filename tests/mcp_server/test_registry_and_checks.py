@@ -59,7 +59,9 @@ def test_the_declared_hints_become_mcp_annotations_each_sent_explicitly():
     module.web_search = web_search
     (registration,) = tools_in([module])
     assert registration.annotations.model_dump(by_alias=True, exclude_none=True) == {
-        "readOnlyHint": True, "destructiveHint": False, "openWorldHint": True,
+        "readOnlyHint": True,
+        "destructiveHint": False,
+        "openWorldHint": True,
     }
 
 

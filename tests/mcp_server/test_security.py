@@ -65,7 +65,9 @@ def test_with_debug_on_and_no_allowed_hosts_localhost_names_are_served_as_by_dja
     assert refusal(scope(host=host)) is None
 
 
-@pytest.mark.parametrize("debug, host", [(True, "evil.example"), (True, "localhost.evil.example"), (False, "localhost:8000")])
+@pytest.mark.parametrize(
+    "debug, host", [(True, "evil.example"), (True, "localhost.evil.example"), (False, "localhost:8000")]
+)
 def test_with_no_allowed_hosts_only_debugs_localhost_names_are_served(settings, debug, host):
     settings.DEBUG, settings.ALLOWED_HOSTS = debug, []
     assert refusal(scope(host=host))[0] == 421

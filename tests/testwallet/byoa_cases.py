@@ -69,10 +69,19 @@ CASES = [
     ("quiz with models block and extension limits", QUIZ),
     ("no expected cost", manifest(expectedCost=ABSENT)),
     ("expected cost null is absent", manifest(expectedCost=None)),
-    ("expected cost per hour and an unknown period", manifest(expectedCost={"perHour": "1 EUR", "perDay": "2 EUR"})),
+    (
+        "expected cost per hour and an unknown period",
+        manifest(expectedCost={"perHour": "1 EUR", "perDay": "2 EUR"}),
+    ),
     ("only an optional skill", manifest(skills={"text.generate": {"required": False}})),
-    ("unknown but well formed skill", manifest(skills={"audio.transcribe": {"required": True}, "music.compose": {"required": False}})),
-    ("unknown top-level fields sorted by code point", manifest(**{"zeta": 1, "Alpha": 2, "\uffff": 3, "\U0001f600": 4, "é": 5})),
+    (
+        "unknown but well formed skill",
+        manifest(skills={"audio.transcribe": {"required": True}, "music.compose": {"required": False}}),
+    ),
+    (
+        "unknown top-level fields sorted by code point",
+        manifest(**{"zeta": 1, "Alpha": 2, "\uffff": 3, "\U0001f600": 4, "é": 5}),
+    ),
     ("a field named constructor is not inherited", manifest(constructor={"a": 1})),
     ("whole float count", with_limits(maxCallsPerMinute=20.0, maxClipSeconds=2.5)),
     ("largest exact number", with_limits(maxTextChars=9007199254740991)),
@@ -95,7 +104,7 @@ CASES = [
     ("summary blank", manifest(purpose={"summary": " \t\u3000\u2028"})),
     ("summary not a string", manifest(purpose={"summary": 42})),
     ("summary of 201 characters", manifest(purpose={"summary": "x" * 201})),
-    ("summary with quotes and controls", manifest(purpose={"summary": "x" * 200 + "\"\n\u0001é"})),
+    ("summary with quotes and controls", manifest(purpose={"summary": "x" * 200 + '"\n\u0001é'})),
     ("limits not an object", manifest(purpose={"summary": "Quiz", "limits": [1]})),
     ("negative rate", with_limits(maxCallsPerMinute=-1)),
     ("fractional rate", with_limits(maxCallsPerMinute=1.5)),
@@ -129,5 +138,8 @@ CASES = [
     ("cost with a leading zero", manifest(expectedCost={"perSession": "01 USD"})),
     ("cost in lower case", manifest(expectedCost={"perCall": "5 usd"})),
     ("cost a number", manifest(expectedCost={"perCall": 5})),
-    ("everything wrong", {"byoa": 1, "purpose": [], "skills": {"x": 1}, "privacy": None, "expectedCost": [], "extra": 1}),
+    (
+        "everything wrong",
+        {"byoa": 1, "purpose": [], "skills": {"x": 1}, "privacy": None, "expectedCost": [], "extra": 1},
+    ),
 ]

@@ -94,7 +94,8 @@ async def test_stop_pressed_in_the_wallet_mid_stream_rejects_499(aiwallet, conne
     asked = await settled(connected.evaluate("window.asked"))
     assert asked["error"] == refused(499, "The answer was stopped from AI Wallet")
     assert await connected.evaluate("window.seen") == [
-        {"kind": "start", "providerName": "Test wallet", "model": "echo-1"}, {"kind": "text", "delta": "Piranesi "},
+        {"kind": "start", "providerName": "Test wallet", "model": "echo-1"},
+        {"kind": "text", "delta": "Piranesi "},
     ]
     assert await aiwallet.chats[-1].ended() == "stopped"
 
@@ -121,7 +122,10 @@ async def test_held_answer_streams_on_when_resumed(aiwallet, connected):
     reply = aiwallet.reply(["One ", "two ", "three."], hold_after=1)
     await connected.evaluate(START, ["chat", QUESTION])
     await reply.held()
-    assert await connected.evaluate("window.seen.map((event) => event.delta ?? event.kind)") == ["start", "One "]
+    assert await connected.evaluate("window.seen.map((event) => event.delta ?? event.kind)") == [
+        "start",
+        "One ",
+    ]
     reply.resume()
     asked = await settled(connected.evaluate("window.asked"))
     assert asked["result"]["message"]["content"] == "One two three."
@@ -132,7 +136,10 @@ async def test_held_answer_streams_on_when_resumed(aiwallet, connected):
 async def test_tools_only_step_sends_start_right_before_the_result(aiwallet, connected):
     aiwallet.reply(tool_calls=[ToolCall("search_books", {"mood": "calm"})])
     asked = await ask(connected, "chat", {**QUESTION, "tools": TOOLS})
-    assert asked["events"] == [{"kind": "start", "providerName": "Test wallet", "model": "echo-1"}, {"kind": "settled"}]
+    assert asked["events"] == [
+        {"kind": "start", "providerName": "Test wallet", "model": "echo-1"},
+        {"kind": "settled"},
+    ]
     assert asked["result"]["finishReason"] == "toolCalls"
     assert asked["result"]["message"]["content"] == ""
 
@@ -144,7 +151,8 @@ async def test_tool_calls_carry_stable_ids_and_parsed_arguments(aiwallet, connec
     asked = await ask(connected, "chat", {**QUESTION, "tools": TOOLS})
     calls = asked["result"]["message"]["toolCalls"]
     assert [(call["name"], call["arguments"]) for call in calls] == [
-        ("search_books", {"mood": "calm"}), ("get_book", {"slug": "piranesi"}),
+        ("search_books", {"mood": "calm"}),
+        ("get_book", {"slug": "piranesi"}),
     ]
     ids = [call["id"] for call in calls]
     assert len(set(ids)) == 2 and all(ids)
@@ -153,7 +161,10 @@ async def test_tool_calls_carry_stable_ids_and_parsed_arguments(aiwallet, connec
     answered = [
         *QUESTION["messages"],
         asked["result"]["message"],
-        *({"role": "tool", "toolCallId": call["id"], "name": call["name"], "content": "[]"} for call in calls),
+        *(
+            {"role": "tool", "toolCallId": call["id"], "name": call["name"], "content": "[]"}
+            for call in calls
+        ),
     ]
     await ask(connected, "chat", {"messages": answered, "tools": TOOLS})
     assert [m["toolCallId"] for m in aiwallet.chats[-1].messages if m["role"] == "tool"] == ids
@@ -183,10 +194,22 @@ async def test_model_function_answers_when_nothing_is_queued(aiwallet, connected
 
 
 async def test_echo_model_answers_when_the_test_scripts_nothing(connected):
-    asked = await ask(connected, "chat", {"messages": [
-        {"role": "system", "content": "Be brief."},
-        {"role": "user", "content": [{"type": "text", "text": "Which book "}, {"type": "text", "text": "is calm?"}]},
-    ]})
+    asked = await ask(
+        connected,
+        "chat",
+        {
+            "messages": [
+                {"role": "system", "content": "Be brief."},
+                {
+                    "role": "user",
+                    "content": [
+                        {"type": "text", "text": "Which book "},
+                        {"type": "text", "text": "is calm?"},
+                    ],
+                },
+            ]
+        },
+    )
     deltas = [event["delta"] for event in asked["events"] if event["kind"] == "text"]
     assert deltas == ["Echo: ", "Which ", "book ", "is ", "calm?"]
     assert asked["result"] == {
@@ -215,12 +238,12 @@ async def test_auto_link_has_no_model_and_start_names_the_account_that_answers(a
     assert aiwallet.chats[-1].account == "ChatGPT"
 
 
-
-
 # -- Abort ---------------------------------------------------------------------------------------
 
 
-async def test_abort_rejects_at_once_with_the_signal_reason_and_the_wallet_stops_the_chat(aiwallet, connected):
+async def test_abort_rejects_at_once_with_the_signal_reason_and_the_wallet_stops_the_chat(
+    aiwallet, connected
+):
     reply = aiwallet.reply(["Piranesi ", "suits ", "a calm evening."], hold_after=2)
     await connected.evaluate(START, ["chat", QUESTION])
     await reply.held()

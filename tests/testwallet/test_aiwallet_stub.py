@@ -9,6 +9,7 @@ Each test drives the in-page provider with ``page.evaluate`` and the wallet behi
 
 import pytest
 
+from tests.served import static_url
 from tests.testwallet.aiwallet_cases import (
     ASK_BOTH,
     ECHO_LINK,
@@ -22,7 +23,6 @@ from tests.testwallet.aiwallet_cases import (
     settled,
 )
 from testwallet.aiwallet import ScriptError, ToolCall, script_path
-from tests.served import static_url
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -82,9 +82,17 @@ async def test_provider_is_frozen_and_cannot_be_replaced(site):
         }"""
     )
     assert checks == {
-        "writable": False, "configurable": False, "frozen": True, "same": True, "redefined": False,
-        "patched": False, "strictThrows": True, "deleted": False, "keys": ["isAIWallet", "name", "onLink", "request"],
-        "isAIWallet": True, "name": "Test wallet",
+        "writable": False,
+        "configurable": False,
+        "frozen": True,
+        "same": True,
+        "redefined": False,
+        "patched": False,
+        "strictThrows": True,
+        "deleted": False,
+        "keys": ["isAIWallet", "name", "onLink", "request"],
+        "isAIWallet": True,
+        "name": "Test wallet",
     }
 
 
@@ -102,7 +110,9 @@ async def test_provider_is_defined_in_the_top_frame_only(site):
     assert await site.evaluate("'aiwallet' in document.querySelector('iframe').contentWindow") is False
 
 
-async def test_origin_comes_from_the_calling_frame_not_from_what_the_page_sends(aiwallet, site, daphne_server):
+async def test_origin_comes_from_the_calling_frame_not_from_what_the_page_sends(
+    aiwallet, site, daphne_server
+):
     aiwallet.approve_site("https://bank.example")
     # A script of the page calls the binding itself and names another site as its origin.
     forged = """() => window.__testwalletAiwallet({
@@ -129,7 +139,9 @@ async def test_connect_asks_the_visitor_once_then_status_is_connected(aiwallet, 
     assert len(aiwallet.approval_windows) == 1
 
 
-async def test_approval_window_shows_the_host_and_the_account_and_waits_for_the_visitor(aiwallet, site, daphne_server):
+async def test_approval_window_shows_the_host_and_the_account_and_waits_for_the_visitor(
+    aiwallet, site, daphne_server
+):
     aiwallet.add_account("Claude", "claude-haiku-5-5")
     aiwallet.set_default_account("Claude")
     aiwallet.approval = "wait"
@@ -161,7 +173,9 @@ async def test_approve_stays_disabled_until_the_wallet_holds_an_account(aiwallet
     aiwallet.add_account("ChatGPT", "gpt-6-luna")
     window.approve()
     assert (await settled(site.evaluate("window.asked")))["result"] == {
-        "connected": True, "providerName": "ChatGPT", "model": "gpt-6-luna",
+        "connected": True,
+        "providerName": "ChatGPT",
+        "model": "gpt-6-luna",
     }
 
 
@@ -173,7 +187,9 @@ async def test_wallet_not_set_up_rejects_403(aiwallet, site, method):
     assert asked["error"]["message"] == "AI Wallet is not set up yet. Open it from the browser toolbar."
 
 
-async def test_locked_wallet_reports_disconnected_and_closing_the_unlock_window_rejects_403(aiwallet, connected):
+async def test_locked_wallet_reports_disconnected_and_closing_the_unlock_window_rejects_403(
+    aiwallet, connected
+):
     aiwallet.lock()
     assert (await ask(connected, "status"))["result"] == {"connected": False}
     aiwallet.unlocking = "close"
@@ -182,7 +198,9 @@ async def test_locked_wallet_reports_disconnected_and_closing_the_unlock_window_
         assert asked["error"] == refused(403, "AI Wallet is locked. Unlock it to continue.")
 
 
-async def test_requests_that_meet_the_lock_share_one_unlock_window_and_go_on_once_unlocked(aiwallet, connected):
+async def test_requests_that_meet_the_lock_share_one_unlock_window_and_go_on_once_unlocked(
+    aiwallet, connected
+):
     aiwallet.lock()
     aiwallet.unlocking = "wait"
     await connected.evaluate(ASK_BOTH)
@@ -203,7 +221,9 @@ async def test_closing_the_unlock_window_rejects_every_request_waiting_on_it(aiw
     await aiwallet.wait_until(lambda wallet: len(window.requests) == 2)
     window.close()
     answers = await settled(connected.evaluate("window.both"))
-    assert [answer["error"]["message"] for answer in answers] == ["AI Wallet is locked. Unlock it to continue."] * 2
+    assert [answer["error"]["message"] for answer in answers] == [
+        "AI Wallet is locked. Unlock it to continue."
+    ] * 2
     assert aiwallet.locked is True
 
 
@@ -268,7 +288,9 @@ async def test_unlock_notifies_approved_sites_and_lock_sends_nothing(aiwallet, c
     assert (await ask(connected, "status"))["result"] == {"connected": False}
     assert len(aiwallet.notices) == sent
     aiwallet.unlock()
-    assert await notices(connected, 1) == [{"connected": True, "providerName": "Test wallet", "model": "echo-1"}]
+    assert await notices(connected, 1) == [
+        {"connected": True, "providerName": "Test wallet", "model": "echo-1"}
+    ]
 
 
 async def test_on_link_returns_a_function_that_removes_the_listener(aiwallet, connected):
@@ -326,13 +348,16 @@ async def test_stub_alone_asks_with_confirm_and_echoes_as_a_test_wallet(page, da
 # -- @aiconnect/core against the stub ------------------------------------------------------------
 
 
-async def test_aiconnect_connects_chats_runs_tools_and_follows_notices_through_the_stub(aiwallet, site, daphne_server):
+async def test_aiconnect_connects_chats_runs_tools_and_follows_notices_through_the_stub(
+    aiwallet, site, daphne_server
+):
     aiwallet.add_account("Claude", "claude-haiku-5-5")
     aiwallet.set_default_account("Claude")
     aiwallet.reply(tool_calls=[ToolCall("search_books", {"mood": "calm"})])
     aiwallet.reply(["Piranesi ", "suits a calm evening."])
-    await settled(site.evaluate(
-        """async (library) => {
+    await settled(
+        site.evaluate(
+            """async (library) => {
           const { AiConnect, runConversation } = await import(library);
           const client = new AiConnect();
           window.client = client;
@@ -354,8 +379,9 @@ async def test_aiconnect_connects_chats_runs_tools_and_follows_notices_through_t
           });
           window.added = added.map((message) => message.role);
         }""",
-        static_url(daphne_server, "aiconnect/index.js"),
-    ))
+            static_url(daphne_server, "aiconnect/index.js"),
+        )
+    )
     assert await site.evaluate("window.states") == ["disconnected", "connecting", "connected"]
     assert await site.evaluate("window.ran") == [["search_books", {"mood": "calm"}]]
     assert await site.evaluate("window.text") == "Piranesi suits a calm evening."
@@ -367,8 +393,10 @@ async def test_aiconnect_connects_chats_runs_tools_and_follows_notices_through_t
     aiwallet.switch("Test wallet")
     await site.wait_for_function("() => client.state.providerName === 'Test wallet'", timeout=TIMEOUT_MS)
     aiwallet.fail(429, "Plan spent")
-    answer = await settled(site.evaluate(
-        """() => client.state.session.chat({ messages: [{ role: 'user', content: 'hi' }] })
+    answer = await settled(
+        site.evaluate(
+            """() => client.state.session.chat({ messages: [{ role: 'user', content: 'hi' }] })
           .catch((error) => ({ name: error.name, status: error.status, message: error.message }))"""
-    ))
+        )
+    )
     assert answer == refused(429, "Test wallet answered 429: Plan spent")

@@ -27,7 +27,9 @@ async def test_a_tool_error_reaches_the_agent_as_a_result_it_can_read(daphne_ser
     assert result.is_error and "Use one of:" in result.text
 
 
-async def test_most_visitors_browsers_have_no_webmcp_and_the_agent_says_so(daphne_server, page, browser_agent):
+async def test_most_visitors_browsers_have_no_webmcp_and_the_agent_says_so(
+    daphne_server, page, browser_agent
+):
     await page.goto(daphne_server.url + "/bookshop/")  # the suite's own page: no WebMCP
     with pytest.raises(WebMCPMissing, match="--enable-features=WebMCP"):
         await browser_agent.tools(page)

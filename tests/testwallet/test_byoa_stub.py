@@ -12,8 +12,8 @@ import wave
 import bringyourownagent
 import pytest
 
-from testwallet.extension import BINDING, FAILED, script_paths
 from tests.testwallet.byoa_cases import CASES, GEO, QUIZ, with_limits
+from testwallet.extension import BINDING, FAILED, script_paths
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -100,7 +100,9 @@ async def ask_at_load(page, manifest):
 
 async def call(page, grant, skill, input, params=None):
     return await bounded(
-        page.evaluate("([g, s, i, p]) => window.byoa.call(g, s, i, p)", [grant["grantId"], skill, input, params])
+        page.evaluate(
+            "([g, s, i, p]) => window.byoa.call(g, s, i, p)", [grant["grantId"], skill, input, params]
+        )
     )
 
 
@@ -258,7 +260,9 @@ async def test_decide_on_my_own_grants_without_a_click(page, daphne_server, byoa
     assert (record.activated, record.on_its_own) == (False, True)
 
 
-async def test_allow_with_decide_on_my_own_lets_the_next_page_ask_without_a_click(page, daphne_server, byoa_extension):
+async def test_allow_with_decide_on_my_own_lets_the_next_page_ask_without_a_click(
+    page, daphne_server, byoa_extension
+):
     byoa_extension.allow(decide_on_my_own=True)
     await granted(page, daphne_server, byoa_extension)
     await ask_at_load(page, GEO)
@@ -279,7 +283,8 @@ async def test_manifest_rules_agree_with_the_bringyourownagent_library(page, dap
     manifests = [m for _, m in CASES]
     answers = await bounded(
         page.evaluate(
-            "async (all) => { const out = []; for (const m of all) out.push(await window.byoa.request(m)); return out; }",
+            "async (all) => { const out = [];"
+            " for (const m of all) out.push(await window.byoa.request(m)); return out; }",
             manifests,
         )
     )
@@ -304,7 +309,9 @@ async def test_call_answers_with_the_scripted_output_and_a_receipt(page, daphne_
     byoa_extension.have(text_models=2)
     byoa_extension.reply("text.generate", {"text": "yes"})
     grant = await granted(page, daphne_server, byoa_extension, QUIZ)
-    result = await call(page, grant, "text.generate", ask("Is it a cat?"), {"choices": ["yes", "no"], "model": "m2"})
+    result = await call(
+        page, grant, "text.generate", ask("Is it a cat?"), {"choices": ["yes", "no"], "model": "m2"}
+    )
     assert result["ok"] is True
     assert result["output"] == {"text": "yes"}
     assert set(result["receipt"]) == {"cost", "provider"}
@@ -385,7 +392,9 @@ async def test_good_16khz_mono_16bit_clip_is_accepted(page, daphne_server, byoa_
 
 async def test_language_the_manifest_does_not_declare_is_refused(page, daphne_server, byoa_extension):
     grant = await granted(page, daphne_server, byoa_extension)
-    assert await call(page, grant, "audio.transcribe", audio(wav_base64(1)), {"language": "de"}) == {"ok": False}
+    assert await call(page, grant, "audio.transcribe", audio(wav_base64(1)), {"language": "de"}) == {
+        "ok": False
+    }
     assert byoa_extension.calls[0].refused == "language-not-declared"
 
 

@@ -7,8 +7,8 @@ from testwallet.aiwallet import ToolCall
 
 
 async def test_my_page_sees_both_wallets(page, daphne_server, aiwallet, byoa_extension):
-    await aiwallet.install(page)          # window.aiwallet, before the page's scripts
-    await byoa_extension.install(page)    # window.byoa
+    await aiwallet.install(page)  # window.aiwallet, before the page's scripts
+    await byoa_extension.install(page)  # window.byoa
     await page.goto(daphne_server.url + "/")
     await page.locator("html[data-wallets-checked=true]").wait_for(timeout=5000)
     assert await page.locator('[data-wallet="aiwallet"] .status').text_content() == "found"
@@ -24,7 +24,9 @@ async def test_my_page_answers_through_the_visitors_ai(page, daphne_server, aiwa
     await page.locator("#question").fill("Something calm")
     await page.get_by_role("button", name="Ask", exact=True).click()
     await page.get_by_text("A calm pick.").wait_for()
-    await aiwallet.wait_until(lambda wallet: len(wallet.chats) == 2 and wallet.chats[-1].outcome == "answered")
+    await aiwallet.wait_until(
+        lambda wallet: len(wallet.chats) == 2 and wallet.chats[-1].outcome == "answered"
+    )
     assert aiwallet.requests[0].method == "status"
     assert [m["role"] for m in aiwallet.chats[-1].messages][-2:] == ["assistant", "tool"]
 

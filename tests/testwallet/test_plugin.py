@@ -12,12 +12,20 @@ def test_the_plugin_is_a_pytest11_entry_point():
 
 
 def test_the_plugin_gives_a_site_its_fixtures(pytestconfig):
-    names = set(pytestconfig.pluginmanager.get_plugin("testwallet").__dict__) | set(
-        pytestconfig.pluginmanager.get_plugin("testwallet-aiwallet").__dict__
-    ) | set(pytestconfig.pluginmanager.get_plugin("testwallet-byoa").__dict__) | set(
-        pytestconfig.pluginmanager.get_plugin("testwallet-languagemodel").__dict__
+    names = (
+        set(pytestconfig.pluginmanager.get_plugin("testwallet").__dict__)
+        | set(pytestconfig.pluginmanager.get_plugin("testwallet-aiwallet").__dict__)
+        | set(pytestconfig.pluginmanager.get_plugin("testwallet-byoa").__dict__)
+        | set(pytestconfig.pluginmanager.get_plugin("testwallet-languagemodel").__dict__)
     )
-    assert {"daphne_server", "direct_wallet", "aiwallet", "byoa_extension", "builtin_model", "byoa_hub"} <= names
+    assert {
+        "daphne_server",
+        "direct_wallet",
+        "aiwallet",
+        "byoa_extension",
+        "builtin_model",
+        "byoa_hub",
+    } <= names
 
 
 def test_the_stub_scripts_ship_inside_the_package():
@@ -36,8 +44,12 @@ def test_both_wallet_drivers_speak_one_vocabulary():
     assert aiwallet.ScriptError is extension.ScriptError
     assert aiwallet.Consent is extension.Consent
     for name in ("install", "wait_until", "check"):
-        assert callable(getattr(aiwallet.AiWalletStub, name)) and callable(getattr(extension.ByoaExtension, name))
-    assert inspect.signature(aiwallet.AiWalletStub.wait_until) == inspect.signature(extension.ByoaExtension.wait_until)
+        assert callable(getattr(aiwallet.AiWalletStub, name)) and callable(
+            getattr(extension.ByoaExtension, name)
+        )
+    assert inspect.signature(aiwallet.AiWalletStub.wait_until) == inspect.signature(
+        extension.ByoaExtension.wait_until
+    )
 
 
 async def test_a_wait_that_times_out_says_what_did_not_happen(byoa_extension, aiwallet):

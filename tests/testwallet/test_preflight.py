@@ -6,9 +6,13 @@ import sys
 
 ASGI = "from django.core.asgi import get_asgi_application\n\napplication = get_asgi_application()\n"
 # What `startproject` writes: a fixed SQLite file beside the project.
-OWN_DATABASE = 'DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": BASE_DIR / "db.sqlite3"}}\n'
+OWN_DATABASE = (
+    'DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": BASE_DIR / "db.sqlite3"}}\n'
+)
 READS_DATABASE_URL = 'import dj_database_url\nDATABASES = {"default": dj_database_url.config()}\n'
-SITE_TESTS = "def test_served(daphne_server):\n    pass\n\n\ndef test_without_the_server(base_url):\n    pass\n"
+SITE_TESTS = (
+    "def test_served(daphne_server):\n    pass\n\n\ndef test_without_the_server(base_url):\n    pass\n"
+)
 
 
 def run_site_tests(folder, settings, ini="", settings_module="mysite.settings"):
@@ -27,10 +31,18 @@ def run_site_tests(folder, settings, ini="", settings_module="mysite.settings"):
         "asyncio_default_fixture_loop_scope = session\n" + ini
     )
     (folder / "test_site.py").write_text(SITE_TESTS)
-    env = {name: value for name, value in os.environ.items() if name not in ("DJANGO_SETTINGS_MODULE", "DATABASE_URL")}
+    env = {
+        name: value
+        for name, value in os.environ.items()
+        if name not in ("DJANGO_SETTINGS_MODULE", "DATABASE_URL")
+    }
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"],
-        cwd=folder, env=env, capture_output=True, text=True, timeout=300,
+        cwd=folder,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     return done.stdout + done.stderr, done.returncode
 
@@ -60,7 +72,9 @@ def test_a_run_without_a_settings_module_is_told_to_name_one(tmp_path):
 
 
 def test_an_ini_option_naming_a_missing_module_is_refused(tmp_path):
-    output, code = run_site_tests(tmp_path, READS_DATABASE_URL, ini="daphne_application = mysite.nowhere:application\n")
+    output, code = run_site_tests(
+        tmp_path, READS_DATABASE_URL, ini="daphne_application = mysite.nowhere:application\n"
+    )
     assert code == 1, output
     assert "the ini option daphne_application" in output
     assert "there is no module 'mysite.nowhere'" in output

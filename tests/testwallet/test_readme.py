@@ -17,7 +17,9 @@ def python_blocks(text):
 
 
 def test_readme_ci_example_is_the_tested_file():
-    assert python_blocks(ci_section())[0] == (ROOT / "tests" / "testwallet" / "test_ci_example.py").read_text(encoding="utf-8")
+    assert python_blocks(ci_section())[0] == (ROOT / "tests" / "testwallet" / "test_ci_example.py").read_text(
+        encoding="utf-8"
+    )
 
 
 def test_readme_sync_excerpt_is_part_of_the_sync_example():
@@ -45,7 +47,9 @@ def test_each_example_the_readme_names_exists_and_make_test_runs_it():
         assert f"({path})" in section, f"README's 'Test your site in CI' does not link {path}"
         assert (ROOT / path).exists(), path
     recipe = (ROOT / "Makefile").read_text(encoding="utf-8").split("\ntest:", 1)[1].split("\n\n", 1)[0]
-    assert "$(BIN)/python -m pytest $(PYTEST_XDIST) $(PYTEST_ARGS)" in recipe  # the async example is in tests/
+    assert (
+        "$(BIN)/python -m pytest $(PYTEST_XDIST) $(PYTEST_ARGS)" in recipe
+    )  # the async example is in tests/
     assert "$(BIN)/python -m pytest examples/pytest-sync" in recipe
     assert "$(BIN)/python examples/script/bookshop_check.py" in recipe
     assert "cd frontend && npm run e2e" in recipe

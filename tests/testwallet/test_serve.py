@@ -18,7 +18,10 @@ def serve(*args):
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "sites.config.settings"}
     process = subprocess.Popen(
         [sys.executable, "-m", "testwallet.serve", *args],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     lines = queue.Queue()
     threading.Thread(target=lambda: [lines.put(line) for line in process.stdout], daemon=True).start()

@@ -125,7 +125,7 @@ def test_the_session_fixtures_serve_a_database_and_a_channel_layer(postgres_serv
 def test_wait_for_output_returns_what_was_printed_after_the_mark(redis_service):
     mark = redis_service.output_length()
     redis_service.restart()
-    assert redis_service.wait_for_output("no such line", "Ready to accept connections", since=mark, timeout=5) == (
-        "Ready to accept connections"
-    )
+    assert redis_service.wait_for_output(
+        "no such line", "Ready to accept connections", since=mark, timeout=5
+    ) == ("Ready to accept connections")
     assert redis_service.wait_for_output("no such line", since=mark, timeout=0.1) is None

@@ -21,7 +21,9 @@ ASYNC_SESSION = "-p no:playwright"
 
 def run_session(tmp_path, addopts, test_source, *, extra_ini=""):
     """Run ``test_source`` as a pytest session of its own; return its exit code and output."""
-    (tmp_path / "pytest.ini").write_text(f"[pytest]\naddopts = -q {addopts}\npythonpath = {ROOT}\n{extra_ini}")
+    (tmp_path / "pytest.ini").write_text(
+        f"[pytest]\naddopts = -q {addopts}\npythonpath = {ROOT}\n{extra_ini}"
+    )
     (tmp_path / "test_case.py").write_text(test_source)
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider"],
@@ -34,7 +36,10 @@ def run_session(tmp_path, addopts, test_source, *, extra_ini=""):
 
 
 def test_an_async_test_in_a_sync_session_is_told_to_be_a_plain_def(tmp_path):
-    source = "async def test_mixed_aiwallet(aiwallet):\n    pass\n\n\nasync def test_mixed_byoa_extension(byoa_extension):\n    pass\n"
+    source = (
+        "async def test_mixed_aiwallet(aiwallet):\n    pass\n\n\n"
+        "async def test_mixed_byoa_extension(byoa_extension):\n    pass\n"
+    )
     code, output = run_session(tmp_path, SYNC_SESSION, source)
     assert code == 1, output
     for fixture in ("aiwallet", "byoa_extension"):
@@ -46,7 +51,10 @@ def test_an_async_test_in_a_sync_session_is_told_to_be_a_plain_def(tmp_path):
 
 
 def test_a_sync_test_in_an_async_session_is_told_to_be_async(tmp_path):
-    source = "def test_mixed_aiwallet(aiwallet):\n    pass\n\n\ndef test_mixed_byoa_extension(byoa_extension):\n    pass\n"
+    source = (
+        "def test_mixed_aiwallet(aiwallet):\n    pass\n\n\n"
+        "def test_mixed_byoa_extension(byoa_extension):\n    pass\n"
+    )
     code, output = run_session(
         tmp_path,
         ASYNC_SESSION,
@@ -64,7 +72,9 @@ def test_a_sync_test_in_an_async_session_is_told_to_be_async(tmp_path):
 
 @pytest.mark.browser
 def test_each_face_refuses_a_page_of_the_other_playwright_api(tmp_path):
-    source = '''
+    source = """
+import re
+
 import pytest
 from testwallet.aiwallet import AiWalletStub
 from testwallet.extension import ByoaExtension
@@ -73,14 +83,15 @@ from testwallet.extension import ByoaExtension
 @pytest.mark.parametrize("driver", [AiWalletStub, ByoaExtension])
 def test_the_async_driver_refuses_a_sync_page(page, driver):
     install = driver().install(page)
-    with pytest.raises(TypeError, match="got a sync Playwright Page; this wallet drives async Playwright. Use its sync face, testwallet.sync_api"):
+    expected = "got a sync Playwright Page; this wallet drives async Playwright. Use its sync face, testwallet.sync_api"
+    with pytest.raises(TypeError, match=re.escape(expected)):
         install.send(None)  # the check comes before the first await
 
 
 def test_the_sync_face_refuses_anything_but_a_page_or_context(aiwallet):
     with pytest.raises(TypeError, match="install\\\\(\\\\) takes a Playwright Page or BrowserContext; got 'page'"):
         aiwallet.install("page")
-'''
+"""
     code, output = run_session(tmp_path, SYNC_SESSION, source)
     assert code == 0, output
     assert "3 passed" in output
@@ -91,13 +102,15 @@ async def test_the_sync_face_refuses_an_async_page(page):
     from testwallet.sync_api import SyncAiWallet, SyncByoaExtension
 
     for face in (SyncAiWallet(), SyncByoaExtension()):
-        with pytest.raises(TypeError, match="got an async Playwright Page; this wallet drives sync Playwright"):
+        with pytest.raises(
+            TypeError, match="got an async Playwright Page; this wallet drives sync Playwright"
+        ):
             face.install(page)
 
 
 @pytest.mark.browser
 def test_the_sync_faces_wait_with_plain_calls_while_the_page_runs(tmp_path):
-    source = '''
+    source = """
 import pytest
 
 PAGE = "http://127.0.0.1:9/shop/"  # never reached: the route below serves it, on an origin the stubs serve
@@ -122,7 +135,8 @@ def test_approval_window_held_reply_and_ended_chat(shop, aiwallet):
     reply = aiwallet.reply(["Three ", "calm ", "books."], hold_after=1)
     shop.evaluate(
         "() => { window.deltas = []; window.answer = window.aiwallet.request('chat',"
-        " { messages: [{ role: 'user', content: 'calm?' }] }, (e) => e.kind === 'text' && window.deltas.push(e.delta)); }"
+        " { messages: [{ role: 'user', content: 'calm?' }] },"
+        " (e) => e.kind === 'text' && window.deltas.push(e.delta)); }"
     )
     reply.held()
     assert shop.evaluate("() => window.deltas") == ["Three "]
@@ -149,7 +163,7 @@ def test_byoa_extension_logs_a_declined_request(shop, byoa_extension):
     assert shop.evaluate("() => window.asked") is None
     record = byoa_extension.requests[0]
     assert (record.origin, record.valid, record.decision) == ("http://127.0.0.1:9", True, "decline"), record
-'''
+"""
     code, output = run_session(tmp_path, SYNC_SESSION, source)
     assert code == 0, output
     assert "2 passed" in output

@@ -6,9 +6,9 @@ OpenAI's published SDK sends it a spoken clip and gets Whisper's text back.
 import pytest
 
 from byoa import wav
+from tests.whisper_models import transcription_server, whisper_model
 from testwallet import transcribe
 from testwallet.speech import spoken_wav
-from tests.whisper_models import transcription_server, whisper_model
 
 openai = pytest.importorskip("openai", reason="the test extra installs the openai SDK")
 
@@ -17,7 +17,9 @@ openai = pytest.importorskip("openai", reason="the test extra installs the opena
 def server_url():
     from testwallet.direct import WhisperBackend
 
-    with transcription_server(WhisperBackend(whisper_model("base"), vocabulary={"sk": ["Nemecko", "Rakúsko"]})) as url:
+    with transcription_server(
+        WhisperBackend(whisper_model("base"), vocabulary={"sk": ["Nemecko", "Rakúsko"]})
+    ) as url:
         yield url
 
 
@@ -28,7 +30,9 @@ def client(server_url):
 
 async def test_the_openai_sdk_gets_the_text_of_a_spoken_clip(client, tmp_path):
     clip = spoken_wav("Argentina", tmp_path / "clip.wav", voice="en-us").read_bytes()
-    heard = await client.audio.transcriptions.create(model="whisper-1", file=("clip.wav", clip, "audio/wav"), language="en")
+    heard = await client.audio.transcriptions.create(
+        model="whisper-1", file=("clip.wav", clip, "audio/wav"), language="en"
+    )
     assert "argentina" in heard.text.casefold()
 
 
@@ -41,13 +45,17 @@ async def test_the_language_of_the_request_is_the_language_heard(client, tmp_pat
 
 
 async def test_silence_is_empty_text(client):
-    heard = await client.audio.transcriptions.create(model="whisper-1", file=("clip.wav", wav.silent_clip(2), "audio/wav"))
+    heard = await client.audio.transcriptions.create(
+        model="whisper-1", file=("clip.wav", wav.silent_clip(2), "audio/wav")
+    )
     assert heard.text == ""
 
 
 async def test_a_file_that_is_not_a_16khz_wav_is_refused_with_a_reason(client):
     with pytest.raises(openai.BadRequestError, match="16 kHz mono 16-bit"):
-        await client.audio.transcriptions.create(model="whisper-1", file=("clip.mp3", b"ID3not a wav", "audio/mpeg"))
+        await client.audio.transcriptions.create(
+            model="whisper-1", file=("clip.mp3", b"ID3not a wav", "audio/mpeg")
+        )
 
 
 async def test_a_response_format_it_cannot_give_is_refused(client):

@@ -24,7 +24,9 @@ async def open_game(page, server):
 
 async def way_ids(page):
     """Return the ids of the ways the page offers, in its order."""
-    return await page.locator("#ways button.way").evaluate_all("(buttons) => buttons.map((b) => b.dataset.way)")
+    return await page.locator("#ways button.way").evaluate_all(
+        "(buttons) => buttons.map((b) => b.dataset.way)"
+    )
 
 
 async def answering(page, way, timeout=5000):
@@ -43,7 +45,9 @@ async def new_game(page, mode):
     """Start a new game in `mode` ('ai-asks' or 'site-thinks') and wait until it shows."""
     old = await page.locator("#game").get_attribute("data-game-id")
     await page.locator("#new-ai-asks" if mode == "ai-asks" else "#new-site-thinks").click()
-    selector = f"#game[data-mode='{mode}']:not([data-game-id='{old}'])" if old else f"#game[data-mode='{mode}']"
+    selector = (
+        f"#game[data-mode='{mode}']:not([data-game-id='{old}'])" if old else f"#game[data-mode='{mode}']"
+    )
     await page.locator(selector).wait_for(timeout=5000)
 
 
@@ -62,7 +66,9 @@ async def state(page):
 async def pending_text(page, timeout=10000):
     """Wait for the AI's pending question or guess on the page; return its text."""
     locator = page.locator("#pending")
-    await page.wait_for_function("() => document.querySelector('#pending').textContent.trim() !== ''", timeout=timeout)
+    await page.wait_for_function(
+        "() => document.querySelector('#pending').textContent.trim() !== ''", timeout=timeout
+    )
     return (await locator.text_content()).strip()
 
 

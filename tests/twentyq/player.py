@@ -87,9 +87,9 @@ async def read_events(response):
     name, data = None, []
     async for line in response.aiter_lines():
         if line.startswith("event: "):
-            name = line[len("event: "):]
+            name = line[len("event: ") :]
         elif line.startswith("data: "):
-            data.append(line[len("data: "):])
+            data.append(line[len("data: ") :])
         elif line == "" and name is not None:
             yield name, json.loads("\n".join(data))
             name, data = None, []

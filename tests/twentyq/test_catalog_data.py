@@ -38,7 +38,11 @@ def test_every_attribute_question_is_a_distinct_yes_no_question_that_splits_the_
 
 def test_no_two_things_have_the_same_answers_to_every_question():
     vectors = Counter(tuple(thing["attributes"].values()) for thing in RAW["things"])
-    same = [[t["name"] for t in RAW["things"] if tuple(t["attributes"].values()) == v] for v, n in vectors.items() if n > 1]
+    same = [
+        [t["name"] for t in RAW["things"] if tuple(t["attributes"].values()) == v]
+        for v, n in vectors.items()
+        if n > 1
+    ]
     assert same == []
 
 

@@ -47,7 +47,10 @@ def test_only_the_four_answers_are_taken(answer):
     assert unchanged(game, lambda g: g.answer(1, answer), BadInput).code == "bad-answer"
 
 
-@pytest.mark.parametrize("turn, code", [(2, "stale-turn"), (0, "stale-turn"), ("1", "bad-turn"), (True, "bad-turn"), (None, "bad-turn")])
+@pytest.mark.parametrize(
+    "turn, code",
+    [(2, "stale-turn"), (0, "stale-turn"), ("1", "bad-turn"), (True, "bad-turn"), (None, "bad-turn")],
+)
 def test_an_answer_for_another_turn_is_refused(turn, code):
     game = ai_game_with_pending_question()
     assert unchanged(game, lambda g: g.answer(turn, "yes")).code == code
@@ -93,18 +96,35 @@ def test_a_model_move_becomes_the_pending_question():
     assert params == {"maxTokens": 60}
     game.apply_replies(prompt_id, turn, [("m1", "QUESTION: Is it alive?")], "extension", now=1001)
     assert game.data["pending"] == {
-        "turn": 1, "kind": "question", "text": "Is it alive?", "by": "model", "way": "extension", "model": "m1"
+        "turn": 1,
+        "kind": "question",
+        "text": "Is it alive?",
+        "by": "model",
+        "way": "extension",
+        "model": "m1",
     }
 
 
 @pytest.mark.parametrize(
     "text, code",
-    [("", "model-empty"), ("<b>Is it big?</b>", "model-markup"), ("x" * 10_000, "model-too-long"), ("I give up", "model-not-a-move")],
+    [
+        ("", "model-empty"),
+        ("<b>Is it big?</b>", "model-markup"),
+        ("x" * 10_000, "model-too-long"),
+        ("I give up", "model-not-a-move"),
+    ],
 )
 def test_garbage_from_the_questioner_model_leaves_the_game_as_it_was(text, code):
     game = Game.new("ai-asks", CATALOG)
     prompt_id, turn, *_ = game.begin_prompt(CATALOG, now=1000)
-    assert unchanged(game, lambda g: g.apply_replies(prompt_id, turn, [("m1", text)], "builtin", now=1001), UnusableReply).code == code
+    assert (
+        unchanged(
+            game,
+            lambda g: g.apply_replies(prompt_id, turn, [("m1", text)], "builtin", now=1001),
+            UnusableReply,
+        ).code
+        == code
+    )
 
 
 def test_a_reply_that_comes_late_or_for_an_old_prompt_is_refused():
@@ -112,16 +132,23 @@ def test_a_reply_that_comes_late_or_for_an_old_prompt_is_refused():
     old_id, turn, *_ = game.begin_prompt(CATALOG, now=1000)
     new_id, _, *_ = game.begin_prompt(CATALOG, now=1010)
     reply = [(None, "QUESTION: Is it alive?")]
-    assert unchanged(game, lambda g: g.apply_replies(old_id, turn, reply, "aiwallet", now=1011)).code == "stale-turn"
+    assert (
+        unchanged(game, lambda g: g.apply_replies(old_id, turn, reply, "aiwallet", now=1011)).code
+        == "stale-turn"
+    )
     late = 1010 + PROMPT_SECONDS + 1
-    assert unchanged(game, lambda g: g.apply_replies(new_id, turn, reply, "aiwallet", now=late)).code == "late"
+    assert (
+        unchanged(game, lambda g: g.apply_replies(new_id, turn, reply, "aiwallet", now=late)).code == "late"
+    )
 
 
 def test_a_reply_after_the_site_asked_instead_is_refused():
     game = Game.new("ai-asks", CATALOG)
     prompt_id, turn, *_ = game.begin_prompt(CATALOG, now=1000)
     game.own_move(CATALOG)
-    refused = unchanged(game, lambda g: g.apply_replies(prompt_id, turn, [(None, "QUESTION: Is it?")], "aiwallet", now=1001))
+    refused = unchanged(
+        game, lambda g: g.apply_replies(prompt_id, turn, [(None, "QUESTION: Is it?")], "aiwallet", now=1001)
+    )
     assert refused.code == "no-pending"
 
 
@@ -150,7 +177,11 @@ def test_a_second_model_that_disagrees_is_recorded_as_a_disagreement():
     assert params["choices"] == ["yes", "no", "sometimes"]
     game.apply_replies(prompt_id, turn, [("m1", "Yes."), ("m2", "no")], "extension", now=1)
     entry = game.history[0]
-    assert (entry["answer"], entry["model"], entry["check"]) == ("yes", "m1", {"model": "m2", "answer": "no", "agrees": False})
+    assert (entry["answer"], entry["model"], entry["check"]) == (
+        "yes",
+        "m1",
+        {"model": "m2", "answer": "no", "agrees": False},
+    )
 
 
 def test_an_unusable_check_is_shown_as_its_problem_and_the_answer_stands():
@@ -165,7 +196,9 @@ def test_an_unusable_check_is_shown_as_its_problem_and_the_answer_stands():
 def test_an_answer_that_is_not_a_choice_records_nothing(text):
     game = Game.new("site-thinks", CATALOG, secret="giraffe")
     prompt_id, turn, *_ = game.begin_prompt(CATALOG, "Is it tall?", now=0)
-    unchanged(game, lambda g: g.apply_replies(prompt_id, turn, [("m1", text)], "builtin", now=1), UnusableReply)
+    unchanged(
+        game, lambda g: g.apply_replies(prompt_id, turn, [("m1", text)], "builtin", now=1), UnusableReply
+    )
     assert game.public()["pending"]["text"] == "Is it tall?"
 
 
@@ -196,7 +229,13 @@ def test_the_site_never_repeats_a_guess_the_model_made_wrongly():
     game.verdict(1, False)
     cat = CATALOG.thing("cat")
     for key, value in list(cat.attributes.items())[: LIMIT - 2]:
-        game.data["pending"] = {"turn": game.turn, "kind": "question", "text": "?", "by": "site", "attribute": key}
+        game.data["pending"] = {
+            "turn": game.turn,
+            "kind": "question",
+            "text": "?",
+            "by": "site",
+            "attribute": key,
+        }
         game.answer(game.turn, "yes" if value else "no")
     game.own_move(CATALOG)
     assert game.data["pending"]["kind"] == "guess" and game.data["pending"]["thing"] != "cat"

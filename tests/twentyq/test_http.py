@@ -4,7 +4,6 @@ import re
 
 import pytest
 
-
 pytestmark = pytest.mark.live
 
 
@@ -14,7 +13,18 @@ async def test_the_page_carries_its_config_and_no_inline_script(player):
     assert config is not None
     scripts = re.findall(r"<script(?![^>]*\bsrc=)(?![^>]*application/json)[^>]*>", html)
     assert scripts == []
-    for element in ("manifest-plain", "ways", "way-status", "new-game", "game", "history", "pending", "stream-text", "stop", "game-error"):
+    for element in (
+        "manifest-plain",
+        "ways",
+        "way-status",
+        "new-game",
+        "game",
+        "history",
+        "pending",
+        "stream-text",
+        "stop",
+        "game-error",
+    ):
         assert f'id="{element}"' in html, element
     assert "2 models from different companies" in html
     response = await player.http.get("/twentyq/")
@@ -45,10 +55,14 @@ async def test_own_mode_ai_asks_is_played_to_a_right_guess(player):
     while game["status"] == "playing":
         pending = game["pending"]
         if pending["kind"] == "guess":
-            game = await player.ok("verdict", {"turn": pending["turn"], "correct": "penguin" in pending["text"], "next": "own"})
+            game = await player.ok(
+                "verdict", {"turn": pending["turn"], "correct": "penguin" in pending["text"], "next": "own"}
+            )
         else:
             truth = penguin.attributes[pending["attribute"]]
-            game = await player.ok("answer", {"turn": pending["turn"], "answer": "yes" if truth else "no", "next": "own"})
+            game = await player.ok(
+                "answer", {"turn": pending["turn"], "answer": "yes" if truth else "no", "next": "own"}
+            )
     assert game["winner"] == "ai" and game["turnsUsed"] <= 20
 
 
@@ -82,12 +96,24 @@ async def test_a_forged_win_is_not_possible(player):
 async def test_in_page_move_prompt_then_raw_reply(player):
     await player.ok("new", {"mode": "site-thinks"})
     status, asked = await player.post("prompt", {"question": "Is it alive?"})
-    assert status == 200 and asked["prompt"]["params"] == {"maxTokens": 5, "choices": ["yes", "no", "sometimes"]}
-    assert asked["game"]["pending"] == {"turn": 1, "kind": "question", "text": "Is it alive?", "by": "visitor"}
+    assert status == 200 and asked["prompt"]["params"] == {
+        "maxTokens": 5,
+        "choices": ["yes", "no", "sometimes"],
+    }
+    assert asked["game"]["pending"] == {
+        "turn": 1,
+        "kind": "question",
+        "text": "Is it alive?",
+        "by": "visitor",
+    }
     reply = {"promptId": asked["promptId"], "turn": asked["turn"], "way": "extension"}
-    status, answer = await player.post("reply", {**reply, "replies": [{"model": "m1", "text": "<img src=x onerror=alert(1)>"}]})
+    status, answer = await player.post(
+        "reply", {**reply, "replies": [{"model": "m1", "text": "<img src=x onerror=alert(1)>"}]}
+    )
     assert status == 422 and answer["error"] == "model-markup" and answer["game"] == asked["game"]
-    status, answer = await player.post("reply", {**reply, "replies": [{"model": "m1", "text": "No."}, {"model": "m2", "text": "yes"}]})
+    status, answer = await player.post(
+        "reply", {**reply, "replies": [{"model": "m1", "text": "No."}, {"model": "m2", "text": "yes"}]}
+    )
     assert status == 200
     entry = answer["game"]["history"][0]
     assert (entry["answer"], entry["way"], entry["check"]["agrees"]) == ("no", "extension", False)
@@ -97,13 +123,21 @@ async def test_in_page_move_prompt_then_raw_reply(player):
 
 @pytest.mark.parametrize(
     "replies",
-    [[], [{"model": "m3", "text": "yes"}], [{"model": "m1", "text": 5}], [{"model": "m1", "text": "a"}] * 3,
-     [{"model": "m1", "text": "yes"}, {"model": "m1", "text": "no"}], "yes"],
+    [
+        [],
+        [{"model": "m3", "text": "yes"}],
+        [{"model": "m1", "text": 5}],
+        [{"model": "m1", "text": "a"}] * 3,
+        [{"model": "m1", "text": "yes"}, {"model": "m1", "text": "no"}],
+        "yes",
+    ],
 )
 async def test_malformed_replies_are_refused(player, replies):
     await player.ok("new", {"mode": "site-thinks"})
     _, asked = await player.post("prompt", {"question": "Is it alive?"})
-    status, answer = await player.post("reply", {"promptId": asked["promptId"], "turn": 1, "way": "builtin", "replies": replies})
+    status, answer = await player.post(
+        "reply", {"promptId": asked["promptId"], "turn": 1, "way": "builtin", "replies": replies}
+    )
     assert status == 400 and answer["error"] == "bad-replies"
 
 
@@ -115,9 +149,13 @@ async def test_a_stream_without_a_linked_wallet_answers_not_linked_as_json(playe
 
 async def test_a_form_post_without_a_script_is_redirected_back_to_the_page(player):
     token = player.http.cookies["csrftoken"]
-    response = await player.http.post("/twentyq/api/new", data={"mode": "ai-asks", "next": "own", "csrfmiddlewaretoken": token})
+    response = await player.http.post(
+        "/twentyq/api/new", data={"mode": "ai-asks", "next": "own", "csrfmiddlewaretoken": token}
+    )
     assert response.status_code == 303 and response.headers["location"] == "/twentyq/"
-    response = await player.http.post("/twentyq/api/answer", data={"turn": "1", "answer": "maybe", "csrfmiddlewaretoken": token})
+    response = await player.http.post(
+        "/twentyq/api/answer", data={"turn": "1", "answer": "maybe", "csrfmiddlewaretoken": token}
+    )
     assert response.status_code == 303
     page = (await player.http.get("/twentyq/")).text
     assert "Answer with yes, no, sometimes or unknown." in page
@@ -128,14 +166,24 @@ async def test_a_post_without_the_csrf_token_is_refused(player):
     assert response.status_code == 403
 
 
-@pytest.mark.parametrize("mode, shown, hidden", [
-    ("ai-asks", "answer-form", "own-question-form"),
-    ("site-thinks", "own-question-form", "answer-form"),
-])
+@pytest.mark.parametrize(
+    "mode, shown, hidden",
+    [
+        ("ai-asks", "answer-form", "own-question-form"),
+        ("site-thinks", "own-question-form", "answer-form"),
+    ],
+)
 async def test_every_form_is_on_the_page_in_either_mode_so_the_script_can_switch(player, mode, shown, hidden):
     await player.ok("new", {"mode": mode, "next": "own"})
     html = (await player.open()).text
-    for form in ("answer-form", "verdict-form", "own-next", "question-form", "own-question-form", "guess-form"):
+    for form in (
+        "answer-form",
+        "verdict-form",
+        "own-next",
+        "question-form",
+        "own-question-form",
+        "guess-form",
+    ):
         assert f'id="{form}"' in html, form
     tag = lambda form: re.search(rf'<form id="{form}"[^>]*>', html).group(0)  # noqa: E731
     assert " hidden" not in tag(shown) and " hidden" in tag(hidden)

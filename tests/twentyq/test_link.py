@@ -9,8 +9,8 @@ import time
 
 import pytest
 
-from testwallet.direct import ScriptedBackend
 from tests.twentyq.player import read_events
+from testwallet.direct import ScriptedBackend
 
 pytestmark = pytest.mark.live
 
@@ -36,19 +36,31 @@ def scripted(*pieces):
     return pieces_of
 
 
-async def test_a_questioner_move_streams_its_chunks_in_order_and_becomes_the_pending_question(player, direct_wallet):
+async def test_a_questioner_move_streams_its_chunks_in_order_and_becomes_the_pending_question(
+    player, direct_wallet
+):
     backend = StreamingBackend(scripted("QUESTION:", " Is it", " bigger than", " a car?"))
     await player.link(direct_wallet, backend)
     await player.ok("new", {"mode": "ai-asks"})
     events = await player.events()
     assert events[0] == ("start", {"turn": 1, "models": ["m1"]})
-    assert [data["text"] for name, data in events if name == "delta"] == ["QUESTION:", " Is it", " bigger than", " a car?"]
+    assert [data["text"] for name, data in events if name == "delta"] == [
+        "QUESTION:",
+        " Is it",
+        " bigger than",
+        " a car?",
+    ]
     name, data = events[-1]
     assert name == "result"
     assert data["game"]["pending"] == {
-        "turn": 1, "kind": "question", "text": "Is it bigger than a car?", "by": "model", "way": "link", "model": "m1"
+        "turn": 1,
+        "kind": "question",
+        "text": "Is it bigger than a car?",
+        "by": "model",
+        "way": "link",
+        "model": "m1",
     }
-    (_skill, input, params), = backend.calls
+    ((_skill, input, params),) = backend.calls
     assert params["stream"] is True and params["model"] == "m1" and params["maxTokens"] == 60
     assert input["messages"][0]["role"] == "system"
     game = await player.ok("answer", {"turn": 1, "answer": "yes"})
@@ -66,7 +78,11 @@ async def test_two_granted_models_answer_and_check_and_a_disagreement_is_recorde
     assert events[0] == ("start", {"turn": 1, "models": ["m1", "m2"]})
     assert ("reply", {"model": "m2", "answer": "no", "problem": None}) in events
     entry = events[-1][1]["game"]["history"][0]
-    assert (entry["answer"], entry["model"], entry["check"]) == ("yes", "m1", {"model": "m2", "answer": "no", "agrees": False})
+    assert (entry["answer"], entry["model"], entry["check"]) == (
+        "yes",
+        "m1",
+        {"model": "m2", "answer": "no", "agrees": False},
+    )
     assert [params["model"] for _skill, _input, params in backend.calls] == ["m1", "m2"]
     assert all(params["choices"] == ["yes", "no", "sometimes"] for _s, _i, params in backend.calls)
 

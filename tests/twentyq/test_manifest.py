@@ -31,7 +31,8 @@ def test_the_longest_questioner_prompt_fits_the_manifests_text_limit():
     from sites.twentyq.rules import LIMIT
 
     history = [
-        {"turn": turn, "kind": "question", "text": "Q" * 199 + "?", "answer": "unknown"} for turn in range(1, LIMIT)
+        {"turn": turn, "kind": "question", "text": "Q" * 199 + "?", "answer": "unknown"}
+        for turn in range(1, LIMIT)
     ]
     messages, params = prompts.asker(history, LIMIT, must_guess=True)
     chars = sum(len(message["content"]) for message in messages)

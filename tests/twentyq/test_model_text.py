@@ -62,7 +62,14 @@ def test_a_comparison_sign_is_not_markup():
 
 @pytest.mark.parametrize(
     "text, choice",
-    [("yes", "yes"), ("Yes.", "yes"), (" NO ", "no"), ("Sometimes!", "sometimes"), ("Yes, it is.", "yes"), ('"no"', "no")],
+    [
+        ("yes", "yes"),
+        ("Yes.", "yes"),
+        (" NO ", "no"),
+        ("Sometimes!", "sometimes"),
+        ("Yes, it is.", "yes"),
+        ('"no"', "no"),
+    ],
 )
 def test_a_choice_is_read_from_the_reply(text, choice):
     assert parse_choice(text, CHOICES) == choice

@@ -3,8 +3,8 @@
 import pytest
 from django.contrib.sessions.backends.signed_cookies import SessionStore
 
-from testwallet.direct import ScriptedBackend
 from sites.twentyq import pace
+from testwallet.direct import ScriptedBackend
 
 
 async def test_calls_within_the_minute_are_counted_and_the_next_one_waits():
@@ -23,7 +23,9 @@ async def test_a_visitor_asking_faster_than_the_manifest_allows_is_told_to_wait(
     for number in range(15):  # 2 models a question: the manifest's 30 calls a minute
         events = await player.events({"question": f"Is it number {number}?"})
         assert events[-1][0] == "result", events[-1]
-    response = await player.http.post("/twentyq/api/stream", json={"question": "One more?"}, headers=player.headers)
+    response = await player.http.post(
+        "/twentyq/api/stream", json={"question": "One more?"}, headers=player.headers
+    )
     status, answer = response.status_code, response.json()
     assert status == 429 and answer["error"] == "slow-down" and "try again in" in answer["message"]
     assert 1 <= int(response.headers["retry-after"]) <= 61

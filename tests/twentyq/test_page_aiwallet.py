@@ -6,7 +6,6 @@ and both modes are played with the wallet's model streaming into the page.
 
 import pytest
 
-from testwallet.aiwallet import Reply
 from tests.twentyq.conftest import (
     Player,
     ai_move_shown,
@@ -19,6 +18,7 @@ from tests.twentyq.conftest import (
     use_way,
     way_ids,
 )
+from testwallet.aiwallet import Reply
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -34,18 +34,24 @@ async def test_ai_wallet_is_offered_first_and_answers_once_connected(game_page, 
     assert await way_ids(game_page) == ["aiwallet", "link", "own"]
     status = await use_way(game_page, "aiwallet")
     assert status == "Answering: AI Wallet (Test wallet (echo-1))"
-    assert await game_page.locator("#ways button[data-way='aiwallet']").get_attribute("aria-pressed") == "true"
+    assert (
+        await game_page.locator("#ways button[data-way='aiwallet']").get_attribute("aria-pressed") == "true"
+    )
     assert console == []
 
 
-async def test_you_think_the_wallet_model_asks_streams_and_guesses_until_it_wins(game_page, aiwallet, console):
+async def test_you_think_the_wallet_model_asks_streams_and_guesses_until_it_wins(
+    game_page, aiwallet, console
+):
     player = Player("giraffe")
-    moves = iter([
-        ["QUESTION: ", "Is it ", "an animal?"],
-        ["QUESTION: Is it a mammal?"],
-        ["QUESTION: Does it have a very long neck?"],
-        ["GUESS: ", "a giraffe"],
-    ])
+    moves = iter(
+        [
+            ["QUESTION: ", "Is it ", "an animal?"],
+            ["QUESTION: Is it a mammal?"],
+            ["QUESTION: Does it have a very long neck?"],
+            ["GUESS: ", "a giraffe"],
+        ]
+    )
     aiwallet.model = lambda chat: Reply(next(moves))
     await use_way(game_page, "aiwallet")
     await new_game(game_page, "ai-asks")
@@ -60,7 +66,11 @@ async def test_you_think_the_wallet_model_asks_streams_and_guesses_until_it_wins
         await ai_move_shown(game_page, entries)
     game = await state(game_page)
     assert {k: game["pending"][k] for k in ("turn", "kind", "text", "by", "way")} == {
-        "turn": 4, "kind": "guess", "text": "a giraffe", "by": "model", "way": "aiwallet"
+        "turn": 4,
+        "kind": "guess",
+        "text": "a giraffe",
+        "by": "model",
+        "way": "aiwallet",
     }
     # The third question is not in the catalog: the visitor answered "don't know".
     assert game["history"][2]["answer"] == "unknown"
@@ -88,7 +98,10 @@ async def test_the_site_thinks_the_wallet_model_answers_typed_questions_and_the_
     game = await idle(game_page)
     entry = game["history"][0]
     assert (entry["text"], entry["answer"], entry["answeredBy"]) == ("Is it alive?", "yes", "model")
-    assert await game_page.locator("#history li").first.text_content() == "1. You asked: Is it alive? Your AI said yes."
+    assert (
+        await game_page.locator("#history li").first.text_content()
+        == "1. You asked: Is it alive? Your AI said yes."
+    )
     chat = aiwallet.chats[0]
     assert chat.options == {"maxTokens": 5}
     assert "exactly one of these words and nothing else: yes, no, sometimes" in chat.messages[0]["content"]
@@ -115,7 +128,10 @@ async def test_a_wallet_refusal_hands_the_move_to_the_site_and_says_why(game_pag
     status = await answering(game_page, "own")
     assert status == "Answering: the site's own questions (no AI)"
     notice = await game_page.locator("#way-notice").text_content()
-    assert notice == "AI Wallet did not answer (Test wallet answered 429: Your plan is spent), so the site plays on its own."
+    assert (
+        notice
+        == "AI Wallet did not answer (Test wallet answered 429: Your plan is spent), so the site plays on its own."
+    )
     game = await state(game_page)
     assert game["pending"]["by"] == "site"  # own mode took the move: no error page, the game goes on
     assert await game_page.locator("#game-error").is_hidden()
@@ -139,7 +155,9 @@ async def test_stop_aborts_the_wallet_chat_and_keeps_the_game(game_page, aiwalle
     assert await aiwallet.chats[0].ended() == "cancelled"
     game = await idle(game_page)
     assert game["pending"] is None and game["history"] == []
-    assert await game_page.locator("#game-error").text_content() == "Stopped. Ask again, or let the site play."
+    assert (
+        await game_page.locator("#game-error").text_content() == "Stopped. Ask again, or let the site play."
+    )
     assert await game_page.locator("#stream-text").get_attribute("data-state") == "stopped"
     assert await game_page.locator("#ai-next").is_visible()
     assert await game_page.locator("#own-next").is_visible()

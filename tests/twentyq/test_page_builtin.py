@@ -75,7 +75,9 @@ async def test_a_downloadable_model_downloads_on_the_click_and_answers_with_the_
     assert console == []
 
 
-async def test_a_failing_built_in_model_hands_the_move_to_the_site(page, daphne_server, builtin_model, console):
+async def test_a_failing_built_in_model_hands_the_move_to_the_site(
+    page, daphne_server, builtin_model, console
+):
     builtin_model.reply({"error": "NotSupportedError"})
     await builtin_model.install(page)
     await open_game(page, daphne_server)
@@ -122,7 +124,9 @@ async def test_every_way_is_offered_in_order_and_the_visitor_switches_between_th
     await answer_pending(page, Player("giraffe"))
     await ai_move_shown(page, 3)
     assert (await state(page))["pending"]["by"] == "site"
-    pressed = await page.locator("#ways button[aria-pressed='true']").evaluate_all("(b) => b.map((x) => x.dataset.way)")
+    pressed = await page.locator("#ways button[aria-pressed='true']").evaluate_all(
+        "(b) => b.map((x) => x.dataset.way)"
+    )
     assert pressed == ["own"]
     assert console == []
 

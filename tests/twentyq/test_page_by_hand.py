@@ -12,7 +12,9 @@ from tests.twentyq.conftest import ai_move_shown, answering, idle, new_game, sta
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
 
-async def test_a_person_plays_both_modes_through_the_labelled_built_in_model_stand_in(page, debug_server, console):
+async def test_a_person_plays_both_modes_through_the_labelled_built_in_model_stand_in(
+    page, debug_server, console
+):
     typed = iter(["QUESTION: Is it alive?", "GUESS: a cat"])
     dialogs = []
 

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from testwallet.extension import FAILED
 from tests.twentyq.conftest import (
     Player,
     ai_move_shown,
@@ -23,6 +22,7 @@ from tests.twentyq.conftest import (
     use_way,
     way_ids,
 )
+from testwallet.extension import FAILED
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -44,7 +44,9 @@ async def ask(page, question, entries):
     return await idle(page)
 
 
-async def test_the_extension_is_offered_after_ai_wallet_and_its_grant_comes_from_the_click(game_page, byoa_extension):
+async def test_the_extension_is_offered_after_ai_wallet_and_its_grant_comes_from_the_click(
+    game_page, byoa_extension
+):
     assert await way_ids(game_page) == ["extension", "link", "own"]
     assert byoa_extension.requests == []  # nothing asked before the click
     await use_way(game_page, "extension")
@@ -53,9 +55,13 @@ async def test_the_extension_is_offered_after_ai_wallet_and_its_grant_comes_from
     assert request.manifest["skills"]["text.generate"]["models"]["count"] == 2
 
 
-async def test_two_granted_models_answer_and_check_and_a_disagreement_is_shown(game_page, byoa_extension, console):
+async def test_two_granted_models_answer_and_check_and_a_disagreement_is_shown(
+    game_page, byoa_extension, console
+):
     byoa_extension.have(text_models=2)
-    byoa_extension.answer_with("text.generate", lambda call: {"text": "Yes." if call.params["model"] == "m1" else "no"})
+    byoa_extension.answer_with(
+        "text.generate", lambda call: {"text": "Yes." if call.params["model"] == "m1" else "no"}
+    )
     status = await use_way(game_page, "extension")
     assert status == "Answering: BYOA extension (2 models granted) — m1 answers, m2 checks"
     await new_game(game_page, "site-thinks")
@@ -63,7 +69,10 @@ async def test_two_granted_models_answer_and_check_and_a_disagreement_is_shown(g
     entry = game["history"][0]
     assert entry["answer"] == "yes" and entry["check"] == {"model": "m2", "answer": "no", "agrees": False}
     item = game_page.locator("#history li").first
-    assert await item.locator(".check.disagree").text_content() == " The two models disagree: the second model (m2) says no."
+    assert (
+        await item.locator(".check.disagree").text_content()
+        == " The two models disagree: the second model (m2) says no."
+    )
     calls = byoa_extension.calls_of("text.generate")
     assert sorted(call.params["model"] for call in calls) == ["m1", "m2"]
     assert all(call.params["choices"] == CHOICES and call.params["maxTokens"] == 5 for call in calls)
@@ -71,7 +80,10 @@ async def test_two_granted_models_answer_and_check_and_a_disagreement_is_shown(g
     byoa_extension.answer_with("text.generate", lambda call: {"text": "no"})
     game = await ask(game_page, "Is it a vehicle?", 1)
     assert game["history"][1]["check"]["agrees"] is True
-    assert await game_page.locator("#history li").nth(1).locator(".check").text_content() == " The second model (m2) agrees."
+    assert (
+        await game_page.locator("#history li").nth(1).locator(".check").text_content()
+        == " The second model (m2) agrees."
+    )
     assert console == []
 
 
@@ -93,7 +105,9 @@ async def test_the_questioner_asks_only_the_first_of_two_granted_models(game_pag
     assert console == []
 
 
-async def test_with_one_granted_model_the_game_works_and_no_other_model_is_asked(game_page, byoa_extension, console):
+async def test_with_one_granted_model_the_game_works_and_no_other_model_is_asked(
+    game_page, byoa_extension, console
+):
     byoa_extension.have(text_models=1)
     byoa_extension.answer_with("text.generate", lambda call: {"text": "sometimes"})
     status = await use_way(game_page, "extension")
@@ -111,11 +125,16 @@ def game_page_text_has_no_check(text):
     return "second model" not in text
 
 
-async def test_a_declined_grant_leaves_the_site_playing_on_its_own_with_no_error_page(game_page, byoa_extension, console):
+async def test_a_declined_grant_leaves_the_site_playing_on_its_own_with_no_error_page(
+    game_page, byoa_extension, console
+):
     byoa_extension.decline()
     await game_page.locator("#ways button[data-way='extension']").click()
     await game_page.locator("#way-notice:not([hidden])").wait_for(timeout=5000)
-    assert await game_page.locator("#way-notice").text_content() == "BYOA extension did not connect, so the site plays on its own."
+    assert (
+        await game_page.locator("#way-notice").text_content()
+        == "BYOA extension did not connect, so the site plays on its own."
+    )
     assert await answering(game_page, "own")
     await new_game(game_page, "ai-asks")
     await ai_move_shown(game_page, 0)
@@ -123,13 +142,18 @@ async def test_a_declined_grant_leaves_the_site_playing_on_its_own_with_no_error
     assert console == []
 
 
-async def test_a_failed_call_hands_the_move_to_the_site_and_the_visitor_can_switch_back(game_page, byoa_extension, console):
+async def test_a_failed_call_hands_the_move_to_the_site_and_the_visitor_can_switch_back(
+    game_page, byoa_extension, console
+):
     byoa_extension.reply("text.generate", FAILED, {"text": "QUESTION: Is it alive?"})
     await use_way(game_page, "extension")
     await new_game(game_page, "ai-asks")
     await ai_move_shown(game_page, 0)
     assert await answering(game_page, "own")
-    assert await game_page.locator("#way-notice").text_content() == "BYOA extension did not answer, so the site plays on its own."
+    assert (
+        await game_page.locator("#way-notice").text_content()
+        == "BYOA extension did not answer, so the site plays on its own."
+    )
     site_question = (await state(game_page))["pending"]
     assert site_question["by"] == "site"
     # Switching back needs no new grant: the extension's grant still holds.
@@ -153,7 +177,10 @@ async def test_a_failed_answer_about_the_secret_leaves_the_site_answering_from_i
     assert await answering(game_page, "own")
     error = game_page.locator("#game-error")
     await error.wait_for(timeout=10000)
-    assert await error.text_content() == "Your AI did not answer. Pick a question from the list: the site answers it."
+    assert (
+        await error.text_content()
+        == "Your AI did not answer. Pick a question from the list: the site answers it."
+    )
     assert await game_page.locator("#question-form").is_hidden()
     await idle(game_page)
     await game_page.locator("#attribute").select_option("alive")
@@ -165,7 +192,9 @@ async def test_a_failed_answer_about_the_secret_leaves_the_site_answering_from_i
     assert console == []
 
 
-async def test_calls_over_the_manifests_per_minute_limit_wait_and_are_not_lost(page, daphne_server, byoa_extension, console):
+async def test_calls_over_the_manifests_per_minute_limit_wait_and_are_not_lost(
+    page, daphne_server, byoa_extension, console
+):
     limit = json.loads(MANIFEST.read_text())["purpose"]["limits"]["maxCallsPerMinute"]
     await page.clock.install()
     await byoa_extension.install(page)

@@ -9,8 +9,8 @@ import asyncio
 
 import pytest
 
-from testwallet.direct import ScriptedBackend
 from tests.twentyq.conftest import Player, ai_move_shown, answering, idle, open_game, state
+from testwallet.direct import ScriptedBackend
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -90,7 +90,9 @@ async def game_page(page, debug_server, console):
     return page
 
 
-async def test_the_link_streams_the_questioners_chunks_to_the_page_in_order(game_page, direct_wallet, console):
+async def test_the_link_streams_the_questioners_chunks_to_the_page_in_order(
+    game_page, direct_wallet, console
+):
     backend = GatedBackend()
     backend.script_pieces["m1"] = ["QUESTION:", " Is it", " bigger than", " a car?"]
     assert await link_wallet(game_page, direct_wallet, backend) == "Answering: BYOA wallet by link"
@@ -108,7 +110,7 @@ async def test_the_link_streams_the_questioners_chunks_to_the_page_in_order(game
     await ai_move_shown(game_page, 0)
     assert await game_page.locator("#pending").text_content() == "The AI asks: Is it bigger than a car?"
     assert await game_page.locator("#stream-text").text_content() == ""
-    (_skill, _input, params), = backend.calls
+    ((_skill, _input, params),) = backend.calls
     assert params["stream"] is True and params["model"] == "m1"
     assert console == []
 
@@ -146,7 +148,10 @@ async def test_a_wallet_that_drops_mid_stream_leaves_the_text_so_far_and_the_sit
     backend.drop_after = 2
     await start_game(game_page, "ai-asks")
     await answering(game_page, "own", timeout=10000)
-    assert await game_page.locator("#way-notice").text_content() == "BYOA wallet by link did not answer, so the site plays on its own."
+    assert (
+        await game_page.locator("#way-notice").text_content()
+        == "BYOA wallet by link did not answer, so the site plays on its own."
+    )
     await ai_move_shown(game_page, 0)
     assert await game_page.locator("#stream-text").text_content() == "QUESTION: Is it"
     assert await game_page.locator("#stream-text").get_attribute("data-state") == "cut"
@@ -195,7 +200,9 @@ async def test_two_models_granted_over_the_link_check_each_answer(game_page, dir
     assert await answering(game_page, "link") == "Answering: BYOA wallet by link — m1 answers, m2 checks"
     assert sorted(params["model"] for _skill, _input, params in backend.calls) == ["m1", "m2"]
     streamed = await game_page.evaluate("() => window.streamedTexts")
-    assert "yes" in streamed and not any("no" in text for text in streamed)  # only the answering model streams here
+    assert "yes" in streamed and not any(
+        "no" in text for text in streamed
+    )  # only the answering model streams here
     assert console == []
 
 
@@ -204,7 +211,9 @@ async def test_the_page_shows_which_wallet_connected_and_disconnects_it(game_pag
     backend = GatedBackend()
     await link_wallet(game_page, direct_wallet, backend)
     shown = game_page.locator("#linked-wallet")
-    await shown.locator(".linked-wallet-name", has_text=backend.wallet.identity["name"]).wait_for(timeout=5000)
+    await shown.locator(".linked-wallet-name", has_text=backend.wallet.identity["name"]).wait_for(
+        timeout=5000
+    )
     await press(game_page, "#linked-wallet .linked-wallet-disconnect")
     await shown.get_by_text("Disconnected:").wait_for(timeout=5000)
     await asyncio.wait_for(backend.wallet.closed.wait(), 10)  # the site said bye and closed its connection

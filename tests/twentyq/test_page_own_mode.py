@@ -13,7 +13,9 @@ from tests.twentyq.conftest import Player, ai_move_shown, answer_pending, new_ga
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
 
-async def test_the_manifest_is_summed_up_before_any_click_and_shown_whole_a_click_away(page, daphne_server, console):
+async def test_the_manifest_is_summed_up_before_any_click_and_shown_whole_a_click_away(
+    page, daphne_server, console
+):
     await open_game(page, daphne_server)
     summary = page.locator("#manifest-plain summary")
     shown = await summary.inner_text()
@@ -34,7 +36,9 @@ async def test_how_this_page_works_shows_exactly_the_lines_of_the_served_script(
     assert "new WayChooser([" in shown
 
 
-async def test_a_browser_without_wallets_is_offered_the_link_then_own_mode_and_own_mode_answers(page, daphne_server, console):
+async def test_a_browser_without_wallets_is_offered_the_link_then_own_mode_and_own_mode_answers(
+    page, daphne_server, console
+):
     await open_game(page, daphne_server)
     assert await way_ids(page) == ["link", "own"]
     assert await page.locator("#way-status").text_content() == "Answering: the site's own questions (no AI)"
@@ -66,7 +70,9 @@ async def test_own_mode_you_think_the_site_asks_until_the_game_ends(page, daphne
     assert console == []
 
 
-async def test_own_mode_the_site_thinks_you_ask_from_the_list_and_guess_until_the_game_ends(page, daphne_server, console):
+async def test_own_mode_the_site_thinks_you_ask_from_the_list_and_guess_until_the_game_ends(
+    page, daphne_server, console
+):
     await open_game(page, daphne_server)
     await new_game(page, "site-thinks")
     assert await page.locator("#question-form").is_hidden()  # no AI: only the site's questions

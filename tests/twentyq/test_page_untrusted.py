@@ -13,7 +13,11 @@ pytestmark = [pytest.mark.browser, pytest.mark.live]
 
 HTML = '<img src="x" onerror="document.title=\'pwned\'">yes'
 GARBAGE = [
-    ("Well, it depends on how you look at it", "model-not-a-choice", "The AI did not answer with one of yes, no, sometimes"),
+    (
+        "Well, it depends on how you look at it",
+        "model-not-a-choice",
+        "The AI did not answer with one of yes, no, sometimes",
+    ),
     (HTML, "model-markup", "The AI's reply contained HTML, so it was not used."),
     ("yes " * 2500, "model-too-long", "The AI's reply was 10,000 characters long; a move is one short line."),
     ("", "model-empty", "The AI gave no answer. Try again, or play on without it."),
@@ -27,7 +31,9 @@ async def game_page(page, daphne_server, byoa_extension, console):
     return page
 
 
-@pytest.mark.parametrize(("garbage", "code", "message"), GARBAGE, ids=["not-a-choice", "html", "10000-chars", "empty"])
+@pytest.mark.parametrize(
+    ("garbage", "code", "message"), GARBAGE, ids=["not-a-choice", "html", "10000-chars", "empty"]
+)
 async def test_garbage_answers_about_the_secret_are_explained_and_the_game_is_unchanged(
     game_page, byoa_extension, console, garbage, code, message
 ):
@@ -57,8 +63,12 @@ async def test_garbage_answers_about_the_secret_are_explained_and_the_game_is_un
 
 @pytest.mark.parametrize(
     ("garbage", "code"),
-    [("I think it might be a cat, or a dog!", "model-not-a-move"), (f"QUESTION: {HTML}", "model-markup"),
-     ("QUESTION: " + "is it " * 2000, "model-too-long"), ("   ", "model-empty")],
+    [
+        ("I think it might be a cat, or a dog!", "model-not-a-move"),
+        (f"QUESTION: {HTML}", "model-markup"),
+        ("QUESTION: " + "is it " * 2000, "model-too-long"),
+        ("   ", "model-empty"),
+    ],
     ids=["not-a-move", "html", "10000-chars", "blank"],
 )
 async def test_garbage_questions_are_explained_and_the_visitor_can_let_the_site_ask(
@@ -93,8 +103,17 @@ async def test_extra_answers_a_stale_turn_and_a_forged_verdict_change_nothing(pa
         ("/twentyq/api/answer", {"turn": turn, "answer": "maybe"}, 400, "bad-answer"),
         ("/twentyq/api/verdict", {"turn": turn, "correct": True}, 409, None),  # a win claimed for a question
         ("/twentyq/api/own", {}, 409, "answer-first"),
-        ("/twentyq/api/reply", {"promptId": "forged", "turn": turn, "way": "extension",
-                                "replies": [{"model": "m1", "text": "GUESS: giraffe"}]}, 409, None),
+        (
+            "/twentyq/api/reply",
+            {
+                "promptId": "forged",
+                "turn": turn,
+                "way": "extension",
+                "replies": [{"model": "m1", "text": "GUESS: giraffe"}],
+            },
+            409,
+            None,
+        ),
         ("/twentyq/api/guess", {"guess": "giraffe"}, 409, "wrong-mode"),
     ]
     for path, body, status, code in attempts:
@@ -121,7 +140,10 @@ async def test_a_forged_win_in_the_site_thinks_mode_is_judged_by_the_server(page
         ("/twentyq/api/guess", {"guess": "", "correct": True, "winner": "visitor"}),
         ("/twentyq/api/verdict", {"turn": 1, "correct": True}),
         ("/twentyq/api/answer", {"turn": 1, "answer": "yes"}),
-        ("/twentyq/api/reply", {"promptId": "x", "turn": 1, "way": "aiwallet", "replies": [{"model": None, "text": "yes"}]}),
+        (
+            "/twentyq/api/reply",
+            {"promptId": "x", "turn": 1, "way": "aiwallet", "replies": [{"model": None, "text": "yes"}]},
+        ),
         ("/twentyq/api/new", {"mode": "site-thinks", "secret": "giraffe"}),
     ]:
         got, answer = await post_json(page, path, body)

@@ -8,8 +8,8 @@ import asyncio
 
 import pytest
 
-from testwallet.extension import Consent
 from tests.twentyq.conftest import ai_move_shown, answering, new_game, open_game, use_way
+from testwallet.extension import Consent
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -55,7 +55,9 @@ async def test_a_slow_answer_is_waited_for_visibly_and_the_question_then_shown_o
     await new_game(page, "ai-asks")
     waiting = page.locator("#move-waiting")
     await waiting.wait_for(timeout=5000)
-    assert (await waiting.text_content()).strip() == "Waiting for BYOA extension to answer… (Stop, and the site plays)"
+    assert (
+        await waiting.text_content()
+    ).strip() == "Waiting for BYOA extension to answer… (Stop, and the site plays)"
     assert await page.locator("#stop").is_visible()
     released.set()
     await ai_move_shown(page, 0)

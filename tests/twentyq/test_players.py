@@ -1,4 +1,7 @@
-"""Twenty Questions' scripted player (sites/twentyq/players.py), as the relay finds it: an honest host, a fair questioner."""
+"""
+Twenty Questions' scripted player (sites/twentyq/players.py), as the relay finds it:
+an honest host, a fair questioner.
+"""
 
 import json
 
@@ -10,7 +13,9 @@ from testwallet.relay import scripted
 
 def said(body):
     message = scripted.answer(body)["choices"][0]["message"]
-    calls = [(c["function"]["name"], json.loads(c["function"]["arguments"])) for c in message.get("tool_calls", [])]
+    calls = [
+        (c["function"]["name"], json.loads(c["function"]["arguments"])) for c in message.get("tool_calls", [])
+    ]
     return message["content"], calls
 
 
@@ -34,7 +39,9 @@ def test_questioner_finds_each_thing_a_truthful_visitor_thinks_of(thing):
         kind, _, text = said({"messages": messages})[0].partition(": ")
         if kind == "GUESS":
             right = catalog.load().find(text) is thing
-            history.append({"turn": turn, "kind": "guess", "text": text, "answer": "right" if right else "wrong"})
+            history.append(
+                {"turn": turn, "kind": "guess", "text": text, "answer": "right" if right else "wrong"}
+            )
             if right:
                 return
         else:

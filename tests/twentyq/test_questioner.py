@@ -11,7 +11,7 @@ CATALOG = catalog_module.load()
 
 
 def play(thing, *, wrong_at=None, shrug_at=()):
-    """Answer the questioner about ``thing`` (truthfully, except at turn ``wrong_at``); return the winning turn or None."""
+    """Answer the questioner about ``thing`` (truthfully, but at turn ``wrong_at``); return the winning turn or None."""
     answers, wrong = [], set()
     for turn in range(1, LIMIT + 1):
         move = questioner.next_move(CATALOG, answers, wrong, LIMIT - turn + 1)

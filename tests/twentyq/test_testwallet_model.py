@@ -64,7 +64,9 @@ async def test_scripted_host_answers_a_typed_question_about_the_secret(page, scr
     assert page.problems == []
 
 
-async def test_model_server_answers_the_extension_stand_ins_text_generate_through_the_relay(page, model_server, model):
+async def test_model_server_answers_the_extension_stand_ins_text_generate_through_the_relay(
+    page, model_server, model
+):
     page.problems = []
     page.on("pageerror", lambda error: page.problems.append(str(error)))
     page.on("dialog", lambda dialog: dialog.accept())
@@ -80,6 +82,9 @@ async def test_model_server_answers_the_extension_stand_ins_text_generate_throug
     assert (entry["answer"], entry["answeredBy"]) == ("yes", "model")
     (chat,) = model.chats()
     assert chat["stream"] is False and chat["max_tokens"] == 5
-    assert chat["messages"][0] == {"role": "system", "content": "Answer with exactly one of: yes, no, sometimes"}
+    assert chat["messages"][0] == {
+        "role": "system",
+        "content": "Answer with exactly one of: yes, no, sometimes",
+    }
     assert "The secret is:" in chat["messages"][1]["content"]
     assert page.problems == []

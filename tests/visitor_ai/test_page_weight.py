@@ -87,7 +87,9 @@ async def test_twentyq_loads_the_extension_ways_calls_only_in_a_browser_with_an_
     browser, daphne_server, byoa_extension
 ):
     without = await fresh_measure(browser, daphne_server.url + "/twentyq/")
-    with_extension = await fresh_measure(browser, daphne_server.url + "/twentyq/", before=byoa_extension.install)
+    with_extension = await fresh_measure(
+        browser, daphne_server.url + "/twentyq/", before=byoa_extension.install
+    )
     calls = re.compile(r"^/static/byoa/(extension|ratelimit)\.[0-9a-f]{12}\.js$")
     assert [item.path for item in without.fetched if calls.match(item.path)] == []
     lazily = sorted(plain_name(item.path) for item in with_extension.fetched if calls.match(item.path))
@@ -95,8 +97,14 @@ async def test_twentyq_loads_the_extension_ways_calls_only_in_a_browser_with_an_
 
 
 @pytest.mark.parametrize("path", ["/geography/", "/twentyq/"])
-async def test_a_byoa_page_does_not_load_the_recorder_or_the_ai_wallet_tools_until_used(browser, daphne_server, path):
+async def test_a_byoa_page_does_not_load_the_recorder_or_the_ai_wallet_tools_until_used(
+    browser, daphne_server, path
+):
     weight = await fresh_measure(browser, daphne_server.url + path)
     loaded = {plain_name(item.path) for item in weight.fetched}
-    assert not loaded & {"/static/byoa/recorder.js", "/static/byoa/wav.js", "/static/aiconnect/mcp.js",
-                         "/static/aiconnect/conversation.js"}
+    assert not loaded & {
+        "/static/byoa/recorder.js",
+        "/static/byoa/wav.js",
+        "/static/aiconnect/mcp.js",
+        "/static/aiconnect/conversation.js",
+    }

@@ -31,7 +31,11 @@ def test_static_files_are_found_through_the_links_to_frontend():
 
 def test_no_static_file_imports_node_or_playwright():
     shipped = scripts_under(STATIC) + scripts_under(STUBS)
-    node_only = [str(path.relative_to(path.parents[1])) for path in shipped if NODE_ONLY.search(path.read_text("utf-8"))]
+    node_only = [
+        str(path.relative_to(path.parents[1]))
+        for path in shipped
+        if NODE_ONLY.search(path.read_text("utf-8"))
+    ]
     assert node_only == [], "Node-only modules are served to browsers; move them to frontend/playwright/"
 
 
@@ -44,4 +48,6 @@ def test_the_pattern_sees_each_way_of_importing_node_or_playwright():
         "const fs = require('node:fs');",
     ):
         assert NODE_ONLY.search(line), line
-    assert not NODE_ONLY.search("// the Playwright binding, see node: docs\nimport { a } from './playwright-ish.js';")
+    assert not NODE_ONLY.search(
+        "// the Playwright binding, see node: docs\nimport { a } from './playwright-ish.js';"
+    )

@@ -30,7 +30,9 @@ async def test_the_command_prints_a_line_as_it_connects_answers_each_call_and_st
         json.loads(await ws.recv())  # the hello
         await ws.send(json.dumps(protocol.welcome(TOKEN, QUIZ)))
         messages = [{"role": "user", "content": QUESTION}]
-        await ws.send(json.dumps(protocol.call(1, "text.generate", {"messages": messages}, {"maxTokens": 20})))
+        await ws.send(
+            json.dumps(protocol.call(1, "text.generate", {"messages": messages}, {"maxTokens": 20}))
+        )
         await ws.send(json.dumps(protocol.call(2, "audio.transcribe", {"audio": {}}, {})))  # not granted
         while len(results) < 2:
             frame = json.loads(await ws.recv())
@@ -43,9 +45,16 @@ async def test_the_command_prints_a_line_as_it_connects_answers_each_call_and_st
         port = server.sockets[0].getsockname()[1]
         link = build(f"ws://127.0.0.1:{port}/byoa/ws", QUIZ, CODE)
         wallet = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "testwallet.direct", link, "--dev-local",
-            "--script", "text.generate=" + json.dumps({"text": ANSWER}),
-            cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+            sys.executable,
+            "-m",
+            "testwallet.direct",
+            link,
+            "--dev-local",
+            "--script",
+            "text.generate=" + json.dumps({"text": ANSWER}),
+            cwd=ROOT,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
         )
         output, _ = await asyncio.wait_for(wallet.communicate(), 30)
     printed = output.decode()

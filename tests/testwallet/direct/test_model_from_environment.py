@@ -1,8 +1,11 @@
-"""`python -m testwallet.direct '<link>'` answers text.generate with the TESTWALLET_MODEL_* model of the site's stand-ins."""
+"""
+`python -m testwallet.direct '<link>'` answers text.generate with the
+TESTWALLET_MODEL_* model of the site's stand-ins.
+"""
 
+from tests.testwallet.relay.model_double import MODEL
 from testwallet.direct import __main__ as cli
 from testwallet.direct.backends import OpenAICompatibleBackend, ScriptedBackend
-from tests.testwallet.relay.model_double import MODEL
 
 
 def backend_for(argv):
@@ -16,7 +19,9 @@ async def test_command_without_a_backend_answers_with_the_testwallet_model(monke
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     backend = backend_for(["LINK"])
     model.reply("Lima")
-    output = await backend.run("text.generate", {"messages": [{"role": "user", "content": "Capital of Peru?"}]}, {})
+    output = await backend.run(
+        "text.generate", {"messages": [{"role": "user", "content": "Capital of Peru?"}]}, {}
+    )
     assert isinstance(backend, OpenAICompatibleBackend) and backend.models == {"m1": MODEL}
     assert backend.headers == {"authorization": "Bearer sk-from-env"}
     assert output == {"text": "Lima"}

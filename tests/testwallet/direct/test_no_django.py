@@ -15,7 +15,11 @@ def test_importing_the_wallet_imports_no_django():
         "print(sorted(m for m in sys.modules if m == 'django' or m.startswith('django.')))"
     )
     out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=without_django_settings()
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=without_django_settings(),
     )
     assert out.stdout.strip() == "[]"
 
@@ -23,7 +27,10 @@ def test_importing_the_wallet_imports_no_django():
 def test_the_command_runs_with_no_django_settings():
     done = subprocess.run(
         [sys.executable, "-m", "testwallet.direct", "--help"],
-        capture_output=True, text=True, env=without_django_settings(), timeout=60,
+        capture_output=True,
+        text=True,
+        env=without_django_settings(),
+        timeout=60,
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("usage: python -m testwallet.direct")
@@ -32,6 +39,9 @@ def test_the_command_runs_with_no_django_settings():
 def test_the_command_refuses_a_bad_link_with_no_django_settings():
     done = subprocess.run(
         [sys.executable, "-m", "testwallet.direct", "bringyourownagent://connect?v=0.2"],
-        capture_output=True, text=True, env=without_django_settings(), timeout=60,
+        capture_output=True,
+        text=True,
+        env=without_django_settings(),
+        timeout=60,
     )
     assert (done.returncode, done.stdout.strip()) == (1, "link refused (version)")

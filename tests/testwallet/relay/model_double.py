@@ -135,7 +135,11 @@ class ModelDouble:
         if reply.status != 200:
             return _send_json(handler, reply.status, {"error": {"message": reply.error, "type": "double"}})
         calls = [
-            {"id": f"call_{index}", "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}
+            {
+                "id": f"call_{index}",
+                "type": "function",
+                "function": {"name": name, "arguments": json.dumps(args)},
+            }
             for index, (name, args) in enumerate(reply.tool_calls)
         ]
         finish = "tool_calls" if calls else "stop"
@@ -151,14 +155,18 @@ class ModelDouble:
         for index, call in enumerate(calls):
             arguments = call["function"]["arguments"]
             named = {"name": call["function"]["name"], "arguments": ""}
-            deltas.append({"tool_calls": [{"index": index, "id": call["id"], "type": "function", "function": named}]})
+            deltas.append(
+                {"tool_calls": [{"index": index, "id": call["id"], "type": "function", "function": named}]}
+            )
             for start in range(0, len(arguments), 7):
                 piece = {"arguments": arguments[start : start + 7]}
                 deltas.append({"tool_calls": [{"index": index, "function": piece}]})
         for index, delta in enumerate(deltas):
             if index == reply.hold_after:
                 reply.mid.wait(HOLD_BOUND_SECONDS)
-            _event(handler, {"model": MODEL, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]})
+            _event(
+                handler, {"model": MODEL, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]}
+            )
         _event(handler, {"model": MODEL, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]})
         usage = {"prompt_tokens": 12, "completion_tokens": len(deltas)}
         _event(handler, {"model": MODEL, "choices": [], "usage": usage})

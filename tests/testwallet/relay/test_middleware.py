@@ -11,7 +11,11 @@ def test_testwallet_parameter_injects_the_stubs_and_a_label_in_debug(client, set
     assert "/static/testwallet/aiwallet.js" in page
     assert "/static/testwallet/byoa.js" in page
     # its clip reading and manifest rules first
-    assert page.index("/static/testwallet/byoa-clip.js") < page.index("/static/testwallet/byoa-manifest.js") < page.index("/static/testwallet/byoa.js")
+    assert (
+        page.index("/static/testwallet/byoa-clip.js")
+        < page.index("/static/testwallet/byoa-manifest.js")
+        < page.index("/static/testwallet/byoa.js")
+    )
     assert "not from an AI" in page
 
 

@@ -94,7 +94,9 @@ async def test_streamed_chat_passes_the_model_servers_events_through(visitor, mo
 async def test_streamed_text_reaches_the_page_while_the_model_is_still_writing(visitor, model):
     rest = model.reply("One two three", hold_after=1)
     async with asyncio.timeout(10):
-        request = visitor.client.stream("POST", CHAT, json=ask("count", stream=True), headers=visitor.headers())
+        request = visitor.client.stream(
+            "POST", CHAT, json=ask("count", stream=True), headers=visitor.headers()
+        )
         async with request as response:
             lines = response.aiter_lines()
             async for line in lines:
@@ -118,7 +120,9 @@ async def test_model_server_error_reaches_the_page_as_a_clean_502(visitor, model
     model.fail(500, "out of memory")
     response = await visitor.chat(ask("hello", stream=True))
     assert response.status_code == 502
-    assert response.json() == {"error": {"message": "The model server answered 500: out of memory", "status": 502}}
+    assert response.json() == {
+        "error": {"message": "The model server answered 500: out of memory", "status": 502}
+    }
 
 
 async def test_slow_model_server_gets_a_clean_504_within_the_relays_bound(visitor, model):

@@ -11,16 +11,24 @@ from testwallet.relay import scripted
 
 def said(body):
     message = scripted.answer(body)["choices"][0]["message"]
-    calls = [(c["function"]["name"], json.loads(c["function"]["arguments"])) for c in message.get("tool_calls", [])]
+    calls = [
+        (c["function"]["name"], json.loads(c["function"]["arguments"])) for c in message.get("tool_calls", [])
+    ]
     return message["content"], calls
 
 
 def test_anything_else_is_answered_with_a_label_and_the_visitors_words():
-    assert said({"messages": [{"role": "user", "content": "hello"}]})[0] == "(scripted stand-in, not an AI) You said: hello"
+    assert (
+        said({"messages": [{"role": "user", "content": "hello"}]})[0]
+        == "(scripted stand-in, not an AI) You said: hello"
+    )
 
 
 def test_relay_finds_each_installed_apps_player_in_installed_apps_order():
-    assert apps.get_app_config("testwallet_relay").players == (bookshop_players.answer, twentyq_players.answer)
+    assert apps.get_app_config("testwallet_relay").players == (
+        bookshop_players.answer,
+        twentyq_players.answer,
+    )
 
 
 def test_the_first_player_that_answers_wins_and_the_others_are_not_asked():
@@ -38,13 +46,24 @@ def test_the_first_player_that_answers_wins_and_the_others_are_not_asked():
         asked.append("third")
         return scripted.completion("third")
 
-    completion = scripted.answer({"messages": [{"role": "user", "content": "hi"}]}, players=[first, second, third])
-    assert completion["choices"][0]["message"]["content"] == "second heard hi" and asked == ["first", "second"]
+    completion = scripted.answer(
+        {"messages": [{"role": "user", "content": "hi"}]}, players=[first, second, third]
+    )
+    assert completion["choices"][0]["message"]["content"] == "second heard hi" and asked == [
+        "first",
+        "second",
+    ]
 
 
 def test_without_players_every_chat_gets_the_labelled_echo():
-    body = {"messages": [{"role": "user", "content": "a book"}], "tools": [{"type": "function", "function": {"name": "search_books"}}]}
-    assert scripted.answer(body, players=())["choices"][0]["message"]["content"] == "(scripted stand-in, not an AI) You said: a book"
+    body = {
+        "messages": [{"role": "user", "content": "a book"}],
+        "tools": [{"type": "function", "function": {"name": "search_books"}}],
+    }
+    assert (
+        scripted.answer(body, players=())["choices"][0]["message"]["content"]
+        == "(scripted stand-in, not an AI) You said: a book"
+    )
 
 
 def test_a_completion_streams_as_openai_style_events_ending_with_done():

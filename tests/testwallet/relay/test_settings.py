@@ -3,19 +3,28 @@
 import pytest
 from django.core import checks
 
-from testwallet.relay.checks import check_relay_settings
 from testwallet.relay import upstream
+from testwallet.relay.checks import check_relay_settings
 from testwallet.relay.conf import relay_settings
 
 
 def test_without_a_model_url_the_scripted_player_answers(settings):
     settings.TESTWALLET = {}
     conf = relay_settings()
-    assert (conf.scripted, conf.label, conf.timeout, conf.transcribe_model) == (True, "scripted", 120.0, "whisper-1")
+    assert (conf.scripted, conf.label, conf.timeout, conf.transcribe_model) == (
+        True,
+        "scripted",
+        120.0,
+        "whisper-1",
+    )
 
 
 def test_label_names_the_model_and_its_host_but_never_the_key(settings):
-    settings.TESTWALLET = {"MODEL_URL": "http://127.0.0.1:11434/v1/", "MODEL": "llama3.2", "MODEL_KEY": "sk-secret"}
+    settings.TESTWALLET = {
+        "MODEL_URL": "http://127.0.0.1:11434/v1/",
+        "MODEL": "llama3.2",
+        "MODEL_KEY": "sk-secret",
+    }
     conf = relay_settings()
     assert (conf.model_url, conf.label) == ("http://127.0.0.1:11434/v1", "llama3.2 at 127.0.0.1:11434")
 
@@ -26,7 +35,10 @@ def test_label_names_the_model_and_its_host_but_never_the_key(settings):
         ({"TIMEOUT": "soon"}, "must be a number of seconds, not 'soon'"),
         ({"TIMEOUT": "0"}, "must be more than 0 seconds"),
         ({"MODEL_URL": "127.0.0.1:11434/v1"}, "TESTWALLET['MODEL_URL'] must be an http:// or https:// URL"),
-        ({"TRANSCRIBE_URL": "file:///etc/passwd"}, "TESTWALLET['TRANSCRIBE_URL'] must be an http:// or https:// URL"),
+        (
+            {"TRANSCRIBE_URL": "file:///etc/passwd"},
+            "TESTWALLET['TRANSCRIBE_URL'] must be an http:// or https:// URL",
+        ),
     ],
 )
 def test_check_reports_a_value_the_relay_cannot_use(settings, given, words):
@@ -67,7 +79,12 @@ def test_check_refuses_credentials_in_a_url_and_names_the_key_setting(settings, 
 
 async def test_relay_sends_the_key_as_a_bearer_not_the_urls_credentials_as_basic_auth(settings, model):
     model.reply("hello")
-    settings.TESTWALLET = {"MODEL_URL": model.url.replace("http://", "http://user:pw@"), "MODEL_KEY": "sk-key"}
-    completion = await upstream.complete_chat(relay_settings(), {"messages": [{"role": "user", "content": "hi"}]})
+    settings.TESTWALLET = {
+        "MODEL_URL": model.url.replace("http://", "http://user:pw@"),
+        "MODEL_KEY": "sk-key",
+    }
+    completion = await upstream.complete_chat(
+        relay_settings(), {"messages": [{"role": "user", "content": "hi"}]}
+    )
     assert completion["choices"][0]["message"]["content"] == "hello"
     assert model.authorizations == ["Bearer sk-key"]
