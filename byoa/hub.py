@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import contextvars
 import logging
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import TYPE_CHECKING, Any, cast
@@ -101,7 +102,11 @@ class Hub:
         if self._starting is None or self._loop is not loop or died:
             self._stop_tasks()  # what ran on another loop, or a reader that died: start afresh
             self._loop = loop
-            self._starting = loop.create_task(self._start(), name="byoa-start")
+            # A fresh context, not the caller's: the hub is often started by the first request
+            # that needs it, and every task it starts would inherit that request's context, in
+            # which asgiref's database_sync_to_async runs on the request's own executor, gone
+            # when the request ends ("CurrentThreadExecutor already quit or is broken").
+            self._starting = loop.create_task(self._start(), name="byoa-start", context=contextvars.Context())
         if not self._starting.done():
             # Other processes must find the record before any pairing names this inbox.
             # Shielded: a connection that goes away meanwhile must not cancel it for the others.

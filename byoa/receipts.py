@@ -11,6 +11,7 @@ call costs no thread hop and no INSERT of its own.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -49,7 +50,11 @@ class ReceiptWriter:
         """Queue the receipt of a call (never its content); it is written within BATCH_SECONDS."""
         self._queued.append((pairing_id, skill, model, ok, duration_ms, receipt, time.time()))
         if self._writer is None or self._writer.done():
-            self._writer = asyncio.ensure_future(self._write_later())
+            # In a fresh context, as the hub's own tasks (byoa.hub): the call that queues the first
+            # receipt may be a request's, whose executor is gone by the time the batch is written.
+            self._writer = asyncio.get_running_loop().create_task(
+                self._write_later(), context=contextvars.Context()
+            )
 
     async def _write_later(self) -> None:
         await asyncio.sleep(BATCH_SECONDS)

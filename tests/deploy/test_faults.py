@@ -49,6 +49,13 @@ async def test_postgres_restarted_gives_503_in_the_gap_and_every_process_recover
         await client.get(f"{cluster.url}/admin/login/")  # the CSRF cookie; no query without a session
         shop = httpx.AsyncClient()
         assert (await shop.get(f"{cluster.url}/bookshop/")).status_code == 200
+        # A page view stores no session: the visitor's first basket add (the page's form) does.
+        added = await shop.post(
+            f"{cluster.url}/bookshop/basket/add/",
+            data={"slug": "dune", "csrfmiddlewaretoken": shop.cookies["csrftoken"]},
+            headers={"Referer": f"{cluster.url}/bookshop/"},
+        )
+        assert added.status_code == 302, added.text
         cookies = dict(shop.cookies)
         await shop.aclose()
         async with mcp_client(cluster, cookies=cookies) as mcp:
