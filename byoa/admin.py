@@ -6,17 +6,14 @@ Pausing or revoking a pairing also closes its live connection (the wallet gets
 ``bye``), and a paused or revoked pairing cannot come back with its token.
 """
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from asgiref.sync import async_to_sync
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from byoa import events
-from byoa.hub import current_hub
 from byoa.models import CallLog, Pairing
+from byoa.pairings import stop_pairings
 
 # django-stubs makes the admin's classes generic in their model; Django's own are
 # not subscriptable at run time (django_stubs_ext.monkeypatch would make them so,
@@ -82,31 +79,6 @@ class PairingAdmin(PairingAdminBase):
     def _set_status(self, request: HttpRequest, queryset: QuerySet[Pairing], status: Pairing.Status) -> None:
         count, closed = stop_pairings(queryset, status)
         self.message_user(request, f"{count} pairing(s) {status}; {closed} live connection(s) closed.")
-
-
-def stop_pairings(queryset: QuerySet[Pairing], status: Pairing.Status) -> tuple[int, int]:
-    """Pause or revoke pairings, then close their live connections; return (pairings, connections)."""
-    # Read before the update changes what the queryset matches.
-    rows = list(queryset.values_list("pk", "channel_name"))
-    # The status first: a wallet coming back between the two steps is then
-    # refused, and a closed connection's pairing is never left active.
-    count = Pairing.objects.filter(pk__in=[pk for pk, _channel in rows]).update(status=status)
-    current_hub().connections.drop(pk for pk, _channel in rows)
-    return count, _send_close([channel for _pk, channel in rows if channel])
-
-
-def close_connections(queryset: QuerySet[Pairing]) -> int:
-    """Tell the live connection of each pairing to say bye and close; return how many."""
-    return _send_close([name for name in queryset.values_list("channel_name", flat=True) if name])
-
-
-def _send_close(addresses: Sequence[str]) -> int:
-    # At most once: a lost close is caught by the connection's own periodic
-    # status check (byoa.consumers.TOUCH_SECONDS).
-    notify = async_to_sync(current_hub().transport.notify)
-    for address in addresses:
-        notify(address, {"type": events.CLOSE})
-    return len(addresses)
 
 
 @admin.register(CallLog)

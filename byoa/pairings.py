@@ -9,14 +9,17 @@ are ``byoa.receipts``; the connections live in this process's hub, ``byoa.hub``.
 """
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 
+from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from django.db import DatabaseError, transaction
+from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from byoa import clock, codes, manifests, tokens, visitor_ids
+from byoa import clock, codes, events, manifests, tokens, visitor_ids
 from byoa.conf import byoa_setting
 from byoa.exceptions import ManifestError, UnknownManifest
 from byoa.grants import Grant, warn_unreadable
@@ -185,3 +188,28 @@ async def aget_pairing(
     if pairing is None or (connected and not await live_channel(pairing)):
         return None
     return pairing
+
+
+def stop_pairings(queryset: QuerySet[Pairing], status: Pairing.Status) -> tuple[int, int]:
+    """Pause or revoke pairings, then close their live connections; return (pairings, connections)."""
+    # Read before the update changes what the queryset matches.
+    rows = list(queryset.values_list("pk", "channel_name"))
+    # The status first: a wallet coming back between the two steps is then
+    # refused, and a closed connection's pairing is never left active.
+    count = Pairing.objects.filter(pk__in=[pk for pk, _channel in rows]).update(status=status)
+    current_hub().connections.drop(pk for pk, _channel in rows)
+    return count, _send_close([channel for _pk, channel in rows if channel])
+
+
+def close_connections(queryset: QuerySet[Pairing]) -> int:
+    """Tell the live connection of each pairing to say bye and close; return how many."""
+    return _send_close([name for name in queryset.values_list("channel_name", flat=True) if name])
+
+
+def _send_close(addresses: Sequence[str]) -> int:
+    # At most once: a lost close is caught by the connection's own periodic
+    # status check (byoa.consumers.TOUCH_SECONDS).
+    notify = async_to_sync(current_hub().transport.notify)
+    for address in addresses:
+        notify(address, {"type": events.CLOSE})
+    return len(addresses)

@@ -33,10 +33,10 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from byoa import codes, invitations, manifests, visitor_ids
-from byoa.admin import stop_pairings
 from byoa.apps import ByoaConfig
 from byoa.exceptions import EndpointRefused, RateLimited, UnknownManifest
 from byoa.models import Pairing
+from byoa.pairings import stop_pairings
 
 logger = logging.getLogger(__name__)
 

@@ -37,13 +37,12 @@ def transcription_server(backend):
 
     from testwallet.transcribe import application
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = uvicorn.Server(
-        uvicorn.Config(application(backend), host="127.0.0.1", port=port, log_level="warning")
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
+    # Bound first and handed to the server, as testwallet.server does: no port race.
+    listening = socket.socket()
+    listening.bind(("127.0.0.1", 0))
+    port = listening.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(application(backend), log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listening]}, daemon=True)
     thread.start()
     try:
         deadline = time.monotonic() + 20
@@ -55,3 +54,4 @@ def transcription_server(backend):
     finally:
         server.should_exit = True
         thread.join(10)
+        listening.close()

@@ -9,9 +9,9 @@ from channels.db import database_sync_to_async
 from django.db import IntegrityError
 
 from byoa import manifests, pairings, tokens
-from byoa.admin import close_connections, stop_pairings
 from byoa.calls import call_wallet
 from byoa.models import Pairing, SessionCode
+from byoa.pairings import close_connections, stop_pairings
 from byoa.protocol import CloseCode
 from tests.byoa.conftest import hello, new_code, pair
 
