@@ -26,7 +26,9 @@ What it does:
    ``geography:clip-to-verdict`` (from the recorder's clip to the verdict on the
    page); the end of speech is 1.5 s before the clip (the recorder's silence wait).
 
-Seconds per clip is decoding time only (the model is loaded before); memory is
+Seconds per clip is decoding time only (the model is loaded before), as wall time
+and as the process's CPU time (``cpu s``: what the clip costs whatever else runs on
+the machine; with ``--threads 1`` the two agree on an idle machine); memory is
 the process's peak resident size, with the model loaded. CTranslate2's and
 OpenMP's threads are set to ``--threads``.
 """
@@ -204,13 +206,14 @@ def worker(options):
         for source in options.sources:
             for language in languages:
                 prepared = scoring.prepare(names.accepted_names(language))
-                right, seconds, misses = 0, 0.0, []
+                right, seconds, cpu_seconds, misses = 0, 0.0, 0.0, []
                 for code in codes:
                     data = (Path(options.clips) / source / f"{language}-{code}.wav").read_bytes()
                     clip = {"audio": {"mime": "audio/wav", "base64": base64.b64encode(data).decode()}}
-                    started = time.perf_counter()
+                    started, cpu_started = time.perf_counter(), time.process_time()
                     text = asyncio.run(backend.run("audio.transcribe", clip, {"language": language}))["text"]
                     seconds += time.perf_counter() - started
+                    cpu_seconds += time.process_time() - cpu_started
                     if scoring.judge(text, code, prepared).outcome is scoring.Outcome.CORRECT:
                         right += 1
                     else:
@@ -224,6 +227,7 @@ def worker(options):
                         "right": right,
                         "clips": len(codes),
                         "seconds": seconds / len(codes),
+                        "cpu_seconds": cpu_seconds / len(codes),
                         "misses": misses,
                     }
                 )
@@ -378,7 +382,7 @@ def main():
     print(
         f"{'transcriber':<17} {'vocabulary':<10} {'clips':<7} "
         + " ".join(f"{lang:>12}" for lang in LANGUAGES)
-        + f" {'s/clip':>7} {'peak MB':>8}"
+        + f" {'s/clip':>7} {'cpu s':>6} {'peak MB':>8}"
     )
     for transcriber in options.transcribers:
         for biased in (False, True):
@@ -396,9 +400,10 @@ def main():
                     for lang in LANGUAGES
                 )
                 seconds = statistics.mean(r["seconds"] for r in cells)
+                cpu_seconds = statistics.mean(r["cpu_seconds"] for r in cells)
                 print(
                     f"{transcriber:<17} {'yes' if biased else 'no':<10} {source:<7} {marks}"
-                    f" {seconds:7.2f} {cells[0]['peak_mb']:8.0f}"
+                    f" {seconds:7.2f} {cpu_seconds:6.2f} {cells[0]['peak_mb']:8.0f}"
                 )
     if options.misses:
         for row in rows:
