@@ -83,7 +83,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "ENDPOINT",
         None,
-        "the WebSocket URL put into links; `None`: `wss://<host>` + `WS_PATH` from the request",
+        "the WebSocket URL put into links, the browser's route id appended as its last segment; "
+        "`None`: `wss://<host>` + `WS_PATH` from the request",
         (str, type(None)),
         checked_elsewhere=True,
     ),

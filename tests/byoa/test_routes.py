@@ -9,7 +9,8 @@ from django.contrib.auth.models import User
 from django.http import HttpResponse
 from django.test import Client, RequestFactory
 
-from byoa import endpoints, routes
+from byoa import checks, endpoints, routes
+from byoa.conf import DEFAULTS
 from byoa.models import Pairing, SessionCode
 from testwallet.direct.link_checks import check_link
 
@@ -78,6 +79,22 @@ def test_the_cookie_name_is_the_byoa_setting(settings):
     response = HttpResponse()
     routes.set_route_cookie(response, request, route_id)
     assert response.cookies["where"].value == route_id and "byoa_route" not in response.cookies
+
+
+@pytest.mark.parametrize("name", ["", "byoa-route", "route id", "sessionid", "csrftoken"])
+def test_a_route_cookie_name_nginx_cannot_read_or_one_django_uses_is_check_error_e006(settings, name):
+    settings.BYOA = {**settings.BYOA, "ROUTE_COOKIE": name}
+    [error] = [message for message in checks.check_settings(None) if message.id == "byoa.E006"]
+    assert repr(name) in error.msg and "$cookie_<name>" in error.hint
+
+
+def test_the_default_route_cookie_name_passes_the_checks_and_is_the_one_nginx_hashes():
+    from pathlib import Path
+
+    assert not [message for message in checks.check_settings(None) if message.id == "byoa.E006"]
+    template = (Path(__file__).parents[2] / "deploy" / "nginx.conf.template").read_text()
+    assert f"$cookie_{DEFAULTS['ROUTE_COOKIE']}" in template
+    assert template.count(routes.ROUTE_ID_PATTERN) == 2  # the cookie's map and the path's map
 
 
 @pytest.mark.parametrize("secure", [True, False])
