@@ -12,6 +12,7 @@ connection was in it (``X-Test-Wallet``, tests/byoa/server_urls.py).
 """
 
 import asyncio
+import json
 import re
 from urllib.parse import parse_qsl, unquote, urlsplit
 
@@ -146,6 +147,26 @@ async def wallet_back(notes):
     for awaited in ("connection dropped", "connected to"):
         while not (await notes.get()).startswith(awaited):
             pass
+
+
+async def test_a_wallet_written_from_the_spec_alone_is_welcomed_at_the_routed_endpoint(cluster, page):
+    # No code of ours on the wallet's side: the link's endpoint as it is, no cookie, no Origin,
+    # the hello of specs/byoa-sites.md ("The frames") written out by hand.
+    link = (await page.new_link())["link"]
+    query = dict(parse_qsl(urlsplit(link).query))
+    hello = {
+        "type": "hello",
+        "v": "0.1",
+        "session": query["session"],
+        "pairing": None,
+        "wallet": {"name": "Spec wallet", "version": "0.1"},
+        "grant": {"skills": ["audio.transcribe"], "expiresAt": "2099-01-01T00:00:00Z"},
+    }
+    async with asyncio.timeout(20), connect(unquote(query["endpoint"]), compression=None) as ws:
+        await ws.send(json.dumps(hello))
+        welcome = json.loads(await ws.recv())
+        assert welcome["type"] == "welcome" and welcome["manifest"] == query["manifest"]
+        assert isinstance(welcome["pairing"], str) and welcome["pairing"]
 
 
 async def test_a_wallet_on_an_old_endpoint_without_a_route_id_still_connects(cluster, page, direct_wallet):
