@@ -3,7 +3,8 @@ The project's URLs plus what only the end-to-end tests need: a CSRF cookie and a
 
 Their answers say which process made them (``X-Test-Process``: its pid), and a
 call's whether the wallet's connection was in that process
-(``X-Test-Wallet``: ``local``, ``other`` or ``none``): the deployment tests
+(``X-Test-Wallet``: ``local``, ``other``, ``away`` (connected nowhere) or
+``none`` (no pairing)): the deployment tests
 and the soak see sticky routing from the processes' side, not from nginx's.
 """
 
@@ -42,7 +43,10 @@ async def call(request):
     if pairing is None:
         return answer({"output": None, "paired": False}, "none")
     # Before the call: a connection that drops mid-call was still where the call went.
-    wallet = "local" if current_hub().connections.get(pairing.pk) is not None else "other"
+    if current_hub().connections.get(pairing.pk) is not None:
+        wallet = "local"
+    else:
+        wallet = "other" if pairing.channel_name else "away"  # a channel: connected to another process
     args = (pairing, body["skill"], body["input"], body.get("params"))
     if body.get("stream"):
         stream = stream_wallet(*args, timeout=body.get("timeout", 5))
