@@ -4,7 +4,8 @@ mid-call and come back; every call accounted for, nothing lost, misrouted or
 answered twice. Loopback only, bounded in time.
 
     .venv/bin/python benchmarks/soak.py [--wallets 1000] [--calls 100] [--processes 2] [--drop 0.1]
-        [--concurrency 100] [--timeout 10] [--time-limit 1800] [--rss-growth-mib 48] [--quick]
+        [--routing nginx|direct] [--concurrency 100] [--timeout 10] [--time-limit 1800]
+        [--rss-growth-mib 48] [--quick]
 
 The site: N uvicorn processes as ``make run`` serves it (websockets-sansio,
 uvloop and httptools when installed), each on its own loopback port, sharing
@@ -15,8 +16,18 @@ from Debian's packages; SQLite when PostgreSQL is not installed, or with
 page's view does), with the benchmark manifest and the code rate limits
 raised; the call log stays on.
 
-The visitors: one browser session per wallet, on the process its index picks
-(index modulo N): ``GET /_test/page``, then ``POST /byoa/code`` for a link.
+The routing (``--routing``): ``nginx`` (the default) is the deployment's,
+nginx from deploy/nginx.conf.template (``deploy.cluster.NginxProxy``, its
+per-address limits raised: every visitor here is 127.0.0.1) in front of the
+processes, hashing each browser's route id (byoa/routes.py: its cookie on the
+page's requests, the endpoint's last segment on its wallet's socket), so a
+page and its wallet meet on one process. ``direct`` is the soak without a
+proxy: each visitor's page and link on the process its index picks (index
+modulo N), each call on a process picked at random, so about (N-1)/N of the
+calls cross processes; it is there to compare.
+
+The visitors: one browser session per wallet: ``GET /_test/page``, then
+``POST /byoa/code`` for a link, through nginx (or on their process).
 
 The wallets: the project's own headless wallet (``testwallet.direct.DirectWallet``),
 one per link, all in this process. It holds 1,000 connections cheaply enough
@@ -26,12 +37,21 @@ real reconnect path rather than a re-implementation. Its backend echoes each
 call's unique id (``soak:<wallet>:<call>`` in the message) and notes every id
 it runs, and which wallet ran it.
 
-The calls: ``POST /_test/call`` with the visitor's session cookie, sent to a
-process picked at random per call, so about 1/N of the calls find the wallet's
-connection in their own process and the rest reach it over Redis. Each wallet
-gets its calls one after another; ``--concurrency`` bounds the calls in flight
-over all wallets. One call per wallet warms every path up before the start
-memory is read; those are not counted.
+The calls: ``POST /_test/call`` with the visitor's cookies (session, route
+id), through nginx (or to a process picked at random). Whether a call crossed
+processes is what the process that took it says (``X-Test-Wallet``,
+tests/byoa/server_urls.py: the wallet's connection was in it, or elsewhere),
+not a guess from the routing; the table splits the calls so and prints the
+share that crossed. Each wallet gets its calls one after another;
+``--concurrency`` bounds the calls in flight over all wallets. One call per
+wallet warms every path up before the start memory is read; those are not
+counted.
+
+The CPUs: with 4 or more, the load generator (this process: the wallets and
+the callers) runs on a quarter of them and everything it starts (the servers,
+nginx, Redis, PostgreSQL) on the rest (``os.sched_setaffinity``), so that it
+does not take the servers' CPU. With fewer there is nothing to pin it away to
+without starving the servers: it is not pinned, and the first line says so.
 
 The drops: ``--drop`` of the wallets (10%) each drop their connection (a TCP
 abort, no bye) while serving one call picked at random; that call should come
@@ -176,7 +196,7 @@ def _soak_wallet_class():
 
 
 class Visitor:
-    """One browser session, its home process (where its code was issued) and its wallet."""
+    """One browser session, where its page is served (nginx, or its process) and its wallet."""
 
     def __init__(self, index, home):
         self.index = index
@@ -200,7 +220,10 @@ async def _open_visitor(http, visitor):
     )
     if response.status_code != 200:
         raise RuntimeError(f"POST /byoa/code answered {response.status_code}: {response.text[:300]}")
-    visitor.cookie = f"sessionid={response.cookies['sessionid']}"
+    # The session, and the route id that nginx hashes (byoa/routes.py; POST /byoa/code sets it).
+    visitor.cookie = "; ".join(
+        f"{name}={response.cookies[name]}" for name in ("sessionid", "byoa_route") if name in response.cookies
+    )
     visitor.link = response.json()["link"]
 
 
@@ -211,15 +234,24 @@ async def _gather_in_batches(coroutines, size=50):
     return results
 
 
+#: Where the process that took a call found the wallet's connection (X-Test-Wallet), and the row.
+WHERE = {"local": "same", "other": "other", "away": "away", "none": "away"}
+
+
 class Tally:
-    """The outcome of every counted call, by where its caller was."""
+    """The outcome of every counted call, by where the wallet's connection was: the caller's process or not."""
 
     KINDS = ("answered", "none", "none_at_drop", "misrouted", "lost", "error")
 
     def __init__(self):
-        self.rows = {"same": collections.Counter(), "other": collections.Counter()}
-        self.latency = {"same": [], "other": []}
+        self.rows = {
+            "same": collections.Counter(),
+            "other": collections.Counter(),
+            "away": collections.Counter(),
+        }
+        self.latency = {"same": [], "other": [], "away": []}
         self.received = collections.Counter()  # call ids seen by callers, for duplicates
+        self.by_process = collections.Counter()  # calls taken, by the pid of the process that took them
         self.errors = []
 
     def add(self, where, kind, seconds=None):
@@ -230,7 +262,7 @@ class Tally:
 
 
 async def _call(http, server, visitor, call_id, timeout):
-    """Make one call through the server's /_test/call; return (kind, output text or None)."""
+    """Make one call through the server's /_test/call; return (kind, output text or None, row, process)."""
     body = {
         "skill": SKILL,
         "input": {"messages": [{"role": "user", "content": call_id}]},
@@ -248,13 +280,15 @@ async def _call(http, server, visitor, call_id, timeout):
     except Exception as exc:  # httpx's timeouts are lost calls; anything else is an error
         import httpx
 
-        return ("lost" if isinstance(exc, httpx.TimeoutException) else "error"), repr(exc)
+        return ("lost" if isinstance(exc, httpx.TimeoutException) else "error"), repr(exc), "away", None
     if response.status_code != 200:
-        return "error", f"HTTP {response.status_code}: {response.text[:200]}"
+        return "error", f"HTTP {response.status_code}: {response.text[:200]}", "away", None
+    where = WHERE.get(response.headers.get("x-test-wallet", ""), "away")
+    process = response.headers.get("x-test-process")
     output = response.json().get("output")
     if output is None:
-        return "none", None
-    return "text", output.get("text")
+        return "none", None, where, process
+    return "text", output.get("text"), where, process
 
 
 async def _visitor_calls(
@@ -263,15 +297,15 @@ async def _visitor_calls(
     for number in range(first, first + count):
         if time.monotonic() > deadline:
             return
-        server = rng.choice(servers)
-        where = "same" if server is visitor.home else "other"
+        server = visitor.home if args.routing == "nginx" else rng.choice(servers)
         call_id = f"soak:{visitor.index}:{number}"
         async with gate:
             started = time.perf_counter()
-            kind, text = await _call(http, server, visitor, call_id, args.timeout)
+            kind, text, where, process = await _call(http, server, visitor, call_id, args.timeout)
             elapsed = time.perf_counter() - started
         if warmup:
             continue
+        tally.by_process[process] += 1
         if kind == "text":
             tally.received[text] += 1
             if text == call_id and call_id not in ledger.wrong_wallet:
@@ -322,19 +356,31 @@ def _servers(args, workdir, env):
     return [make(index) for index in range(args.processes)]
 
 
+def _proxy(servers, workdir):
+    """Start nginx from the deployment's template in front of the servers."""
+    from deploy.cluster import NginxLimits, NginxProxy
+
+    (workdir / "static").mkdir()
+    upstreams = [f"127.0.0.1:{server.port}" for server in servers]
+    return NginxProxy(upstreams, workdir / "static", limits=NginxLimits(**SOAK_LIMITS)).start()
+
+
 def _rss(servers):
     from benchmarks import _proc
 
     return [_proc.rss_kib(_proc.tree(server.process.pid)) for server in servers]
 
 
-async def _soak(args, servers):
+async def _soak(args, servers, proxy, pinning):
     import httpx
 
     rng = random.Random(args.seed)
     ledger = Ledger()
     SoakWallet = _soak_wallet_class()
-    visitors = [Visitor(index, servers[index % len(servers)]) for index in range(args.wallets)]
+    visitors = [
+        Visitor(index, proxy if proxy is not None else servers[index % len(servers)])
+        for index in range(args.wallets)
+    ]
     dropping = set(rng.sample(range(args.wallets), round(args.wallets * args.drop)))
     # Idle connections are dropped before the servers' keep-alive timeout (uvicorn: 5 s) can close one
     # under a request we send on it: a call must not fail for a reason of the client's own making.
@@ -386,6 +432,7 @@ async def _soak(args, servers):
         "reconnections": sum(v.wallet.connections - 1 for v in visitors),
     }
     return {
+        "pinning": pinning,
         "tally": tally,
         "ledger": ledger,
         "rss_start": rss_start,
@@ -402,24 +449,32 @@ def _report(args, result, database, driver_rss_kib):
     duplicated = sum(1 for count in ledger.ran.values() if count > 1)
     duplicated += sum(1 for count in tally.received.values() if count > 1)
     load = os.getloadavg()
+    routing = (
+        "through nginx (hash of the route id, consistent)"
+        if args.routing == "nginx"
+        else "direct (each call to a process at random)"
+    )
     print(
         f"BYOA soak on loopback: {args.wallets} wallets x {args.calls} calls, {args.processes} {args.server} "
-        f"processes, Redis channel layer, {database}; {args.concurrency} calls in flight at most, "
+        f"processes {routing}, Redis channel layer, {database}; {args.concurrency} calls in flight at most, "
         f"call timeout {args.timeout:g} s, seed {args.seed}"
     )
+    print(f"CPUs: {result['pinning']}")
     print(
         f"{os.cpu_count()} CPUs, shared; load average at the end {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; "
         f"wallets connected in {result['connected']:.1f} s; calls took {result['elapsed']:.1f} s "
         f"({sum(r['made'] for r in tally.rows.values()) / result['elapsed']:.0f} calls/s)"
     )
     header = (
-        f"{'caller':<16}{'made':>8}{'answered':>10}{'None':>7}{'at drop':>9}{'lost':>6}{'misrouted':>11}"
+        f"{'wallet was in':<16}{'made':>8}{'answered':>10}{'None':>7}{'at drop':>9}{'lost':>6}{'misrouted':>11}"
         f"{'errors':>8}{'p50 ms':>9}{'p99 ms':>9}"
     )
     print(header)
     total = collections.Counter()
-    for where, label in (("same", "same process"), ("other", "other process")):
+    for where, label in (("same", "the caller's"), ("other", "another process"), ("away", "none (away)")):
         row = tally.rows[where]
+        if where == "away" and not row["made"]:
+            continue
         total.update(row)
         latencies = sorted(tally.latency[where])
         p50 = f"{statistics.median(latencies) * 1e3:.1f}" if latencies else "-"
@@ -439,6 +494,14 @@ def _report(args, result, database, driver_rss_kib):
     print(
         f"None outside a drop: {total['none_at_once']} at once, {total['none_waited']} at the call's timeout"
     )
+    found = tally.rows["same"]["made"] + tally.rows["other"]["made"]
+    crossed = tally.rows["other"]["made"] / found if found else 0.0
+    print(
+        f"calls that crossed processes (the wallet's connection in another process than the call's, "
+        f"as that process said): {tally.rows['other']['made']} of {found}, {crossed:.1%}"
+    )
+    taken = ", ".join(f"{count}" for _pid, count in sorted(tally.by_process.items(), key=str))
+    print(f"calls taken by each process (the spread of the visitors): {taken}")
     print(f"duplicated (run twice by the wallets, or received by two callers): {duplicated}")
     wallets = result["wallets"]
     print(
@@ -474,10 +537,50 @@ def _report(args, result, database, driver_rss_kib):
     return 1 if failed else 0
 
 
+def _cpu_split():
+    """Return (the servers' CPUs, the load generator's CPUs), or None when there are too few to split."""
+    available = sorted(os.sched_getaffinity(0))
+    if len(available) < 4:
+        return None
+    driver = available[-max(1, len(available) // 4) :]
+    return available[: -len(driver)], driver
+
+
+def _pin_for_servers():
+    """Run what this process starts from now on on the servers' CPUs; return the note for the report."""
+    split = _cpu_split()
+    if split is None:
+        count = len(os.sched_getaffinity(0))
+        return (
+            f"the load generator is not pinned: {count} CPUs, and pinning it to one would leave "
+            f"the servers, nginx, Redis and PostgreSQL {count - 1}"
+        )
+    os.sched_setaffinity(0, split[0])  # the children started meanwhile inherit it
+    return f"servers, nginx, Redis, PostgreSQL on CPUs {split[0]}; the load generator on CPUs {split[1]}"
+
+
+def _pin_load_generator():
+    """Move this process (the wallets and the callers) to its own CPUs, once everything has started."""
+    split = _cpu_split()
+    if split is not None:
+        os.sched_setaffinity(0, split[1])
+
+
+#: Every visitor of the soak is 127.0.0.1: nginx's per-address limits must not count them as one.
+SOAK_LIMITS = {
+    "wallet_sockets": 65535,  # nginx's largest
+    "code_rate": "100000r/s",
+    "code_burst": 10**6,
+    "mcp_rate": "100000r/s",
+    "mcp_burst": 10**6,
+}
+
+
 async def _main(args):
     from testwallet.services import PostgresServer, RedisServer, ServiceMissing
 
     workdir = Path(tempfile.mkdtemp(prefix="byoa-soak-"))
+    pinning = _pin_for_servers()
     # One secret key for all the processes, as a deployment has: a session is read by any of them.
     env = {
         "BYOA_SOAK_SERVER": "1",
@@ -498,13 +601,18 @@ async def _main(args):
             if postgres:
                 env["DATABASE_URL"] = postgres.url
             servers = _servers(args, workdir, env)
-            started, status = [], 1
+            started, status, proxy = [], 1, None
             try:
                 for server in servers:
                     started.append(server.start())
-                result = await _soak(args, servers)
+                if args.routing == "nginx":
+                    proxy = _proxy(servers, workdir)
+                _pin_load_generator()
+                result = await _soak(args, servers, proxy, pinning)
                 status = _report(args, result, database, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
             finally:
+                if proxy is not None:
+                    proxy.close()
                 for index, server in enumerate(started):
                     server.stop()
                     if status:
@@ -529,6 +637,12 @@ def main(argv=None):
     parser.add_argument("--processes", type=int, default=2, help="server processes")
     parser.add_argument(
         "--server", choices=["uvicorn", "daphne"], default="uvicorn", help="uvicorn: as make run serves"
+    )
+    parser.add_argument(
+        "--routing",
+        choices=["nginx", "direct"],
+        default="nginx",
+        help="nginx: the deployment's sticky routing; direct: each call to a process at random",
     )
     parser.add_argument(
         "--database",
@@ -560,6 +674,8 @@ def main(argv=None):
         parser.error("--processes, --wallets and --calls must be at least 1")
     if shutil.which("redis-server") is None:
         sys.exit("redis-server is not installed (Debian: apt-get install redis-server)")
+    if args.routing == "nginx" and shutil.which("nginx") is None and not Path("/usr/sbin/nginx").exists():
+        sys.exit("nginx is not installed (Debian: apt-get install nginx), or run with --routing direct")
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 4 * args.wallets + 4096)), hard))
     os.chdir(ROOT)

@@ -22,6 +22,8 @@ The modules behind them:
   links for the page, and the end of the pairing a link opened
 - ``invitations``: the ``bringyourownagent://`` link and the endpoint it names
 - ``endpoints``: the wallet's host rules for the endpoint a link carries
+- ``routes``: the browser's route id, in a cookie and in the link's endpoint, which a proxy
+  hashes so that a page and its wallet meet on one process (``routing``: the wallet's routes)
 - ``consumers`` (``/byoa/ws``): the wallet's WebSocket
 - ``calls``: ``call_wallet`` / ``stream_wallet``, the server -> wallet API;
   ``deadlines``: a call's time limits (timeout, acceptance window, hold)

@@ -9,6 +9,8 @@ runs no checks of its own).
                ws:// or wss:// to localhost, 127.0.0.1 or [::1] only with DEBUG on
     byoa.E004  BYOA["DEFAULT_MANIFEST"] names no manifest
     byoa.E005  a setting's value has the wrong type (e.g. CALL_LOG not a bool)
+    byoa.E006  BYOA["ROUTE_COOKIE"] is no name nginx can read ($cookie_<name>: letters,
+               digits, _), or it is the session's or CSRF's cookie
     byoa.E010  a manifest file cannot be read or is not JSON
     byoa.E011  a manifest breaks the draft rules (bringyourownagent)
     byoa.E012  an extension field (limits, text.generate models) is invalid
@@ -19,6 +21,8 @@ runs no checks of its own).
 E001, E002 and E005 are generated from the declaration of every setting
 (``byoa.conf.SETTINGS``): a new setting is checked as soon as it is declared.
 """
+
+import re
 
 from django.core import checks
 from django.core.exceptions import ImproperlyConfigured
@@ -70,7 +74,26 @@ def check_settings(app_configs: object, **kwargs: object) -> list[checks.CheckMe
                 id="byoa.E003",
             )
         )
+    errors.extend(_route_cookie_errors(settings))
     return errors
+
+
+def _route_cookie_errors(settings: object) -> list[checks.CheckMessage]:
+    name = byoa_setting("ROUTE_COOKIE")
+    if not isinstance(name, str):
+        return []  # E005 reports it
+    taken = {getattr(settings, "SESSION_COOKIE_NAME", ""), getattr(settings, "CSRF_COOKIE_NAME", "")}
+    if re.fullmatch(r"[A-Za-z0-9_]+", name) and name not in taken:
+        return []
+    return [
+        checks.Error(
+            f"BYOA['ROUTE_COOKIE'] is {name!r}, which cannot be the route id's cookie.",
+            hint="Use letters, digits and _ only (nginx reads it as $cookie_<name>: put the same name in "
+            "deploy/nginx.conf.template), and not the session's or CSRF's cookie name; "
+            f"the default is {DEFAULTS['ROUTE_COOKIE']!r}.",
+            id="byoa.E006",
+        )
+    ]
 
 
 def _value_error(setting: Setting, value: object) -> checks.Error | None:

@@ -83,11 +83,19 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "ENDPOINT",
         None,
-        "the WebSocket URL put into links; `None`: `wss://<host>` + `WS_PATH` from the request",
+        "the WebSocket URL put into links, the browser's route id appended as its last segment; "
+        "`None`: `wss://<host>` + `WS_PATH` from the request",
         (str, type(None)),
         checked_elsewhere=True,
     ),
     Setting("WS_PATH", "/byoa/ws", "the wallet route's path, used when `ENDPOINT` is `None`", (str,)),
+    # byoa.routes: the proxy's hash key for the page's requests (deploy/nginx.conf.template names it).
+    Setting(
+        "ROUTE_COOKIE",
+        "byoa_route",
+        "the cookie of the browser's route id, which the link's endpoint carries too (sticky routing)",
+        (str,),
+    ),
     _number("CODE_SECONDS", 120, "how long a session code is valid"),  # the spec says 120
     _number("CODES_PER_ADDRESS", 20, "codes one client address may ask for per `RATE_WINDOW_SECONDS`"),
     _number("CODES_PER_SESSION", 6, "codes one browser session may ask for per `RATE_WINDOW_SECONDS`"),

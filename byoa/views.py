@@ -1,7 +1,9 @@
 """
 The HTTP endpoints of the direct link, for the page.
 
-``POST /byoa/code`` answers ``{"session": <wait id>, "link": <link>}``;
+``POST /byoa/code`` answers ``{"session": <wait id>, "link": <link>}`` and
+sets the browser's route id cookie, which the link's endpoint carries too
+(``byoa.routes``: a proxy brings the page and its wallet to one process);
 ``GET /byoa/wait`` says whether a wallet came with it (and which), and
 ``POST /byoa/disconnect`` ends the pairing it opened. The
 link carries the one-time code; ``session`` is a separate handle for
@@ -32,7 +34,7 @@ from django.utils.log import log_response
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from byoa import codes, invitations, manifests, visitor_ids
+from byoa import codes, invitations, manifests, routes, visitor_ids
 from byoa.apps import ByoaConfig
 from byoa.exceptions import EndpointRefused, RateLimited, UnknownManifest
 from byoa.models import Pairing
@@ -61,8 +63,9 @@ def code(request: HttpRequest, manifest: str | None = None) -> JsonResponse:
         chosen = manifests.get(manifest or _requested_manifest(request))
     except UnknownManifest as exc:
         return JsonResponse({"error": "unknown-manifest", "message": str(exc)}, status=404)
+    route_id = routes.route_id_for(request)  # the browser's, or a new one: its wallet meets it there
     try:
-        endpoint = invitations.endpoint_for(request)  # before a code is issued: a refused link costs none
+        endpoint = invitations.endpoint_for(request, route_id)  # before a code: a refused link costs none
     except EndpointRefused as exc:
         response = JsonResponse({"error": "endpoint-refused", "message": str(exc)}, status=500)
         # Logged here, in place of Django's own "Internal Server Error" line for the 500.
@@ -83,7 +86,9 @@ def code(request: HttpRequest, manifest: str | None = None) -> JsonResponse:
         response = JsonResponse({"error": "rate-limited", "message": str(exc)}, status=429)
         response["Retry-After"] = str(exc.retry_after)
         return response
-    return JsonResponse({"session": wait_id, "link": invitations.build(endpoint, chosen.encoded, secret)})
+    response = JsonResponse({"session": wait_id, "link": invitations.build(endpoint, chosen.encoded, secret)})
+    routes.set_route_cookie(response, request, route_id)
+    return response
 
 
 def _requested_manifest(request: HttpRequest) -> str | None:

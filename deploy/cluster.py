@@ -216,14 +216,33 @@ class Cluster:
             raise
         return self
 
-    def restart_server(self, index):
-        """Stop one process, start a new one in its place (on a new port) and point nginx at it."""
-        self.servers[index].stop()
-        self.servers[index] = self._server(index, setup=False).start()
-        self.nginx.reload(f"127.0.0.1:{server.port}" for server in self.servers)
+    def restart_server(self, index, *, same_port=True):
+        """Stop one process and start a new one in its place; return the new one.
+
+        On the same port, as a deployment's service manager restarts a process:
+        nginx's configuration, and so its hash ring (sticky routing), stay as they
+        were, and nginx needs no reload (a reload would end every wallet socket
+        after its worker_shutdown_timeout). ``same_port=False`` takes a new port
+        and reloads nginx with it.
+        """
+        port = self.stop_server(index)
+        return self.start_server(index, port=port if same_port else 0)
+
+    def stop_server(self, index):
+        """Stop one process (nginx passes its requests to the next one on the ring); return its port."""
+        server = self.servers[index]
+        server.stop()
+        return server.port
+
+    def start_server(self, index, *, port=0):
+        """Start a new process in place of the stopped one at ``index``, on ``port`` (0: a new one)."""
+        self.servers[index] = self._server(index, setup=False, port=port).start()
+        upstreams = [f"127.0.0.1:{server.port}" for server in self.servers]
+        if upstreams != self.nginx.upstreams:
+            self.nginx.reload(upstreams)
         return self.servers[index]
 
-    def _server(self, index, setup=True):
+    def _server(self, index, setup=True, port=0):
         workdir = Path(tempfile.mkdtemp(prefix=f"server-{index}-", dir=self.workdir))
         return UvicornServer(
             self.application,
@@ -232,6 +251,7 @@ class Cluster:
             setup_commands=self.setup_commands if index == 0 and setup else (),
             env=self.environment(),
             workdir=workdir,
+            port=port,
         )
 
     def _run(self, *command):

@@ -47,6 +47,7 @@ class DaphneServer:
         workdir: str | os.PathLike[str] | None = None,
         websocket_max_bytes: int = MAX_FRAME_BYTES,
         shared_sockets: Iterable[socket.socket] = (),
+        port: int = 0,
     ) -> None:
         self.application = application
         self.settings_module = settings_module or os.environ.get("DJANGO_SETTINGS_MODULE")
@@ -57,6 +58,8 @@ class DaphneServer:
         # Listening sockets this server accepts on besides its own: several
         # processes behind one address, the kernel handing each connection to one.
         self.shared_sockets = tuple(shared_sockets)
+        # 0: a free port. A given one: a process restarted where the proxy expects it (deploy.cluster).
+        self.requested_port = port
         self.port: int | None = None
         self.process: subprocess.Popen[bytes] | None = None
         self.database = self.workdir / "db.sqlite3"
@@ -117,7 +120,7 @@ class DaphneServer:
         # We bind the socket and hand it to the server: it is listening before the
         # server has even started, so there is no port race and no polling: the
         # first request simply waits in the backlog until the server accepts it.
-        self._socket = socket.create_server(("127.0.0.1", 0))
+        self._socket = socket.create_server(("127.0.0.1", self.requested_port))
         # Accepted connections inherit this on Linux; a server that takes the fd
         # for a Unix socket (uvicorn --fd) would otherwise leave Nagle on.
         self._socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)

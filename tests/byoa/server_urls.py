@@ -1,6 +1,15 @@
-"""The project's URLs plus what only the end-to-end tests need: a CSRF cookie and a caller."""
+"""
+The project's URLs plus what only the end-to-end tests need: a CSRF cookie and a caller.
+
+Their answers say which process made them (``X-Test-Process``: its pid), and a
+call's whether the wallet's connection was in that process
+(``X-Test-Wallet``: ``local``, ``other``, ``away`` (connected nowhere) or
+``none`` (no pairing)): the deployment tests
+and the soak see sticky routing from the processes' side, not from nginx's.
+"""
 
 import json
+import os
 
 from django.http import JsonResponse
 from django.middleware.csrf import get_token
@@ -8,12 +17,22 @@ from django.urls import include, path
 from django.views.decorators.csrf import csrf_exempt
 
 from byoa import aget_pairing, call_wallet, stream_wallet
+from byoa.hub import current_hub
+
+
+def answer(body, wallet=None):
+    """Return a JSON response that names this process (and where the wallet's connection was)."""
+    response = JsonResponse(body)
+    response["X-Test-Process"] = str(os.getpid())
+    if wallet is not None:
+        response["X-Test-Wallet"] = wallet
+    return response
 
 
 def page(request):
     """Stand in for a demo page: give the browser its CSRF cookie."""
     get_token(request)
-    return JsonResponse({})
+    return answer({})
 
 
 @csrf_exempt
@@ -22,19 +41,24 @@ async def call(request):
     body = json.loads(request.body)
     pairing = await aget_pairing(request, body.get("site", "geo"))
     if pairing is None:
-        return JsonResponse({"output": None, "paired": False})
+        return answer({"output": None, "paired": False}, "none")
+    # Before the call: a connection that drops mid-call was still where the call went.
+    if current_hub().connections.get(pairing.pk) is not None:
+        wallet = "local"
+    else:
+        wallet = "other" if pairing.channel_name else "away"  # a channel: connected to another process
     args = (pairing, body["skill"], body["input"], body.get("params"))
     if body.get("stream"):
         stream = stream_wallet(*args, timeout=body.get("timeout", 5))
         deltas = [delta async for delta in stream]
-        return JsonResponse({"output": stream.output, "deltas": deltas})
-    return JsonResponse({"output": await call_wallet(*args, timeout=body.get("timeout", 5))})
+        return answer({"output": stream.output, "deltas": deltas}, wallet)
+    return answer({"output": await call_wallet(*args, timeout=body.get("timeout", 5))}, wallet)
 
 
 async def is_live(request):
     """Say whether this browser session's pairing has a live connection, as a call would find it."""
     pairing = await aget_pairing(request, request.GET.get("site", "geo"), connected=True)
-    return JsonResponse({"live": pairing is not None})
+    return answer({"live": pairing is not None})
 
 
 urlpatterns = [

@@ -151,7 +151,8 @@ def test_post_code_returns_a_wait_handle_and_a_link_for_this_session():
     assert body["link"].startswith(
         "bringyourownagent://connect?v=0.1&endpoint=wss%3A%2F%2Fgame.example.org%2F"
     )
-    assert unquote(query["endpoint"]) == "wss://game.example.org/byoa/ws"
+    route_id = client.cookies["byoa_route"].value  # the browser's route id (byoa.routes), in its endpoint
+    assert unquote(query["endpoint"]) == f"wss://game.example.org/byoa/ws/{route_id}"
     assert query["manifest"] == manifests.get("geo").encoded
     assert query["session"] != body["session"]  # the code never goes into a logged URL
     row = codes.consume(query["session"])
@@ -204,8 +205,10 @@ def test_post_code_outside_debug_refuses_a_link_to_localhost_with_a_500_naming_t
 
 def test_post_code_in_debug_builds_a_ws_link_to_localhost(settings):
     settings.DEBUG = True
-    body = Client().post("/byoa/code", HTTP_HOST="localhost:8000").json()
-    assert unquote(dict(parse_qsl(urlsplit(body["link"]).query))["endpoint"]) == "ws://localhost:8000/byoa/ws"
+    client = Client()
+    body = client.post("/byoa/code", HTTP_HOST="localhost:8000").json()
+    endpoint = unquote(dict(parse_qsl(urlsplit(body["link"]).query))["endpoint"])
+    assert endpoint == f"ws://localhost:8000/byoa/ws/{client.cookies['byoa_route'].value}"
 
 
 def test_a_refused_endpoint_is_logged_at_error_once_per_process_then_at_debug(caplog):

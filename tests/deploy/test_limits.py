@@ -1,6 +1,6 @@
 """
 nginx's per-address limits answer (deploy/nginx.conf.template): wallet sockets
-at once on /byoa/ws, request rates on /byoa/code and /api/mcp, refused with 429
+at once on /byoa/ws (with a route id or not), request rates on /byoa/code and /api/mcp, refused with 429
 by nginx itself; other paths are not counted. Through real nginx, in front of a
 real daphne process of the project, with limits small enough to reach.
 """
@@ -51,6 +51,18 @@ async def test_a_third_wallet_socket_from_one_address_is_refused_while_two_are_o
             # nginx counts a socket while it is open: with one closed, the next is let in.
             async with connect(url) as third:
                 assert second.state.name == third.state.name == "OPEN"
+
+
+async def test_sockets_with_a_route_id_count_against_the_same_wallet_socket_limit(proxy):
+    from byoa.routes import new_route_id
+
+    base = proxy.url.replace("http://", "ws://") + "/byoa/ws"
+    async with asyncio.timeout(20):
+        async with connect(f"{base}/{new_route_id()}"), connect(base):
+            with pytest.raises(InvalidStatus) as refused:
+                async with connect(f"{base}/{new_route_id()}"):
+                    pass
+            assert refused.value.response.status_code == 429
 
 
 async def test_codes_past_the_burst_are_refused_by_nginx_and_other_pages_are_not_counted(proxy):

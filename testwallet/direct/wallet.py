@@ -115,7 +115,7 @@ class DirectWallet:
         self.state = State.IDLE
         self.activity: list[str] = []
         self.pairing: str | None = None  # kept only with "decide on my own"
-        self.blocked: set[str] = set()  # endpoints of sites this wallet forgot
+        self.blocked: set[str] = set()  # sites this wallet forgot: their endpoints' origins (site_of)
         self.welcomed = asyncio.Event()
         self.closed = asyncio.Event()
         self.answered = 0
@@ -140,7 +140,7 @@ class DirectWallet:
                 return self._note(f"link refused ({exc.check})")
             if self._seen_recently(checked.session):
                 return self._note("link ignored: its code was seen in the last 10 minutes")
-            if checked.endpoint in self.blocked:
+            if site_of(checked.endpoint) in self.blocked:
                 return self._note("link ignored: the site is blocked")
             if self.consent is Consent.DECLINE:
                 return self._note("declined")  # and nothing is contacted
@@ -228,7 +228,7 @@ class DirectWallet:
         if not self._accept_manifest(first.get("manifest"), resumed=pairing is not None):
             await ws.send(protocol.dump(protocol.bye()))
             await ws.close()
-            self.blocked.add(self.endpoint)
+            self.blocked.add(site_of(self.endpoint))
             self.pairing = None
             return self._note("bye: the welcome's manifest is not the one allowed; site forgotten")
         self._ws = ws
@@ -452,6 +452,17 @@ class DirectWallet:
                 self.report(line)
             except Exception:  # the wallet's work never depends on who listens
                 logger.debug("report failed", exc_info=True)
+
+
+def site_of(endpoint: str) -> str:
+    """Return the site an endpoint belongs to: its scheme, host and port, not its path.
+
+    A site's links name one wallet route with a different last segment per
+    browser (the route id of byoa.routes): a site forgotten on one link stays
+    forgotten on the next.
+    """
+    parts = urlsplit(endpoint)
+    return f"{parts.scheme}://{(parts.hostname or '').lower()}:{parts.port or ''}"
 
 
 def asks_for_more(manifest: dict[str, Any], allowed: dict[str, Any], grant: dict[str, Any]) -> bool:

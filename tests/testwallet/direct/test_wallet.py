@@ -226,6 +226,18 @@ async def test_a_welcome_with_another_manifest_gets_bye_and_the_site_is_forgotte
         assert site.connections == 1 and "blocked" in cautious.activity[-1]
 
 
+async def test_a_forgotten_site_stays_blocked_on_a_link_with_another_route_segment():
+    async with FakeSite() as site:
+        site.script = lambda ws: site.welcome_and_serve(ws, manifest=GEO + "x")
+        cautious = wallet()
+        site.endpoint += "/" + "A" * 22
+        assert not await cautious.open(site.link())
+        await asyncio.wait_for(site.received.wait(), 5)
+        site.endpoint = site.endpoint[:-22] + "B" * 22
+        assert not await cautious.open(site.link(code="B" * 32))
+        assert site.connections == 1 and "blocked" in cautious.activity[-1]
+
+
 async def test_a_code_seen_in_the_last_10_minutes_is_ignored():
     async with FakeSite() as site:
         once = wallet()
