@@ -283,8 +283,10 @@ class RedisTransport:
     def _connection_pool(self) -> ConnectionPool:
         from redis.asyncio import ConnectionPool  # redis-py comes with the "scale" extra
 
+        # RESP2: a subscription's messages are then plain replies, read in order by read_response
+        # (under redis-py 8's default, RESP3, they are out-of-band pushes), and no HELLO per connect.
         return ConnectionPool.from_url(
-            self.url, socket_connect_timeout=CONNECT_SECONDS, socket_timeout=SOCKET_SECONDS
+            self.url, protocol=2, socket_connect_timeout=CONNECT_SECONDS, socket_timeout=SOCKET_SECONDS
         )
 
     async def open(self) -> str:

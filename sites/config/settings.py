@@ -9,8 +9,8 @@ environment, with defaults that are safe to run on one machine:
                           var/secret_key (git-ignored) and reused
     DJANGO_ALLOWED_HOSTS  comma-separated hosts (default: 127.0.0.1,localhost,[::1])
     DATABASE_URL          e.g. postgres://user:pass@host/db (default: SQLite in var/)
-    REDIS_URL             e.g. redis://127.0.0.1:6379/0 for the channel layer across
-                          processes (default: in-memory, one process)
+    REDIS_URL             e.g. redis://127.0.0.1:6379/0 for BYOA's calls and the channel
+                          layer across processes (default: in-memory, one process)
     DJANGO_SERVE_STATIC   "0" when a proxy or CDN serves /static/ (default: the ASGI
                           app serves them, with DEBUG off collectstatic's output
                           through WhiteNoise)
@@ -309,6 +309,8 @@ BYOA = {
     "CODE_SECONDS": 120,
     "HELLO_SECONDS": 10,
     "MAX_FRAME_BYTES": DAPHNE_WEBSOCKET_MAX_MESSAGE_SIZE,
+    # Calls between processes go over Redis on redis-py (byoa/redis_transport.py), not the channel layer.
+    "REDIS_URL": os.environ.get("REDIS_URL") or None,
 }
 
 # The model of the by-hand stand-in wallets (`?testwallet=1`, DEBUG only; see
