@@ -533,7 +533,7 @@ async def _main(args):
     )
     header = (
         f"{'target':<18}{'W':>6}  {'CPU us/call':<18}{'x node':<18}{'calls/s':<22}{'p50 ms':<20}{'p99 ms':<20}"
-        f"{'Redis cmds/call' if args.two_processes else ''}"
+        f"{'  Redis cmds/call' if args.two_processes else ''}"
     )
     print(header)
     node = results["node"]
@@ -550,7 +550,7 @@ async def _main(args):
             print(
                 f"{name:<18}{label:>6}  {_spread(cpu):<18}{ratio:<18}{_spread([r['rate'] for r in rows]):<22}"
                 f"{_spread([r['p50'] for r in rows], 2):<20}{_spread([r['p99'] for r in rows], 2):<20}"
-                + (_spread([r["redis"] for r in rows], 1) if rows[0].get("redis") is not None else "")
+                + ("  " + _spread([r["redis"] for r in rows], 1) if rows[0].get("redis") is not None else "")
             )
     if args.idle:
         print(f"memory per idle wallet ({args.idle} connected, RSS of the server's processes):")

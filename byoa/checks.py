@@ -9,6 +9,7 @@ runs no checks of its own).
                ws:// or wss:// to localhost, 127.0.0.1 or [::1] only with DEBUG on
     byoa.E004  BYOA["DEFAULT_MANIFEST"] names no manifest
     byoa.E005  a setting's value has the wrong type (e.g. CALL_LOG not a bool)
+    byoa.E006  BYOA["REDIS_URL"] is not a redis://, rediss:// or unix:// URL, or redis-py is missing
     byoa.E010  a manifest file cannot be read or is not JSON
     byoa.E011  a manifest breaks the draft rules (bringyourownagent)
     byoa.E012  an extension field (limits, text.generate models) is invalid
@@ -70,7 +71,36 @@ def check_settings(app_configs: object, **kwargs: object) -> list[checks.CheckMe
                 id="byoa.E003",
             )
         )
+    errors.extend(_redis_errors(byoa_setting("REDIS_URL")))
     return errors
+
+
+def _redis_errors(url: object) -> list[checks.CheckMessage]:
+    """Report a REDIS_URL the transport (byoa.redis_transport) could never connect with."""
+    if not isinstance(url, str) or not url:
+        return []  # None: the channel layer; a wrong type is E005's
+    scheme, separator, _rest = url.partition("://")
+    if scheme not in ("redis", "rediss", "unix") or not separator:
+        # Only the scheme, and only when there is one: the URL may carry a password.
+        problem = (
+            f"its scheme is {scheme!r}, not" if separator and scheme.isalpha() else "it names no scheme:"
+        )
+        problem += " redis://, rediss:// or unix://"
+    else:
+        try:
+            import redis  # noqa: F401  (the "scale" extra's)
+        except ImportError:
+            problem = "redis-py is not installed"
+        else:
+            return []
+    return [
+        checks.Error(
+            f"BYOA['REDIS_URL'] cannot be used: {problem}.",
+            hint="Set it to e.g. 'redis://127.0.0.1:6379/0' and install the project's 'scale' extra "
+            "(pip install 'visitor-ai[scale]'), or to None for one process on the channel layer.",
+            id="byoa.E006",
+        )
+    ]
 
 
 def _value_error(setting: Setting, value: object) -> checks.Error | None:

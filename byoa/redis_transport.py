@@ -272,6 +272,8 @@ class RedisTransport:
         self._unaccepted: dict[tuple[str, int], asyncio.TimerHandle] = {}
         # The events being handed to connections: the loop keeps only a weak reference to a task.
         self._deliveries: set[asyncio.Future[None]] = set()
+        # The reader and writer cancelled and not yet awaited (aclose waits until they closed their sockets).
+        self._stopped: list[asyncio.Task[None]] = []
 
     # -- life cycle
 
@@ -333,11 +335,15 @@ class RedisTransport:
         for reply in list(self._waiting.values()):
             reply.put(events.FAILED)
         self._waiting.clear()
+        self._stopped = [task for task in (*self._stopped, *stopped) if not task.done()]
         return stopped
 
     async def aclose(self) -> None:
         """Stop reading and writing, and wait until the connections to Redis are closed."""
-        await asyncio.gather(*self._stop(), return_exceptions=True)
+        self._stop()
+        stopped, self._stopped = self._stopped, []
+        loop = asyncio.get_running_loop()  # a task of a loop gone (a test's) is not this one's to wait for
+        await asyncio.gather(*(task for task in stopped if task.get_loop() is loop), return_exceptions=True)
 
     def address(self, key: str) -> str:
         """Return the address by which other processes reach the connection with this key."""
