@@ -24,12 +24,15 @@ reused. Correctness does not rest on it being current:
   its status check (``byoa.consumers.TOUCH_SECONDS``).
 
 Only addresses are kept, never "away": a wallet that connects is reachable at
-once.
+once. Time is ``byoa.clock``'s, as for the pairing's own ``last_seen`` that
+``live_channel`` compares with ``BYOA["LIVE_SECONDS"]`` (tests move it).
 """
 
 from __future__ import annotations
 
-import asyncio
+from datetime import datetime, timedelta
+
+from byoa import clock
 
 __all__ = ["LiveAddresses"]
 
@@ -43,9 +46,9 @@ class LiveAddresses:
     """pairing id -> the address of its live connection in another process, read recently."""
 
     def __init__(self, seconds: float = SECONDS, most: int = MOST) -> None:
-        self.seconds = seconds
+        self.seconds = timedelta(seconds=seconds)
         self.most = most
-        self._read: dict[int, tuple[str, float]] = {}  # pairing id -> (address, loop time it expires)
+        self._read: dict[int, tuple[str, datetime]] = {}  # pairing id -> (address, when it expires)
 
     def get(self, pairing_id: int) -> str:
         """Return the pairing's address read within ``seconds``, or "" (not read, expired, forgotten)."""
@@ -53,14 +56,14 @@ class LiveAddresses:
         if entry is None:
             return ""
         address, until = entry
-        if asyncio.get_running_loop().time() >= until:
+        if clock.now() >= until:
             del self._read[pairing_id]
             return ""
         return address
 
     def put(self, pairing_id: int, address: str) -> None:
         """Keep the address just read for the pairing."""
-        now = asyncio.get_running_loop().time()
+        now = clock.now()
         if len(self._read) >= self.most and pairing_id not in self._read:
             self._read = {key: entry for key, entry in self._read.items() if entry[1] > now}
             if len(self._read) >= self.most:
