@@ -230,9 +230,7 @@ class _Writer:
                     connection = _new_connection(self.pool)
                 try:
                     counts = await self._publish(connection, batch)
-                except (
-                    Exception
-                ) as exc:  # redis-py's ConnectionError, TimeoutError ...: the next batch reconnects
+                except Exception as exc:  # redis-py's ConnectionError ...: the next batch connects again
                     logger.warning("BYOA could not write to Redis (%s)", type(exc).__name__)
                     await connection.disconnect(nowait=True)
                     counts = [FAILED_WRITE] * len(batch)
