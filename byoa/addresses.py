@@ -16,12 +16,14 @@ reused. Correctness does not rest on it being current:
 - a process found dead (not beating, suspected, swept) makes every address in
   its inbox away before any call is sent: ``live_channel`` checks the inbox's
   liveness on every use (``byoa.processes``, in memory while it beats);
-- a pause or revoke made in this process forgets the pairing's address at once
-  (``byoa.pairings.stop_pairings``); one made in another process closes the
-  connection there, after which its address is gone as above. Should that
-  close be lost, calls from here may still reach the connection until the
-  entry expires (``SECONDS``), as they would reach it in its own process until
-  its status check (``byoa.consumers.TOUCH_SECONDS``).
+- a pause or revoke made in this process forgets the pairing's address at
+  once (``byoa.pairings.stop_pairings``), as does a deletion
+  (``byoa.pairings.forget_deleted``). A pause or revoke made in another
+  process closes the connection there, after which its address is gone as
+  above; should that close be lost, or the pairing be deleted in another
+  process, calls from here may still reach the connection until the entry
+  expires (``SECONDS``), as calls in its own process may until its status
+  check (``byoa.consumers.TOUCH_SECONDS``).
 
 Only addresses are kept, never "away": a wallet that connects is reachable at
 once. Time is ``byoa.clock``'s, as for the pairing's own ``last_seen`` that

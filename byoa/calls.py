@@ -143,9 +143,8 @@ class WalletStream:
             while reply is not None:
                 message = await reply.receive(deadline)
                 if message is None:  # the deadline passed
-                    if (
-                        reply.unacknowledged
-                    ):  # nothing heard at all: the connection's process is taken for dead
+                    # Nothing heard at all: the connection's process is taken for dead.
+                    if reply.unacknowledged:
                         hub.processes.suspect(inbox_of(self._address))
                     return
                 # Every event has a type (byoa.events builds them all); ACCEPTED never reaches here.
@@ -197,7 +196,8 @@ class WalletStream:
         if not address:
             return None, deadline
         self._address = address
-        # The connection's process acknowledges at once; silence means it is gone (byoa.processes).
+        # The connection's process answers or acknowledges within the window; silence means it is
+        # gone (byoa.processes).
         deadline = deadline.awaiting_acceptance()
         sent: CallerReply | None = await hub.transport.send_call(
             address, self.skill, self.params, body, deadline

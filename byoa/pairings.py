@@ -212,6 +212,14 @@ def close_connections(queryset: QuerySet[Pairing]) -> int:
     return _send_close(list(queryset.values_list("pk", "channel_name")))
 
 
+def forget_deleted(sender: type[Pairing], instance: Pairing, **kwargs: object) -> None:
+    """Called when a pairing row is deleted (Django's ``post_delete``): this process forgets its address.
+
+    Its connection, if any, closes at its next status check (``byoa.consumers.TOUCH_SECONDS``).
+    """
+    current_hub().addresses.forget(instance.pk)
+
+
 def _send_close(rows: Sequence[tuple[int, str]]) -> int:
     """Close the connections of these (pairing id, address) rows; return how many had one."""
     # At most once: a lost close is caught by the connection's own periodic

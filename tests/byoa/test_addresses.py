@@ -142,6 +142,16 @@ async def test_pausing_a_pairing_in_this_process_forgets_its_address_at_once(rem
     assert first.calls == 0
 
 
+async def test_deleting_a_pairing_in_this_process_forgets_its_address_at_once(remote_hub):
+    first = Remote(remote_hub, "first")
+    pairing = await new_pairing(first.channel_name)
+    assert await pairings.live_channel(pairing) == first.channel_name
+    await pairing.adelete()
+    assert len(remote_hub.addresses) == 0
+    assert await call_wallet(pairing.pk, "audio.transcribe", {}, timeout=5) is None
+    assert first.calls == 0
+
+
 async def test_an_address_in_a_process_taken_for_dead_is_away_before_any_call_is_sent(remote_hub):
     other = "byoa.another-process"
     now = clock.now()
