@@ -171,6 +171,9 @@ if "DATABASE_URL" not in os.environ and not VAR_DIR.is_dir():
     DATABASES = {"default": {"ENGINE": "django.db.backends.dummy"}}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# BYOA's calls between processes do not use the channel layer when BYOA["REDIS_URL"] is set
+# (below: byoa/redis_transport.py); it stays for any other consumer, and for BYOA with
+# REDIS_URL None, so its BYOA capacity below still holds then.
 if os.environ.get("REDIS_URL"):
     CHANNEL_LAYERS = {
         "default": {
