@@ -17,10 +17,11 @@ Here a call costs one PUBLISH each way (two Redis commands, however many
 calls share a pipeline), and the acceptance only when the call takes long.
 Measured with ``benchmarks/byoa_calls.py --two-processes`` (uvicorn, 3 runs of
 3000 calls, CPU of both processes and redis-server, on a shared 2-core machine
-at a load average of ~12): channels-redis 8.2 ms [7.6-8.4] per call at W = 1
-and 30.0 commands per call (at W = 10, 921 of a run's 3000 calls resolved
-None, so the run gave no figure); this transport 0.54 ms [0.51-0.59] at
-W = 1, 0.26 ms [0.26-0.35] at W = 10, 2.0 commands per call.
+at a load average of 6-12): channels-redis 8.2 ms [7.6-8.4] per call at W = 1
+and 30.0 commands per call (at W = 10, 398 and 921 of a run's 3000 calls
+resolved None in two attempts, so the run gave no figure); this transport
+0.52 ms [0.52-0.54] at W = 1, 0.26 ms [0.25-0.27] at W = 10, 2.0 commands
+per call, and no call failed.
 
 Why pub/sub and not a list (RPUSH / BLPOP; the issue's prototype measured
 both at 0.16-0.33 ms a call, so speed does not decide): a list keeps what a
