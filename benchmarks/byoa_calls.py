@@ -4,6 +4,7 @@ Node.js server, measured side by side in one run on loopback.
 
     .venv/bin/python benchmarks/byoa_calls.py [--servers uvicorn-sansio,daphne,...] [--wallets 1,10,100]
         [--idle 1000] [--runs 5] [--calls 20000] [--call text|clip] [--no-call-log] [--two-processes]
+        [--transport redis|channel-layer]
 
 Needs Node.js 18+ and the benchmark's own `ws` (once: ``npm ci --prefix benchmarks/node``).
 
@@ -18,9 +19,13 @@ Targets, each a fresh server process:
                 sharing one SQLite file and a Redis channel layer (redis-server
                 from Debian's package): the wallets connect to the first, the
                 calls are made on the second, so every call and its result
-                cross the channel layer. The one-process targets use the
-                in-memory layer. CPU per call then counts both processes and
-                redis-server.
+                cross Redis, on the transport --transport names (redis:
+                byoa/redis_transport.py, the default with a REDIS_URL;
+                channel-layer: channels-redis, byoa/transport.py). The
+                one-process targets use the in-memory layer. CPU per call then
+                counts both processes and redis-server, and the Redis commands
+                per call (INFO commandstats before and after each run) are
+                printed too.
 
 The same load generator serves every target: benchmarks/node/wallets.mjs,
 headless wallets in Node that answer each call at once. Each target's
@@ -76,7 +81,16 @@ def _server_application():
         "CODES_PER_ADDRESS": 10**9,
         "CODES_PER_SESSION": 10**9,
         "CALL_LOG": os.environ.get("BYOA_BENCH_CALL_LOG", "1") == "1",
+        **({"REDIS_URL": None} if os.environ.get("BYOA_BENCH_TRANSPORT") == "channel-layer" else {}),
     }
+    from django.apps import apps
+
+    from byoa.hub import Hub
+
+    # The hub chose its transport at start-up from the settings as they were: again, from these.
+    config = apps.get_app_config("byoa")
+    config.settings.clear()
+    config.hub = Hub()
     from sites.config.asgi import application as project
 
     async def application(scope, receive, send):
@@ -200,12 +214,13 @@ def _pinned(command, cpu):
     return ["taskset", "-c", str(cpu), *command]
 
 
-def _targets(server_cpu, workdir, call_log):
+def _targets(server_cpu, workdir, call_log, transport):
     from testwallet.server import DaphneServer, HypercornServer, UvicornServer
 
     env = {
         "BYOA_BENCH_SERVER": "1",
         "BYOA_BENCH_CALL_LOG": "1" if call_log else "0",
+        "BYOA_BENCH_TRANSPORT": transport,
         "DJANGO_LOG_LEVEL": "WARNING",
         **(
             {"BYOA_BENCH_PROFILE": os.environ["BYOA_BENCH_PROFILE"]}
@@ -355,6 +370,17 @@ class TwoProcesses:
             self.redis.process.pid,
         ]
 
+    def redis_commands(self):
+        """Return how many commands Redis has executed so far (INFO commandstats), INFO itself left out."""
+        import redis
+
+        client = redis.Redis.from_url(self.redis.url)
+        try:
+            stats = client.info("commandstats")
+        finally:
+            client.close()
+        return sum(entry["calls"] for name, entry in stats.items() if name != "cmdstat_info")
+
 
 def _server_pids(server):
     """Return the pids whose CPU and memory count as the server's."""
@@ -412,10 +438,13 @@ async def _measure(server, http, load, wallets, args, call_file, name="bench wal
         await http.get(
             f"{calls_url}/_bench/run", params={**params, "calls": max(1, per_wallet // 5)}
         )  # warm-up
+        commands = getattr(server, "redis_commands", None)
         for _ in range(args.runs):
+            commands_before = commands() if commands else 0
             before = _proc.cpu_seconds(pids)
             result = (await http.get(f"{calls_url}/_bench/run", params=params)).json()
             cpu = _proc.cpu_seconds(pids) - before
+            commands_after = commands() if commands else 0
             if result["wallets"] != wallets or result["failures"]:
                 raise RuntimeError(f"{server.application}: {result}")
             rows.append(
@@ -424,6 +453,8 @@ async def _measure(server, http, load, wallets, args, call_file, name="bench wal
                     "rate": result["calls"] / result["elapsed"],
                     "p50": result["p50"] * 1e3,
                     "p99": result["p99"] * 1e3,
+                    # Over the run, beats and pings included (a handful against thousands of calls).
+                    "redis": (commands_after - commands_before) / result["calls"] if commands else None,
                 }
             )
     finally:
@@ -476,7 +507,7 @@ async def _main(args):
     call_file.write_text(json.dumps(call))
     if load_cpus:
         os.sched_setaffinity(0, load_cpus)
-    targets = _targets(server_cpu, workdir, args.call_log)
+    targets = _targets(server_cpu, workdir, args.call_log, args.transport)
     results = {}
     for name in [
         "node",
@@ -491,6 +522,7 @@ async def _main(args):
         f"BYOA server -> wallet calls on loopback: {args.call} call ({len(json.dumps(call))} bytes of JSON), "
         f"{IN_FLIGHT} in flight per wallet, {args.calls} calls per run, {args.runs} runs, "
         f"call log {'on' if args.call_log else 'off'}"
+        + (f", across processes on the {args.transport} transport" if args.two_processes else "")
     )
     print(
         f"{os.cpu_count()} CPUs; server on CPU {server_cpu}, load generator on {load_cpus}; "
@@ -499,7 +531,10 @@ async def _main(args):
     print(
         "figures: median [min-max] over the runs; x node: ours / the Node anchor's median (and range) in this run"
     )
-    header = f"{'target':<18}{'W':>6}  {'CPU us/call':<18}{'x node':<18}{'calls/s':<22}{'p50 ms':<20}{'p99 ms':<20}"
+    header = (
+        f"{'target':<18}{'W':>6}  {'CPU us/call':<18}{'x node':<18}{'calls/s':<22}{'p50 ms':<20}{'p99 ms':<20}"
+        f"{'  Redis cmds/call' if args.two_processes else ''}"
+    )
     print(header)
     node = results["node"]
     for name, result in results.items():
@@ -515,6 +550,7 @@ async def _main(args):
             print(
                 f"{name:<18}{label:>6}  {_spread(cpu):<18}{ratio:<18}{_spread([r['rate'] for r in rows]):<22}"
                 f"{_spread([r['p50'] for r in rows], 2):<20}{_spread([r['p99'] for r in rows], 2):<20}"
+                + ("  " + _spread([r["redis"] for r in rows], 1) if rows[0].get("redis") is not None else "")
             )
     if args.idle:
         print(f"memory per idle wallet ({args.idle} connected, RSS of the server's processes):")
@@ -558,6 +594,12 @@ def main(argv=None):
     )
     parser.add_argument(
         "--no-call-log", dest="call_log", action="store_false", help="BYOA['CALL_LOG'] = False"
+    )
+    parser.add_argument(
+        "--transport",
+        choices=["redis", "channel-layer"],
+        default="redis",
+        help="with --two-processes: redis-py (byoa/redis_transport.py) or channels-redis (byoa/transport.py)",
     )
     parser.add_argument(
         "--two-processes",

@@ -30,9 +30,11 @@ The modules behind them:
 - ``pairings``: pairings in the database
 - ``hub``: what one process runs for BYOA, started and closed as one:
   ``connections`` (its live wallet connections: same-process calls skip the
-  channel layer), ``transport`` (its inbox and the channel-layer path to other
-  processes), ``processes`` (liveness records, beat and sweep), ``receipts``
-  (call receipts, written in batches)
+  transport), ``transport`` (its inbox and the path to other processes: Redis
+  on redis-py, ``redis_transport``, or the channel layer, ``transport``),
+  ``addresses`` (other processes' live addresses, read recently), ``processes``
+  (liveness records, beat and sweep), ``receipts`` (call receipts, written in
+  batches)
 - ``conf``: the ``BYOA`` settings, each declared once; ``checks``: the system
   checks generated from them, and the manifests'
 - ``admin``: pairings, pause and revoke, call receipts

@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Literal
 
 from django.apps import AppConfig
 from django.core.signals import setting_changed
+from django.db.models.signals import post_delete
 
 if TYPE_CHECKING:
     from byoa.conf import Settings
@@ -40,9 +41,12 @@ class ByoaConfig(AppConfig):
         from byoa import checks  # noqa: F401  (registers the system checks)
         from byoa.conf import Settings
         from byoa.hub import Hub
+        from byoa.models import Pairing
+        from byoa.pairings import forget_deleted
 
         self.settings = Settings()
         setting_changed.connect(self.settings.forget, dispatch_uid=f"byoa-settings-{id(self)}")
+        post_delete.connect(forget_deleted, sender=Pairing, dispatch_uid=f"byoa-pairing-deleted-{id(self)}")
         self.manifests = None
         self.hub = Hub()
 

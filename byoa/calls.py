@@ -19,13 +19,16 @@ Server -> wallet calls: the one API a site's code uses to reach a visitor's wall
 This module never holds a socket. When the pairing's live connection is in
 this process (the hub's ``connections``, ``byoa.hub``), the call goes to it
 directly and its outcome comes back through a ``LocalReply``; otherwise it
-travels over the hub's transport (``byoa.transport``) to the process that
-holds the connection, and the outcome comes back on a channel of the caller's
-own. Either way ``None`` comes at once when the wallet is away, when the call
-is over the grant (skill, model, expiry, ``maxParallelCalls``) or when the
-connection drops mid-call; within ``BYOA["ACCEPT_SECONDS"]`` when the
-connection's process does not acknowledge the call (it died) or the channel
-layer fails; otherwise at the latest after ``timeout`` seconds. Every limit
+travels over the hub's transport (``byoa.transport``, ``byoa.redis_transport``)
+to the process that holds the connection, and the outcome comes back to the
+caller's own process. An address found stale on the way (``events.GONE``: the
+connection left it before the call reached any wallet) is read again from the
+database and the call sent once more (``byoa.addresses``). Either way
+``None`` comes at once when the wallet is away, when the call is over the
+grant (skill, model, expiry, ``maxParallelCalls``), when the connection drops
+mid-call, when no process reads the address's inbox or the transport fails;
+within ``BYOA["ACCEPT_SECONDS"]`` when the connection's process does not
+acknowledge the call (it died); otherwise at the latest after ``timeout`` seconds. Every limit
 is the call's ``Deadline`` (``byoa.deadlines``).
 
 Results are the wallet's: treat ``output`` as something the visitor typed.
@@ -48,7 +51,7 @@ from byoa.deadlines import Deadline
 from byoa.events import FAILED, ReplyEvent
 from byoa.hub import Hub, current_hub
 from byoa.models import Pairing
-from byoa.transport import inbox_of
+from byoa.transport import CallerReply, inbox_of
 
 __all__ = ["WalletStream", "call_wallet", "stream_wallet"]
 
@@ -94,6 +97,8 @@ class _Reply(Protocol):
 
     async def receive(self, deadline: Deadline) -> ReplyEvent | None: ...
 
+    def close(self) -> None: ...
+
 
 class WalletStream:
     """One call in progress: an async iterator of text deltas, then ``output``.
@@ -133,30 +138,49 @@ class WalletStream:
         """Yield the call's deltas until its result, its failure or its deadline (the one receive loop)."""
         hub = current_hub()
         reply, deadline = await self._send_call(hub)
-        while reply is not None:
-            message = await reply.receive(deadline)
-            if message is None:  # the deadline passed
-                if reply.unacknowledged:  # nothing heard at all: the connection's process is taken for dead
-                    hub.processes.suspect(inbox_of(self._address))
-                return
-            # Every event has a type (byoa.events builds them all); ACCEPTED never reaches here.
-            if message["type"] == events.CHUNK:
-                yield message["delta"]
-            elif message["type"] == events.RESULT:
-                if message["ok"]:
-                    self.output = message["output"]
-                return
+        resent = False
+        try:
+            while reply is not None:
+                message = await reply.receive(deadline)
+                if message is None:  # the deadline passed
+                    # Nothing heard at all: the connection's process is taken for dead.
+                    if reply.unacknowledged:
+                        hub.processes.suspect(inbox_of(self._address))
+                    return
+                # Every event has a type (byoa.events builds them all); ACCEPTED never reaches here.
+                if message["type"] == events.CHUNK:
+                    yield message["delta"]
+                elif message["type"] == events.RESULT:
+                    if message["ok"]:
+                        self.output = message["output"]
+                    return
+                elif message["type"] == events.GONE:
+                    # No wallet saw the call: the address was stale. Read it again and resend, once.
+                    if not message["process"]:  # nobody reads that inbox at all
+                        hub.processes.suspect(inbox_of(self._address))
+                    hub.addresses.forget(self._pk, self._address)
+                    if resent:
+                        return
+                    resent = True
+                    reply, deadline = await self._send_call(hub, deadline, fresh=True)
+        finally:
+            if reply is not None:
+                reply.close()  # a stream left unfinished leaves nothing waiting behind
 
-    async def _send_call(self, hub: Hub) -> tuple[_Reply | None, Deadline]:
+    async def _send_call(
+        self, hub: Hub, deadline: Deadline | None = None, *, fresh: bool = False
+    ) -> tuple[_Reply | None, Deadline]:
         """Hand the call to the pairing's live connection; return (where its outcome comes, the deadline)."""
-        reply, deadline = await self._hand_over(hub)
+        reply, deadline = await self._hand_over(hub, deadline, fresh)
         if reply is not None:
             await give_back_pooled_connections()  # nothing of the database is needed while we wait
         return reply, deadline
 
-    async def _hand_over(self, hub: Hub) -> tuple[_Reply | None, Deadline]:
-        deadline = Deadline.start(self.timeout)
-        pk = self.pairing.pk if isinstance(self.pairing, Pairing) else self.pairing
+    async def _hand_over(
+        self, hub: Hub, deadline: Deadline | None, fresh: bool
+    ) -> tuple[_Reply | None, Deadline]:
+        deadline = Deadline.start(self.timeout) if deadline is None else deadline
+        pk = self._pk
         body = protocol.call_body(self.skill, self.input, self.params)  # encoded once, here
         connection = hub.connections.get(pk)
         if connection is not None:
@@ -168,13 +192,21 @@ class WalletStream:
             return reply, deadline
         # A process that calls beats too, so that it sweeps stopped processes even while it holds no wallet.
         await hub.start()
-        address = await pairings.live_channel(pk)
+        address = await pairings.live_channel(pk, fresh=fresh)
         if not address:
             return None, deadline
         self._address = address
-        # The connection's process acknowledges at once; silence means it is gone (byoa.processes).
+        # The connection's process answers or acknowledges within the window; silence means it is
+        # gone (byoa.processes).
         deadline = deadline.awaiting_acceptance()
-        return await hub.transport.send_call(address, self.skill, self.params, body, deadline), deadline
+        sent: CallerReply | None = await hub.transport.send_call(
+            address, self.skill, self.params, body, deadline
+        )
+        return sent, deadline
+
+    @property
+    def _pk(self) -> int:
+        return self.pairing.pk if isinstance(self.pairing, Pairing) else self.pairing
 
 
 class LocalReply:
@@ -206,6 +238,9 @@ class LocalReply:
     def expired(self) -> None:
         """Tell the caller its call timed out: the connection's timer is the one that counts."""
         self._put(FAILED)
+
+    def close(self) -> None:
+        """Do nothing: the connection holds this reply only while the call is in flight."""
 
     async def receive(self, deadline: Deadline) -> ReplyEvent:
         """Return the next event for the caller (the connection keeps the deadline)."""

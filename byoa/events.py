@@ -16,6 +16,7 @@ CLOSE: Final = "byoa.close"  # admin -> connection: the pairing was paused or re
 RESULT: Final = "byoa.result"  # connection -> caller: the call's outcome
 CHUNK: Final = "byoa.chunk"  # connection -> caller: one streamed delta
 ACCEPTED: Final = "byoa.accepted"  # connection's process -> caller: the call reached a live process
+GONE: Final = "byoa.gone"  # transport -> caller: no connection at that address; the call reached no wallet
 
 
 class CallEvent(TypedDict):
@@ -56,13 +57,28 @@ class AcceptedEvent(TypedDict):
     type: Literal["byoa.accepted"]
 
 
-#: What a caller reads from the connection (through ``byoa.inflight.Reply``).
-ReplyEvent = ResultEvent | ChunkEvent | AcceptedEvent
+class GoneEvent(TypedDict):
+    """Transport -> caller: the address named no connection, so no wallet saw the call (it may be sent again).
+
+    ``process``: True when the address's process answered (its connection left
+    since the address was read); False when no process reads that inbox at all.
+    """
+
+    type: Literal["byoa.gone"]
+    process: bool
+
+
+#: What a caller reads from the connection (through ``byoa.inflight.Reply``) or from the transport.
+ReplyEvent = ResultEvent | ChunkEvent | AcceptedEvent | GoneEvent
 
 #: The outcome of every call that gives the caller None.
 FAILED: Final[ResultEvent] = {"type": RESULT, "ok": False, "output": None}
 #: What a process's inbox sends a caller in another process as soon as a call reaches it.
 ACCEPTANCE: Final[AcceptedEvent] = {"type": ACCEPTED}
+#: What a process's inbox sends a caller whose call names a connection no longer there.
+LEFT: Final[GoneEvent] = {"type": GONE, "process": True}
+#: What a caller's transport tells it when no process reads the address's inbox.
+UNREAD: Final[GoneEvent] = {"type": GONE, "process": False}
 
 
 def call(reply: str, skill: str, params: dict[str, object], body: str, timeout: float) -> CallEvent:

@@ -3,10 +3,12 @@ The hub: everything one server process holds for BYOA, in one object.
 
 - ``connections`` (``byoa.connections``): the live wallet connections, by
   pairing and by key;
-- ``transport`` (``byoa.transport``): the inbox by which other processes reach
-  those connections, its reader, and the reply channels of remote callers: the
-  one part that knows the channel layer, and the one to replace for another
-  cross-process path;
+- ``transport``: the inbox by which other processes reach those connections,
+  its reader, and the replies of remote callers: on Redis with redis-py
+  (``byoa.redis_transport``) when ``BYOA["REDIS_URL"]`` is set, else on the
+  channel layer (``byoa.transport``, which declares what both offer);
+- ``addresses`` (``byoa.addresses``): the live addresses of pairings held by
+  other processes, as last read from the database;
 - ``processes`` (``byoa.processes``): this process's liveness record, its beat
   and sweep, and what it knows of the other processes;
 - the silence watch: a connection whose wallet sends nothing (not even its
@@ -44,11 +46,12 @@ from channels.db import database_sync_to_async
 from django.apps import apps
 from django.core.exceptions import ImproperlyConfigured
 
+from byoa.addresses import LiveAddresses
 from byoa.conf import byoa_setting
 from byoa.connections import Connection, Connections
 from byoa.processes import ProcessRecords
 from byoa.receipts import ReceiptWriter
-from byoa.transport import ChannelLayerTransport, key_of
+from byoa.transport import ChannelLayerTransport, Transport, key_of
 
 if TYPE_CHECKING:
     from byoa.apps import ByoaConfig
@@ -81,9 +84,10 @@ def current_hub() -> Hub:
 class Hub:
     """One process's BYOA state: connections, inbox, beat and sweep, silence watch, receipts."""
 
-    def __init__(self, transport: ChannelLayerTransport | None = None) -> None:
+    def __init__(self, transport: Transport | None = None) -> None:
         self.connections = Connections()
-        self.transport = transport if transport is not None else ChannelLayerTransport(self.connections)
+        self.transport = transport if transport is not None else self._transport(self.connections)
+        self.addresses = LiveAddresses()
         self.processes = ProcessRecords()
         self.receipts = ReceiptWriter()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -92,6 +96,16 @@ class Hub:
         # The silent connections being closed: the loop keeps only a weak reference to a task.
         self._closing: set[asyncio.Future[None]] = set()
         self._at_exit = False
+
+    @staticmethod
+    def _transport(connections: Connections) -> Transport:
+        """Return the transport the settings choose: Redis with a ``REDIS_URL``, else the channel layer."""
+        url = byoa_setting("REDIS_URL")
+        if url:
+            from byoa.redis_transport import RedisTransport  # redis-py comes with the "scale" extra
+
+            return RedisTransport(connections, url)
+        return ChannelLayerTransport(connections)
 
     # -- life cycle
 
@@ -133,6 +147,7 @@ class Hub:
         """Stop reading the inbox, beating and watching; write the queued receipts; remove the record."""
         tasks = self._stop_tasks()
         await asyncio.gather(*tasks, return_exceptions=True)
+        await self.transport.aclose()
         await self.receipts.aclose()
         await database_sync_to_async(self.processes.leave)()
 

@@ -133,32 +133,38 @@ touch = database_sync_to_async(_touch)
 record_grant = database_sync_to_async(_record_grant)
 
 
-async def live_channel(pairing: Pairing | int) -> str:
+async def live_channel(pairing: Pairing | int, *, fresh: bool = False) -> str:
     """Return the address (byoa.transport) of a pairing's live connection, or "" when away or not active.
 
-    A connection held by another process is known only from the database. If
-    that process died, its address stays behind until the sweep
-    (``byoa.processes``); until then, a connection whose process stopped
-    beating is treated as gone and its calls fail at once instead of waiting
-    for their timeout. So is one not seen (hello or ping, recorded at least
-    every minute) for ``BYOA["LIVE_SECONDS"]``.
+    A connection held by another process is known from the database, and the
+    address read is kept for a moment (``byoa.addresses``: what makes a stale
+    one safe); ``fresh=True`` reads it again. If that process died, its
+    address stays behind until the sweep (``byoa.processes``); until then, a
+    connection whose process stopped beating is treated as gone and its calls
+    fail at once instead of waiting for their timeout. So is one not seen
+    (hello or ping, recorded at least every minute) for ``BYOA["LIVE_SECONDS"]``.
     """
     pk = pairing.pk if isinstance(pairing, Pairing) else pairing
     hub = current_hub()
     connection = hub.connections.get(pk)
     if connection is not None:
         return connection.channel_name
-    seen_since = clock.now() - timedelta(seconds=byoa_setting("LIVE_SECONDS"))
-    found = await (
-        Pairing.objects.filter(pk=pk, status=Pairing.Status.ACTIVE, last_seen__gte=seen_since)
-        .values_list("channel_name", flat=True)
-        .afirst()
-    )
+    found = "" if fresh else hub.addresses.get(pk)
     if not found:
-        return ""
+        seen_since = clock.now() - timedelta(seconds=byoa_setting("LIVE_SECONDS"))
+        found = (
+            await Pairing.objects.filter(pk=pk, status=Pairing.Status.ACTIVE, last_seen__gte=seen_since)
+            .values_list("channel_name", flat=True)
+            .afirst()
+        ) or ""
+        if not found:
+            hub.addresses.forget(pk)
+            return ""
     inbox = inbox_of(found)
     if inbox and not await hub.processes.is_fresh(inbox):
+        hub.addresses.forget(pk)
         return ""
+    hub.addresses.put(pk, found)
     return found
 
 
@@ -198,18 +204,31 @@ def stop_pairings(queryset: QuerySet[Pairing], status: Pairing.Status) -> tuple[
     # refused, and a closed connection's pairing is never left active.
     count = Pairing.objects.filter(pk__in=[pk for pk, _channel in rows]).update(status=status)
     current_hub().connections.drop(pk for pk, _channel in rows)
-    return count, _send_close([channel for _pk, channel in rows if channel])
+    return count, _send_close(rows)
 
 
 def close_connections(queryset: QuerySet[Pairing]) -> int:
     """Tell the live connection of each pairing to say bye and close; return how many."""
-    return _send_close([name for name in queryset.values_list("channel_name", flat=True) if name])
+    return _send_close(list(queryset.values_list("pk", "channel_name")))
 
 
-def _send_close(addresses: Sequence[str]) -> int:
+def forget_deleted(sender: type[Pairing], instance: Pairing, **kwargs: object) -> None:
+    """Called when a pairing row is deleted (Django's ``post_delete``): this process forgets its address.
+
+    Its connection, if any, closes at its next status check (``byoa.consumers.TOUCH_SECONDS``).
+    """
+    current_hub().addresses.forget(instance.pk)
+
+
+def _send_close(rows: Sequence[tuple[int, str]]) -> int:
+    """Close the connections of these (pairing id, address) rows; return how many had one."""
     # At most once: a lost close is caught by the connection's own periodic
     # status check (byoa.consumers.TOUCH_SECONDS).
-    notify = async_to_sync(current_hub().transport.notify)
-    for address in addresses:
+    hub = current_hub()
+    notify = async_to_sync(hub.transport.notify)
+    addresses = [(pk, address) for pk, address in rows if address]
+    for pk, _address in rows:
+        hub.addresses.forget(pk)  # this process's calls read the pairing's status again
+    for _pk, address in addresses:
         notify(address, {"type": events.CLOSE})
     return len(addresses)

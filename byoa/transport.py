@@ -22,9 +22,12 @@ acceptance window of its deadline (``byoa.deadlines``) knows that the process
 is gone. The reader survives channel-layer errors (Redis restarting, say): it
 tries again with a backoff of at most ``MAX_BACKOFF`` seconds.
 
-This is the one part of the hub (``byoa.hub``) that knows the channel layer:
-another transport offers the same methods (``open``, ``aclose``, ``send_call``,
-``reply_to``, ``notify``).
+This is the one part of the hub (``byoa.hub``) that knows the channel layer.
+Every transport offers the methods of ``Transport``, declared here beside the
+address format they share; ``byoa.redis_transport`` is the other one (the
+hub's choice: ``BYOA["REDIS_URL"]``). A call that names a connection no longer
+at its address gets ``events.LEFT`` at once: it reached no wallet, so the
+caller may look the address up again and resend it (``byoa.calls``).
 """
 
 from __future__ import annotations
@@ -43,8 +46,18 @@ from byoa.events import NoticeEvent, ReplyEvent
 if TYPE_CHECKING:
     from byoa.connections import Connection, Connections
     from byoa.deadlines import Deadline
+    from byoa.inflight import Reply
 
-__all__ = ["CHANNEL_PREFIX", "ChannelLayer", "ChannelLayerTransport", "ChannelReply", "addressed", "inbox_of"]
+__all__ = [
+    "CHANNEL_PREFIX",
+    "CallerReply",
+    "ChannelLayer",
+    "ChannelLayerTransport",
+    "ChannelReply",
+    "Transport",
+    "addressed",
+    "inbox_of",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -66,6 +79,53 @@ class ChannelLayer(Protocol):
     async def send(self, channel: str, message: Mapping[str, object]) -> None: ...
 
     async def receive(self, channel: str) -> dict[str, Any]: ...
+
+
+class CallerReply(Protocol):
+    """Where a caller reads the events of a call it sent to a connection in another process."""
+
+    #: Set when ``receive`` gave up for want of the acknowledgement (the process is taken for dead).
+    unacknowledged: bool
+
+    async def receive(self, deadline: Deadline) -> ReplyEvent | None:
+        """Return the call's next event (never ``ACCEPTED``), or None at the deadline or on a failure."""
+
+    def close(self) -> None:
+        """Stop waiting for the call's events (its caller is done with it)."""
+
+
+class Transport(Protocol):
+    """The cross-process path of calls, as the hub and the callers use it."""
+
+    #: This process's inbox, once open ("" before).
+    inbox: str
+
+    @property
+    def is_open(self) -> bool:
+        """Return True while the inbox is read."""
+
+    async def open(self) -> str:
+        """Open this process's inbox, start reading it, and return its name."""
+
+    def cancel(self) -> None:
+        """Stop reading the inbox (and end what waits on it) at once."""
+
+    async def aclose(self) -> None:
+        """Stop reading the inbox and wait until everything the transport runs has stopped."""
+
+    def address(self, key: str) -> str:
+        """Return the address by which other processes reach the connection with this key."""
+
+    async def send_call(
+        self, address: str, skill: str, params: dict[str, object], body: str, deadline: Deadline
+    ) -> CallerReply | None:
+        """Send a call to the connection at ``address``; return where its outcome comes (None: not sent)."""
+
+    def reply_to(self, channel: str) -> Reply:
+        """Return the reply of a call that came from another process, whose caller is at ``channel``."""
+
+    async def notify(self, address: str, event: NoticeEvent) -> None:
+        """Send an event to the connection at ``address`` (wherever it is); if it cannot go, it is dropped."""
 
 
 def addressed(address: str, event: Mapping[str, object]) -> tuple[str, Mapping[str, object]]:
@@ -105,6 +165,9 @@ class ChannelReply:
 
     def expired(self) -> None:
         """Do nothing: a caller in another process timed out on its own clock already."""
+
+    def close(self) -> None:
+        """Do nothing: the reply channel is the layer's, and it holds nothing of ours."""
 
     async def send(self, event: Mapping[str, object]) -> None:
         """Send the event to the caller's channel; one that cannot go is dropped (the deadline ends it)."""
@@ -238,8 +301,9 @@ class ChannelLayerTransport:
                 # A task each: a connection whose wallet reads slowly must not hold up the others.
                 self._in_background(self._deliver(layer, connection, event))
             elif event.get("type") == events.CALL:
-                # The connection is gone since its address was read: fail the call now, not at its timeout.
-                self._in_background(ChannelReply(layer, event["reply"]).send(events.FAILED))
+                # The connection is gone since its address was read: tell the caller now, not at its
+                # timeout; no wallet saw the call, so the caller may look again and resend it.
+                self._in_background(ChannelReply(layer, event["reply"]).send(events.LEFT))
 
     def _in_background(self, coroutine: Coroutine[Any, Any, None]) -> None:
         task = asyncio.ensure_future(coroutine)

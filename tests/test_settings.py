@@ -14,7 +14,8 @@ PROBE = (
     "import json, django; from django.conf import settings; django.setup(); "
     "print(json.dumps({'debug': settings.DEBUG, 'key': settings.SECRET_KEY, "
     "'hosts': settings.ALLOWED_HOSTS, 'db': settings.DATABASES['default']['ENGINE'], "
-    "'layer': settings.CHANNEL_LAYERS['default']['BACKEND'], "
+    "'layer': settings.CHANNEL_LAYERS['default']['BACKEND'], 'byoa_redis': settings.BYOA['REDIS_URL'], "
+    "'transport': type(__import__('byoa.hub').hub.current_hub().transport).__name__, "
     "'proxy': settings.SECURE_PROXY_SSL_HEADER, 'secure_cookies': settings.SESSION_COOKIE_SECURE}))"
 )
 
@@ -38,6 +39,7 @@ def test_defaults_are_safe_for_one_machine(tmp_path):
     assert values["hosts"] == ["127.0.0.1", "localhost", "[::1]"]
     assert values["db"] == "django.db.backends.sqlite3"
     assert values["layer"] == "channels.layers.InMemoryChannelLayer"
+    assert values["byoa_redis"] is None and values["transport"] == "ChannelLayerTransport"
     assert values["proxy"] is None and values["secure_cookies"] is False
 
 
@@ -65,6 +67,8 @@ def test_environment_overrides_every_default(tmp_path):
     assert values["hosts"] == ["shop.example", "www.shop.example"]
     assert values["db"] == "django.db.backends.postgresql"
     assert values["layer"] == "channels_redis.core.RedisChannelLayer"
+    # BYOA's calls between processes go over Redis on redis-py (byoa/redis_transport.py).
+    assert values["byoa_redis"] == "redis://127.0.0.1:6379/0" and values["transport"] == "RedisTransport"
 
 
 def test_behind_a_tls_proxy_requests_count_as_https_and_cookies_are_secure(tmp_path):

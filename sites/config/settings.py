@@ -9,8 +9,8 @@ environment, with defaults that are safe to run on one machine:
                           var/secret_key (git-ignored) and reused
     DJANGO_ALLOWED_HOSTS  comma-separated hosts (default: 127.0.0.1,localhost,[::1])
     DATABASE_URL          e.g. postgres://user:pass@host/db (default: SQLite in var/)
-    REDIS_URL             e.g. redis://127.0.0.1:6379/0 for the channel layer across
-                          processes (default: in-memory, one process)
+    REDIS_URL             e.g. redis://127.0.0.1:6379/0 for BYOA's calls and the channel
+                          layer across processes (default: in-memory, one process)
     DJANGO_SERVE_STATIC   "0" when a proxy or CDN serves /static/ (default: the ASGI
                           app serves them, with DEBUG off collectstatic's output
                           through WhiteNoise)
@@ -171,6 +171,9 @@ if "DATABASE_URL" not in os.environ and not VAR_DIR.is_dir():
     DATABASES = {"default": {"ENGINE": "django.db.backends.dummy"}}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# BYOA's calls between processes do not use the channel layer when BYOA["REDIS_URL"] is set
+# (below: byoa/redis_transport.py); it stays for any other consumer, and for BYOA with
+# REDIS_URL None, so its BYOA capacity below still holds then.
 if os.environ.get("REDIS_URL"):
     CHANNEL_LAYERS = {
         "default": {
@@ -309,6 +312,8 @@ BYOA = {
     "CODE_SECONDS": 120,
     "HELLO_SECONDS": 10,
     "MAX_FRAME_BYTES": DAPHNE_WEBSOCKET_MAX_MESSAGE_SIZE,
+    # Calls between processes go over Redis on redis-py (byoa/redis_transport.py), not the channel layer.
+    "REDIS_URL": os.environ.get("REDIS_URL") or None,
 }
 
 # The model of the by-hand stand-in wallets (`?testwallet=1`, DEBUG only; see
