@@ -1,0 +1,379 @@
+"""
+One visitor action: a POST whose view reads the browser session, finds its
+pairing and calls the visitor's wallet, on a real uvicorn process serving the
+project as ``make run`` does, against the same action on a Node.js server in
+the same run.
+
+    .venv/bin/python benchmarks/visitor_action.py [--runs 5] [--actions 1000] [--visitors 4]
+        [--targets node,uvicorn]
+
+Needs Node.js 18+ and the benchmark's own `ws` (once: ``npm ci --prefix benchmarks/node``).
+
+Targets, each a fresh server process:
+  node      benchmarks/node/visitor_action.mjs: a direct-link server written from
+            the spec's description, whose POST /_bench/action finds the visitor's
+            wallet by cookie and calls it over its WebSocket (the anchor)
+  uvicorn   the project's ASGI application (sites.config.asgi, the settings
+            ``make run`` uses, DEBUG on as there: the links name ws://127.0.0.1),
+            under uvicorn with websockets-sansio, uvloop and
+            httptools, as ``make run`` starts it (without its access log); the
+            URLconf is the project's plus this module's two views: a page that
+            gives the browser its CSRF cookie, and POST /_bench/action, an async
+            view that reads the session's pairing (``byoa.aget_pairing``) and
+            calls its wallet (``byoa.call_wallet``), CSRF protection on, through
+            every middleware of ``settings.MIDDLEWARE``
+
+Each of ``--visitors`` visitors is an HTTP client with its own cookies: it
+opens the page, asks POST /byoa/code for a link (its session then holds its
+BYOA visitor id), and a headless wallet (benchmarks/node/wallets.mjs, the load
+generator of benchmarks/byoa_calls.py, which answers each call at once)
+connects with that link. A run is ``--actions`` POSTs over all visitors, one at
+a time per visitor. CPU per action is the server's own (user + system of its
+process tree, from /proc, around the run). With two or more CPUs the server
+runs on the last one and the clients and wallets on the others.
+
+Printed per target: the median and [min-max] over ``--runs`` runs of CPU per
+action, actions per second and p50 latency, and the ratio to the Node anchor.
+Then, for ours, what one action did in the server process (over 200 more
+actions): ``sync_to_async`` hops and where to, threads started, and the cyclic
+garbage collector's collections and time.
+"""
+
+import asyncio
+import gc
+import json
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+NODE_DIR = ROOT / "benchmarks" / "node"
+MANIFEST = "twentyq"  # a site manifest whose skill is text.generate
+QUESTION = "Is it bigger than a breadbox?"
+STATS_ACTIONS = 200
+
+
+# -- the server side: runs inside the server process --------------------------------
+
+
+def page(request):
+    """Give the browser its CSRF cookie, as any demo page does."""
+    from django.http import JsonResponse
+    from django.middleware.csrf import get_token
+
+    get_token(request)
+    return JsonResponse({})
+
+
+async def action(request):
+    """Ask this browser session's wallet the visitor's question, as a demo page's POST would."""
+    from django.http import JsonResponse
+
+    from byoa import aget_pairing, call_wallet
+
+    question = str(json.loads(request.body).get("question"))[:500]
+    pairing = await aget_pairing(request, MANIFEST)
+    if pairing is None:
+        return JsonResponse({"output": None}, status=409)
+    messages = [{"role": "user", "content": question}]
+    output = await call_wallet(
+        pairing, "text.generate", {"messages": messages}, {"maxTokens": 16}, timeout=20
+    )
+    return JsonResponse({"output": output})
+
+
+def _urlpatterns():
+    from django.urls import include, path
+
+    return [
+        path("_bench/page", page),
+        path("_bench/action", action),
+        path("", include("sites.config.urls")),
+    ]
+
+
+class _Stats:
+    """What the server process did: sync_to_async hops (by target), threads started, collections."""
+
+    def __init__(self):
+        self.hops = Counter()
+        self.threads = 0
+        self.collections = Counter()
+        self.gc_seconds = 0.0
+        self._gc_started = 0.0
+
+    def install(self):
+        from asgiref.sync import SyncToAsync
+
+        stats, original_call, original_start = self, SyncToAsync.__call__, threading.Thread.start
+
+        async def counted_call(self, *args, **kwargs):
+            func = getattr(self.func, "__func__", self.func)
+            stats.hops[getattr(func, "__qualname__", type(func).__qualname__)] += 1
+            return await original_call(self, *args, **kwargs)
+
+        def counted_start(self):
+            stats.threads += 1
+            return original_start(self)
+
+        SyncToAsync.__call__ = counted_call
+        threading.Thread.start = counted_start
+        gc.callbacks.append(self._on_gc)
+
+    def _on_gc(self, phase, info):
+        if phase == "start":
+            self._gc_started = time.perf_counter()
+        else:
+            self.gc_seconds += time.perf_counter() - self._gc_started
+            self.collections[info["generation"]] += 1
+
+    def take(self):
+        """Return the figures since the last take, and start again."""
+        figures = {
+            "hops": dict(self.hops),
+            "threads": self.threads,
+            "collections": {str(k): v for k, v in self.collections.items()},
+            "gc_seconds": self.gc_seconds,
+            "tracked_objects": len(gc.get_objects()),
+            "frozen_objects": gc.get_freeze_count(),
+        }
+        self.__init__()
+        return figures
+
+
+def _server_application():
+    """Return the project's ASGI application with this module's views in its URLconf, and /_bench/stats."""
+    import django
+
+    django.setup()
+    from django.conf import settings
+
+    settings.ROOT_URLCONF = __name__  # the project's URLs and this module's two views
+    stats = _Stats()
+    from sites.config.asgi import application as project
+
+    stats.install()  # once the application is built: only requests are counted
+
+    async def application(scope, receive, send):
+        if scope["type"] == "http" and scope["path"] == "/_bench/stats":
+            body = json.dumps(stats.take()).encode()
+            start = {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [(b"content-type", b"application/json")],
+            }
+            await send(start)
+            await send({"type": "http.response.body", "body": body})
+            return
+        await project(scope, receive, send)
+
+    return application
+
+
+if os.environ.get("VISITOR_ACTION_SERVER") == "1":
+    application = _server_application()
+    urlpatterns = _urlpatterns()  # Django is set up now; the URLconf is read at the first request
+
+
+# -- the driver: this process ----------------------------------------------------------
+
+
+def _cpus():
+    cpus = sorted(os.sched_getaffinity(0))
+    if len(cpus) < 2:
+        return None, None
+    return cpus[-1], cpus[:-1]  # the server's CPU; the clients' and wallets'
+
+
+def _pinned(command, cpu):
+    if cpu is None or shutil.which("taskset") is None:
+        return command
+    return ["taskset", "-c", str(cpu), *command]
+
+
+def _targets(server_cpu, workdir):
+    from testwallet.server import DaphneServer, UvicornServer
+
+    class NodeAnchor(DaphneServer):
+        def command(self, fd):
+            manifest = ROOT / "sites" / MANIFEST / "manifest.json"
+            return _pinned(["node", str(NODE_DIR / "visitor_action.mjs"), str(manifest), str(fd)], server_cpu)
+
+    class Ours(UvicornServer):
+        def command(self, fd):
+            return _pinned(super().command(fd), server_cpu)
+
+    env = {"VISITOR_ACTION_SERVER": "1", "DJANGO_DEBUG": "1", "DJANGO_LOG_LEVEL": "WARNING"}
+    return {
+        "node": lambda: NodeAnchor("node", setup_commands=(), workdir=tempfile.mkdtemp(dir=workdir)),
+        "uvicorn": lambda: Ours(
+            "benchmarks.visitor_action:application",
+            ws="websockets-sansio",
+            settings_module="sites.config.settings",
+            env=env,
+            workdir=tempfile.mkdtemp(dir=workdir),
+        ),
+    }
+
+
+class Visitor:
+    """One browser: its cookies, its CSRF token, its wallet's link."""
+
+    def __init__(self, url):
+        import httpx
+
+        self.http = httpx.AsyncClient(base_url=url, timeout=60)
+        self.headers = {}
+
+    async def open(self):
+        """Open the page and ask for a link; return the link."""
+        (await self.http.get("/_bench/page")).raise_for_status()
+        token = self.http.cookies.get("csrftoken")
+        self.headers = {"X-CSRFToken": token} if token else {}
+        answer = await self.http.post("/byoa/code", json={"manifest": MANIFEST}, headers=self.headers)
+        answer.raise_for_status()
+        return answer.json()["link"]
+
+    async def act(self, count, latencies):
+        """Make ``count`` actions, one at a time; add each one's latency."""
+        for _ in range(count):
+            started = time.perf_counter()
+            answer = await self.http.post("/_bench/action", json={"question": QUESTION}, headers=self.headers)
+            if answer.status_code != 200 or not answer.json()["output"]:
+                raise RuntimeError(f"the action failed: {answer.status_code} {answer.text[:300]}")
+            latencies.append(time.perf_counter() - started)
+
+    async def aclose(self):
+        await self.http.aclose()
+
+
+def _spread(values, digits=0):
+    values = sorted(values)
+    return f"{statistics.median(values):.{digits}f} [{values[0]:.{digits}f}-{values[-1]:.{digits}f}]"
+
+
+async def _run(visitors, actions, latencies):
+    each = max(1, actions // len(visitors))
+    await asyncio.gather(*(visitor.act(each, latencies) for visitor in visitors))
+    return each * len(visitors)
+
+
+async def _measure_target(name, make, args, load):
+    from benchmarks import _proc
+
+    rows, stats = [], None
+    with make() as server:
+        visitors = [Visitor(server.url) for _ in range(args.visitors)]
+        try:
+            links = [await visitor.open() for visitor in visitors]
+            await load.ask({"open": links, "name": "visitor's wallet"})
+            pids = _proc.tree(server.process.pid)
+            await _run(visitors, max(args.visitors, args.actions // 5), [])  # warm-up
+            for _ in range(args.runs):
+                latencies = []
+                before, started = _proc.cpu_seconds(pids), time.perf_counter()
+                done = await _run(visitors, args.actions, latencies)
+                elapsed, cpu = time.perf_counter() - started, _proc.cpu_seconds(pids) - before
+                latencies.sort()
+                rows.append(
+                    {
+                        "cpu_us": cpu / done * 1e6,
+                        "rate": done / elapsed,
+                        "p50": latencies[len(latencies) // 2] * 1e3,
+                    }
+                )
+            if name != "node":
+                await visitors[0].http.get("/_bench/stats")  # from here on
+                done = await _run(visitors, STATS_ACTIONS, [])
+                stats = (await visitors[0].http.get("/_bench/stats")).json() | {"actions": done}
+        finally:
+            await load.ask({"close": True})
+            for visitor in visitors:
+                await visitor.aclose()
+    return rows, stats
+
+
+def _print_stats(stats):
+    actions = stats["actions"]
+    hops = sorted(stats["hops"].items(), key=lambda item: -item[1])
+    print(
+        f"  per action ({actions} actions): {sum(stats['hops'].values()) / actions:.1f} sync_to_async hops, "
+        f"{stats['threads'] / actions:.2f} threads started, "
+        f"{sum(stats['collections'].values()) / actions:.2f} collections "
+        f"({', '.join(f'gen {g}: {n}' for g, n in sorted(stats['collections'].items())) or 'none'}), "
+        f"{stats['gc_seconds'] / actions * 1e6:.0f} us in the collector"
+    )
+    print(f"  objects the collector tracks: {stats['tracked_objects']}, frozen: {stats['frozen_objects']}")
+    for target, count in hops:
+        print(f"    {count / actions:5.2f}  {target}")
+
+
+async def _main(args):
+    from benchmarks.byoa_calls import LoadGenerator
+
+    server_cpu, load_cpus = _cpus()
+    if load_cpus:
+        os.sched_setaffinity(0, load_cpus)
+    workdir = Path(tempfile.mkdtemp(prefix="visitor-action-"))
+    targets = _targets(server_cpu, workdir)
+    results = {}
+    async with LoadGenerator(load_cpus) as load:
+        for name in args.targets:
+            results[name] = await _measure_target(name, targets[name], args, load)
+            print(f"  measured {name}", file=sys.stderr, flush=True)
+
+    load_average = os.getloadavg()
+    print(
+        f"One visitor action (POST: session -> pairing -> wallet call, text.generate), {args.visitors} visitors "
+        f"one action at a time each, {args.actions} actions per run, {args.runs} runs, DEBUG on (make run)"
+    )
+    print(
+        f"{os.cpu_count()} CPUs; server on CPU {server_cpu}, clients and wallets on {load_cpus}; "
+        f"load average at the end {load_average[0]:.2f} {load_average[1]:.2f} {load_average[2]:.2f}"
+    )
+    print("figures: median [min-max] over the runs; x node: ours / the Node anchor's median (and range)")
+    print(f"{'target':<10}{'CPU us/action':<20}{'x node':<18}{'actions/s':<20}{'p50 ms':<20}")
+    node = [row["cpu_us"] for row in results["node"][0]] if "node" in results else None
+    for name, (rows, _stats) in results.items():
+        cpu = [row["cpu_us"] for row in rows]
+        ratio = (
+            f"{statistics.median(cpu) / statistics.median(node):.1f} [{min(cpu) / max(node):.1f}-"
+            f"{max(cpu) / min(node):.1f}]"
+            if node
+            else "-"
+        )
+        print(
+            f"{name:<10}{_spread(cpu):<20}{ratio:<18}{_spread([r['rate'] for r in rows]):<20}"
+            f"{_spread([r['p50'] for r in rows], 2):<20}"
+        )
+    for name, (_rows, stats) in results.items():
+        if stats:
+            print(f"{name}, in the server process:")
+            _print_stats(stats)
+
+
+def main(argv=None):
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--targets", default="node,uvicorn", help="comma-separated: node, uvicorn")
+    parser.add_argument("--runs", type=int, default=5, help="runs per figure, for its spread")
+    parser.add_argument("--actions", type=int, default=1000, help="actions per run, over all visitors")
+    parser.add_argument("--visitors", type=int, default=4, help="visitors (each with its own wallet)")
+    args = parser.parse_args(argv)
+    args.targets = [name for name in args.targets.split(",") if name]
+    if not (NODE_DIR / "node_modules" / "ws").is_dir():
+        sys.exit("Install the anchor's ws first: npm ci --prefix benchmarks/node")
+    os.chdir(ROOT)
+    sys.path.insert(0, str(ROOT))
+    asyncio.run(_main(args))
+
+
+if __name__ == "__main__":
+    main()
