@@ -43,6 +43,7 @@ import asyncio
 import gc
 import json
 import os
+import re
 import shutil
 import statistics
 import sys
@@ -103,7 +104,7 @@ class _Stats:
 
     def __init__(self):
         self.hops = Counter()
-        self.threads = 0
+        self.threads = Counter()  # by name, numbers as N
         self.collections = Counter()
         self.gc_seconds = 0.0
         self._gc_started = 0.0
@@ -119,7 +120,7 @@ class _Stats:
             return await original_call(self, *args, **kwargs)
 
         def counted_start(self):
-            stats.threads += 1
+            stats.threads[re.sub(r"\d+", "N", self.name)] += 1
             return original_start(self)
 
         SyncToAsync.__call__ = counted_call
@@ -137,7 +138,7 @@ class _Stats:
         """Return the figures since the last take, and start again."""
         figures = {
             "hops": dict(self.hops),
-            "threads": self.threads,
+            "threads": dict(self.threads),
             "collections": {str(k): v for k, v in self.collections.items()},
             "gc_seconds": self.gc_seconds,
             "tracked_objects": len(gc.get_objects()),
@@ -304,7 +305,8 @@ def _print_stats(stats):
     hops = sorted(stats["hops"].items(), key=lambda item: -item[1])
     print(
         f"  per action ({actions} actions): {sum(stats['hops'].values()) / actions:.1f} sync_to_async hops, "
-        f"{stats['threads'] / actions:.2f} threads started, "
+        f"{sum(stats['threads'].values()) / actions:.2f} threads started "
+        f"({', '.join(f'{name}: {n}' for name, n in stats['threads'].items()) or 'none'}), "
         f"{sum(stats['collections'].values()) / actions:.2f} collections "
         f"({', '.join(f'gen {g}: {n}' for g, n in sorted(stats['collections'].items())) or 'none'}), "
         f"{stats['gc_seconds'] / actions * 1e6:.0f} us in the collector"

@@ -102,17 +102,21 @@ INSTALLED_APPS = [
     "testwallet.relay",  # `?testwallet=1`, DEBUG only: the stand-ins' model relay and its scripted players
 ]
 
+# Django's own middleware, each as a subclass that runs Django's hooks on the event loop under ASGI
+# (visitor_ai/middleware.py): Django's classes would hop to a thread and back for each, twice a request.
 MIDDLEWARE = [
-    "django.middleware.security.SecurityMiddleware",
+    "visitor_ai.middleware.SecurityMiddleware",
     # Before anything that writes the body; after WhiteNoise (inserted below), so static files skip it.
     "sites.config.compression.PageGZipMiddleware",
-    "django.middleware.csp.ContentSecurityPolicyMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.common.CommonMiddleware",
-    "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "visitor_ai.middleware.ContentSecurityPolicyMiddleware",
+    "visitor_ai.middleware.SessionMiddleware",
+    "visitor_ai.middleware.CommonMiddleware",
+    "visitor_ai.middleware.CsrfViewMiddleware",
+    # The admin's login; the session-less pages never read request.user.
+    "visitor_ai.middleware.AuthenticationMiddleware",
+    # The admin's messages, and Twenty Questions' errors after a plain form post.
+    "visitor_ai.middleware.MessageMiddleware",
+    "visitor_ai.middleware.XFrameOptionsMiddleware",
     "testwallet.relay.middleware.TestWalletMiddleware",
     # Last, so that its process_exception sees a view's database error first.
     "sites.config.unavailable.DatabaseUnavailableMiddleware",
@@ -262,7 +266,7 @@ if SERVE_STATIC and not DEBUG:
     # WhiteNoise (visitor_ai/middleware.py: without a warning under ASGI), right after
     # SecurityMiddleware as WhiteNoise asks: static files skip the rest.
     MIDDLEWARE.insert(
-        MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+        MIDDLEWARE.index("visitor_ai.middleware.SecurityMiddleware") + 1,
         "visitor_ai.middleware.StaticFilesMiddleware",
     )
 # Before the first collectstatic (tests rendering pages in-process, a server
