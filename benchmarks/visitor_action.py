@@ -5,7 +5,7 @@ project as ``make run`` does, against the same action on a Node.js server in
 the same run.
 
     .venv/bin/python benchmarks/visitor_action.py [--runs 5] [--actions 1000] [--visitors 4]
-        [--targets node,uvicorn]
+        [--targets node,uvicorn,uvicorn-unfrozen,uvicorn-hops,uvicorn-no-hops]
 
 Needs Node.js 18+ and the benchmark's own `ws` (once: ``npm ci --prefix benchmarks/node``).
 
@@ -22,6 +22,14 @@ Targets, each a fresh server process:
             view that reads the session's pairing (``byoa.aget_pairing``) and
             calls its wallet (``byoa.call_wallet``), CSRF protection on, through
             every middleware of ``settings.MIDDLEWARE``
+  uvicorn-unfrozen  the same, with ``gc.unfreeze()`` once the application is
+            built: what ``get_asgi_application(gc_freeze=True)`` saves
+  uvicorn-hops  the same, unfrozen, with Django's own middleware classes in
+            place of visitor_ai.middleware's (each hops to a thread and back
+            under ASGI): the project as it was before those two changes
+  uvicorn-no-hops  the project with Django's security middleware (Security,
+            CSP, CSRF, X-Frame-Options), which it keeps, on the event loop as
+            well: what the hops of those four cost
 
 Each of ``--visitors`` visitors is an HTTP client with its own cookies: it
 opens the page, asks POST /byoa/code for a link (its session then holds its
@@ -58,6 +66,21 @@ NODE_DIR = ROOT / "benchmarks" / "node"
 MANIFEST = "twentyq"  # a site manifest whose skill is text.generate
 QUESTION = "Is it bigger than a breadbox?"
 STATS_ACTIONS = 200
+# The uvicorn-hops target's middleware: Django's own classes, which hop to a thread and back for each.
+DJANGO_MIDDLEWARE = {
+    "visitor_ai.middleware.SessionMiddleware": "django.contrib.sessions.middleware.SessionMiddleware",
+    "visitor_ai.middleware.CommonMiddleware": "django.middleware.common.CommonMiddleware",
+    "visitor_ai.middleware.AuthenticationMiddleware": "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "visitor_ai.middleware.MessageMiddleware": "django.contrib.messages.middleware.MessageMiddleware",
+}
+# The uvicorn-no-hops target's: Django's security middleware, too, on the event loop (this module's
+# classes, made in the server process), to measure what its hops cost; the project keeps Django's.
+SECURITY_MIDDLEWARE = {
+    "django.middleware.security.SecurityMiddleware": f"{__name__}.SecurityMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware": f"{__name__}.ContentSecurityPolicyMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware": f"{__name__}.CsrfViewMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware": f"{__name__}.XFrameOptionsMiddleware",
+}
 
 
 # -- the server side: runs inside the server process --------------------------------
@@ -129,9 +152,9 @@ class _Stats:
 
     def _on_gc(self, phase, info):
         if phase == "start":
-            self._gc_started = time.perf_counter()
+            self._gc_started = time.thread_time()
         else:
-            self.gc_seconds += time.perf_counter() - self._gc_started
+            self.gc_seconds += time.thread_time() - self._gc_started
             self.collections[info["generation"]] += 1
 
     def take(self):
@@ -148,17 +171,37 @@ class _Stats:
         return figures
 
 
+def _security_middleware_on_the_loop():
+    """Return Django's four security middleware classes as visitor_ai.middleware.EventLoopHooks subclasses."""
+    from django.middleware import clickjacking, csp, csrf, security
+
+    from visitor_ai.middleware import EventLoopHooks
+
+    bases = {
+        "SecurityMiddleware": security.SecurityMiddleware,
+        "ContentSecurityPolicyMiddleware": csp.ContentSecurityPolicyMiddleware,
+        "CsrfViewMiddleware": csrf.CsrfViewMiddleware,
+        "XFrameOptionsMiddleware": clickjacking.XFrameOptionsMiddleware,
+    }
+    return {
+        name: type(name, (EventLoopHooks, base), {"__module__": __name__}) for name, base in bases.items()
+    }
+
+
 def _server_application():
     """Return the project's ASGI application with this module's views in its URLconf, and /_bench/stats."""
-    import django
-
-    django.setup()
     from django.conf import settings
 
     settings.ROOT_URLCONF = __name__  # the project's URLs and this module's two views
+    swap = {"django": DJANGO_MIDDLEWARE, "none-hops": SECURITY_MIDDLEWARE}.get(
+        os.environ.get("VISITOR_ACTION_MIDDLEWARE", ""), {}
+    )
+    settings.MIDDLEWARE = [swap.get(name, name) for name in settings.MIDDLEWARE]
     stats = _Stats()
     from sites.config.asgi import application as project
 
+    if os.environ.get("VISITOR_ACTION_UNFREEZE") == "1":
+        gc.unfreeze()  # back into the collector's generations: what gc_freeze saves
     stats.install()  # once the application is built: only requests are counted
 
     async def application(scope, receive, send):
@@ -178,8 +221,12 @@ def _server_application():
 
 
 if os.environ.get("VISITOR_ACTION_SERVER") == "1":
+    import django
+
+    django.setup()
+    globals().update(_security_middleware_on_the_loop())  # importable by name, for the uvicorn-no-hops target
+    urlpatterns = _urlpatterns()
     application = _server_application()
-    urlpatterns = _urlpatterns()  # Django is set up now; the URLconf is read at the first request
 
 
 # -- the driver: this process ----------------------------------------------------------
@@ -211,15 +258,22 @@ def _targets(server_cpu, workdir):
             return _pinned(super().command(fd), server_cpu)
 
     env = {"VISITOR_ACTION_SERVER": "1", "DJANGO_DEBUG": "1", "DJANGO_LOG_LEVEL": "WARNING"}
-    return {
-        "node": lambda: NodeAnchor("node", setup_commands=(), workdir=tempfile.mkdtemp(dir=workdir)),
-        "uvicorn": lambda: Ours(
+
+    def ours(**more):
+        return lambda: Ours(
             "benchmarks.visitor_action:application",
             ws="websockets-sansio",
             settings_module="sites.config.settings",
-            env=env,
+            env={**env, **more},
             workdir=tempfile.mkdtemp(dir=workdir),
-        ),
+        )
+
+    return {
+        "node": lambda: NodeAnchor("node", setup_commands=(), workdir=tempfile.mkdtemp(dir=workdir)),
+        "uvicorn": ours(),
+        "uvicorn-unfrozen": ours(VISITOR_ACTION_UNFREEZE="1"),
+        "uvicorn-hops": ours(VISITOR_ACTION_MIDDLEWARE="django", VISITOR_ACTION_UNFREEZE="1"),
+        "uvicorn-no-hops": ours(VISITOR_ACTION_MIDDLEWARE="none-hops"),
     }
 
 
@@ -340,7 +394,7 @@ async def _main(args):
         f"load average at the end {load_average[0]:.2f} {load_average[1]:.2f} {load_average[2]:.2f}"
     )
     print("figures: median [min-max] over the runs; x node: ours / the Node anchor's median (and range)")
-    print(f"{'target':<10}{'CPU us/action':<20}{'x node':<18}{'actions/s':<20}{'p50 ms':<20}")
+    print(f"{'target':<18}{'CPU us/action':<20}{'x node':<18}{'actions/s':<20}{'p50 ms':<20}")
     node = [row["cpu_us"] for row in results["node"][0]] if "node" in results else None
     for name, (rows, _stats) in results.items():
         cpu = [row["cpu_us"] for row in rows]
@@ -351,7 +405,7 @@ async def _main(args):
             else "-"
         )
         print(
-            f"{name:<10}{_spread(cpu):<20}{ratio:<18}{_spread([r['rate'] for r in rows]):<20}"
+            f"{name:<18}{_spread(cpu):<20}{ratio:<18}{_spread([r['rate'] for r in rows]):<20}"
             f"{_spread([r['p50'] for r in rows], 2):<20}"
         )
     for name, (_rows, stats) in results.items():
@@ -364,7 +418,11 @@ def main(argv=None):
     import argparse
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--targets", default="node,uvicorn", help="comma-separated: node, uvicorn")
+    parser.add_argument(
+        "--targets",
+        default="node,uvicorn,uvicorn-unfrozen,uvicorn-hops,uvicorn-no-hops",
+        help="comma-separated: node, uvicorn, uvicorn-unfrozen, uvicorn-hops, uvicorn-no-hops",
+    )
     parser.add_argument("--runs", type=int, default=5, help="runs per figure, for its spread")
     parser.add_argument("--actions", type=int, default=1000, help="actions per run, over all visitors")
     parser.add_argument("--visitors", type=int, default=4, help="visitors (each with its own wallet)")

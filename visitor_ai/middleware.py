@@ -21,35 +21,38 @@ warned about.
 The other classes are Django's own middleware, subclassed only to run their
 hooks on the event loop. Django's ``MiddlewareMixin`` runs each hook under
 ASGI through ``sync_to_async``, a thread hop each way per middleware per
-request, because a hook might block. Django's own hooks, as Django 6.1 writes
-them, read and write headers, cookies and request attributes and block on
-nothing, but two: the session saves itself to its store, and the messages may
-be stored in the session (which may load it from the database). Those two hop
-only when there is something to save, as Django's own class always does. The
-code that runs is Django's, unchanged; only where it runs differs. CSRF's
-``process_view`` also parses a form POST's body (``request.POST``), as an async
-view that reads ``request.POST`` does on the event loop. ``benchmarks/visitor_action.py``
-measures what the hops cost.
+request, because a hook might block. The hooks of these four, as Django 6.1
+writes them, read and write headers, cookies and request attributes and block
+on nothing, but two: the session saves itself to its store, and the messages
+may be stored in the session (which may load it from the database). Those two
+hop only when there is something to save, as Django's own class always does.
+The code that runs is Django's, unchanged; only where it runs differs. The
+admin's system checks accept these subclasses (they look for subclasses).
 
-In settings, in place of Django's names (the system checks accept the
-subclasses, as they accept any)::
+Django's security middleware (SecurityMiddleware, ContentSecurityPolicyMiddleware,
+CsrfViewMiddleware, XFrameOptionsMiddleware) stays Django's own class, hops
+and all: ``check --deploy`` finds each by its exact dotted name and, without
+it, skips the checks of the settings it applies (HSTS, secure CSRF cookie, ...).
+``benchmarks/visitor_action.py`` measures what their hops cost.
+
+In settings, in place of Django's names::
 
     MIDDLEWARE = [
-        "visitor_ai.middleware.SecurityMiddleware",
+        "django.middleware.security.SecurityMiddleware",
         "visitor_ai.middleware.StaticFilesMiddleware",  # WhiteNoise, right after SecurityMiddleware
-        "visitor_ai.middleware.ContentSecurityPolicyMiddleware",
+        "django.middleware.csp.ContentSecurityPolicyMiddleware",
         "visitor_ai.middleware.SessionMiddleware",
         "visitor_ai.middleware.CommonMiddleware",
-        "visitor_ai.middleware.CsrfViewMiddleware",
+        "django.middleware.csrf.CsrfViewMiddleware",
         "visitor_ai.middleware.AuthenticationMiddleware",
         "visitor_ai.middleware.MessageMiddleware",
-        "visitor_ai.middleware.XFrameOptionsMiddleware",
+        "django.middleware.clickjacking.XFrameOptionsMiddleware",
     ]
 """
 
 import asyncio
 import os
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
@@ -59,24 +62,23 @@ from django.contrib.messages import middleware as messages
 from django.contrib.sessions import middleware as sessions
 from django.http import HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
-from django.middleware import clickjacking, common, csp, csrf, security
+from django.middleware import common
 from django.utils.deprecation import MiddlewareMixin
 from whitenoise.middleware import WhiteNoiseMiddleware
 
 __all__ = [
     "AuthenticationMiddleware",
     "CommonMiddleware",
-    "ContentSecurityPolicyMiddleware",
-    "CsrfViewMiddleware",
     "EventLoopHooks",
     "MessageMiddleware",
-    "SecurityMiddleware",
     "SessionMiddleware",
     "StaticFilesMiddleware",
-    "XFrameOptionsMiddleware",
 ]
 
 _Hook = Callable[..., HttpResponseBase | None]
+# What process_response takes and returns; django-stubs types some as taking only an HttpResponse,
+# where Django hands each middleware any response (a StreamingHttpResponse too).
+_ResponseHook = Callable[[HttpRequest, HttpResponseBase], HttpResponseBase]
 
 
 # ignore[misc]: mypy refuses a subclass of Any (strict), and WhiteNoise's classes are Any to it:
@@ -134,30 +136,24 @@ class EventLoopHooks(MiddlewareMixin):
     """Run a ``MiddlewareMixin``'s hooks on the event loop under ASGI, for hooks that block on nothing.
 
     Put it first among the bases of a subclass of the middleware. Under WSGI
-    the middleware is as it was. A subclass whose hooks sometimes block says so
-    in ``on_event_loop`` (then the whole of it runs as Django runs it) or
-    overrides ``aprocess_response``.
+    the middleware is as it was. A subclass whose ``process_response`` may
+    block overrides ``aprocess_response`` (``SessionMiddleware`` below).
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
         super().__init__(get_response)
         view_hook: _Hook | None = getattr(self, "process_view", None)
-        if self.async_mode and view_hook is not None and self.on_event_loop():
+        if self.async_mode and view_hook is not None:
             # Django's handler awaits an async process_view, and runs a sync one through sync_to_async.
             async def process_view(
                 request: HttpRequest, view: Callable[..., Any], args: Any, kwargs: Any
             ) -> HttpResponseBase | None:
                 return view_hook(request, view, args, kwargs)
 
-            self.process_view = process_view
-
-    def on_event_loop(self) -> bool:
-        """Return whether this middleware's hooks may run on the event loop (with these settings)."""
-        return True
+            # On the instance, which the handler reads (setattr: mypy holds each class's own signature).
+            setattr(self, "process_view", process_view)  # noqa: B010
 
     async def __acall__(self, request: HttpRequest) -> HttpResponseBase:
-        if not self.on_event_loop():
-            return await super().__acall__(request)
         request_hook: _Hook | None = getattr(self, "process_request", None)
         response = request_hook(request) if request_hook is not None else None
         if response is None:
@@ -166,39 +162,23 @@ class EventLoopHooks(MiddlewareMixin):
 
     async def aprocess_response(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
         """Return ``process_response``'s answer, run on the event loop; override for one that may block."""
-        response_hook: _Hook | None = getattr(self, "process_response", None)
-        if response_hook is None:
-            return response
-        answered: HttpResponseBase = response_hook(request, response)
-        return answered
+        return self._respond(request, response)
 
+    def _respond(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
+        response_hook: _ResponseHook | None = getattr(self, "process_response", None)
+        return response if response_hook is None else response_hook(request, response)
 
-class SecurityMiddleware(EventLoopHooks, security.SecurityMiddleware):
-    """Django's SecurityMiddleware (headers and the HTTPS redirect), on the event loop."""
-
-
-class ContentSecurityPolicyMiddleware(EventLoopHooks, csp.ContentSecurityPolicyMiddleware):
-    """Django's Content-Security-Policy middleware (a nonce and the headers), on the event loop."""
+    async def _respond_in_thread(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
+        # As MiddlewareMixin runs every hook: in the request's thread-sensitive thread.
+        return await sync_to_async(self._respond, thread_sensitive=True)(request, response)
 
 
 class CommonMiddleware(EventLoopHooks, common.CommonMiddleware):
     """Django's CommonMiddleware (APPEND_SLASH, PREPEND_WWW, Content-Length), on the event loop."""
 
 
-class CsrfViewMiddleware(EventLoopHooks, csrf.CsrfViewMiddleware):
-    """Django's CSRF protection, on the event loop while the token lives in its cookie."""
-
-    def on_event_loop(self) -> bool:
-        # CSRF_USE_SESSIONS keeps the token in the session, which loads itself from its store.
-        return not settings.CSRF_USE_SESSIONS
-
-
 class AuthenticationMiddleware(EventLoopHooks, auth.AuthenticationMiddleware):
     """Django's AuthenticationMiddleware, on the event loop: it only sets lazy ``user`` and ``auser``."""
-
-
-class XFrameOptionsMiddleware(EventLoopHooks, clickjacking.XFrameOptionsMiddleware):
-    """Django's X-Frame-Options middleware, on the event loop."""
 
 
 class SessionMiddleware(EventLoopHooks, sessions.SessionMiddleware):
@@ -208,12 +188,9 @@ class SessionMiddleware(EventLoopHooks, sessions.SessionMiddleware):
         session = getattr(request, "session", None)
         if session is not None and (session.modified or settings.SESSION_SAVE_EVERY_REQUEST):
             # It saves to the session's store (the database), in the request's thread as Django does.
-            saved: HttpResponseBase = await sync_to_async(self.process_response, thread_sensitive=True)(
-                request, response
-            )
-            return saved
+            return await self._respond_in_thread(request, response)
         # Nothing to save: only the cookie's deletion or a Vary header, read from flags in memory.
-        return self.process_response(request, response)
+        return self._respond(request, response)
 
 
 class MessageMiddleware(EventLoopHooks, messages.MessageMiddleware):
@@ -223,8 +200,5 @@ class MessageMiddleware(EventLoopHooks, messages.MessageMiddleware):
         storage = getattr(request, "_messages", None)
         if storage is not None and (storage.used or storage.added_new):
             # FallbackStorage keeps what its cookie cannot hold in the session, which may load from the database.
-            stored: HttpResponseBase = await sync_to_async(self.process_response, thread_sensitive=True)(
-                request, response
-            )
-            return stored
-        return self.process_response(request, response)  # no message added or read: nothing to store
+            return await self._respond_in_thread(request, response)
+        return self._respond(request, response)  # no message added or read: nothing to store

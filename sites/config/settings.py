@@ -102,21 +102,23 @@ INSTALLED_APPS = [
     "testwallet.relay",  # `?testwallet=1`, DEBUG only: the stand-ins' model relay and its scripted players
 ]
 
-# Django's own middleware, each as a subclass that runs Django's hooks on the event loop under ASGI
-# (visitor_ai/middleware.py): Django's classes would hop to a thread and back for each, twice a request.
+# Under ASGI each of Django's own middleware classes hops to a thread and back, twice a request;
+# visitor_ai.middleware's subclasses run the same hooks on the event loop. Django's security
+# middleware stays Django's (check --deploy finds it by name); benchmarks/visitor_action.py
+# measures what its hops cost.
 MIDDLEWARE = [
-    "visitor_ai.middleware.SecurityMiddleware",
+    "django.middleware.security.SecurityMiddleware",
     # Before anything that writes the body; after WhiteNoise (inserted below), so static files skip it.
     "sites.config.compression.PageGZipMiddleware",
-    "visitor_ai.middleware.ContentSecurityPolicyMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "visitor_ai.middleware.SessionMiddleware",
     "visitor_ai.middleware.CommonMiddleware",
-    "visitor_ai.middleware.CsrfViewMiddleware",
-    # The admin's login; the session-less pages never read request.user.
+    "django.middleware.csrf.CsrfViewMiddleware",
+    # The admin's login (admin.E408); the demo pages never read request.user.
     "visitor_ai.middleware.AuthenticationMiddleware",
-    # The admin's messages, and Twenty Questions' errors after a plain form post.
+    # The admin's messages (admin.E409), and Twenty Questions' errors after a plain form post.
     "visitor_ai.middleware.MessageMiddleware",
-    "visitor_ai.middleware.XFrameOptionsMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "testwallet.relay.middleware.TestWalletMiddleware",
     # Last, so that its process_exception sees a view's database error first.
     "sites.config.unavailable.DatabaseUnavailableMiddleware",
@@ -266,7 +268,7 @@ if SERVE_STATIC and not DEBUG:
     # WhiteNoise (visitor_ai/middleware.py: without a warning under ASGI), right after
     # SecurityMiddleware as WhiteNoise asks: static files skip the rest.
     MIDDLEWARE.insert(
-        MIDDLEWARE.index("visitor_ai.middleware.SecurityMiddleware") + 1,
+        MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
         "visitor_ai.middleware.StaticFilesMiddleware",
     )
 # Before the first collectstatic (tests rendering pages in-process, a server
