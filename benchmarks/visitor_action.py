@@ -5,7 +5,7 @@ project as ``make run`` does, against the same action on a Node.js server in
 the same run.
 
     .venv/bin/python benchmarks/visitor_action.py [--runs 5] [--actions 1000] [--visitors 4]
-        [--targets node,uvicorn,uvicorn-unfrozen,uvicorn-hops,uvicorn-no-hops]
+        [--targets node,uvicorn,uvicorn-unfrozen,uvicorn-hops,uvicorn-no-hops,uvicorn-kept-thread]
 
 Needs Node.js 18+ and the benchmark's own `ws` (once: ``npm ci --prefix benchmarks/node``).
 
@@ -30,6 +30,9 @@ Targets, each a fresh server process:
   uvicorn-no-hops  the project with Django's security middleware (Security,
             CSP, CSRF, X-Frame-Options), which it keeps, on the event loop as
             well: what the hops of those four cost
+  uvicorn-kept-thread  the project with Django's ASGIHandler patched (in the
+            benchmark's server only) to run each request's sync work on a kept
+            thread rather than a new one: what Django's thread per request costs
 
 Each of ``--visitors`` visitors is an HTTP client with its own cookies: it
 opens the page, asks POST /byoa/code for a link (its session then holds its
@@ -40,14 +43,18 @@ a time per visitor. CPU per action is the server's own (user + system of its
 process tree, from /proc, around the run). With two or more CPUs the server
 runs on the last one and the clients and wallets on the others.
 
-Printed per target: the median and [min-max] over ``--runs`` runs of CPU per
-action, actions per second and p50 latency, and the ratio to the Node anchor.
+Every target's server runs from the start; the runs take the targets in turn
+(run 1 of each, then run 2 of each...), so that a busy machine's changing load
+falls on all of them alike. Printed per target: the median and [min-max] over
+``--runs`` runs of CPU per action, actions per second and p50 latency, and the
+ratio to the Node anchor.
 Then, for ours, what one action did in the server process (over 200 more
 actions): ``sync_to_async`` hops and where to, threads started, and the cyclic
 garbage collector's collections and time.
 """
 
 import asyncio
+import contextlib
 import gc
 import json
 import os
@@ -188,6 +195,31 @@ def _security_middleware_on_the_loop():
     }
 
 
+def _keep_request_threads():
+    """Patch Django's ASGIHandler (this process only) to give each request a kept thread, not a new one.
+
+    Django enters a fresh ThreadSensitiveContext per request: a new thread for its
+    sync work, and another to join it after. asgiref's ThreadSensitiveContext(executor=...)
+    takes a one-thread executor instead; idle ones are kept for the next requests.
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
+    from asgiref.sync import ThreadSensitiveContext
+    from django.core.handlers.asgi import ASGIHandler
+
+    idle = []
+
+    async def call(self, scope, receive, send):
+        executor = idle.pop() if idle else ThreadPoolExecutor(max_workers=1)
+        try:
+            async with ThreadSensitiveContext(executor=executor):
+                await self.handle(scope, receive, send)
+        finally:
+            idle.append(executor)
+
+    ASGIHandler.__call__ = call
+
+
 def _server_application():
     """Return the project's ASGI application with this module's views in its URLconf, and /_bench/stats."""
     from django.conf import settings
@@ -198,6 +230,8 @@ def _server_application():
     )
     settings.MIDDLEWARE = [swap.get(name, name) for name in settings.MIDDLEWARE]
     stats = _Stats()
+    if os.environ.get("VISITOR_ACTION_KEEP_THREADS") == "1":
+        _keep_request_threads()
     from sites.config.asgi import application as project
 
     if os.environ.get("VISITOR_ACTION_UNFREEZE") == "1":
@@ -274,6 +308,7 @@ def _targets(server_cpu, workdir):
         "uvicorn-unfrozen": ours(VISITOR_ACTION_UNFREEZE="1"),
         "uvicorn-hops": ours(VISITOR_ACTION_MIDDLEWARE="django", VISITOR_ACTION_UNFREEZE="1"),
         "uvicorn-no-hops": ours(VISITOR_ACTION_MIDDLEWARE="none-hops"),
+        "uvicorn-kept-thread": ours(VISITOR_ACTION_KEEP_THREADS="1"),
     }
 
 
@@ -319,39 +354,52 @@ async def _run(visitors, actions, latencies):
     return each * len(visitors)
 
 
-async def _measure_target(name, make, args, load):
+async def _open_target(server, args, load):
+    """Open the visitors of one target and connect their wallets; return the visitors."""
+    visitors = [Visitor(server.url) for _ in range(args.visitors)]
+    links = [await visitor.open() for visitor in visitors]
+    await load.ask({"open": links, "name": "visitor's wallet"})
+    await _run(visitors, max(args.visitors, args.actions // 5), [])  # warm-up
+    return visitors
+
+
+async def _measure_run(server, visitors, args):
+    """Make one run of actions; return its row."""
     from benchmarks import _proc
 
-    rows, stats = [], None
-    with make() as server:
-        visitors = [Visitor(server.url) for _ in range(args.visitors)]
+    pids, latencies = _proc.tree(server.process.pid), []
+    before, started = _proc.cpu_seconds(pids), time.perf_counter()
+    done = await _run(visitors, args.actions, latencies)
+    elapsed, cpu = time.perf_counter() - started, _proc.cpu_seconds(pids) - before
+    latencies.sort()
+    return {"cpu_us": cpu / done * 1e6, "rate": done / elapsed, "p50": latencies[len(latencies) // 2] * 1e3}
+
+
+async def _measure(targets, args, load):
+    """Start every target, then run them in turn, run after run: each meets the same load on the machine."""
+    results = {name: ([], None) for name in args.targets}
+    with contextlib.ExitStack() as stack:
+        servers = {name: stack.enter_context(targets[name]()) for name in args.targets}
+        visitors = {}
         try:
-            links = [await visitor.open() for visitor in visitors]
-            await load.ask({"open": links, "name": "visitor's wallet"})
-            pids = _proc.tree(server.process.pid)
-            await _run(visitors, max(args.visitors, args.actions // 5), [])  # warm-up
-            for _ in range(args.runs):
-                latencies = []
-                before, started = _proc.cpu_seconds(pids), time.perf_counter()
-                done = await _run(visitors, args.actions, latencies)
-                elapsed, cpu = time.perf_counter() - started, _proc.cpu_seconds(pids) - before
-                latencies.sort()
-                rows.append(
-                    {
-                        "cpu_us": cpu / done * 1e6,
-                        "rate": done / elapsed,
-                        "p50": latencies[len(latencies) // 2] * 1e3,
-                    }
-                )
-            if name != "node":
-                await visitors[0].http.get("/_bench/stats")  # from here on
-                done = await _run(visitors, STATS_ACTIONS, [])
-                stats = (await visitors[0].http.get("/_bench/stats")).json() | {"actions": done}
+            for name, server in servers.items():
+                visitors[name] = await _open_target(server, args, load)
+            for run in range(args.runs):
+                for name, server in servers.items():
+                    results[name][0].append(await _measure_run(server, visitors[name], args))
+                print(f"  run {run + 1} of {args.runs} done", file=sys.stderr, flush=True)
+            for name, clients in visitors.items():
+                if name != "node":
+                    await clients[0].http.get("/_bench/stats")  # from here on
+                    done = await _run(clients, STATS_ACTIONS, [])
+                    stats = (await clients[0].http.get("/_bench/stats")).json() | {"actions": done}
+                    results[name] = (results[name][0], stats)
         finally:
             await load.ask({"close": True})
-            for visitor in visitors:
-                await visitor.aclose()
-    return rows, stats
+            for clients in visitors.values():
+                for visitor in clients:
+                    await visitor.aclose()
+    return results
 
 
 def _print_stats(stats):
@@ -378,11 +426,8 @@ async def _main(args):
         os.sched_setaffinity(0, load_cpus)
     workdir = Path(tempfile.mkdtemp(prefix="visitor-action-"))
     targets = _targets(server_cpu, workdir)
-    results = {}
     async with LoadGenerator(load_cpus) as load:
-        for name in args.targets:
-            results[name] = await _measure_target(name, targets[name], args, load)
-            print(f"  measured {name}", file=sys.stderr, flush=True)
+        results = await _measure(targets, args, load)
 
     load_average = os.getloadavg()
     print(
@@ -420,8 +465,8 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "--targets",
-        default="node,uvicorn,uvicorn-unfrozen,uvicorn-hops,uvicorn-no-hops",
-        help="comma-separated: node, uvicorn, uvicorn-unfrozen, uvicorn-hops, uvicorn-no-hops",
+        default="node,uvicorn,uvicorn-unfrozen,uvicorn-hops,uvicorn-no-hops,uvicorn-kept-thread",
+        help="comma-separated: node, uvicorn, uvicorn-unfrozen, uvicorn-hops, uvicorn-no-hops, uvicorn-kept-thread",
     )
     parser.add_argument("--runs", type=int, default=5, help="runs per figure, for its spread")
     parser.add_argument("--actions", type=int, default=1000, help="actions per run, over all visitors")
