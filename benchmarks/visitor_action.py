@@ -136,7 +136,7 @@ class _Stats:
         self.hops = Counter()
         self.threads = Counter()  # by name, numbers as N
         self.collections = Counter()
-        self.gc_seconds = 0.0
+        self.gc_seconds = Counter()  # CPU seconds, by generation
         self._gc_started = 0.0
 
     def install(self):
@@ -161,7 +161,7 @@ class _Stats:
         if phase == "start":
             self._gc_started = time.thread_time()
         else:
-            self.gc_seconds += time.thread_time() - self._gc_started
+            self.gc_seconds[info["generation"]] += time.thread_time() - self._gc_started
             self.collections[info["generation"]] += 1
 
     def take(self):
@@ -170,7 +170,7 @@ class _Stats:
             "hops": dict(self.hops),
             "threads": dict(self.threads),
             "collections": {str(k): v for k, v in self.collections.items()},
-            "gc_seconds": self.gc_seconds,
+            "gc_seconds": {str(k): v for k, v in self.gc_seconds.items()},
             "tracked_objects": len(gc.get_objects()),
             "frozen_objects": gc.get_freeze_count(),
         }
@@ -403,7 +403,10 @@ async def _measure(targets, args, load):
 
 
 def _print_stats(stats):
-    actions = stats["actions"]
+    actions, collections = stats["actions"], stats["collections"]
+    each = ", ".join(
+        f"gen {g}: {t / collections[g] * 1e6:.0f} us each" for g, t in sorted(stats["gc_seconds"].items())
+    )
     hops = sorted(stats["hops"].items(), key=lambda item: -item[1])
     print(
         f"  per action ({actions} actions): {sum(stats['hops'].values()) / actions:.1f} sync_to_async hops, "
@@ -411,7 +414,8 @@ def _print_stats(stats):
         f"({', '.join(f'{name}: {n}' for name, n in stats['threads'].items()) or 'none'}), "
         f"{sum(stats['collections'].values()) / actions:.2f} collections "
         f"({', '.join(f'gen {g}: {n}' for g, n in sorted(stats['collections'].items())) or 'none'}), "
-        f"{stats['gc_seconds'] / actions * 1e6:.0f} us in the collector"
+        f"{sum(stats['gc_seconds'].values()) / actions * 1e6:.0f} us of CPU in the collector "
+        f"({each or 'none'})"
     )
     print(f"  objects the collector tracks: {stats['tracked_objects']}, frozen: {stats['frozen_objects']}")
     for target, count in hops:
