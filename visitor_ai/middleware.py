@@ -26,8 +26,10 @@ writes them, read and write headers, cookies and request attributes and block
 on nothing, but two: the session saves itself to its store, and the messages
 may be stored in the session (which may load it from the database). Those two
 hop only when there is something to save, as Django's own class always does.
-The code that runs is Django's, unchanged; only where it runs differs. The
-admin's system checks accept these subclasses (they look for subclasses).
+The code that runs is Django's, unchanged; only where it runs differs. Should
+a later Django's hook query the database, it fails at once on the event loop
+(``SynchronousOnlyOperation``) rather than blocking it. The admin's system
+checks accept these subclasses (they look for subclasses).
 
 Django's security middleware (SecurityMiddleware, ContentSecurityPolicyMiddleware,
 CsrfViewMiddleware, XFrameOptionsMiddleware) stays Django's own class, hops
