@@ -23,7 +23,7 @@ process, and an older generation's collection then walks what requests left
 (~12,000 objects in the demo project) rather than ~170,000 start-up objects
 too (``benchmarks/visitor_action.py`` prints both, and the collector's CPU per
 request). Leave it off where the application is built more than once in a
-process (tests): what a freeze holds is never collected, even once it is dropped.
+process (tests): a cycle frozen in is never collected, even once it is dropped.
 
 Origin policy, route by route:
 - HTTP pages: Django's own CSRF and host checks.
