@@ -52,7 +52,8 @@ Then, for ours, what one action did in the server process (over 200 more
 actions): ``sync_to_async`` hops and where to, threads started, and the cyclic
 garbage collector's collections and CPU time; and what one hop and one thread
 per request cost in that process (CPU of all its threads around 2,000 hops of
-a function that does nothing, and around 500 requests' worth of contexts).
+a function that does nothing, and around 500 requests' worth of contexts), and
+the CPU of one full collection (the pause an older generation's collection makes).
 """
 
 import asyncio
@@ -241,7 +242,14 @@ async def _hop_costs(count=2000):
         async with ThreadSensitiveContext():  # as Django's ASGIHandler enters one per request
             await hop()
     per_context = (time.process_time() - before) / (count // 4)
-    return {"hop_us": per_hop * 1e6, "thread_per_request_us": (per_context - per_hop) * 1e6}
+    before = time.thread_time()
+    gc.collect()  # a full collection, as the collector makes one now and then: what it walks
+    full = time.thread_time() - before
+    return {
+        "hop_us": per_hop * 1e6,
+        "thread_per_request_us": (per_context - per_hop) * 1e6,
+        "full_collection_us": full * 1e6,
+    }
 
 
 def _server_application():
@@ -447,9 +455,11 @@ def _print_stats(stats):
     print(f"  objects the collector tracks: {stats['tracked_objects']}, frozen: {stats['frozen_objects']}")
     hop = statistics.median(cost["hop_us"] for cost in stats["costs"])
     thread = statistics.median(cost["thread_per_request_us"] for cost in stats["costs"])
+    full = statistics.median(cost["full_collection_us"] for cost in stats["costs"])
     print(
         f"  one thread-sensitive sync_to_async hop: {hop:.0f} us of CPU; a request's own thread "
-        f"(Django's ThreadSensitiveContext): {thread:.0f} us (medians of 3 measurements in the server)"
+        f"(Django's ThreadSensitiveContext): {thread:.0f} us; a full collection (gc.collect()): "
+        f"{full / 1000:.1f} ms (medians of 3 measurements in the server)"
     )
     for target, count in hops:
         print(f"    {count / actions:5.2f}  {target}")
