@@ -184,7 +184,14 @@ PUBLIC = {
     "testwallet.webmcp.sync": ["SyncBrowserAgent", "browser_agent", "webmcp_browser"],
     "visitor_ai.asgi": ["get_asgi_application"],
     "visitor_ai.exceptions": ["MinifierFailed", "MinifierNotFound", "UnhashedImport"],
-    "visitor_ai.middleware": ["StaticFilesMiddleware"],
+    "visitor_ai.middleware": [
+        "AuthenticationMiddleware",
+        "CommonMiddleware",
+        "EventLoopHooks",
+        "MessageMiddleware",
+        "SessionMiddleware",
+        "StaticFilesMiddleware",
+    ],
     "visitor_ai.storage": ["MinifiedManifestStaticFilesStorage"],
 }
 

@@ -1,38 +1,117 @@
 """
-WhiteNoise for a site served over ASGI (uvicorn, daphne).
+The library app's middleware, every class async-native under ASGI (no thread
+hop per request) and still a plain middleware under WSGI or Django's sync test
+client.
 
-WhiteNoise answers with a ``FileResponse``, whose file is a synchronous iterator:
-under ASGI, Django then reads it in a thread after warning, on the first static
-file of every process, that "StreamingHttpResponse must consume synchronous
-iterators". Static files are small (our largest script is 35 KB compressed), so
-this middleware reads the file in WhiteNoise's own thread and answers with the
-bytes: no streaming, no warning. Everything else is WhiteNoise's: which file,
-which encoding, the headers, 304s, ranges and HEAD. Before the first collectstatic,
-when WhiteNoise serves the apps' own files (``WHITENOISE_USE_FINDERS``), a missing
-STATIC_ROOT is expected and not warned about.
+``StaticFilesMiddleware`` is WhiteNoise for a site served over ASGI (uvicorn,
+daphne). WhiteNoise's own middleware is synchronous only: under ASGI Django
+then runs it, and with it the whole rest of every request, through a thread
+and back (``sync_to_async`` around it, ``async_to_sync`` inside). This one
+finds the file on the event loop, reads it in a thread (a file read blocks),
+and hands every other request straight on. It answers with the file's bytes
+rather than WhiteNoise's ``FileResponse``, a synchronous iterator that Django
+under ASGI reads in a thread after warning, on the first static file of every
+process, that "StreamingHttpResponse must consume synchronous iterators";
+static files are small (our largest script is 35 KB compressed). Everything
+else is WhiteNoise's: which file, which encoding, the headers, 304s, ranges
+and HEAD. Before the first collectstatic, when WhiteNoise serves the apps' own
+files (``WHITENOISE_USE_FINDERS``), a missing STATIC_ROOT is expected and not
+warned about.
 
-In settings, in place of ``whitenoise.middleware.WhiteNoiseMiddleware``::
+The other classes are Django's own middleware, subclassed only to run their
+hooks on the event loop. Django's ``MiddlewareMixin`` runs each hook under
+ASGI through ``sync_to_async``, a thread hop each way per middleware per
+request, because a hook might block. The hooks of these four, as Django 6.1
+writes them, read and write headers, cookies and request attributes and block
+on nothing, but two: the session saves itself to its store, and the messages
+may be stored in the session (which may load it from the database). Those two
+hop only when there is something to save, as Django's own class always does.
+The code that runs is Django's, unchanged; only where it runs differs. Should
+a later Django's hook query the database, it fails at once on the event loop
+(``SynchronousOnlyOperation``) rather than blocking it. The admin's system
+checks accept these subclasses (they look for subclasses).
+
+Django's security middleware (SecurityMiddleware, ContentSecurityPolicyMiddleware,
+CsrfViewMiddleware, XFrameOptionsMiddleware) stays Django's own class, hops
+and all: ``check --deploy`` finds each by its exact dotted name and, without
+it, skips the checks of the settings it applies (HSTS, secure CSRF cookie, ...).
+``benchmarks/visitor_action.py`` measures what their hops cost.
+
+In settings, in place of Django's names::
 
     MIDDLEWARE = [
         "django.middleware.security.SecurityMiddleware",
-        "visitor_ai.middleware.StaticFilesMiddleware",
-        ...
+        "visitor_ai.middleware.StaticFilesMiddleware",  # WhiteNoise, right after SecurityMiddleware
+        "django.middleware.csp.ContentSecurityPolicyMiddleware",
+        "visitor_ai.middleware.SessionMiddleware",
+        "visitor_ai.middleware.CommonMiddleware",
+        "django.middleware.csrf.CsrfViewMiddleware",
+        "visitor_ai.middleware.AuthenticationMiddleware",
+        "visitor_ai.middleware.MessageMiddleware",
+        "django.middleware.clickjacking.XFrameOptionsMiddleware",
     ]
 """
 
+import asyncio
 import os
+from collections.abc import Callable
 from typing import Any
 
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
+from django.conf import settings
+from django.contrib.auth import middleware as auth
+from django.contrib.messages import middleware as messages
+from django.contrib.sessions import middleware as sessions
 from django.http import HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
+from django.middleware import common
+from django.utils.deprecation import MiddlewareMixin
 from whitenoise.middleware import WhiteNoiseMiddleware
 
-__all__ = ["StaticFilesMiddleware"]
+__all__ = [
+    "AuthenticationMiddleware",
+    "CommonMiddleware",
+    "EventLoopHooks",
+    "MessageMiddleware",
+    "SessionMiddleware",
+    "StaticFilesMiddleware",
+]
+
+_Hook = Callable[..., HttpResponseBase | None]
+# What process_response takes and returns; django-stubs types some as taking only an HttpResponse,
+# where Django hands each middleware any response (a StreamingHttpResponse too).
+_ResponseHook = Callable[[HttpRequest, HttpResponseBase], HttpResponseBase]
 
 
 # ignore[misc]: mypy refuses a subclass of Any (strict), and WhiteNoise's classes are Any to it:
 # WhiteNoise ships no types (see pyproject's whitenoise.* override).
 class StaticFilesMiddleware(WhiteNoiseMiddleware):  # type: ignore[misc]
-    """WhiteNoise's middleware, answering with the file's bytes rather than a stream."""
+    """WhiteNoise's middleware, async-native, answering with the file's bytes rather than a stream."""
+
+    sync_capable = True
+    async_capable = True
+
+    def __init__(self, get_response: Callable[[HttpRequest], Any], **options: Any) -> None:
+        super().__init__(get_response, **options)
+        self.async_mode = iscoroutinefunction(get_response)
+        if self.async_mode:
+            markcoroutinefunction(self)  # Django then awaits it and hands it an async get_response
+
+    def __call__(self, request: HttpRequest) -> Any:
+        """Serve a static file, or pass the request on (a coroutine under ASGI, a response under WSGI)."""
+        if self.async_mode:
+            return self.__acall__(request)
+        return super().__call__(request)
+
+    async def __acall__(self, request: HttpRequest) -> HttpResponseBase:
+        if self.autorefresh:  # DEBUG's WhiteNoise looks on disk for every request
+            static_file = await asyncio.to_thread(self.find_file, request.path_info)
+        else:
+            static_file = self.files.get(request.path_info)  # a dict made at start-up
+        if static_file is None:
+            response: HttpResponseBase = await self.get_response(request)
+            return response
+        return await asyncio.to_thread(self.serve, static_file, request)
 
     def add_files(self, root: str, prefix: str | None = None) -> None:
         """Add the files under ``root``; skip a missing one while the apps' files are served."""
@@ -53,3 +132,75 @@ class StaticFilesMiddleware(WhiteNoiseMiddleware):  # type: ignore[misc]
         for key, value in found.headers:
             response[key] = value
         return response
+
+
+class EventLoopHooks(MiddlewareMixin):
+    """Run a ``MiddlewareMixin``'s hooks on the event loop under ASGI, for hooks that block on nothing.
+
+    Put it first among the bases of a subclass of the middleware. Under WSGI
+    the middleware is as it was. A subclass whose ``process_response`` may
+    block overrides ``aprocess_response`` (``SessionMiddleware`` below).
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
+        super().__init__(get_response)
+        view_hook: _Hook | None = getattr(self, "process_view", None)
+        if self.async_mode and view_hook is not None:
+            # Django's handler awaits an async process_view, and runs a sync one through sync_to_async.
+            async def process_view(
+                request: HttpRequest, view: Callable[..., Any], args: Any, kwargs: Any
+            ) -> HttpResponseBase | None:
+                return view_hook(request, view, args, kwargs)
+
+            # On the instance, which the handler reads (setattr: mypy holds each class's own signature).
+            setattr(self, "process_view", process_view)  # noqa: B010
+
+    async def __acall__(self, request: HttpRequest) -> HttpResponseBase:
+        request_hook: _Hook | None = getattr(self, "process_request", None)
+        response = request_hook(request) if request_hook is not None else None
+        if response is None:
+            response = await self.get_response(request)  # type: ignore[misc]  # async in async mode
+        return await self.aprocess_response(request, response)
+
+    async def aprocess_response(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
+        """Return ``process_response``'s answer, run on the event loop; override for one that may block."""
+        return self._respond(request, response)
+
+    def _respond(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
+        response_hook: _ResponseHook | None = getattr(self, "process_response", None)
+        return response if response_hook is None else response_hook(request, response)
+
+    async def _respond_in_thread(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
+        # As MiddlewareMixin runs every hook: in the request's thread-sensitive thread.
+        return await sync_to_async(self._respond, thread_sensitive=True)(request, response)
+
+
+class CommonMiddleware(EventLoopHooks, common.CommonMiddleware):
+    """Django's CommonMiddleware (APPEND_SLASH, PREPEND_WWW, Content-Length), on the event loop."""
+
+
+class AuthenticationMiddleware(EventLoopHooks, auth.AuthenticationMiddleware):
+    """Django's AuthenticationMiddleware, on the event loop: it only sets lazy ``user`` and ``auser``."""
+
+
+class SessionMiddleware(EventLoopHooks, sessions.SessionMiddleware):
+    """Django's SessionMiddleware, on the event loop but for the save, which runs as Django runs it."""
+
+    async def aprocess_response(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
+        session = getattr(request, "session", None)
+        if session is not None and (session.modified or settings.SESSION_SAVE_EVERY_REQUEST):
+            # It saves to the session's store (the database), in the request's thread as Django does.
+            return await self._respond_in_thread(request, response)
+        # Nothing to save: only the cookie's deletion or a Vary header, read from flags in memory.
+        return self._respond(request, response)
+
+
+class MessageMiddleware(EventLoopHooks, messages.MessageMiddleware):
+    """Django's MessageMiddleware, on the event loop but when it stores messages, which may be in the session."""
+
+    async def aprocess_response(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
+        storage = getattr(request, "_messages", None)
+        if storage is not None and (storage.used or storage.added_new):
+            # FallbackStorage keeps what its cookie cannot hold in the session, which may load from the database.
+            return await self._respond_in_thread(request, response)
+        return self._respond(request, response)  # no message added or read: nothing to store

@@ -1,16 +1,21 @@
 """
-Compress the pages: Django's GZipMiddleware for whole responses only.
+Compress the pages: Django's GZipMiddleware for whole responses only, its hook
+run on the event loop under ASGI (visitor_ai.middleware.EventLoopHooks: gzip
+blocks on nothing, so it needs no thread hop).
 
 Static files come compressed already (WhiteNoise serves collectstatic's gzip and
 brotli copies). Django's gzip adds random bytes to each response against BREACH,
 which matters here: the pages carry CSRF tokens.
 """
 
-from django.http import HttpRequest, HttpResponseBase
+from django.http import HttpRequest
+from django.http.response import HttpResponseBase
 from django.middleware.gzip import GZipMiddleware
 
+from visitor_ai.middleware import EventLoopHooks
 
-class PageGZipMiddleware(GZipMiddleware):
+
+class PageGZipMiddleware(EventLoopHooks, GZipMiddleware):
     """Gzip whole responses; leave streamed ones (a move's events, /byoa/wait) as they go."""
 
     def process_response(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:

@@ -102,16 +102,22 @@ INSTALLED_APPS = [
     "testwallet.relay",  # `?testwallet=1`, DEBUG only: the stand-ins' model relay and its scripted players
 ]
 
+# Under ASGI each of Django's own middleware classes hops to a thread and back, twice a request;
+# visitor_ai.middleware's subclasses run the same hooks on the event loop. Django's security
+# middleware stays Django's (check --deploy finds it by name); benchmarks/visitor_action.py
+# measures what its hops cost.
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Before anything that writes the body; after WhiteNoise (inserted below), so static files skip it.
     "sites.config.compression.PageGZipMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.common.CommonMiddleware",
+    "visitor_ai.middleware.SessionMiddleware",
+    "visitor_ai.middleware.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    # The admin's login (admin.E408); the demo pages never read request.user.
+    "visitor_ai.middleware.AuthenticationMiddleware",
+    # The admin's messages (admin.E409), and Twenty Questions' errors after a plain form post.
+    "visitor_ai.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "testwallet.relay.middleware.TestWalletMiddleware",
     # Last, so that its process_exception sees a view's database error first.

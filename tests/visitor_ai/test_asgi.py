@@ -53,3 +53,17 @@ def test_static_files_are_left_to_a_proxy_with_debug_off_unless_asked(settings):
     assert served == [False, False]
     asked = http_routes(get_asgi_application(serve_static=True)).values()
     assert any(isinstance(app, ASGIStaticFilesHandler) for app in asked)
+
+
+def test_gc_freeze_moves_what_start_up_made_out_of_the_collectors_way():
+    import gc
+
+    before = gc.get_freeze_count()
+    get_asgi_application()
+    assert gc.get_freeze_count() == before  # off unless asked: tests build the application many times
+    try:
+        get_asgi_application(gc_freeze=True)
+        assert gc.get_freeze_count() > before
+        assert gc.get_count()[0] < 100  # collected first: start-up's garbage is not frozen in
+    finally:
+        gc.unfreeze()  # this test process goes on making and dropping applications

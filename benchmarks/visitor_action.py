@@ -1,0 +1,531 @@
+"""
+One visitor action: a POST whose view reads the browser session, finds its
+pairing and calls the visitor's wallet, on a real uvicorn process serving the
+project as ``make run`` does, against the same action on a Node.js server in
+the same run.
+
+    .venv/bin/python benchmarks/visitor_action.py [--runs 5] [--actions 1000] [--visitors 4]
+        [--targets node,uvicorn,uvicorn-unfrozen,uvicorn-hops,uvicorn-no-hops,uvicorn-kept-thread]
+
+Needs Node.js 18+ and the benchmark's own `ws` (once: ``npm ci --prefix benchmarks/node``).
+
+Targets, each a fresh server process:
+  node      benchmarks/node/visitor_action.mjs: a direct-link server written from
+            the spec's description, whose POST /_bench/action finds the visitor's
+            wallet by cookie and calls it over its WebSocket (the anchor)
+  uvicorn   the project's ASGI application (sites.config.asgi, the settings
+            ``make run`` uses, DEBUG on as there: the links name ws://127.0.0.1),
+            under uvicorn with websockets-sansio, uvloop and
+            httptools, as ``make run`` starts it (without its access log); the
+            URLconf is the project's plus this module's two views: a page that
+            gives the browser its CSRF cookie, and POST /_bench/action, an async
+            view that reads the session's pairing (``byoa.aget_pairing``) and
+            calls its wallet (``byoa.call_wallet``), CSRF protection on, through
+            every middleware of ``settings.MIDDLEWARE``
+  uvicorn-unfrozen  the same, with ``gc.unfreeze()`` once the application is
+            built: what ``get_asgi_application(gc_freeze=True)`` saves
+  uvicorn-hops  the same, unfrozen, with Django's own middleware classes in
+            place of visitor_ai.middleware's (each hops to a thread and back
+            under ASGI): the project as it was before those two changes
+  uvicorn-no-hops  the project with Django's security middleware (Security,
+            CSP, CSRF, X-Frame-Options), which it keeps, on the event loop as
+            well: what the hops of those four cost
+  uvicorn-kept-thread  the project with Django's ASGIHandler patched (in the
+            benchmark's server only) to run each request's sync work on a kept
+            thread rather than a new one: what Django's thread per request costs
+
+Each of ``--visitors`` visitors is an HTTP client with its own cookies: it
+opens the page, asks POST /byoa/code for a link (its session then holds its
+BYOA visitor id), and a headless wallet (benchmarks/node/wallets.mjs, the load
+generator of benchmarks/byoa_calls.py, which answers each call at once)
+connects with that link. A run is ``--actions`` POSTs over all visitors, one at
+a time per visitor. CPU per action is the server's own (user + system of its
+process tree, from /proc, around the run). With two or more CPUs the server
+runs on the last one and the clients and wallets on the others.
+
+Every target's server runs from the start; the runs take the targets in turn
+(run 1 of each, then run 2 of each...), so that a busy machine's changing load
+falls on all of them alike. Printed per target: the median and [min-max] over
+``--runs`` runs of CPU per action, actions per second and p50 latency, and the
+ratio to the Node anchor.
+Then, for ours, what one action did in the server process (over 200 more
+actions): ``sync_to_async`` hops and where to, threads started, and the cyclic
+garbage collector's collections and CPU time; and what one hop and one thread
+per request cost in that process (CPU of all its threads around 2,000 hops of
+a function that does nothing, and around 500 requests' worth of contexts), and
+the CPU of one full collection (the pause an older generation's collection makes).
+"""
+
+import asyncio
+import contextlib
+import gc
+import json
+import os
+import re
+import shutil
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+NODE_DIR = ROOT / "benchmarks" / "node"
+MANIFEST = "twentyq"  # a site manifest whose skill is text.generate
+QUESTION = "Is it bigger than a breadbox?"
+STATS_ACTIONS = 200
+# The uvicorn-hops target's middleware: Django's own classes, which hop to a thread and back for each.
+DJANGO_MIDDLEWARE = {
+    "visitor_ai.middleware.SessionMiddleware": "django.contrib.sessions.middleware.SessionMiddleware",
+    "visitor_ai.middleware.CommonMiddleware": "django.middleware.common.CommonMiddleware",
+    "visitor_ai.middleware.AuthenticationMiddleware": "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "visitor_ai.middleware.MessageMiddleware": "django.contrib.messages.middleware.MessageMiddleware",
+}
+# The uvicorn-no-hops target's: Django's security middleware, too, on the event loop (this module's
+# classes, made in the server process), to measure what its hops cost; the project keeps Django's.
+SECURITY_MIDDLEWARE = {
+    "django.middleware.security.SecurityMiddleware": f"{__name__}.SecurityMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware": f"{__name__}.ContentSecurityPolicyMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware": f"{__name__}.CsrfViewMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware": f"{__name__}.XFrameOptionsMiddleware",
+}
+
+
+# -- the server side: runs inside the server process --------------------------------
+
+
+def page(request):
+    """Give the browser its CSRF cookie, as any demo page does."""
+    from django.http import JsonResponse
+    from django.middleware.csrf import get_token
+
+    get_token(request)
+    return JsonResponse({})
+
+
+async def action(request):
+    """Ask this browser session's wallet the visitor's question, as a demo page's POST would."""
+    from django.http import JsonResponse
+
+    from byoa import aget_pairing, call_wallet
+
+    question = str(json.loads(request.body).get("question"))[:500]
+    pairing = await aget_pairing(request, MANIFEST)
+    if pairing is None:
+        return JsonResponse({"output": None}, status=409)
+    messages = [{"role": "user", "content": question}]
+    output = await call_wallet(
+        pairing, "text.generate", {"messages": messages}, {"maxTokens": 16}, timeout=20
+    )
+    return JsonResponse({"output": output})
+
+
+def _urlpatterns():
+    from django.urls import include, path
+
+    return [
+        path("_bench/page", page),
+        path("_bench/action", action),
+        path("", include("sites.config.urls")),
+    ]
+
+
+class _Stats:
+    """What the server process did: sync_to_async hops (by target), threads started, collections."""
+
+    def __init__(self):
+        self.hops = Counter()
+        self.threads = Counter()  # by name, numbers as N
+        self.collections = Counter()
+        self.gc_seconds = Counter()  # CPU seconds, by generation
+        self._gc_started = 0.0
+
+    def install(self):
+        from asgiref.sync import SyncToAsync
+
+        stats, original_call, original_start = self, SyncToAsync.__call__, threading.Thread.start
+
+        async def counted_call(self, *args, **kwargs):
+            func = getattr(self.func, "__func__", self.func)
+            stats.hops[getattr(func, "__qualname__", type(func).__qualname__)] += 1
+            return await original_call(self, *args, **kwargs)
+
+        def counted_start(self):
+            stats.threads[re.sub(r"\d+", "N", self.name)] += 1
+            return original_start(self)
+
+        SyncToAsync.__call__ = counted_call
+        threading.Thread.start = counted_start
+        gc.callbacks.append(self._on_gc)
+
+    def _on_gc(self, phase, info):
+        if phase == "start":
+            self._gc_started = time.thread_time()
+        else:
+            self.gc_seconds[info["generation"]] += time.thread_time() - self._gc_started
+            self.collections[info["generation"]] += 1
+
+    def take(self):
+        """Return the figures since the last take, and start again."""
+        figures = {
+            "hops": dict(self.hops),
+            "threads": dict(self.threads),
+            "collections": {str(k): v for k, v in self.collections.items()},
+            "gc_seconds": {str(k): v for k, v in self.gc_seconds.items()},
+            "tracked_objects": len(gc.get_objects()),
+            "frozen_objects": gc.get_freeze_count(),
+        }
+        self.__init__()
+        return figures
+
+
+def _security_middleware_on_the_loop():
+    """Return Django's four security middleware classes as visitor_ai.middleware.EventLoopHooks subclasses."""
+    from django.middleware import clickjacking, csp, csrf, security
+
+    from visitor_ai.middleware import EventLoopHooks
+
+    bases = {
+        "SecurityMiddleware": security.SecurityMiddleware,
+        "ContentSecurityPolicyMiddleware": csp.ContentSecurityPolicyMiddleware,
+        "CsrfViewMiddleware": csrf.CsrfViewMiddleware,
+        "XFrameOptionsMiddleware": clickjacking.XFrameOptionsMiddleware,
+    }
+    return {
+        name: type(name, (EventLoopHooks, base), {"__module__": __name__}) for name, base in bases.items()
+    }
+
+
+def _keep_request_threads():
+    """Patch Django's ASGIHandler (this process only) to give each request a kept thread, not a new one.
+
+    Django enters a fresh ThreadSensitiveContext per request: a new thread for its
+    sync work, and another to join it after. asgiref's ThreadSensitiveContext(executor=...)
+    takes a one-thread executor instead; idle ones are kept for the next requests.
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
+    from asgiref.sync import ThreadSensitiveContext
+    from django.core.handlers.asgi import ASGIHandler
+
+    idle = []
+
+    async def call(self, scope, receive, send):
+        executor = idle.pop() if idle else ThreadPoolExecutor(max_workers=1)
+        try:
+            async with ThreadSensitiveContext(executor=executor):
+                await self.handle(scope, receive, send)
+        finally:
+            idle.append(executor)
+
+    ASGIHandler.__call__ = call
+
+
+async def _hop_costs(count=2000):
+    """Return the CPU (all threads) of one thread-sensitive sync_to_async hop, and of a request's own thread."""
+    from asgiref.sync import ThreadSensitiveContext, sync_to_async
+
+    def nothing():
+        pass
+
+    hop = sync_to_async(nothing, thread_sensitive=True)  # as MiddlewareMixin and the ORM hop
+    async with ThreadSensitiveContext():
+        await hop()
+        before = time.process_time()
+        for _ in range(count):
+            await hop()
+        per_hop = (time.process_time() - before) / count
+    before = time.process_time()
+    for _ in range(count // 4):
+        async with ThreadSensitiveContext():  # as Django's ASGIHandler enters one per request
+            await hop()
+    per_context = (time.process_time() - before) / (count // 4)
+    before = time.thread_time()
+    gc.collect()  # a full collection, as the collector makes one now and then: what it walks
+    full = time.thread_time() - before
+    return {
+        "hop_us": per_hop * 1e6,
+        "thread_per_request_us": (per_context - per_hop) * 1e6,
+        "full_collection_us": full * 1e6,
+    }
+
+
+def _server_application():
+    """Return the project's ASGI application with this module's views in its URLconf, and /_bench/stats."""
+    from django.conf import settings
+
+    settings.ROOT_URLCONF = __name__  # the project's URLs and this module's two views
+    swap = {"django": DJANGO_MIDDLEWARE, "none-hops": SECURITY_MIDDLEWARE}.get(
+        os.environ.get("VISITOR_ACTION_MIDDLEWARE", ""), {}
+    )
+    settings.MIDDLEWARE = [swap.get(name, name) for name in settings.MIDDLEWARE]
+    stats = _Stats()
+    if os.environ.get("VISITOR_ACTION_KEEP_THREADS") == "1":
+        _keep_request_threads()
+    from sites.config.asgi import application as project
+
+    if os.environ.get("VISITOR_ACTION_UNFREEZE") == "1":
+        gc.unfreeze()  # back into the collector's generations: what gc_freeze saves
+    stats.install()  # once the application is built: only requests are counted
+
+    async def application(scope, receive, send):
+        if scope["type"] == "http" and scope["path"] in ("/_bench/stats", "/_bench/hop"):
+            body = json.dumps(
+                stats.take() if scope["path"] == "/_bench/stats" else await _hop_costs()
+            ).encode()
+            start = {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [(b"content-type", b"application/json")],
+            }
+            await send(start)
+            await send({"type": "http.response.body", "body": body})
+            return
+        await project(scope, receive, send)
+
+    return application
+
+
+if os.environ.get("VISITOR_ACTION_SERVER") == "1":
+    import django
+
+    django.setup()
+    globals().update(_security_middleware_on_the_loop())  # importable by name, for the uvicorn-no-hops target
+    urlpatterns = _urlpatterns()
+    application = _server_application()
+
+
+# -- the driver: this process ----------------------------------------------------------
+
+
+def _cpus():
+    cpus = sorted(os.sched_getaffinity(0))
+    if len(cpus) < 2:
+        return None, None
+    return cpus[-1], cpus[:-1]  # the server's CPU; the clients' and wallets'
+
+
+def _pinned(command, cpu):
+    if cpu is None or shutil.which("taskset") is None:
+        return command
+    return ["taskset", "-c", str(cpu), *command]
+
+
+def _targets(server_cpu, workdir):
+    from testwallet.server import DaphneServer, UvicornServer
+
+    class NodeAnchor(DaphneServer):
+        def command(self, fd):
+            manifest = ROOT / "sites" / MANIFEST / "manifest.json"
+            return _pinned(["node", str(NODE_DIR / "visitor_action.mjs"), str(manifest), str(fd)], server_cpu)
+
+    class Ours(UvicornServer):
+        def command(self, fd):
+            return _pinned(super().command(fd), server_cpu)
+
+    env = {"VISITOR_ACTION_SERVER": "1", "DJANGO_DEBUG": "1", "DJANGO_LOG_LEVEL": "WARNING"}
+
+    def ours(**more):
+        return lambda: Ours(
+            "benchmarks.visitor_action:application",
+            ws="websockets-sansio",
+            settings_module="sites.config.settings",
+            env={**env, **more},
+            workdir=tempfile.mkdtemp(dir=workdir),
+        )
+
+    return {
+        "node": lambda: NodeAnchor("node", setup_commands=(), workdir=tempfile.mkdtemp(dir=workdir)),
+        "uvicorn": ours(),
+        "uvicorn-unfrozen": ours(VISITOR_ACTION_UNFREEZE="1"),
+        "uvicorn-hops": ours(VISITOR_ACTION_MIDDLEWARE="django", VISITOR_ACTION_UNFREEZE="1"),
+        "uvicorn-no-hops": ours(VISITOR_ACTION_MIDDLEWARE="none-hops"),
+        "uvicorn-kept-thread": ours(VISITOR_ACTION_KEEP_THREADS="1"),
+    }
+
+
+class Visitor:
+    """One browser: its cookies, its CSRF token, its wallet's link."""
+
+    def __init__(self, url):
+        import httpx
+
+        self.http = httpx.AsyncClient(base_url=url, timeout=60)
+        self.headers = {}
+
+    async def open(self):
+        """Open the page and ask for a link; return the link."""
+        (await self.http.get("/_bench/page")).raise_for_status()
+        token = self.http.cookies.get("csrftoken")
+        self.headers = {"X-CSRFToken": token} if token else {}
+        answer = await self.http.post("/byoa/code", json={"manifest": MANIFEST}, headers=self.headers)
+        answer.raise_for_status()
+        return answer.json()["link"]
+
+    async def act(self, count, latencies):
+        """Make ``count`` actions, one at a time; add each one's latency."""
+        for _ in range(count):
+            started = time.perf_counter()
+            answer = await self.http.post("/_bench/action", json={"question": QUESTION}, headers=self.headers)
+            if answer.status_code != 200 or not answer.json()["output"]:
+                raise RuntimeError(f"the action failed: {answer.status_code} {answer.text[:300]}")
+            latencies.append(time.perf_counter() - started)
+
+    async def aclose(self):
+        await self.http.aclose()
+
+
+def _spread(values, digits=0):
+    values = sorted(values)
+    return f"{statistics.median(values):.{digits}f} [{values[0]:.{digits}f}-{values[-1]:.{digits}f}]"
+
+
+async def _run(visitors, actions, latencies):
+    each = max(1, actions // len(visitors))
+    await asyncio.gather(*(visitor.act(each, latencies) for visitor in visitors))
+    return each * len(visitors)
+
+
+async def _open_target(server, args, load):
+    """Open the visitors of one target and connect their wallets; return the visitors."""
+    visitors = [Visitor(server.url) for _ in range(args.visitors)]
+    links = [await visitor.open() for visitor in visitors]
+    await load.ask({"open": links, "name": "visitor's wallet"})
+    await _run(visitors, max(args.visitors, args.actions // 5), [])  # warm-up
+    return visitors
+
+
+async def _measure_run(server, visitors, args):
+    """Make one run of actions; return its row."""
+    from benchmarks import _proc
+
+    pids, latencies = _proc.tree(server.process.pid), []
+    before, started = _proc.cpu_seconds(pids), time.perf_counter()
+    done = await _run(visitors, args.actions, latencies)
+    elapsed, cpu = time.perf_counter() - started, _proc.cpu_seconds(pids) - before
+    latencies.sort()
+    return {"cpu_us": cpu / done * 1e6, "rate": done / elapsed, "p50": latencies[len(latencies) // 2] * 1e3}
+
+
+async def _measure(targets, args, load):
+    """Start every target, then run them in turn, run after run: each meets the same load on the machine."""
+    results = {name: ([], None) for name in args.targets}
+    with contextlib.ExitStack() as stack:
+        servers = {name: stack.enter_context(targets[name]()) for name in args.targets}
+        visitors = {}
+        try:
+            for name, server in servers.items():
+                visitors[name] = await _open_target(server, args, load)
+            for run in range(args.runs):
+                for name, server in servers.items():
+                    results[name][0].append(await _measure_run(server, visitors[name], args))
+                print(f"  run {run + 1} of {args.runs} done", file=sys.stderr, flush=True)
+            for name, clients in visitors.items():
+                if name != "node":
+                    await clients[0].http.get("/_bench/stats")  # from here on
+                    done = await _run(clients, STATS_ACTIONS, [])
+                    stats = (await clients[0].http.get("/_bench/stats")).json() | {"actions": done}
+                    stats["costs"] = [(await clients[0].http.get("/_bench/hop")).json() for _ in range(3)]
+                    results[name] = (results[name][0], stats)
+        finally:
+            await load.ask({"close": True})
+            for clients in visitors.values():
+                for visitor in clients:
+                    await visitor.aclose()
+    return results
+
+
+def _print_stats(stats):
+    actions, collections = stats["actions"], stats["collections"]
+    each = ", ".join(
+        f"gen {g}: {t / collections[g] * 1e6:.0f} us each" for g, t in sorted(stats["gc_seconds"].items())
+    )
+    hops = sorted(stats["hops"].items(), key=lambda item: -item[1])
+    print(
+        f"  per action ({actions} actions): {sum(stats['hops'].values()) / actions:.1f} sync_to_async hops, "
+        f"{sum(stats['threads'].values()) / actions:.2f} threads started "
+        f"({', '.join(f'{name}: {n}' for name, n in stats['threads'].items()) or 'none'}), "
+        f"{sum(stats['collections'].values()) / actions:.2f} collections "
+        f"({', '.join(f'gen {g}: {n}' for g, n in sorted(stats['collections'].items())) or 'none'}), "
+        f"{sum(stats['gc_seconds'].values()) / actions * 1e6:.0f} us of CPU in the collector "
+        f"({each or 'none'})"
+    )
+    print(f"  objects the collector tracks: {stats['tracked_objects']}, frozen: {stats['frozen_objects']}")
+    hop = statistics.median(cost["hop_us"] for cost in stats["costs"])
+    thread = statistics.median(cost["thread_per_request_us"] for cost in stats["costs"])
+    full = statistics.median(cost["full_collection_us"] for cost in stats["costs"])
+    print(
+        f"  one thread-sensitive sync_to_async hop: {hop:.0f} us of CPU; a request's own thread "
+        f"(Django's ThreadSensitiveContext): {thread:.0f} us; a full collection (gc.collect()): "
+        f"{full / 1000:.1f} ms (medians of 3 measurements in the server)"
+    )
+    for target, count in hops:
+        print(f"    {count / actions:5.2f}  {target}")
+
+
+async def _main(args):
+    from benchmarks.byoa_calls import LoadGenerator
+
+    server_cpu, load_cpus = _cpus()
+    if load_cpus:
+        os.sched_setaffinity(0, load_cpus)
+    workdir = Path(tempfile.mkdtemp(prefix="visitor-action-"))
+    targets = _targets(server_cpu, workdir)
+    async with LoadGenerator(load_cpus) as load:
+        results = await _measure(targets, args, load)
+
+    load_average = os.getloadavg()
+    print(
+        f"One visitor action (POST: session -> pairing -> wallet call, text.generate), {args.visitors} visitors "
+        f"one action at a time each, {args.actions} actions per run, {args.runs} runs, DEBUG on (make run)"
+    )
+    print(
+        f"{os.cpu_count()} CPUs; server on CPU {server_cpu}, clients and wallets on {load_cpus}; "
+        f"load average at the end {load_average[0]:.2f} {load_average[1]:.2f} {load_average[2]:.2f}"
+    )
+    print("figures: median [min-max] over the runs; x node: ours / the Node anchor's median (and range)")
+    print(f"{'target':<18}{'CPU us/action':<20}{'x node':<18}{'actions/s':<20}{'p50 ms':<20}")
+    node = [row["cpu_us"] for row in results["node"][0]] if "node" in results else None
+    for name, (rows, _stats) in results.items():
+        cpu = [row["cpu_us"] for row in rows]
+        ratio = (
+            f"{statistics.median(cpu) / statistics.median(node):.1f} [{min(cpu) / max(node):.1f}-"
+            f"{max(cpu) / min(node):.1f}]"
+            if node
+            else "-"
+        )
+        print(
+            f"{name:<18}{_spread(cpu):<20}{ratio:<18}{_spread([r['rate'] for r in rows]):<20}"
+            f"{_spread([r['p50'] for r in rows], 2):<20}"
+        )
+    for name, (_rows, stats) in results.items():
+        if stats:
+            print(f"{name}, in the server process:")
+            _print_stats(stats)
+
+
+def main(argv=None):
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--targets",
+        default="node,uvicorn,uvicorn-unfrozen,uvicorn-hops,uvicorn-no-hops,uvicorn-kept-thread",
+        help="comma-separated: node, uvicorn, uvicorn-unfrozen, uvicorn-hops, uvicorn-no-hops, uvicorn-kept-thread",
+    )
+    parser.add_argument("--runs", type=int, default=5, help="runs per figure, for its spread")
+    parser.add_argument("--actions", type=int, default=1000, help="actions per run, over all visitors")
+    parser.add_argument("--visitors", type=int, default=4, help="visitors (each with its own wallet)")
+    args = parser.parse_args(argv)
+    args.targets = [name for name in args.targets.split(",") if name]
+    if not (NODE_DIR / "node_modules" / "ws").is_dir():
+        sys.exit("Install the anchor's ws first: npm ci --prefix benchmarks/node")
+    os.chdir(ROOT)
+    sys.path.insert(0, str(ROOT))
+    asyncio.run(_main(args))
+
+
+if __name__ == "__main__":
+    main()
