@@ -126,7 +126,7 @@ class _Service:
         return self
 
     def _launch(self) -> None:
-        ready = threading.Event()
+        settled, ready = threading.Event(), threading.Event()
         self._log(f"--- starting {self.name} on port {self.port}\n".encode())
         self.process = subprocess.Popen(
             self.command(),
@@ -135,22 +135,29 @@ class _Service:
             stdin=subprocess.DEVNULL,
             **self.popen_options(),
         )
-        self._copier = threading.Thread(target=self._copy_output, args=(self.process, ready), daemon=True)
+        self._copier = threading.Thread(
+            target=self._copy_output, args=(self.process, settled, ready), daemon=True
+        )
         self._copier.start()
-        # The server's own "ready" line ends the wait; so does its exit (the copier sets the event at EOF).
-        if not ready.wait(STARTUP_TIMEOUT) or self.process.poll() is not None:
+        # The server's own "ready" line ends the wait; so does its exit (the copier settles at EOF).
+        # Its output ending without that line is a failure: the process may not be reaped yet when
+        # its output ends, so poll() alone would let a server that exited at once pass as started.
+        if not settled.wait(STARTUP_TIMEOUT) or not ready.is_set() or self.process.poll() is not None:
             self.stop()
             raise ServiceFailedToStart(
                 f"{self.name} did not start on port {self.port}:\n{self.output()[-5000:]}"
             )
 
-    def _copy_output(self, process: subprocess.Popen[bytes], ready: threading.Event) -> None:
+    def _copy_output(
+        self, process: subprocess.Popen[bytes], settled: threading.Event, ready: threading.Event
+    ) -> None:
         assert process.stdout is not None  # started with a pipe
         for line in process.stdout:
             self._log(line)
             if self.ready_line in line:
                 ready.set()
-        ready.set()
+                settled.set()
+        settled.set()
 
     def _log(self, data: bytes) -> None:
         with self._grew:

@@ -110,6 +110,18 @@ def test_a_server_that_exits_at_once_fails_to_start_with_its_output(tmp_path):
     server.close()
 
 
+def test_a_server_whose_output_ends_without_its_ready_line_fails_to_start_before_it_has_exited(tmp_path):
+    # Its output ends a while before it exits: a start that looked only at whether the process was
+    # still there took it for started (seen on a loaded CI, where exit and reaping lag the EOF).
+    broken = tmp_path / "redis-server"
+    broken.write_text("#!/bin/sh\necho 'Fatal: no config for you'\nexec >&- 2>&-\nsleep 5\nexit 1\n")
+    broken.chmod(0o755)
+    server = RedisServer(executable=str(broken))
+    with pytest.raises(ServiceFailedToStart, match="no config for you"):
+        server.start()
+    server.close()
+
+
 def test_redis_missing_from_the_path_says_how_to_install_it(monkeypatch):
     monkeypatch.setenv("PATH", "/nonexistent")
     with pytest.raises(ServiceMissing, match="apt-get install redis-server"):
