@@ -49,11 +49,8 @@ run: $(VENV)/.installed vendor-if-npm
 # servers and Chromium), each worker with its own daphne processes, databases, ports and
 # temporary directories (testwallet/plugin.py); `--dist loadgroup` runs each xdist_group on one
 # worker (the multi-process fault and cluster tests, the five ASGI servers, the wheel).
-# One worker more than the cores: a worker spends much of its time waiting for a server or a
-# browser to start, so one per core kept 1.2 of 2 cores busy; on 2 cores, 3 workers ran the
-# session in 9 min 9 s against 11 min 19 s.
 # PYTEST_WORKERS=0 runs it in one process, for pdb, -s or -p no:xdist.
-PYTEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
+PYTEST_WORKERS ?= auto
 PYTEST_XDIST = $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --maxprocesses 4 --dist loadgroup)
 
 # examples/pytest-sync is the test wallet's sync example (pytest-playwright): its own session,
