@@ -36,7 +36,7 @@ def first_game(seed: str) -> dict:
     The questions come from an HMAC of the seed under the site's secret key, so the
     seed in the visitor's cookie does not tell which countries they are.
     """
-    private = random.Random(salted_hmac("sites.geography.first_game", seed).digest())
+    private = random.Random(salted_hmac("sites.geography.first_game", seed, algorithm="sha256").digest())
     return new_game(choose=private.sample)
 
 

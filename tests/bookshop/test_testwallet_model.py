@@ -97,8 +97,9 @@ async def test_stop_on_the_page_ends_the_model_servers_answer_through_the_relay(
     await page.locator(".turn.assistant .text", has_text="Once").wait_for(timeout=5000)
     await page.get_by_role("button", name="Stop").click()
     await page.locator(".turn.assistant.stopped").wait_for(timeout=5000)
+    # The model is still holding the rest back: the relay must close its stream now.
+    assert await asyncio.to_thread(model.hung_up.wait, 15)
     rest.set()
-    assert await asyncio.to_thread(model.hung_up.wait, 15)  # the relay closed the model server's stream
     assert await page.locator(".turn.assistant .text").last.text_content() == "Once "
 
 

@@ -20,7 +20,7 @@ _SALT = "testwallet.relay.token"  # the module's own name: no other HMAC of the 
 
 
 def _token_for(csrf_secret: str) -> str:
-    return salted_hmac(_SALT, csrf_secret).hexdigest()
+    return salted_hmac(_SALT, csrf_secret, algorithm="sha256").hexdigest()
 
 
 async def session_token(request: HttpRequest) -> str:

@@ -12,6 +12,8 @@ test releases it (a slow model).
 import json
 import queue
 import re
+import select
+import socket
 import threading
 from dataclasses import dataclass, field
 from email.parser import BytesParser
@@ -130,8 +132,8 @@ class ModelDouble:
     def _chat(self, handler, body):
         self.requests.append(("chat", body))
         reply = self._next()
-        if reply.held is not None:
-            reply.held.wait(HOLD_BOUND_SECONDS)
+        if reply.held is not None and self._hold(handler, reply.held):
+            return
         if reply.status != 200:
             return _send_json(handler, reply.status, {"error": {"message": reply.error, "type": "double"}})
         calls = [
@@ -162,8 +164,8 @@ class ModelDouble:
                 piece = {"arguments": arguments[start : start + 7]}
                 deltas.append({"tool_calls": [{"index": index, "function": piece}]})
         for index, delta in enumerate(deltas):
-            if index == reply.hold_after:
-                reply.mid.wait(HOLD_BOUND_SECONDS)
+            if index == reply.hold_after and self._hold(handler, reply.mid):
+                return
             _event(
                 handler, {"model": MODEL, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]}
             )
@@ -172,6 +174,24 @@ class ModelDouble:
         _event(handler, {"model": MODEL, "choices": [], "usage": usage})
         handler.wfile.write(b"data: [DONE]\n\n")
         handler.wfile.flush()
+
+    def _hold(self, handler, released):
+        """Wait until the test releases the answer; return True if the relay hung up first.
+
+        A hang-up is seen as the end of the request socket's input (the relay closed its
+        connection). Watching for it while holding, rather than for a write that fails later,
+        tells the test whether the relay let go while the model was still writing: written
+        bytes can sit in the socket buffers without an error.
+        """
+        connection = handler.connection
+        for _ in range(int(HOLD_BOUND_SECONDS / 0.05)):
+            if released.wait(0.05):
+                return False
+            readable, _, _ = select.select([connection], [], [], 0)
+            if readable and connection.recv(1, socket.MSG_PEEK) == b"":
+                self.hung_up.set()
+                return True
+        return False
 
     def _transcribe(self, handler, body):
         parsed = BytesParser(policy=HTTP).parsebytes(
