@@ -36,6 +36,8 @@ Configure in ``pytest.ini`` / ``[tool.pytest.ini_options]``::
 
 import contextlib
 import os
+import shutil
+import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable, Generator, Iterator
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
@@ -45,7 +47,7 @@ import pytest
 # drivers below need pytest-asyncio too).
 from pytest_asyncio import fixture as _async_fixture
 
-from testwallet import aiwallet, chromium, extension, languagemodel, sync_api
+from testwallet import aiwallet, chromium, extension, languagemodel, setup_cache, sync_api
 from testwallet.preflight import Misconfigured, asgi_application, check_own_database
 from testwallet.server import DaphneServer
 from testwallet.webmcp import agent as webmcp_agent
@@ -78,6 +80,19 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(extension, "testwallet-byoa")
         config.pluginmanager.register(webmcp_agent, "testwallet-webmcp")
     config.pluginmanager.register(languagemodel, "testwallet-languagemodel")
+    # One cache of the servers' set-up per session (testwallet.setup_cache): made here, before
+    # pytest-xdist starts its workers, which inherit the variable and share it.
+    if setup_cache.ENVIRONMENT_VARIABLE not in os.environ:
+        root = tempfile.mkdtemp(prefix="testwallet-setup-")
+        os.environ[setup_cache.ENVIRONMENT_VARIABLE] = root
+        config.stash[_SETUP_CACHE_KEY] = root
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    root = config.stash.get(_SETUP_CACHE_KEY, None)
+    if root is not None:
+        shutil.rmtree(root, ignore_errors=True)
+        os.environ.pop(setup_cache.ENVIRONMENT_VARIABLE, None)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -114,6 +129,7 @@ def daphne_server(
 
 
 _SERVER_KEY = pytest.StashKey[DaphneServer]()
+_SETUP_CACHE_KEY = pytest.StashKey[str]()
 _SERVICES_KEY = pytest.StashKey[dict[str, "_Service"]]()
 
 

@@ -22,6 +22,7 @@ from typing import Any, Literal, Self
 import httpx
 
 from byoa.protocol import MAX_FRAME_BYTES
+from testwallet import setup_cache
 
 __all__ = ["DaphneServer", "HypercornServer", "ServerFailedToStart", "UvicornServer"]
 
@@ -109,14 +110,7 @@ class DaphneServer:
     def start(self) -> Self:
         """Prepare the database, start the server and wait until it answers."""
         env = self.environment()
-        for command in self.setup_commands:
-            done = subprocess.run(
-                [sys.executable, "-m", "django", *command], env=env, capture_output=True, text=True
-            )
-            if done.returncode != 0:
-                raise ServerFailedToStart(
-                    f"'django-admin {' '.join(command)}' failed:\n{done.stdout}{done.stderr}"
-                )
+        self._set_up(env)
         # We bind the socket and hand it to the server: it is listening before the
         # server has even started, so there is no port race and no polling: the
         # first request simply waits in the backlog until the server accepts it.
@@ -145,6 +139,36 @@ class DaphneServer:
         finally:
             self._socket.close()
         return self
+
+    def _set_up(self, env: dict[str, str]) -> None:
+        """Run the set-up commands, or copy their outcome from the session's cache (setup_cache)."""
+        cache = setup_cache.from_environment()
+        own_places = {"DATABASE_URL", "VISITOR_AI_VAR_DIR"} & self.extra_env.keys()
+        if not self.setup_commands or cache is None or own_places:
+            self._run_setup_commands(env)
+            return
+
+        def run_in(directory: Path) -> None:
+            self._run_setup_commands(
+                {
+                    **env,
+                    "DATABASE_URL": f"sqlite:///{directory / self.database.name}",
+                    "VISITOR_AI_VAR_DIR": str(directory),
+                }
+            )
+
+        key = cache.key(self.settings_module, self.setup_commands, self.extra_env)
+        cache.prepare(key, self.workdir, run_in)
+
+    def _run_setup_commands(self, env: Mapping[str, str]) -> None:
+        for command in self.setup_commands:
+            done = subprocess.run(
+                [sys.executable, "-m", "django", *command], env=env, capture_output=True, text=True
+            )
+            if done.returncode != 0:
+                raise ServerFailedToStart(
+                    f"'django-admin {' '.join(command)}' failed:\n{done.stdout}{done.stderr}"
+                )
 
     def _copy_output(self) -> None:
         assert self.process is not None and self.process.stdout is not None  # started with a pipe
