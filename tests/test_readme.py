@@ -161,6 +161,7 @@ PUBLIC = {
     "testwallet.pageweight": ["HASHED_NAME", "Fetched", "PageWeight", "measure", "total"],
     "testwallet.preflight": ["Misconfigured", "asgi_application", "check_own_database"],
     "testwallet.server": ["DaphneServer", "HypercornServer", "ServerFailedToStart", "UvicornServer"],
+    "testwallet.setup_cache": ["ENVIRONMENT_VARIABLE", "SetupCache", "from_environment"],
     "testwallet.services": [
         "PostgresServer",
         "RedisServer",

@@ -24,6 +24,10 @@ installing this package gives a site's own test suite these fixtures.
   PostgreSQL / Redis from Debian's packages on a free loopback port, shared by
   the session (``.url``); a test that stops or restarts one makes its own.
   They skip, saying how to install, when the package is missing.
+- The servers' set-up commands (``daphne_setup_commands``, ``setup_commands=``)
+  run once per session; later servers with the same set-up start from a copy of
+  its database and files (``testwallet.setup_cache``; set
+  ``TESTWALLET_SETUP_CACHE=`` empty to run them for every server).
 - ``browser_type_launch_args``: Debian's Chromium (``/usr/bin/chromium``, or
   ``$CHROMIUM``) with the flags a headless CI machine needs. Playwright never
   downloads a browser.

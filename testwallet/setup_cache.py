@@ -20,7 +20,8 @@ The site's secret key file is not copied: each server makes its own.
 The cache is the directory named by ``TESTWALLET_SETUP_CACHE``. The pytest
 plugin makes one per session, which its xdist workers share (they take turns on
 a lock file per set-up), and removes it afterwards, so a change to a migration
-is always seen by the next session. Without it, each server runs its commands.
+is always seen by the next session. Without it (or set empty), each server runs its
+commands.
 """
 
 import contextlib
