@@ -22,7 +22,7 @@ export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 # pytest rewrites every test module again, seconds of CPU per process. Python treats empty as unset.
 export PYTHONDONTWRITEBYTECODE :=
 
-.PHONY: run test cluster frontend-deps debian-packages check check-django check-lint check-format check-types \
+.PHONY: run test test-main test-examples test-frontend cluster frontend-deps debian-packages check check-django check-lint check-format check-types \
 	check-js clean vendor-if-npm
 
 # `make run` is a development server on loopback, so DEBUG is on unless you say
@@ -53,16 +53,28 @@ run: $(VENV)/.installed vendor-if-npm
 PYTEST_WORKERS ?= auto
 PYTEST_XDIST = $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --maxprocesses 4 --dist loadgroup)
 
-# examples/pytest-sync is the test wallet's sync example (pytest-playwright): its own session,
-# since pytest-playwright cannot load beside pytest-playwright-asyncio.
-# `npm run e2e` is its Playwright Test example (frontend/e2e), on Debian's Chromium and this venv.
-# examples/script/bookshop_check.py drives the same wallet from a plain script, no test runner.
-# `make check` first: a lint or type error fails the run before the suites start.
+# `make check` first: a lint or type error fails the run before the suites start. Then the
+# suites run at once (`make -j`; each one's output is printed whole when it ends): the main
+# session's workers spend much of their time waiting on servers and browsers, and the others
+# fill that time rather than queue behind it.
+#   test-main      the main session (pytest, every test under tests/)
+#   test-examples  examples/pytest-sync, the test wallet's sync example (pytest-playwright: its
+#                  own session, since it cannot load beside pytest-playwright-asyncio), and
+#                  examples/script/bookshop_check.py, the same wallet from a plain script
+#   test-frontend  the frontend's node tests (`make check` ran its tsc), and `npm run e2e`, the
+#                  Playwright Test example (frontend/e2e) on Debian's Chromium and this venv
 test: $(VENV)/.installed-test frontend-deps $(VENDOR) debian-packages check
+	@$(MAKE) --no-print-directory -j3 --output-sync=target test-main test-examples test-frontend
+
+test-main: $(VENV)/.installed-test debian-packages
 	$(BIN)/python -m pytest $(PYTEST_XDIST) $(PYTEST_ARGS)
+
+test-examples: $(VENV)/.installed-test debian-packages
 	$(BIN)/python -m pytest examples/pytest-sync
 	$(BIN)/python examples/script/bookshop_check.py
-	cd frontend && npm test
+
+test-frontend: $(VENV)/.installed-test frontend-deps $(VENDOR) debian-packages
+	cd frontend && npm run --silent test:unit
 	cd frontend && npm run e2e
 
 $(VENV)/bin/python:

@@ -1,3 +1,5 @@
+from functools import cached_property
+
 from django.apps import AppConfig, apps
 
 from mcp_server.registry import Registration
@@ -6,12 +8,20 @@ from mcp_server.registry import Registration
 class MCPServerConfig(AppConfig):
     name = "mcp_server"
     verbose_name = "MCP tool server"
-    # The tools of the installed apps, collected in ready(); the one owner of that list.
-    tools: list[Registration]
 
     def ready(self) -> None:
         from mcp_server import checks  # noqa: F401  (registers the system checks)
+
+    @cached_property
+    def tools(self) -> list[Registration]:
+        """The tools of the installed apps, collected the first time they are asked for.
+
+        The one owner of that list. Not collected in ready(): the tools modules import the MCP SDK,
+        about a second of CPU that every management command and ``django.setup()`` would pay. The
+        ASGI application asks for them when it builds the MCP server at start-up, so a broken tools
+        module still stops the server from starting.
+        """
         from mcp_server.conf import mcp_setting
         from mcp_server.registry import discover
 
-        self.tools = discover(apps.get_app_configs(), mcp_setting("TOOLS_MODULE"))
+        return discover(apps.get_app_configs(), mcp_setting("TOOLS_MODULE"))

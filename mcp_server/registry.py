@@ -11,8 +11,9 @@ In ``yourapp/tools.py``::
         ...
 
 The decorator only marks the function (it stays a plain coroutine: call it
-directly in unit tests). When Django is ready, ``mcp_server``'s app config
-collects the marked functions of every installed app's tools module and keeps
+directly in unit tests). The first time the tools are asked for (when the ASGI
+application builds the MCP server), ``mcp_server``'s app config collects the
+marked functions of every installed app's tools module and keeps
 them, as the app registry keeps the models: nothing lives in this module, so a
 test or a second settings module starts from what its own apps declare. Tools
 must be ``async``: a sync tool runs in a worker thread that keeps daphne from
@@ -28,9 +29,10 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from django.apps import AppConfig
 from django.utils.module_loading import module_has_submodule
-from mcp_types import ToolAnnotations
 
 if TYPE_CHECKING:
+    from mcp_types import ToolAnnotations
+
     from mcp_server.apps import MCPServerConfig
 
 ToolFunction = TypeVar("ToolFunction", bound=Callable[..., Awaitable[Any]])
@@ -46,7 +48,7 @@ class Registration:
     fn: Callable[..., Awaitable[Any]]
     name: str
     title: str | None = None
-    annotations: ToolAnnotations | None = None
+    annotations: "ToolAnnotations | None" = None
 
 
 def tool(
@@ -68,6 +70,10 @@ def tool(
     """
 
     def mark(fn: ToolFunction) -> ToolFunction:
+        # Here, not at the top: Django imports this module when it loads the app, and the MCP
+        # SDK only when the tools modules are collected (apps.py).
+        from mcp_types import ToolAnnotations
+
         if not _is_async(fn):
             raise TypeError(
                 f"MCP tool {fn.__qualname__} must be an async function: a sync tool "

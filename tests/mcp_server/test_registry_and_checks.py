@@ -1,5 +1,8 @@
 """Tool registration rules and the MCP_SERVER system checks."""
 
+import os
+import subprocess
+import sys
 from types import ModuleType
 
 import pytest
@@ -92,3 +95,20 @@ def test_bad_settings_are_reported_by_id(settings, value, expected):
 def test_cookie_sessions_are_warned_about_because_tools_cannot_save_them(settings):
     settings.SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
     assert [m.id for m in check_mcp_server_settings(None)] == ["mcp_server.W001"]
+
+
+PROBE = (
+    "import sys, django; django.setup(); loaded = 'mcp' in sys.modules; "
+    "from django.apps import apps; tools = [t.name for t in apps.get_app_config('mcp_server').tools]; "
+    "print(loaded, 'mcp' in sys.modules, 'search_books' in tools)"
+)
+
+
+def test_django_setup_leaves_the_mcp_sdk_unloaded_until_the_tools_are_asked_for(tmp_path):
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "sites.config.settings",
+        "VISITOR_AI_VAR_DIR": str(tmp_path),
+    }
+    done = subprocess.run([sys.executable, "-c", PROBE], env=env, capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["False", "True", "True"]
