@@ -46,13 +46,18 @@ def test_each_example_the_readme_names_exists_and_make_test_runs_it():
     for path in examples:
         assert f"({path})" in section, f"README's 'Test your site in CI' does not link {path}"
         assert (ROOT / path).exists(), path
-    recipe = (ROOT / "Makefile").read_text(encoding="utf-8").split("\ntest:", 1)[1].split("\n\n", 1)[0]
-    assert (
-        "$(BIN)/python -m pytest $(PYTEST_XDIST) $(PYTEST_ARGS)" in recipe
-    )  # the async example is in tests/
-    assert "$(BIN)/python -m pytest examples/pytest-sync" in recipe
-    assert "$(BIN)/python examples/script/bookshop_check.py" in recipe
-    assert "cd frontend && npm run e2e" in recipe
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+
+    def recipe(target):
+        return makefile.split(f"\n{target}:", 1)[1].split("\n\n", 1)[0]
+
+    assert "test-main test-examples test-frontend" in recipe("test")
+    assert "$(BIN)/python -m pytest $(PYTEST_XDIST) $(PYTEST_ARGS)" in recipe(
+        "test-main"
+    )  # the async example
+    assert "$(BIN)/python -m pytest examples/pytest-sync" in recipe("test-examples")
+    assert "$(BIN)/python examples/script/bookshop_check.py" in recipe("test-examples")
+    assert "cd frontend && npm run e2e" in recipe("test-frontend")
     scripts = json.loads((ROOT / "frontend" / "package.json").read_text(encoding="utf-8"))["scripts"]
     assert scripts["e2e"] == "playwright test && node e2e/bookshop-script.js"
     assert "testDir: './e2e'" in (ROOT / "frontend" / "playwright.config.js").read_text(encoding="utf-8")
