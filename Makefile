@@ -53,21 +53,23 @@ run: $(VENV)/.installed vendor-if-npm
 PYTEST_WORKERS ?= auto
 PYTEST_XDIST = $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --maxprocesses 4 --dist loadgroup)
 
-# `make check` first: a lint or type error fails the run before the suites start. Then the
-# suites run at once (`make -j`; each one's output is printed whole when it ends): the main
-# session's workers spend much of their time waiting on servers and browsers, and the others
-# fill that time rather than queue behind it.
+# `make check` first, its steps at once: a lint or type error fails the run before the suites
+# start. Then the suites run at once (`make -j`; each one's output is printed whole when it
+# ends): the main session's workers spend much of their time waiting on servers and browsers,
+# and the others fill that time rather than queue behind it. The main session prints its ten
+# slowest tests.
 #   test-main      the main session (pytest, every test under tests/)
 #   test-examples  examples/pytest-sync, the test wallet's sync example (pytest-playwright: its
 #                  own session, since it cannot load beside pytest-playwright-asyncio), and
 #                  examples/script/bookshop_check.py, the same wallet from a plain script
 #   test-frontend  the frontend's node tests (`make check` ran its tsc), and `npm run e2e`, the
 #                  Playwright Test example (frontend/e2e) on Debian's Chromium and this venv
-test: $(VENV)/.installed-test frontend-deps $(VENDOR) debian-packages check
+test: $(VENV)/.installed-test frontend-deps $(VENDOR) debian-packages
+	@$(MAKE) --no-print-directory -j5 --output-sync=target check
 	@$(MAKE) --no-print-directory -j3 --output-sync=target test-main test-examples test-frontend
 
 test-main: $(VENV)/.installed-test debian-packages
-	$(BIN)/python -m pytest $(PYTEST_XDIST) $(PYTEST_ARGS)
+	$(BIN)/python -m pytest $(PYTEST_XDIST) --durations=10 $(PYTEST_ARGS)
 
 test-examples: $(VENV)/.installed-test debian-packages
 	$(BIN)/python -m pytest examples/pytest-sync
