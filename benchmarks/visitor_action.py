@@ -507,7 +507,7 @@ async def _main(args):
         f"load average at the end {load_average[0]:.2f} {load_average[1]:.2f} {load_average[2]:.2f}"
     )
     print("figures: median [min-max] over the runs; x node: ours / the Node anchor's median (and range)")
-    print(f"{'target':<18}{'CPU us/action':<20}{'x node':<18}{'actions/s':<20}{'p50 ms':<20}")
+    print(f"{'target':<24}{'CPU us/action':<20}{'x node':<18}{'actions/s':<20}{'p50 ms':<20}")
     node = [row["cpu_us"] for row in results["node"][0]] if "node" in results else None
     for name, (rows, _stats) in results.items():
         cpu = [row["cpu_us"] for row in rows]
@@ -518,7 +518,7 @@ async def _main(args):
             else "-"
         )
         print(
-            f"{name:<18}{_spread(cpu):<20}{ratio:<18}{_spread([r['rate'] for r in rows]):<20}"
+            f"{name:<24}{_spread(cpu):<20}{ratio:<18}{_spread([r['rate'] for r in rows]):<20}"
             f"{_spread([r['p50'] for r in rows], 2):<20}"
         )
     for name, (_rows, stats) in results.items():
