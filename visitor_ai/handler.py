@@ -67,8 +67,9 @@ class ASGIHandler(asgi.ASGIHandler):
             async with ThreadSensitiveContext(executor=executor):
                 await self.handle(scope, receive, send)
         finally:
-            # The executor is idle here: every sync_to_async of the request was awaited (asgiref
-            # waits for a running one even when the request is cancelled).
+            # Idle here as a rule: asgiref waits for a running sync call even when the request is
+            # cancelled. Should one still run (cancelled twice), the next request's sync work waits
+            # behind it on the same one thread: serialised, never at once.
             if len(self._idle) < KEPT_THREADS:
                 self._idle.append(executor)
             else:
