@@ -5,7 +5,8 @@ project as ``make run`` does, against the same action on a Node.js server in
 the same run.
 
     .venv/bin/python benchmarks/visitor_action.py [--runs 5] [--actions 1000] [--visitors 4]
-        [--targets node,uvicorn,uvicorn-unfrozen,uvicorn-hops,uvicorn-no-hops,uvicorn-kept-thread]
+        [--targets node,uvicorn,uvicorn-debug,uvicorn-before,uvicorn-django-handler,
+                   uvicorn-uncached,uvicorn-unfrozen,uvicorn-empty]
 
 Needs Node.js 18+ and the benchmark's own `ws` (once: ``npm ci --prefix benchmarks/node``).
 
@@ -13,26 +14,35 @@ Targets, each a fresh server process:
   node      benchmarks/node/visitor_action.mjs: a direct-link server written from
             the spec's description, whose POST /_bench/action finds the visitor's
             wallet by cookie and calls it over its WebSocket (the anchor)
-  uvicorn   the project's ASGI application (sites.config.asgi, the settings
-            ``make run`` uses, DEBUG on as there: the links name ws://127.0.0.1),
-            under uvicorn with websockets-sansio, uvloop and
-            httptools, as ``make run`` starts it (without its access log); the
-            URLconf is the project's plus this module's two views: a page that
-            gives the browser its CSRF cookie, and POST /_bench/action, an async
-            view that reads the session's pairing (``byoa.aget_pairing``) and
-            calls its wallet (``byoa.call_wallet``), CSRF protection on, through
-            every middleware of ``settings.MIDDLEWARE``
-  uvicorn-unfrozen  the same, with ``gc.unfreeze()`` once the application is
-            built: what ``get_asgi_application(gc_freeze=True)`` saves
-  uvicorn-hops  the same, unfrozen, with Django's own middleware classes in
-            place of visitor_ai.middleware's (each hops to a thread and back
-            under ASGI): the project as it was before those two changes
-  uvicorn-no-hops  the project with Django's security middleware (Security,
-            CSP, CSRF, X-Frame-Options), which it keeps, on the event loop as
-            well: what the hops of those four cost
-  uvicorn-kept-thread  the project with Django's ASGIHandler patched (in the
-            benchmark's server only) to run each request's sync work on a kept
-            thread rather than a new one: what Django's thread per request costs
+  uvicorn   the headline: the project's ASGI application (sites.config.asgi)
+            with the production settings, DEBUG off as deploy/ serves it
+            (WhiteNoise in the middleware, no debug query log), on its SQLite
+            database, under uvicorn with websockets-sansio, uvloop and httptools,
+            as ``make run`` starts it (without its access log); the URLconf is
+            the project's plus this module's two views: a page that gives the
+            browser its CSRF cookie, and POST /_bench/action, an async view that
+            reads the session's pairing (``byoa.aget_pairing``) and calls its
+            wallet (``byoa.call_wallet``), CSRF protection on, through every
+            middleware of ``settings.MIDDLEWARE``. The one thing not as deployed:
+            the links name ws://127.0.0.1 (the wallets are local), which byoa
+            refuses with DEBUG off; this server allows loopback links
+  uvicorn-debug  the same with DEBUG on, as ``make run`` serves it
+  uvicorn-before  the project as it was before issue 26's part 3: Django's own
+            ASGIHandler (a new thread per request) and middleware classes (a hop
+            each way each), SQLite connections not kept (CONN_MAX_AGE 0), no
+            session pairing cache, gc unfrozen, DEBUG on
+  uvicorn-django-handler  the headline with Django's ASGIHandler in place of
+            visitor_ai.handler's: a new thread per request, its SQLite
+            connection opened each time, and Django's security middleware's
+            hops (Security, CSP, CSRF, X-Frame-Options: eight a request)
+  uvicorn-uncached  the headline without the session pairing cache
+            (byoa.session_pairings): the session's load and the pairing's
+            query, each a hop to the request's thread, on every action
+  uvicorn-unfrozen  the headline with ``gc.unfreeze()`` once the application
+            is built: what ``get_asgi_application(gc_freeze=True)`` saves
+  uvicorn-empty  the floor: the same uvicorn serving an ASGI application of
+            a few lines that reads the POST and answers a fixed JSON body (no
+            Django, no session, no wallet call)
 
 Each of ``--visitors`` visitors is an HTTP client with its own cookies: it
 opens the page, asks POST /byoa/code for a link (its session then holds its
@@ -76,22 +86,23 @@ NODE_DIR = ROOT / "benchmarks" / "node"
 MANIFEST = "twentyq"  # a site manifest whose skill is text.generate
 QUESTION = "Is it bigger than a breadbox?"
 STATS_ACTIONS = 200
-# The uvicorn-hops target's middleware: Django's own classes, which hop to a thread and back for each.
+TARGETS = (
+    "node",
+    "uvicorn",
+    "uvicorn-debug",
+    "uvicorn-before",
+    "uvicorn-django-handler",
+    "uvicorn-uncached",
+    "uvicorn-unfrozen",
+    "uvicorn-empty",
+)
+# The uvicorn-before target's middleware: Django's own classes, which hop to a thread and back for each.
 DJANGO_MIDDLEWARE = {
     "visitor_ai.middleware.SessionMiddleware": "django.contrib.sessions.middleware.SessionMiddleware",
     "visitor_ai.middleware.CommonMiddleware": "django.middleware.common.CommonMiddleware",
     "visitor_ai.middleware.AuthenticationMiddleware": "django.contrib.auth.middleware.AuthenticationMiddleware",
     "visitor_ai.middleware.MessageMiddleware": "django.contrib.messages.middleware.MessageMiddleware",
 }
-# The uvicorn-no-hops target's: Django's security middleware, too, on the event loop (this module's
-# classes, made in the server process), to measure what its hops cost; the project keeps Django's.
-SECURITY_MIDDLEWARE = {
-    "django.middleware.security.SecurityMiddleware": f"{__name__}.SecurityMiddleware",
-    "django.middleware.csp.ContentSecurityPolicyMiddleware": f"{__name__}.ContentSecurityPolicyMiddleware",
-    "django.middleware.csrf.CsrfViewMiddleware": f"{__name__}.CsrfViewMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware": f"{__name__}.XFrameOptionsMiddleware",
-}
-
 
 # -- the server side: runs inside the server process --------------------------------
 
@@ -181,48 +192,6 @@ class _Stats:
         return figures
 
 
-def _security_middleware_on_the_loop():
-    """Return Django's four security middleware classes as visitor_ai.middleware.EventLoopHooks subclasses."""
-    from django.middleware import clickjacking, csp, csrf, security
-
-    from visitor_ai.middleware import EventLoopHooks
-
-    bases = {
-        "SecurityMiddleware": security.SecurityMiddleware,
-        "ContentSecurityPolicyMiddleware": csp.ContentSecurityPolicyMiddleware,
-        "CsrfViewMiddleware": csrf.CsrfViewMiddleware,
-        "XFrameOptionsMiddleware": clickjacking.XFrameOptionsMiddleware,
-    }
-    return {
-        name: type(name, (EventLoopHooks, base), {"__module__": __name__}) for name, base in bases.items()
-    }
-
-
-def _keep_request_threads():
-    """Patch Django's ASGIHandler (this process only) to give each request a kept thread, not a new one.
-
-    Django enters a fresh ThreadSensitiveContext per request: a new thread for its
-    sync work, and another to join it after. asgiref's ThreadSensitiveContext(executor=...)
-    takes a one-thread executor instead; idle ones are kept for the next requests.
-    """
-    from concurrent.futures import ThreadPoolExecutor
-
-    from asgiref.sync import ThreadSensitiveContext
-    from django.core.handlers.asgi import ASGIHandler
-
-    idle = []
-
-    async def call(self, scope, receive, send):
-        executor = idle.pop() if idle else ThreadPoolExecutor(max_workers=1)
-        try:
-            async with ThreadSensitiveContext(executor=executor):
-                await self.handle(scope, receive, send)
-        finally:
-            idle.append(executor)
-
-    ASGIHandler.__call__ = call
-
-
 async def _hop_costs(count=2000):
     """Return the CPU (all threads) of one thread-sensitive sync_to_async hop, and of a request's own thread."""
     from asgiref.sync import ThreadSensitiveContext, sync_to_async
@@ -252,23 +221,67 @@ async def _hop_costs(count=2000):
     }
 
 
+def _allow_loopback_links():
+    """Let POST /byoa/code build ws://127.0.0.1 links with DEBUG off (this server's wallets are local)."""
+    from byoa import endpoints
+
+    problem = endpoints.problem
+    endpoints.problem = lambda endpoint, *, dev_local=False: problem(endpoint, dev_local=True)
+
+
+def _as_before(knobs):
+    """Undo, in this process only, the changes ``knobs`` names (see the targets in the module's docstring)."""
+    from django.conf import settings
+    from django.core.handlers.asgi import ASGIHandler
+    from django.db import connections
+
+    from visitor_ai import handler
+
+    if "django-middleware" in knobs:
+        settings.MIDDLEWARE = [DJANGO_MIDDLEWARE.get(name, name) for name in settings.MIDDLEWARE]
+    if "django-handler" in knobs:
+        handler.ASGIHandler = ASGIHandler  # what visitor_ai.asgi builds Django's pages with
+    if "connection-per-request" in knobs:
+        connections.settings["default"]["CONN_MAX_AGE"] = 0  # read when each thread connects
+    if "uncached" in knobs:
+        from datetime import timedelta
+
+        from byoa.hub import current_hub
+
+        current_hub().session_pairings.seconds = timedelta(0)  # every entry expired when read
+
+
+async def _empty(scope, receive, send):
+    """The floor: read the request, answer a fixed JSON body."""
+    more = True
+    while more:
+        message = await receive()
+        more = message.get("more_body", False)
+    start = {
+        "type": "http.response.start",
+        "status": 200,
+        "headers": [(b"content-type", b"application/json")],
+    }
+    await send(start)
+    await send({"type": "http.response.body", "body": b'{"output": {"text": "no"}}'})
+
+
 def _server_application():
     """Return the project's ASGI application with this module's views in its URLconf, and /_bench/stats."""
     from django.conf import settings
 
     settings.ROOT_URLCONF = __name__  # the project's URLs and this module's two views
-    swap = {"django": DJANGO_MIDDLEWARE, "none-hops": SECURITY_MIDDLEWARE}.get(
-        os.environ.get("VISITOR_ACTION_MIDDLEWARE", ""), {}
-    )
-    settings.MIDDLEWARE = [swap.get(name, name) for name in settings.MIDDLEWARE]
+    knobs = set(filter(None, os.environ.get("VISITOR_ACTION_AS_BEFORE", "").split(",")))
+    _as_before(knobs)
+    if not settings.DEBUG:
+        _allow_loopback_links()
     stats = _Stats()
-    if os.environ.get("VISITOR_ACTION_KEEP_THREADS") == "1":
-        _keep_request_threads()
     from sites.config.asgi import application as project
 
-    if os.environ.get("VISITOR_ACTION_UNFREEZE") == "1":
+    if "unfrozen" in knobs:
         gc.unfreeze()  # back into the collector's generations: what gc_freeze saves
     stats.install()  # once the application is built: only requests are counted
+    empty = os.environ.get("VISITOR_ACTION_EMPTY") == "1"
 
     async def application(scope, receive, send):
         if scope["type"] == "http" and scope["path"] in ("/_bench/stats", "/_bench/hop"):
@@ -283,6 +296,9 @@ def _server_application():
             await send(start)
             await send({"type": "http.response.body", "body": body})
             return
+        if empty and scope["type"] == "http" and scope["path"] == "/_bench/action":
+            await _empty(scope, receive, send)
+            return
         await project(scope, receive, send)
 
     return application
@@ -292,7 +308,6 @@ if os.environ.get("VISITOR_ACTION_SERVER") == "1":
     import django
 
     django.setup()
-    globals().update(_security_middleware_on_the_loop())  # importable by name, for the uvicorn-no-hops target
     urlpatterns = _urlpatterns()
     application = _server_application()
 
@@ -325,7 +340,7 @@ def _targets(server_cpu, workdir):
         def command(self, fd):
             return _pinned(super().command(fd), server_cpu)
 
-    env = {"VISITOR_ACTION_SERVER": "1", "DJANGO_DEBUG": "1", "DJANGO_LOG_LEVEL": "WARNING"}
+    env = {"VISITOR_ACTION_SERVER": "1", "DJANGO_DEBUG": "0", "DJANGO_LOG_LEVEL": "WARNING"}
 
     def ours(**more):
         return lambda: Ours(
@@ -339,10 +354,15 @@ def _targets(server_cpu, workdir):
     return {
         "node": lambda: NodeAnchor("node", setup_commands=(), workdir=tempfile.mkdtemp(dir=workdir)),
         "uvicorn": ours(),
-        "uvicorn-unfrozen": ours(VISITOR_ACTION_UNFREEZE="1"),
-        "uvicorn-hops": ours(VISITOR_ACTION_MIDDLEWARE="django", VISITOR_ACTION_UNFREEZE="1"),
-        "uvicorn-no-hops": ours(VISITOR_ACTION_MIDDLEWARE="none-hops"),
-        "uvicorn-kept-thread": ours(VISITOR_ACTION_KEEP_THREADS="1"),
+        "uvicorn-debug": ours(DJANGO_DEBUG="1"),
+        "uvicorn-before": ours(
+            DJANGO_DEBUG="1",
+            VISITOR_ACTION_AS_BEFORE="django-handler,django-middleware,connection-per-request,uncached,unfrozen",
+        ),
+        "uvicorn-django-handler": ours(VISITOR_ACTION_AS_BEFORE="django-handler,connection-per-request"),
+        "uvicorn-uncached": ours(VISITOR_ACTION_AS_BEFORE="uncached"),
+        "uvicorn-unfrozen": ours(VISITOR_ACTION_AS_BEFORE="unfrozen"),
+        "uvicorn-empty": ours(VISITOR_ACTION_EMPTY="1"),
     }
 
 
@@ -479,14 +499,15 @@ async def _main(args):
     load_average = os.getloadavg()
     print(
         f"One visitor action (POST: session -> pairing -> wallet call, text.generate), {args.visitors} visitors "
-        f"one action at a time each, {args.actions} actions per run, {args.runs} runs, DEBUG on (make run)"
+        f"one action at a time each, {args.actions} actions per run, {args.runs} runs; uvicorn: DEBUG off "
+        "(deploy/), uvicorn-debug: DEBUG on (make run); SQLite"
     )
     print(
         f"{os.cpu_count()} CPUs; server on CPU {server_cpu}, clients and wallets on {load_cpus}; "
         f"load average at the end {load_average[0]:.2f} {load_average[1]:.2f} {load_average[2]:.2f}"
     )
     print("figures: median [min-max] over the runs; x node: ours / the Node anchor's median (and range)")
-    print(f"{'target':<18}{'CPU us/action':<20}{'x node':<18}{'actions/s':<20}{'p50 ms':<20}")
+    print(f"{'target':<24}{'CPU us/action':<20}{'x node':<18}{'actions/s':<20}{'p50 ms':<20}")
     node = [row["cpu_us"] for row in results["node"][0]] if "node" in results else None
     for name, (rows, _stats) in results.items():
         cpu = [row["cpu_us"] for row in rows]
@@ -497,7 +518,7 @@ async def _main(args):
             else "-"
         )
         print(
-            f"{name:<18}{_spread(cpu):<20}{ratio:<18}{_spread([r['rate'] for r in rows]):<20}"
+            f"{name:<24}{_spread(cpu):<20}{ratio:<18}{_spread([r['rate'] for r in rows]):<20}"
             f"{_spread([r['p50'] for r in rows], 2):<20}"
         )
     for name, (_rows, stats) in results.items():
@@ -512,8 +533,8 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "--targets",
-        default="node,uvicorn,uvicorn-unfrozen,uvicorn-hops,uvicorn-no-hops,uvicorn-kept-thread",
-        help="comma-separated: node, uvicorn, uvicorn-unfrozen, uvicorn-hops, uvicorn-no-hops, uvicorn-kept-thread",
+        default=",".join(TARGETS),
+        help=f"comma-separated, of: {', '.join(TARGETS)}",
     )
     parser.add_argument("--runs", type=int, default=5, help="runs per figure, for its spread")
     parser.add_argument("--actions", type=int, default=1000, help="actions per run, over all visitors")

@@ -9,6 +9,8 @@ The hub: everything one server process holds for BYOA, in one object.
   channel layer (``byoa.transport``, which declares what both offer);
 - ``addresses`` (``byoa.addresses``): the live addresses of pairings held by
   other processes, as last read from the database;
+- ``session_pairings`` (``byoa.session_pairings``): the pairing each browser
+  session's requests reach, as last read from the session and the database;
 - ``processes`` (``byoa.processes``): this process's liveness record, its beat
   and sweep, and what it knows of the other processes;
 - the silence watch: a connection whose wallet sends nothing (not even its
@@ -51,6 +53,7 @@ from byoa.conf import byoa_setting
 from byoa.connections import Connection, Connections
 from byoa.processes import ProcessRecords
 from byoa.receipts import ReceiptWriter
+from byoa.session_pairings import SessionPairings
 from byoa.transport import ChannelLayerTransport, Transport, key_of
 
 if TYPE_CHECKING:
@@ -88,6 +91,7 @@ class Hub:
         self.connections = Connections()
         self.transport = transport if transport is not None else self._transport(self.connections)
         self.addresses = LiveAddresses()
+        self.session_pairings = SessionPairings()
         self.processes = ProcessRecords()
         self.receipts = ReceiptWriter()
         self._loop: asyncio.AbstractEventLoop | None = None

@@ -83,6 +83,8 @@ def _open_with_code(
         )
         row.pairing = pairing
         row.save(update_fields=["pairing"])
+    # A newer pairing for this visitor and manifest: this process's sessions find it from now on.
+    current_hub().session_pairings.forget_visitor(row.visitor, row.manifest_name)
     warn_unreadable(unreadable, pairing.pk, "the manifest's", wallet)
     return Opened(pairing.pk, token, row.manifest, grant, "")
 
@@ -107,6 +109,8 @@ def _resume(token: str, grant_value: object, wallet: dict[str, str], channel_nam
         pairing.channel_name = channel_name
         pairing.grant, pairing.wallet, pairing.last_seen = grant.as_json(), wallet, clock.now()
         pairing.save(update_fields=["channel_name", "grant", "wallet", "last_seen"])
+    # Resumed (maybe after a pause): it may be the visitor's newest again.
+    current_hub().session_pairings.forget_visitor(pairing.visitor, pairing.manifest_name)
     warn_unreadable(unreadable, pairing.pk, "the manifest's", wallet)
     return Opened(pairing.pk, token, manifest.encoded, grant, previous if previous != channel_name else "")
 
@@ -188,9 +192,16 @@ async def aget_pairing(
     (``byoa.visitor_ids``); a session that never asked has none, and none is
     created. With ``connected=True``, return it only while its wallet is
     connected now (``live_channel``); otherwise ``call_wallet`` finds out, and
-    answers ``None`` at once for a wallet that is away.
+    answers ``None`` at once for a wallet that is away. A pairing found is kept for the
+    session a moment (``byoa.session_pairings``: what may be stale, and for how long).
     """
-    pairing = await for_visitor(await visitor_ids.aexisting_visitor_id(request), manifest_name)
+    found = current_hub().session_pairings
+    session_key = request.session.session_key  # the cookie's: reading it loads nothing
+    pairing = found.get(session_key, manifest_name)
+    if pairing is None:
+        pairing = await for_visitor(await visitor_ids.aexisting_visitor_id(request), manifest_name)
+        if pairing is not None:
+            found.put(session_key, manifest_name, pairing)
     if pairing is None or (connected and not await live_channel(pairing)):
         return None
     return pairing
@@ -203,7 +214,10 @@ def stop_pairings(queryset: QuerySet[Pairing], status: Pairing.Status) -> tuple[
     # The status first: a wallet coming back between the two steps is then
     # refused, and a closed connection's pairing is never left active.
     count = Pairing.objects.filter(pk__in=[pk for pk, _channel in rows]).update(status=status)
-    current_hub().connections.drop(pk for pk, _channel in rows)
+    hub = current_hub()
+    hub.connections.drop(pk for pk, _channel in rows)
+    for pk, _channel in rows:
+        hub.session_pairings.forget_pairing(pk)
     return count, _send_close(rows)
 
 
@@ -213,11 +227,13 @@ def close_connections(queryset: QuerySet[Pairing]) -> int:
 
 
 def forget_deleted(sender: type[Pairing], instance: Pairing, **kwargs: object) -> None:
-    """Called when a pairing row is deleted (Django's ``post_delete``): this process forgets its address.
+    """Called when a pairing row is deleted (Django's ``post_delete``): this process forgets its address and sessions.
 
     Its connection, if any, closes at its next status check (``byoa.consumers.TOUCH_SECONDS``).
     """
-    current_hub().addresses.forget(instance.pk)
+    hub = current_hub()
+    hub.addresses.forget(instance.pk)
+    hub.session_pairings.forget_pairing(instance.pk)
 
 
 def _send_close(rows: Sequence[tuple[int, str]]) -> int:

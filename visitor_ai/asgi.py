@@ -25,6 +25,11 @@ too (``benchmarks/visitor_action.py`` prints both, and the collector's CPU per
 request). Leave it off where the application is built more than once in a
 process (tests): a cycle frozen in is never collected, even once it is dropped.
 
+Django's pages are served by ``visitor_ai.handler.ASGIHandler``: Django's
+ASGI handler, keeping a thread per concurrent request rather than starting one
+per request, and loading Django's security middleware as its event-loop
+subclasses (``visitor_ai.middleware.ON_THE_LOOP``).
+
 Origin policy, route by route:
 - HTTP pages: Django's own CSRF and host checks.
 - /api/mcp: Host must be in ALLOWED_HOSTS and a browser Origin must be the
@@ -44,7 +49,7 @@ import gc
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-import django.core.asgi
+import django
 
 if TYPE_CHECKING:  # imported where used: Django is set up first
     from channels.routing import ProtocolTypeRouter, URLRouter
@@ -66,13 +71,19 @@ def get_asgi_application(
 
     With ``gc_freeze``, load the URLconf and freeze what start-up made (see the module's docstring).
     """
-    # Set Django up (apps, settings) before importing anything that uses models.
-    django_application = django.core.asgi.get_asgi_application()
+    # Set Django up (apps, settings) before importing anything that uses models, as
+    # django.core.asgi.get_asgi_application() does; then Django's handler with its threads
+    # kept and its security middleware on the event loop (visitor_ai.handler).
+    django.setup(set_prefix=False)
+    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+
+    from visitor_ai.handler import ASGIHandler
+
+    django_application: ASGIHandler | ASGIStaticFilesHandler = ASGIHandler()
 
     from channels.routing import ProtocolTypeRouter
     from django.apps import apps
     from django.conf import settings
-    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
     from django.urls import path, re_path
 
     if settings.DEBUG if serve_static is None else serve_static:

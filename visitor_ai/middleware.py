@@ -32,10 +32,15 @@ a later Django's hook query the database, it fails at once on the event loop
 checks accept these subclasses (they look for subclasses).
 
 Django's security middleware (SecurityMiddleware, ContentSecurityPolicyMiddleware,
-CsrfViewMiddleware, XFrameOptionsMiddleware) stays Django's own class, hops
-and all: ``check --deploy`` finds each by its exact dotted name and, without
+CsrfViewMiddleware, XFrameOptionsMiddleware) keeps Django's own names in
+settings: ``check --deploy`` finds each by its exact dotted name and, without
 it, skips the checks of the settings it applies (HSTS, secure CSRF cookie, ...).
-``benchmarks/visitor_action.py`` measures what their hops cost.
+``visitor_ai.handler.ASGIHandler`` (what ``visitor_ai.asgi`` serves) loads the
+subclass ``ON_THE_LOOP`` names for each in its place, written here like the
+others; under WSGI and Django's test client, Django's own class runs. Their
+hooks read and write headers and cookies, but CSRF's: with ``CSRF_USE_SESSIONS``
+its secret is in the session (a database read), and a multipart POST's token
+is in a body it parses (files it may write to disk); those run in the thread.
 
 In settings, in place of Django's names::
 
@@ -55,7 +60,7 @@ In settings, in place of Django's names::
 import asyncio
 import os
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
 from django.conf import settings
@@ -64,20 +69,26 @@ from django.contrib.messages import middleware as messages
 from django.contrib.sessions import middleware as sessions
 from django.http import HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
-from django.middleware import common
+from django.middleware import clickjacking, common, csp, csrf, security
 from django.utils.deprecation import MiddlewareMixin
 from whitenoise.middleware import WhiteNoiseMiddleware
 
 __all__ = [
+    "ON_THE_LOOP",
     "AuthenticationMiddleware",
     "CommonMiddleware",
+    "ContentSecurityPolicyMiddleware",
+    "CsrfViewMiddleware",
     "EventLoopHooks",
     "MessageMiddleware",
+    "SecurityMiddleware",
     "SessionMiddleware",
     "StaticFilesMiddleware",
+    "XFrameOptionsMiddleware",
 ]
 
 _Hook = Callable[..., HttpResponseBase | None]
+_HookName = Literal["request", "view", "response"]
 # What process_response takes and returns; django-stubs types some as taking only an HttpResponse,
 # where Django hands each middleware any response (a StreamingHttpResponse too).
 _ResponseHook = Callable[[HttpRequest, HttpResponseBase], HttpResponseBase]
@@ -150,20 +161,32 @@ class EventLoopHooks(MiddlewareMixin):
             async def process_view(
                 request: HttpRequest, view: Callable[..., Any], args: Any, kwargs: Any
             ) -> HttpResponseBase | None:
+                if self.blocking(request, "view"):
+                    return await sync_to_async(view_hook, thread_sensitive=True)(request, view, args, kwargs)
                 return view_hook(request, view, args, kwargs)
 
             # On the instance, which the handler reads (setattr: mypy holds each class's own signature).
             setattr(self, "process_view", process_view)  # noqa: B010
 
+    def blocking(self, request: HttpRequest, hook: _HookName) -> bool:
+        """Return True when this hook may block for this request (it then runs in the request's thread)."""
+        return False
+
     async def __acall__(self, request: HttpRequest) -> HttpResponseBase:
         request_hook: _Hook | None = getattr(self, "process_request", None)
-        response = request_hook(request) if request_hook is not None else None
+        response = None
+        if request_hook is not None and self.blocking(request, "request"):
+            response = await sync_to_async(request_hook, thread_sensitive=True)(request)
+        elif request_hook is not None:
+            response = request_hook(request)
         if response is None:
             response = await self.get_response(request)  # type: ignore[misc]  # async in async mode
         return await self.aprocess_response(request, response)
 
     async def aprocess_response(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
-        """Return ``process_response``'s answer, run on the event loop; override for one that may block."""
+        """Return ``process_response``'s answer, on the event loop unless ``blocking`` says otherwise."""
+        if self.blocking(request, "response"):
+            return await self._respond_in_thread(request, response)
         return self._respond(request, response)
 
     def _respond(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
@@ -204,3 +227,35 @@ class MessageMiddleware(EventLoopHooks, messages.MessageMiddleware):
             # FallbackStorage keeps what its cookie cannot hold in the session, which may load from the database.
             return await self._respond_in_thread(request, response)
         return self._respond(request, response)  # no message added or read: nothing to store
+
+
+class SecurityMiddleware(EventLoopHooks, security.SecurityMiddleware):
+    """Django's SecurityMiddleware (HSTS, nosniff, referrer policy, SSL redirect...), on the event loop."""
+
+
+class ContentSecurityPolicyMiddleware(EventLoopHooks, csp.ContentSecurityPolicyMiddleware):
+    """Django's ContentSecurityPolicyMiddleware (the policy headers and their nonce), on the event loop."""
+
+
+class XFrameOptionsMiddleware(EventLoopHooks, clickjacking.XFrameOptionsMiddleware):
+    """Django's XFrameOptionsMiddleware, on the event loop."""
+
+
+class CsrfViewMiddleware(EventLoopHooks, csrf.CsrfViewMiddleware):
+    """Django's CsrfViewMiddleware, on the event loop but where its secret or its token needs I/O."""
+
+    def blocking(self, request: HttpRequest, hook: _HookName) -> bool:
+        """Return True with the secret in the session, and for the token of a multipart POST."""
+        if settings.CSRF_USE_SESSIONS:  # the session may load from the database
+            return True
+        # A form's token is read from request.POST; a multipart body's parser may write files to disk.
+        return hook == "view" and request.content_type == "multipart/form-data"
+
+
+#: What ``visitor_ai.handler.ASGIHandler`` loads for each of Django's security middleware classes.
+ON_THE_LOOP = {
+    "django.middleware.security.SecurityMiddleware": f"{__name__}.SecurityMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware": f"{__name__}.ContentSecurityPolicyMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware": f"{__name__}.CsrfViewMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware": f"{__name__}.XFrameOptionsMiddleware",
+}

@@ -149,14 +149,19 @@ DATABASES = {
         conn_max_age=0,
     )
 }
-# Under ASGI each request runs its queries in a thread of its own, so Django's
-# persistent connections (CONN_MAX_AGE, CONN_HEALTH_CHECKS) would never be
-# reused (Django's docs: disable them under ASGI, use a pool). On PostgreSQL,
+# Under Django's own ASGI handler each request runs its queries in a new thread,
+# so persistent connections would never be reused (Django's docs: disable them
+# under ASGI, use a pool). visitor_ai's handler keeps request threads
+# (visitor_ai/handler.py), so on SQLite each kept thread keeps its connection:
+# a new one costs ~0.8 ms of CPU a request (the file opened, the schema read;
+# benchmarks/visitor_action.py), one kept costs nothing. On PostgreSQL,
 # psycopg's pool, one per process: it checks a connection before handing it
 # out, so after a database restart the next request gets a fresh connection
 # rather than a dead one; a request waits at most the pool's timeout for one,
 # then fails with a 503 (sites/config/errors.py) instead of hanging.
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"]["CONN_MAX_AGE"] = None  # kept as long as its thread: a local file
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     from psycopg_pool import ConnectionPool
 
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {

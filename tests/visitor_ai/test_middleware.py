@@ -1,7 +1,8 @@
 """
-The project's middleware runs on the event loop under ASGI: a request hops to a
-thread only for Django's security middleware (which the project keeps as
-Django's), the session's save and stored messages. It still does what it did,
+The project's middleware runs on the event loop under ASGI: through Django's
+own test handler (AsyncClient) a request hops to a thread only for Django's
+security middleware (named as Django's in settings; the project's handler runs
+it on the loop too: test_handler.py), the session's save and stored messages. It still does what it did,
 under ASGI and under WSGI (Django's sync test client) alike: gzip, sessions,
 messages, the 503 for an unreachable database, static files.
 """
