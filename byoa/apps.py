@@ -38,15 +38,18 @@ class ByoaConfig(AppConfig):
         self._endpoint_refusal_logged = False
 
     def ready(self) -> None:
+        from django.contrib.auth.signals import user_logged_out
+
         from byoa import checks  # noqa: F401  (registers the system checks)
         from byoa.conf import Settings
         from byoa.hub import Hub
         from byoa.models import Pairing
-        from byoa.pairings import forget_deleted
+        from byoa.pairings import forget_deleted, forget_logged_out
 
         self.settings = Settings()
         setting_changed.connect(self.settings.forget, dispatch_uid=f"byoa-settings-{id(self)}")
         post_delete.connect(forget_deleted, sender=Pairing, dispatch_uid=f"byoa-pairing-deleted-{id(self)}")
+        user_logged_out.connect(forget_logged_out, dispatch_uid=f"byoa-logged-out-{id(self)}")
         self.manifests = None
         self.hub = Hub()
 

@@ -226,6 +226,13 @@ def close_connections(queryset: QuerySet[Pairing]) -> int:
     return _send_close(list(queryset.values_list("pk", "channel_name")))
 
 
+def forget_logged_out(sender: object, request: HttpRequest | None, **kwargs: object) -> None:
+    """Called on Django's ``user_logged_out``: the session's kept pairings are forgotten here (its key ends)."""
+    session = getattr(request, "session", None)
+    if session is not None:
+        current_hub().session_pairings.forget_session(session.session_key)
+
+
 def forget_deleted(sender: type[Pairing], instance: Pairing, **kwargs: object) -> None:
     """Called when a pairing row is deleted (Django's ``post_delete``): this process forgets its address and sessions.
 

@@ -20,9 +20,11 @@ What may be stale, and for how long:
   answered here within ``SECONDS``, but a call to it does not reach the
   wallet: the pause or revoke closes its connection and the pairing's live
   address is read with its status (``byoa.pairings.live_channel``);
-- a session ended (logout, flush) keeps its entry until it expires: its key
-  reaches its pairing here for at most ``SECONDS`` more, no longer than
-  requests already under way would;
+- a logout in this process forgets the session's entries at once
+  (``forget_session``, on Django's ``user_logged_out``); a session ended in
+  another process, or flushed here without a logout, keeps its entry until it
+  expires: its old key, which only that browser had, reaches its pairing here
+  for at most ``SECONDS`` more;
 - a session key is never given twice, and a session's visitor id never
   changes while it keeps its key (``byoa.visitor_ids``; a new key after
   login is a new entry).
@@ -93,6 +95,12 @@ class SessionPairings:
     def forget_pairing(self, pairing_id: int) -> None:
         """Forget every session's entry for this pairing (paused, revoked, deleted)."""
         self._forget(lambda pairing: pairing.pk == pairing_id)
+
+    def forget_session(self, session_key: str | None) -> None:
+        """Forget the session's entries, for every manifest (the session ended: a logout)."""
+        if session_key:
+            for key in [key for key in list(self._found) if key[0] == session_key]:
+                self._found.pop(key, None)
 
     def forget_visitor(self, visitor: str, manifest_name: str) -> None:
         """Forget the visitor's entries for the manifest (a newer pairing was opened for it)."""

@@ -3,7 +3,7 @@ The per-process cache of the pairing a browser session reaches (byoa.session_pai
 through ``aget_pairing``: found once, the pairing is answered again without the
 session's load or the pairing's query, for ``SECONDS``; a session without one is
 never kept; a newer or resumed pairing opened here, a pause, a revoke or a deletion
-made here are seen at once.
+made here, or a logout here, are seen at once.
 
 "Without reading" is shown by changing the row behind the cache's back with
 ``update()`` (which tells nobody): the cache still answers what it read.
@@ -13,6 +13,8 @@ from datetime import timedelta
 
 import pytest
 from channels.db import database_sync_to_async
+from django.contrib.auth import alogout
+from django.contrib.auth.models import AnonymousUser
 from django.contrib.sessions.backends.db import SessionStore
 from django.test import RequestFactory
 
@@ -115,6 +117,16 @@ async def test_a_deletion_made_in_this_process_is_seen_at_once():
     paired = await a_pairing("visitor-a")
     await byoa.aget_pairing(a_request(key), "geo")
     await paired.adelete()
+    assert await byoa.aget_pairing(a_request(key), "geo") is None
+
+
+async def test_a_logout_in_this_process_forgets_the_sessions_pairing_at_once():
+    key = await a_saved_session("visitor-a")
+    paired = await a_pairing("visitor-a")
+    request = a_request(key)
+    assert (await byoa.aget_pairing(request, "geo")).pk == paired.pk
+    request.user = AnonymousUser()
+    await alogout(request)  # Django's: user_logged_out, then the session flushed
     assert await byoa.aget_pairing(a_request(key), "geo") is None
 
 
