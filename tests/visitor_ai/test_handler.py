@@ -11,7 +11,6 @@ import threading
 
 import httpx
 import pytest
-from asgiref.sync import SyncToAsync
 from django.http import HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.urls import path
@@ -65,21 +64,6 @@ urlpatterns = [
 @pytest.fixture(autouse=True)
 def these_urls(settings):
     settings.ROOT_URLCONF = __name__
-
-
-@pytest.fixture
-def hops(monkeypatch):
-    """Record the class of each sync_to_async hop's target (its bound method's owner, else its name)."""
-    seen = []
-    original = SyncToAsync.__call__
-
-    async def recorded(self, *args, **kwargs):
-        owner = getattr(self.func, "__self__", None)
-        seen.append(type(owner).__name__ if owner is not None else self.func.__qualname__)
-        return await original(self, *args, **kwargs)
-
-    monkeypatch.setattr(SyncToAsync, "__call__", recorded)
-    return seen
 
 
 def client(handler):

@@ -10,7 +10,7 @@ messages, the 503 for an unreachable database, static files.
 import gzip
 
 import pytest
-from asgiref.sync import SyncToAsync, iscoroutinefunction
+from asgiref.sync import iscoroutinefunction
 from django.conf import settings
 from django.contrib import messages
 from django.db import OperationalError
@@ -84,21 +84,6 @@ urlpatterns = [
 @pytest.fixture(autouse=True)
 def these_urls(settings):
     settings.ROOT_URLCONF = __name__
-
-
-@pytest.fixture
-def hops(monkeypatch):
-    """Record the class of each sync_to_async hop's target (its bound method's owner, else its name)."""
-    seen = []
-    original = SyncToAsync.__call__
-
-    async def recorded(self, *args, **kwargs):
-        owner = getattr(self.func, "__self__", None)
-        seen.append(type(owner).__name__ if owner is not None else self.func.__qualname__)
-        return await original(self, *args, **kwargs)
-
-    monkeypatch.setattr(SyncToAsync, "__call__", recorded)
-    return seen
 
 
 def middleware_hops(seen):
