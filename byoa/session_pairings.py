@@ -87,29 +87,33 @@ class SessionPairings:
         now = clock.now()
         key = (session_key, manifest_name)
         if len(self._found) >= self.most and key not in self._found:
-            self._found = {k: entry for k, entry in self._found.items() if entry.until > now}
+            # In place, not a new dict: a forget made meanwhile in a database thread is not lost.
+            self._forget(lambda _key, entry: entry.until <= now)
             if len(self._found) >= self.most:
                 self._found.clear()
         self._found[key] = _Entry(copy.copy(pairing), now + self.seconds)
 
     def forget_pairing(self, pairing_id: int) -> None:
         """Forget every session's entry for this pairing (paused, revoked, deleted)."""
-        self._forget(lambda pairing: pairing.pk == pairing_id)
+        self._forget(lambda _key, entry: entry.pairing.pk == pairing_id)
 
     def forget_session(self, session_key: str | None) -> None:
         """Forget the session's entries, for every manifest (the session ended: a logout)."""
         if session_key:
-            for key in [key for key in list(self._found) if key[0] == session_key]:
-                self._found.pop(key, None)
+            self._forget(lambda key, _entry: key[0] == session_key)
 
     def forget_visitor(self, visitor: str, manifest_name: str) -> None:
         """Forget the visitor's entries for the manifest (a newer pairing was opened for it)."""
-        self._forget(lambda pairing: pairing.visitor == visitor and pairing.manifest_name == manifest_name)
+        self._forget(
+            lambda _key, entry: (
+                entry.pairing.visitor == visitor and entry.pairing.manifest_name == manifest_name
+            )
+        )
 
-    def _forget(self, matches: Callable[[Pairing], bool]) -> None:
+    def _forget(self, matches: Callable[[tuple[str, str], _Entry], bool]) -> None:
         # A copy of the items: the caller may be a database thread while the loop reads.
         for key, entry in list(self._found.items()):
-            if matches(entry.pairing):
+            if matches(key, entry):
                 self._found.pop(key, None)
 
     def __len__(self) -> int:

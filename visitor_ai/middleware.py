@@ -149,8 +149,9 @@ class EventLoopHooks(MiddlewareMixin):
     """Run a ``MiddlewareMixin``'s hooks on the event loop under ASGI, for hooks that block on nothing.
 
     Put it first among the bases of a subclass of the middleware. Under WSGI
-    the middleware is as it was. A subclass whose ``process_response`` may
-    block overrides ``aprocess_response`` (``SessionMiddleware`` below).
+    the middleware is as it was. A subclass whose hook may block for some
+    requests says so in ``blocking`` (``SessionMiddleware`` below): that hook
+    then runs in the request's thread, as Django runs it.
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
@@ -209,24 +210,25 @@ class AuthenticationMiddleware(EventLoopHooks, auth.AuthenticationMiddleware):
 class SessionMiddleware(EventLoopHooks, sessions.SessionMiddleware):
     """Django's SessionMiddleware, on the event loop but for the save, which runs as Django runs it."""
 
-    async def aprocess_response(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
-        session = getattr(request, "session", None)
-        if session is not None and (session.modified or settings.SESSION_SAVE_EVERY_REQUEST):
-            # It saves to the session's store (the database), in the request's thread as Django does.
-            return await self._respond_in_thread(request, response)
+    def blocking(self, request: HttpRequest, hook: _HookName) -> bool:
+        """Return True for a response whose session is saved (to its store, the database)."""
+        if hook != "response":
+            return False
         # Nothing to save: only the cookie's deletion or a Vary header, read from flags in memory.
-        return self._respond(request, response)
+        session = getattr(request, "session", None)
+        return session is not None and (session.modified or settings.SESSION_SAVE_EVERY_REQUEST)
 
 
 class MessageMiddleware(EventLoopHooks, messages.MessageMiddleware):
     """Django's MessageMiddleware, on the event loop but when it stores messages, which may be in the session."""
 
-    async def aprocess_response(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
+    def blocking(self, request: HttpRequest, hook: _HookName) -> bool:
+        """Return True for a response that stores messages (no message added or read: nothing to store)."""
+        if hook != "response":
+            return False
+        # FallbackStorage keeps what its cookie cannot hold in the session, which may load from the database.
         storage = getattr(request, "_messages", None)
-        if storage is not None and (storage.used or storage.added_new):
-            # FallbackStorage keeps what its cookie cannot hold in the session, which may load from the database.
-            return await self._respond_in_thread(request, response)
-        return self._respond(request, response)  # no message added or read: nothing to store
+        return storage is not None and (storage.used or storage.added_new)
 
 
 class SecurityMiddleware(EventLoopHooks, security.SecurityMiddleware):

@@ -8,8 +8,9 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from byoa import codes, manifests, protocol
+from byoa import clock, codes, manifests, protocol
 from byoa.consumers import WalletConsumer
+from byoa.models import Pairing
 
 MANIFESTS = Path(__file__).parent / "manifests"
 TEST_BYOA = {
@@ -33,6 +34,21 @@ def grant(skills=("audio.transcribe",), minutes=60, **extra):
 
 def hello(session=None, pairing=None, **grant_options):
     return protocol.hello(session, pairing, {"name": "test wallet", "version": "0.1"}, grant(**grant_options))
+
+
+@database_sync_to_async
+def a_pairing(visitor, manifest_name="geo", channel_name="", status=Pairing.Status.ACTIVE, minutes_ago=0):
+    """Make a pairing row for a visitor and manifest (as a wallet's hello would), `minutes_ago` old."""
+    at = clock.now() - timedelta(minutes=minutes_ago)
+    return Pairing.objects.create(
+        token_digest=f"digest-{visitor}-{manifest_name}-{channel_name}-{minutes_ago}",
+        visitor=visitor,
+        manifest_name=manifest_name,
+        channel_name=channel_name,
+        status=status,
+        created_at=at,
+        last_seen=at,
+    )
 
 
 @database_sync_to_async

@@ -4,13 +4,13 @@ import subprocess
 import sys
 
 import pytest
-from channels.db import database_sync_to_async
 from django.contrib.sessions.backends.db import SessionStore
 from django.test import RequestFactory
 
 import byoa
 from byoa import calls, clock, describe, exceptions, manifests, pairings, visitor_ids
 from byoa.models import Pairing, ServerProcess
+from tests.byoa.conftest import a_pairing
 
 
 def test_each_public_name_is_the_object_of_the_module_behind_it():
@@ -72,20 +72,6 @@ async def a_request(visitor=None):
     if visitor is not None:
         await request.session.aset(visitor_ids.SESSION_KEY, visitor)
     return request
-
-
-@database_sync_to_async
-def a_pairing(visitor, manifest_name="geo", channel_name="", status=Pairing.Status.ACTIVE):
-    now = clock.now()
-    return Pairing.objects.create(
-        token_digest=f"digest-{visitor}-{manifest_name}-{channel_name}",
-        visitor=visitor,
-        manifest_name=manifest_name,
-        channel_name=channel_name,
-        status=status,
-        created_at=now,
-        last_seen=now,
-    )
 
 
 @pytest.mark.django_db(transaction=True)

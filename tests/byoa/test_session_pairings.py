@@ -22,7 +22,7 @@ import byoa
 from byoa import clock, pairings, session_pairings, visitor_ids
 from byoa.hub import current_hub
 from byoa.models import Pairing
-from tests.byoa.conftest import hello, new_code
+from tests.byoa.conftest import a_pairing, hello, new_code
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -39,18 +39,6 @@ def a_request(session_key):
     request = RequestFactory().get("/")
     request.session = SessionStore(session_key)
     return request
-
-
-@database_sync_to_async
-def a_pairing(visitor, manifest_name="geo", minutes_ago=0):
-    at = clock.now() - timedelta(minutes=minutes_ago)
-    return Pairing.objects.create(
-        token_digest=f"digest-{visitor}-{manifest_name}-{minutes_ago}",
-        visitor=visitor,
-        manifest_name=manifest_name,
-        created_at=at,
-        last_seen=at,
-    )
 
 
 @database_sync_to_async

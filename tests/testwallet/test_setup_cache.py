@@ -98,7 +98,7 @@ def test_servers_that_need_a_set_up_at_once_wait_for_the_one_that_runs_it(tmp_pa
 
 def _a_lock_waiter_appears(lock: Path, bound: float = 10.0) -> bool:
     # The kernel lists a request blocked on a flock in /proc/locks as "N: -> FLOCK ...",
-    # with the file's device:inode.
+    # with the file's device:inode. Nothing signals a new waiter, so this looks, within the bound.
     inode = f":{lock.stat().st_ino} "
     deadline = time.monotonic() + bound
     while time.monotonic() < deadline:
