@@ -28,9 +28,10 @@ installing this package gives a site's own test suite these fixtures.
   run once per session; later servers with the same set-up start from a copy of
   its database and files (``testwallet.setup_cache``; set
   ``TESTWALLET_SETUP_CACHE=`` empty to run them for every server).
-- ``browser_type_launch_args``: Debian's Chromium (``/usr/bin/chromium``, or
-  ``$CHROMIUM``) with the flags a headless CI machine needs. Playwright never
-  downloads a browser.
+- ``browser_type_launch_args``: Debian's Chromium (its headless shell
+  ``/usr/bin/chromium-headless-shell`` for a headless run when installed, else
+  ``/usr/bin/chromium``, or ``$CHROMIUM``) with the flags a headless CI machine
+  needs (``testwallet.chromium``). Playwright never downloads a browser.
 
 Configure in ``pytest.ini`` / ``[tool.pytest.ini_options]``::
 

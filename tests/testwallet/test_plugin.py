@@ -89,3 +89,27 @@ def test_both_faces_of_the_browser_agent_speak_one_vocabulary():
         async_face, sync_face = getattr(BrowserAgent, name), getattr(SyncBrowserAgent, name)
         assert inspect.iscoroutinefunction(async_face) and not inspect.iscoroutinefunction(sync_face)
         assert list(inspect.signature(async_face).parameters) == list(inspect.signature(sync_face).parameters)
+
+
+def test_a_headless_run_drives_debians_headless_shell_when_it_is_installed(monkeypatch, tmp_path):
+    from testwallet import chromium
+
+    monkeypatch.delenv("CHROMIUM", raising=False)
+    shell = tmp_path / "chromium-headless-shell"
+    monkeypatch.setattr(chromium, "HEADLESS_SHELL", str(shell))
+    assert chromium.chromium_executable() == chromium.FULL_CHROMIUM  # not installed
+    shell.touch()
+    assert chromium.chromium_executable() == str(shell)
+    assert chromium.chromium_executable(headless=False) == chromium.FULL_CHROMIUM  # a window needs the browser
+    monkeypatch.setenv("CHROMIUM", "/opt/chrome/chrome")
+    assert chromium.chromium_executable() == "/opt/chrome/chrome"
+    assert chromium.chromium_executable(headless=False) == "/opt/chrome/chrome"
+
+
+def test_the_session_browser_is_the_one_chromium_executable_picks(browser_type_launch_args):
+    from testwallet.chromium import CHROMIUM_ARGS, chromium_executable
+
+    assert browser_type_launch_args["executable_path"] == chromium_executable(
+        headless=browser_type_launch_args.get("headless", True)
+    )
+    assert set(CHROMIUM_ARGS) <= set(browser_type_launch_args["args"])

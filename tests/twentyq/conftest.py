@@ -16,6 +16,17 @@ def console(page):
     return problems
 
 
+@pytest.fixture
+async def no_builtin_model(page, builtin_model):
+    """A browser with no built-in model of its own: its ``LanguageModel`` says 'unavailable', as
+    Chromium's does on a machine that cannot run one. Which one a browser build reports by itself
+    varies (Debian's full Chromium without a GPU: 'unavailable'; its headless shell, the test
+    wallet's default: 'downloadable'), so the tests of the ways offered without it say so."""
+    builtin_model.availability = "unavailable"
+    await builtin_model.install(page)
+    return builtin_model
+
+
 async def open_game(page, server):
     """Open the game page and wait until the chooser has detected the ways."""
     await page.goto(server.url + "/twentyq/")

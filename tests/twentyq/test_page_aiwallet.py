@@ -24,7 +24,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.live]
 
 
 @pytest.fixture
-async def game_page(page, daphne_server, aiwallet, console):
+async def game_page(page, no_builtin_model, daphne_server, aiwallet, console):
     await aiwallet.install(page)
     await open_game(page, daphne_server)
     return page

@@ -31,7 +31,7 @@ MANIFEST = Path(__file__).resolve().parents[2] / "sites" / "twentyq" / "manifest
 
 
 @pytest.fixture
-async def game_page(page, daphne_server, byoa_extension, console):
+async def game_page(page, no_builtin_model, daphne_server, byoa_extension, console):
     await byoa_extension.install(page)
     await open_game(page, daphne_server)
     return page

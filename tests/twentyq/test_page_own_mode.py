@@ -37,7 +37,7 @@ async def test_how_this_page_works_shows_exactly_the_lines_of_the_served_script(
 
 
 async def test_a_browser_without_wallets_is_offered_the_link_then_own_mode_and_own_mode_answers(
-    page, daphne_server, console
+    page, no_builtin_model, daphne_server, console
 ):
     await open_game(page, daphne_server)
     assert await way_ids(page) == ["link", "own"]
