@@ -100,7 +100,9 @@ def test_a_headless_run_drives_debians_headless_shell_when_it_is_installed(monke
     assert chromium.chromium_executable() == chromium.FULL_CHROMIUM  # not installed
     shell.touch()
     assert chromium.chromium_executable() == str(shell)
-    assert chromium.chromium_executable(headless=False) == chromium.FULL_CHROMIUM  # a window needs the browser
+    assert (
+        chromium.chromium_executable(headless=False) == chromium.FULL_CHROMIUM
+    )  # a window needs the browser
     monkeypatch.setenv("CHROMIUM", "/opt/chrome/chrome")
     assert chromium.chromium_executable() == "/opt/chrome/chrome"
     assert chromium.chromium_executable(headless=False) == "/opt/chrome/chrome"
