@@ -79,16 +79,23 @@ test-frontend: $(VENV)/.installed-test frontend-deps $(VENDOR) debian-packages
 	cd frontend && npm run --silent test:unit
 	cd frontend && npm run e2e
 
+# The venv's packages are installed by uv (itself from PyPI, into the venv first): the same
+# resolution as pip from the same index, in about 10 s where pip took about 80 s of a fresh
+# clone's `make test` with warm caches. The venv keeps its pip (upgraded), which
+# tests/test_packaging.py uses as a site would.
 $(VENV)/bin/python:
 	@python=$$(scripts/find-python) && "$$python" -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet uv
+	$(UV_INSTALL) --upgrade pip
+
+UV_INSTALL := $(BIN)/uv pip install --quiet --python $(BIN)/python
 
 $(VENV)/.installed: pyproject.toml $(VENV)/bin/python
-	$(BIN)/python -m pip install --quiet -e .
+	$(UV_INSTALL) -e .
 	@touch $@
 
 $(VENV)/.installed-test: pyproject.toml $(VENV)/.installed
-	$(BIN)/python -m pip install --quiet -e '.[dev]'  # [test] and every extra the suite tests
+	$(UV_INSTALL) -e '.[dev]'  # [test] and every extra the suite tests
 	@touch $@
 
 frontend-deps: frontend/node_modules/.package-lock.json
