@@ -157,6 +157,7 @@ PUBLIC = {
         "script_path",
         "script_paths",
     ],
+    "testwallet.chromium": ["CHROMIUM_ARGS", "FULL_CHROMIUM", "HEADLESS_SHELL", "chromium_executable"],
     "testwallet.languagemodel": ["BINDING", "BuiltinModel", "builtin_model", "script_path"],
     "testwallet.pageweight": ["HASHED_NAME", "Fetched", "PageWeight", "measure", "total"],
     "testwallet.preflight": ["Misconfigured", "asgi_application", "check_own_database"],
