@@ -18,8 +18,9 @@ class MCPServerConfig(AppConfig):
 
         The one owner of that list. Not collected in ready(): the tools modules import the MCP SDK,
         about a second of CPU that every management command and ``django.setup()`` would pay. The
-        ASGI application asks for them when it builds the MCP server at start-up, so a broken tools
-        module still stops the server from starting.
+        ASGI application asks for them when it builds the MCP server: at start-up under a server
+        with a lifespan (uvicorn, hypercorn), so a broken tools module stops it from starting, and
+        at the first MCP request under daphne, which has none (mcp_server/asgi.py).
         """
         from mcp_server.conf import mcp_setting
         from mcp_server.registry import discover

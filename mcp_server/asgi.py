@@ -21,16 +21,15 @@ The official client never GETs a server that gives it no ``Mcp-Session-Id``.
 
 import asyncio
 from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Any
-
-from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
-from mcp.server.transport_security import TransportSecuritySettings
-from starlette.applications import Starlette
+from typing import TYPE_CHECKING, Any
 
 from mcp_server.conf import mcp_setting
 from mcp_server.security import refusal, send_method_not_allowed, send_refusal
-from mcp_server.server import build_server
 from mcp_server.visitor_sessions import COOKIES_SCOPE_KEY
+
+if TYPE_CHECKING:
+    from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+    from starlette.applications import Starlette
 
 # ASGI, as loosely as the servers speak it (asgiref.typing's TypedDicts require keys the spec makes optional).
 Scope = MutableMapping[str, Any]
@@ -43,6 +42,13 @@ class _LoopServer:
     """An MCP server and its running session manager, bound to one event loop."""
 
     def __init__(self) -> None:
+        # The MCP SDK (about a second of CPU to import) is imported here, when the server is built,
+        # not with this module: with the ASGI application. Uvicorn's lifespan builds it at start-up
+        # anyway; under daphne (no lifespan) a process that never serves /api/mcp never pays it.
+        from mcp.server.transport_security import TransportSecuritySettings
+
+        from mcp_server.server import build_server
+
         server = build_server()
         self.app: Starlette = server.streamable_http_app(
             streamable_http_path=mcp_setting("PATH"),

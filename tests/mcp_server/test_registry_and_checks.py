@@ -112,3 +112,34 @@ def test_django_setup_leaves_the_mcp_sdk_unloaded_until_the_tools_are_asked_for(
     }
     done = subprocess.run([sys.executable, "-c", PROBE], env=env, capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["False", "True", "True"]
+
+
+# The ASGI application as a server process imports it, then the lifespan start-up uvicorn sends.
+ASGI_PROBE = """
+import asyncio, sys
+import sites.config.asgi
+imported = "mcp" in sys.modules
+async def start():
+    answered, messages = asyncio.Queue(), [{"type": "lifespan.startup"}]
+    async def receive():
+        return messages.pop() if messages else await asyncio.Event().wait()  # then wait, as a server does
+    task = asyncio.create_task(sites.config.asgi.application({"type": "lifespan"}, receive, answered.put))
+    try:
+        return (await asyncio.wait_for(answered.get(), 30))["type"]
+    finally:
+        task.cancel()
+started = asyncio.run(start())
+print(imported, started == "lifespan.startup.complete", "mcp" in sys.modules)
+"""
+
+
+def test_the_asgi_application_imports_the_mcp_sdk_when_its_lifespan_builds_the_server(tmp_path):
+    # A daphne process (no lifespan) that never serves /api/mcp then never pays the SDK's import.
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "sites.config.settings",
+        "VISITOR_AI_VAR_DIR": str(tmp_path),
+    }
+    done = subprocess.run([sys.executable, "-c", ASGI_PROBE], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "True", "True"]
