@@ -64,7 +64,9 @@ PYTEST_XDIST = $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --maxpro
 #                  examples/script/bookshop_check.py, the same wallet from a plain script
 #   test-frontend  the frontend's node tests (`make check` ran its tsc), and `npm run e2e`, the
 #                  Playwright Test example (frontend/e2e) on Debian's Chromium and this venv
-test: $(VENV)/.installed-test frontend-deps $(VENDOR) debian-packages
+test:
+	@# What the suites need, at once: the venv's packages, npm's and Debian's install side by side.
+	@$(MAKE) --no-print-directory -j4 $(VENV)/.installed-test frontend-deps $(VENDOR) debian-packages
 	@$(MAKE) --no-print-directory -j5 --output-sync=target check
 	@$(MAKE) --no-print-directory -j3 --output-sync=target test-main test-examples test-frontend
 
