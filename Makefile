@@ -68,9 +68,9 @@ PYTEST_XDIST = $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --maxpro
 #   test-frontend  the frontend's node tests (`make check` ran its tsc), and `npm run e2e`, the
 #                  Playwright Test example (frontend/e2e) on Debian's Chromium and this venv
 test:
-	@# What the suites need, at once: the venv's packages, npm's and Debian's install side by side.
-	@$(MAKE) --no-print-directory -j4 $(VENV)/.installed-test frontend-deps $(VENDOR) debian-packages
-	@$(MAKE) --no-print-directory -j5 --output-sync=target check
+	@# The installs and `make check` in one run of make, at once: each step starts when what it
+	@# needs is there (mypy, the longest, as soon as the venv is, while npm still installs).
+	@$(MAKE) --no-print-directory -j6 --output-sync=target check $(VENDOR) debian-packages
 	@$(MAKE) --no-print-directory -j3 --output-sync=target test-main test-examples test-frontend
 
 test-main: $(VENV)/.installed-test debian-packages
@@ -144,7 +144,7 @@ check-format: $(VENV)/.installed-test
 check-types: $(VENV)/.installed-test
 	$(BIN)/mypy byoa visitor_ai mcp_server testwallet
 
-check-js: frontend-deps
+check-js: frontend-deps $(VENDOR)
 	cd frontend && npm run --silent typecheck
 
 clean:
