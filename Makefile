@@ -85,9 +85,10 @@ test-frontend: $(VENV)/.installed-test frontend-deps $(VENDOR) debian-packages
 	cd frontend && npm run e2e
 
 # The venv's packages are installed by uv (itself from PyPI, into the venv first): the same
-# resolution as pip from the same index, in about 10 s where pip took about 80 s of a fresh
-# clone's `make test` with warm caches. The venv keeps its pip (upgraded), which
-# tests/test_packaging.py uses as a site would.
+# versions as pip resolved, in 17 s where pip took 86 s of a fresh clone's `make test` (warm
+# caches). uv reads its own settings, not pip's: behind a private index, set UV_INDEX_URL (or
+# UV_DEFAULT_INDEX). The venv keeps its pip (upgraded), which tests/test_packaging.py uses as a
+# site would.
 $(VENV)/bin/python:
 	@python=$$(scripts/find-python) && "$$python" -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet uv

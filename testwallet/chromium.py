@@ -6,7 +6,7 @@ uses for headless runs (its "chrome-headless-shell"). It has the same pages, Web
 media streams (the fake microphone), WebMCP behind its flag and DevTools protocol, but none
 of the full browser's per-tab machinery: on this project's suite it spent about a fifth of
 the CPU per new page (0.04 s against 0.22 s in the browser process) and made the whole
-session's Chromium cost fall from about 10 to under 4 CPU minutes. A headed run (``--headed``)
+session's Chromium cost fall from about 10 to about 4 CPU minutes. A headed run (``--headed``)
 needs the full browser's window, so it gets ``/usr/bin/chromium``.
 """
 
