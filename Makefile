@@ -89,12 +89,12 @@ test-frontend: $(VENV)/.installed-test frontend-deps $(VENDOR) debian-packages
 # caches). uv reads its own settings, not pip's: behind a private index, set UV_INDEX_URL (or
 # UV_DEFAULT_INDEX). The venv keeps its pip (upgraded), which tests/test_packaging.py uses as a
 # site would.
+UV_INSTALL := $(BIN)/uv pip install --quiet --python $(BIN)/python
+
 $(VENV)/bin/python:
 	@python=$$(scripts/find-python) && "$$python" -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet uv
 	$(UV_INSTALL) --upgrade pip
-
-UV_INSTALL := $(BIN)/uv pip install --quiet --python $(BIN)/python
 
 $(VENV)/.installed: pyproject.toml $(VENV)/bin/python
 	$(UV_INSTALL) -e .

@@ -104,14 +104,20 @@ PROBE = (
 )
 
 
-def test_django_setup_leaves_the_mcp_sdk_unloaded_until_the_tools_are_asked_for(tmp_path):
+def probe(code, var_dir):
+    """Run `code` in a new Python process with the demo project's settings; return the words it printed."""
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "sites.config.settings",
-        "VISITOR_AI_VAR_DIR": str(tmp_path),
+        "VISITOR_AI_VAR_DIR": str(var_dir),
     }
-    done = subprocess.run([sys.executable, "-c", PROBE], env=env, capture_output=True, text=True, check=True)
-    assert done.stdout.split() == ["False", "True", "True"]
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split()
+
+
+def test_django_setup_leaves_the_mcp_sdk_unloaded_until_the_tools_are_asked_for(tmp_path):
+    assert probe(PROBE, tmp_path) == ["False", "True", "True"]
 
 
 # The ASGI application as a server process imports it, then the lifespan start-up uvicorn sends.
@@ -135,11 +141,4 @@ print(imported, started == "lifespan.startup.complete", "mcp" in sys.modules)
 
 def test_the_asgi_application_imports_the_mcp_sdk_when_its_lifespan_builds_the_server(tmp_path):
     # A daphne process (no lifespan) that never serves /api/mcp then never pays the SDK's import.
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "sites.config.settings",
-        "VISITOR_AI_VAR_DIR": str(tmp_path),
-    }
-    done = subprocess.run([sys.executable, "-c", ASGI_PROBE], env=env, capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["False", "True", "True"]
+    assert probe(ASGI_PROBE, tmp_path) == ["False", "True", "True"]
