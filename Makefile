@@ -47,11 +47,14 @@ run: $(VENV)/.installed vendor-if-npm
 
 # The main session runs on one pytest-xdist worker more than the cores (at most 4 workers: each
 # starts its own servers and Chromium), each worker with its own daphne processes, databases,
-# ports and temporary directories (testwallet/plugin.py); `--dist loadgroup` runs each
-# xdist_group on one worker (the multi-process fault and cluster tests, the five ASGI servers,
-# the wheel). The extra worker fills the time the others wait on a real clock (a 15 s recording,
-# a PostgreSQL restart, a rate limit's minute): on 2 cores the session took 7 min 43 s with 3
-# workers against 9 min 26 s with 2, the cores then 95% busy rather than about 78%.
+# ports and temporary directories (testwallet/plugin.py). Under `--dist loadgroup` the suite's
+# scheduler (tests/scheduling.py) hands out a whole module at a time, or a whole xdist_group (the
+# multi-process fault and cluster tests, the five ASGI servers, the wheel), the groups and the
+# costliest modules first: each module's servers and browsers start on one worker, not on each
+# (the session alone: 4 min 59 s against 5 min 38 s with the tests handed out one by one). The
+# extra worker fills the time the others wait on a real clock (a 15 s recording, a PostgreSQL
+# restart, a rate limit's minute): on 2 cores the session took 7 min 43 s with 3 workers against
+# 9 min 26 s with 2, the cores then 95% busy rather than about 78%.
 # PYTEST_WORKERS=0 runs it in one process, for pdb, -s or -p no:xdist.
 PYTEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 PYTEST_XDIST = $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --maxprocesses 4 --dist loadgroup)
