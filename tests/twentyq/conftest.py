@@ -8,8 +8,11 @@ import pytest
 
 
 @pytest.fixture
-def console(page):
-    """Record the errors the page logs (and uncaught exceptions) in a list."""
+async def console(page):
+    """Record the errors the page logs (and uncaught exceptions) in a list.
+
+    Async, as the page is: `page.on` starts a task on the session's loop, which a sync fixture
+    finds only while no earlier test of the worker has closed the current loop (asyncio.run)."""
     problems = []
     page.on("console", lambda m: m.type == "error" and problems.append(m.text))
     page.on("pageerror", lambda e: problems.append(str(e)))

@@ -476,7 +476,7 @@ async def test_a_streamed_call_is_answered_in_chunks_then_the_result():
 # -- the OpenAI-compatible backend ---------------------------------------------------
 
 
-def test_the_openai_compatible_backend_sends_chat_messages_and_reads_the_text():
+async def test_the_openai_compatible_backend_sends_chat_messages_and_reads_the_text():
     seen = []
 
     def handler(request):
@@ -489,7 +489,7 @@ def test_the_openai_compatible_backend_sends_chat_messages_and_reads_the_text():
         client=httpx.AsyncClient(transport=httpx.MockTransport(handler)),
     )
     messages = {"messages": [{"role": "user", "content": "Capital of France?"}]}
-    assert asyncio.run(backend.run("text.generate", messages, {"maxTokens": 20})) == {"text": "Paris"}
+    assert await backend.run("text.generate", messages, {"maxTokens": 20}) == {"text": "Paris"}
     assert seen[0] == {
         "model": "llama3.2",
         "messages": messages["messages"],
