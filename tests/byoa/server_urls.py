@@ -56,9 +56,16 @@ async def call(request):
 
 
 async def is_live(request):
-    """Say whether this browser session's pairing has a live connection, as a call would find it."""
+    """Say whether this browser session's pairing has a live connection, as a call would find it.
+
+    A live one's answer also says which pairing, and whether this process holds its connection
+    (else the database named another's address): what a test that waits for it to go reports.
+    """
     pairing = await aget_pairing(request, request.GET.get("site", "geo"), connected=True)
-    return answer({"live": pairing is not None})
+    if pairing is None:
+        return answer({"live": False})
+    local = current_hub().connections.get(pairing.pk) is not None
+    return answer({"live": True, "pairing": pairing.pk, "local": local})
 
 
 urlpatterns = [

@@ -58,19 +58,25 @@ async def browser(server):
     await browser.close()
 
 
+async def live_state(browser):
+    """Return what the server says of this browser's pairing: {"live": bool, and where when live}."""
+    return (await browser.http.get("/_test/live")).json()
+
+
 async def is_live(browser):
-    return (await browser.http.get("/_test/live")).json()["live"]
+    return (await live_state(browser))["live"]
 
 
 async def until_not_live(browser, bound=10.0):
-    """Wait (bounded) until the server has released the pairing; return whether it did."""
+    """Wait (bounded) until the server has released the pairing; return None, or what it last said."""
+    said = None
     try:
         async with asyncio.timeout(bound):
-            while await is_live(browser):
+            while (said := await live_state(browser))["live"]:
                 pass  # each check is a request to the server, not a sleep
     except TimeoutError:
-        return False
-    return True
+        return said
+    return None
 
 
 async def test_a_call_reaches_the_wallet_through_the_server(server, browser, direct_wallet):
@@ -88,7 +94,7 @@ async def test_after_a_wallet_says_bye_the_pairing_is_not_live_and_a_call_return
     assert wallet.opened, wallet.activity
     assert await is_live(browser)
     await wallet.close()  # bye, then the close frame right behind it
-    assert await until_not_live(browser), server.output()[-3000:]
+    assert (held := await until_not_live(browser)) is None, f"{held}\n{server.output()[-3000:]}"
     # A call timeout far beyond the HTTP client's: only an answer at once gets back.
     assert await browser.call("audio.transcribe", clip(), timeout=3600) == {"output": None}
     assert "Traceback" not in server.output(), server.output()[-3000:]
@@ -108,7 +114,7 @@ async def test_a_wallet_that_drops_mid_call_gives_the_caller_none(server, browse
         await started.wait()
     await wallet.drop()
     assert await asyncio.wait_for(caller, 20) == {"output": None}
-    assert await until_not_live(browser)
+    assert (held := await until_not_live(browser)) is None, f"{held}\n{server.output()[-3000:]}"
 
 
 async def paired_socket(server, browser):
@@ -131,4 +137,4 @@ async def test_a_frame_of_exactly_4_mib_is_read_and_one_over_it_ends_the_connect
     assert await closed_with(ws) in (1006, 1009, CloseCode.TOO_BIG)
     # A bound past the servers' own 10 s close timeout: after failing a connection, uvicorn's
     # legacy websockets protocol may wait that long for the TCP close before it says disconnect.
-    assert await until_not_live(browser, bound=30.0), server.output()[-3000:]
+    assert (held := await until_not_live(browser, bound=30.0)) is None, f"{held}\n{server.output()[-3000:]}"
