@@ -20,6 +20,7 @@ import websockets
 from byoa.protocol import CloseCode
 from tests.byoa.conftest import Browser, hello
 from tests.byoa.test_direct_link import FOUR_MB, PAD, clip, closed_with, code_of, raw_socket
+from tests.polling import until
 from testwallet.server import DaphneServer, HypercornServer, UvicornServer
 
 # make test's --dist loadgroup runs the module in one worker: each of the five servers starts once.
@@ -70,10 +71,15 @@ async def is_live(browser):
 async def until_not_live(browser, bound=10.0):
     """Wait (bounded) until the server has released the pairing; return None, or what it last said."""
     said = None
+
+    async def ask():
+        nonlocal said
+        said = await live_state(browser)
+        return said
+
     try:
         async with asyncio.timeout(bound):
-            while (said := await live_state(browser))["live"]:
-                pass  # each check is a request to the server, not a sleep
+            await until(ask, lambda state: not state["live"])
     except TimeoutError:
         return said
     return None

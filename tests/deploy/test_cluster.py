@@ -5,6 +5,7 @@ nginx (tests/deploy/conftest.py).
 """
 
 import asyncio
+import functools
 import re
 import time
 
@@ -16,6 +17,7 @@ from tests.byoa.conftest import Browser
 from tests.byoa.test_direct_link import clip
 from tests.deploy.conftest import ADMIN
 from tests.mcp_server.test_live import mcp_client
+from tests.polling import until
 
 # make test's --dist loadgroup runs the module in one worker: the session's cluster starts once.
 pytestmark = [pytest.mark.live, pytest.mark.xdist_group("deploy-cluster")]
@@ -181,8 +183,10 @@ async def test_a_catalog_change_made_elsewhere_shows_in_every_process_within_the
     try:
         for server in cluster.servers:
             async with asyncio.timeout(RECHECK_SECONDS + 5):
-                while await titles_on(server, "tolkien") != ["There and Back Again"]:
-                    pass
+                await until(
+                    functools.partial(titles_on, server, "tolkien"),
+                    lambda titles: titles == ["There and Back Again"],
+                )
         # Every process's index was reloaded within a recheck of the change (plus the requests' own time).
         assert time.monotonic() - changed < RECHECK_SECONDS + 5
     finally:

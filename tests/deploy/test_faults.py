@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from tests.mcp_server.test_live import mcp_client
+from tests.polling import until
 
 # make test's --dist loadgroup runs the module in one worker: production_cluster starts once.
 pytestmark = [pytest.mark.live, pytest.mark.xdist_group("deploy-production")]
@@ -86,8 +87,9 @@ async def test_postgres_restarted_gives_503_in_the_gap_and_every_process_recover
 
         async def recovery(url):
             async with asyncio.timeout(RECOVERY_BOUND_SECONDS):
-                while (await sign_in_attempt(client, url))[0].status_code != 200:
-                    pass
+                await until(
+                    lambda: sign_in_attempt(client, url), lambda attempt: attempt[0].status_code == 200
+                )
             return round(time.monotonic() - back, 2)
 
         recovered = dict(zip(everywhere, await asyncio.gather(*map(recovery, everywhere)), strict=True))
