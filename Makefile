@@ -145,9 +145,12 @@ check-lint: $(VENV)/.installed-test
 check-format: $(VENV)/.installed-test
 	$(BIN)/ruff format --check .
 
-# The four packages a site imports; [tool.mypy] in pyproject.toml says how strict.
+# The four packages a site imports; [tool.mypy] in pyproject.toml says how strict. mypy's parallel
+# mode (experimental in mypy 2, documented): one worker per core, at most 4. On a fresh 2-core clone
+# 11 s against 17 s, for 3 s more CPU; in `make test` it ends the check while the other core is idle.
+MYPY_WORKERS ?= $(shell n=$$(nproc); echo $$(( n < 4 ? n : 4 )))
 check-types: $(VENV)/.installed-test
-	$(BIN)/mypy byoa visitor_ai mcp_server testwallet
+	$(BIN)/mypy --num-workers $(MYPY_WORKERS) byoa visitor_ai mcp_server testwallet
 
 check-js: frontend-deps $(VENDOR)
 	cd frontend && npm run --silent typecheck
