@@ -20,17 +20,18 @@ unit. `-p no:xdist` or `PYTEST_WORKERS=0` runs no scheduler at all.
 
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
-from typing import Any
 
 import pytest
+from xdist.remote import Producer
 from xdist.scheduler import LoadGroupScheduling
+from xdist.workermanage import WorkerController
 
 #: How much more a test that drives Chromium costs than one that does not, about: measured from
 #: the main session's --durations (a page test takes about a second, most unit tests milliseconds).
 BROWSER_TEST_COST = 20
 # What pytest-playwright puts in a browser test's id: one parameter per browser, ours "chromium".
 BROWSER_PARAMETER = "chromium"
-# What loadgroup's worker appends to a grouped test's id (tests/conftest.py checks it is there).
+# What loadgroup's worker appends to a grouped test's id (pytest_collection_modifyitems below checks it).
 GROUP_SEPARATOR = "@"
 
 
@@ -42,7 +43,7 @@ def cost(nodeids: Iterable[str]) -> int:
 class ModuleScheduling(LoadGroupScheduling):
     """pytest-xdist's loadgroup scheduler, with a module's tests as one unit and the costliest first."""
 
-    def __init__(self, config: pytest.Config, log: Any = None) -> None:
+    def __init__(self, config: pytest.Config, log: Producer | None = None) -> None:
         super().__init__(config, log)
         self._ordered = False
 
@@ -52,7 +53,7 @@ class ModuleScheduling(LoadGroupScheduling):
             return GROUP_SEPARATOR + group  # a group's unit; no module path starts with "@"
         return nodeid.split("::", 1)[0]
 
-    def _assign_work_unit(self, node: Any) -> None:
+    def _assign_work_unit(self, node: WorkerController) -> None:
         # xdist fills its queue in `schedule()`, ordered by the number of tests, and hands out the
         # first unit straight after: the first hand-out is where the queue is complete to reorder.
         if not self._ordered:
@@ -72,7 +73,7 @@ def units_in_order(units: Mapping[str, dict[str, bool]]) -> list[tuple[str, dict
 
 
 @pytest.hookimpl(tryfirst=True, optionalhook=True)  # before xdist's own; optional: -p no:xdist
-def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> ModuleScheduling | None:
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Producer) -> ModuleScheduling | None:
     """Use ModuleScheduling under `--dist loadgroup` (the Makefile's); any other --dist as xdist has it."""
     if config.getvalue("dist") != "loadgroup":
         return None
