@@ -153,7 +153,8 @@ async def live_channel(pairing: Pairing | int, *, fresh: bool = False) -> str:
     connection = hub.connections.get(pk)
     if connection is not None:
         return connection.channel_name
-    found = "" if fresh else hub.addresses.get(pk)
+    kept = "" if fresh else hub.addresses.get(pk)
+    found = kept
     if not found:
         seen_since = clock.now() - timedelta(seconds=byoa_setting("LIVE_SECONDS"))
         found = (
@@ -168,7 +169,11 @@ async def live_channel(pairing: Pairing | int, *, fresh: bool = False) -> str:
     if inbox and not await hub.processes.is_fresh(inbox):
         hub.addresses.forget(pk)
         return ""
-    hub.addresses.put(pk, found)
+    if not kept:
+        # Kept from when it was read, not renewed each time it is asked for: a pairing asked about
+        # more often than the cache's seconds (a page polling its state) would otherwise be shown
+        # the address of a wallet that left, for as long as it is asked.
+        hub.addresses.put(pk, found)
     return found
 
 

@@ -21,6 +21,7 @@ from byoa.addresses import LiveAddresses
 from byoa.calls import call_wallet
 from byoa.hub import Hub
 from byoa.models import Pairing, ServerProcess
+from tests.polling import until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -97,6 +98,18 @@ async def test_an_address_read_once_is_used_again_without_reading_it(remote_hub)
     # ...a fresh one does, and forgets it.
     assert await pairings.live_channel(pairing, fresh=True) == ""
     assert len(remote_hub.addresses) == 0
+
+
+async def test_an_address_is_kept_from_when_it_was_read_however_often_it_is_asked_for(remote_hub):
+    remote_hub.addresses = LiveAddresses(seconds=0.2)
+    first = Remote(remote_hub, "first")
+    pairing = await new_pairing(first.channel_name)
+    assert await pairings.live_channel(pairing) == first.channel_name
+    await set_address(pairing, "")  # the wallet left: its consumer detached the pairing
+    # Asked more often than the cache's seconds, as a page polling its state asks: the address
+    # read before the wallet left still goes stale, and the database's "" is read.
+    async with asyncio.timeout(5):
+        assert await until(lambda: pairings.live_channel(pairing), lambda address: address == "") == ""
 
 
 async def test_a_call_to_a_wallet_that_reconnected_elsewhere_falls_back_to_its_new_address(remote_hub):
