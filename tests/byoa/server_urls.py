@@ -59,7 +59,8 @@ async def is_live(request):
     """Say whether this browser session's pairing has a live connection, as a call would find it.
 
     A live one's answer also says which pairing, and whether this process holds its connection
-    (else the database named another's address): what a test that waits for it to go reports.
+    (else its address came from the database, or from the moment it is kept after a read:
+    byoa.addresses): what a test that waits for it to go reports when it does not go.
     """
     pairing = await aget_pairing(request, request.GET.get("site", "geo"), connected=True)
     if pairing is None:
