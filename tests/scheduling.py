@@ -14,8 +14,8 @@ processes and clocks, then the modules by how much they do (a browser test
 counts for more than a unit test, see `cost`). The last units handed out are
 then the small ones, and the workers finish close together.
 
-Only the scope changes: pytest-xdist still decides when a worker gets its next
-unit. `-p no:xdist` or `PYTEST_WORKERS=0` runs no scheduler at all.
+Only the units and their order change: pytest-xdist still decides when a worker
+gets its next unit. `-p no:xdist` or `PYTEST_WORKERS=0` runs no scheduler at all.
 """
 
 from collections import OrderedDict

@@ -9,7 +9,7 @@ from tests.scheduling import BROWSER_TEST_COST, cost, units_in_order
 
 PROJECT = Path(__file__).resolve().parent.parent
 
-# Each test writes down which worker ran it, and when it started among that worker's tests.
+# Each test writes down which worker ran it, one line as it starts: a worker's lines are in its order.
 RECORDING_CONFTEST = """
 import os
 
