@@ -96,10 +96,13 @@ UV_INSTALL := $(BIN)/uv pip install --quiet --python $(BIN)/python
 
 $(VENV)/bin/python:
 	@python=$$(scripts/find-python) && "$$python" -m venv $(VENV)
+
+# Its own target, so that a venv made before make used uv gets it too.
+$(BIN)/uv: $(VENV)/bin/python
 	$(BIN)/python -m pip install --quiet uv
 	$(UV_INSTALL) --upgrade pip
 
-$(VENV)/.installed: pyproject.toml $(VENV)/bin/python
+$(VENV)/.installed: pyproject.toml $(BIN)/uv
 	$(UV_INSTALL) -e .
 	@touch $@
 
