@@ -39,6 +39,8 @@ async def use_extension(page):
 
 async def speak(page, stop_when_left="13 s left"):
     """Record until the countdown says `stop_when_left` and the meter moved, then press Stop."""
+    # The meter must start from nothing for the wait on it below to mean this recording's samples.
+    assert await page.locator("#level").evaluate("meter => meter.value") == 0
     await page.get_by_role("button", name="Speak your answer").click()
     await page.locator("#clip-countdown", has_text=stop_when_left).wait_for(timeout=10000)
     # The countdown starts before the first samples arrive: a Stop before them records nothing.
@@ -101,6 +103,14 @@ async def test_a_clip_over_the_cap_is_cut_at_15_seconds_before_it_is_sent(game, 
     assert byoa_extension.calls_of("audio.transcribe")[0].refused is None
 
 
+async def test_the_level_meter_falls_to_nothing_when_a_recording_ends(game, byoa_extension):
+    byoa_extension.reply("audio.transcribe", {"text": "Atlantis"})
+    await use_extension(game)
+    await speak(game, "14 s left")
+    await game.locator("#verdict[data-verdict]").wait_for(timeout=10000)
+    assert await game.locator("#level").evaluate("meter => meter.value") == 0
+
+
 async def test_a_declined_request_leaves_the_visitor_in_own_mode_who_types_and_scores(game, byoa_extension):
     byoa_extension.decline()
     await game.get_by_role("button", name="Answer by voice with my AI (extension)").click()
@@ -148,9 +158,15 @@ async def test_answering_faster_than_the_manifest_allows_is_told_to_wait_and_los
     await use_extension(page)
     for count in range(1, 41):
         await speak(page, "15 s left")
-        await byoa_extension.wait_until(
-            lambda ext, count=count: len(ext.calls) == count and ext.calls[-1].done, timeout=10
-        )
+        try:
+            await byoa_extension.wait_until(
+                lambda ext, count=count: len(ext.calls) == count and ext.calls[-1].done, timeout=10
+            )
+        except TimeoutError:
+            notice = await page.locator("#notice").text_content()
+            raise AssertionError(
+                f"clip {count}: {len(byoa_extension.calls)} calls; the page said {notice!r}"
+            ) from None
         await page.locator("#speak:enabled").wait_for(timeout=5000)
     await speak(page, "15 s left")
     await page.locator('#notice[data-waiting="true"]', has_text="may use your AI 40 times a minute").wait_for(

@@ -195,6 +195,8 @@ $('speak').addEventListener('click', async () => {
     $('stop').hidden = true;
     delete $('clip-countdown').dataset.recording;
     $('clip-countdown').textContent = '';
+    // The microphone is closed: the meter shows no level, and the next recording's starts from none.
+    /** @type {HTMLMeterElement} */ ($('level')).value = 0;
   }
   performance.mark('geography:clip-end');
   $('clip-info').textContent = `Clip: ${clip.seconds.toFixed(2)} s${clip.stoppedBy === 'cap' ? ` (stopped at the ${MAX_CLIP_SECONDS} s limit)` : ''}`;
