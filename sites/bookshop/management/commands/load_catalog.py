@@ -22,9 +22,9 @@ class Command(BaseCommand):
             entries = json.loads(file.read_text(encoding="utf-8"))
         except (OSError, ValueError) as error:
             raise CommandError(f"Cannot read the catalog {file}: {error}") from error
-        moods = {
-            slug: Mood.objects.get_or_create(slug=slug)[0] for entry in entries for slug in entry["moods"]
-        }
+        # Each mood once, in the order the catalog first names it (most are shared by many books).
+        slugs = dict.fromkeys(slug for entry in entries for slug in entry["moods"])
+        moods = {slug: Mood.objects.get_or_create(slug=slug)[0] for slug in slugs}
         for entry in entries:
             book, _ = Book.objects.update_or_create(
                 slug=entry["slug"],
