@@ -31,13 +31,9 @@ def spoken_wav(tmp_path_factory):
     return path
 
 
-@pytest_asyncio.fixture(scope="session", loop_scope="session")
+@pytest_asyncio.fixture(scope="module", loop_scope="session")
 async def mic_browser(browser_type, browser_type_launch_args, spoken_wav):
-    """Chromium whose microphone plays spoken_wav in a loop, allowed without asking.
-
-    One per worker for the six modules that record, as the session's own browser is: each test
-    still gets a browser session of its own (mic_page), and a launch is two seconds of CPU.
-    """
+    """Chromium whose microphone plays spoken_wav in a loop, allowed without asking."""
     args = [
         *browser_type_launch_args.get("args", []),
         "--use-fake-ui-for-media-stream",
