@@ -1,11 +1,14 @@
 """Settings come from the environment with safe defaults."""
 
+import asyncio
 import json
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
 
+import httpx
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -16,7 +19,9 @@ PROBE = (
     "'hosts': settings.ALLOWED_HOSTS, 'db': settings.DATABASES['default']['ENGINE'], "
     "'layer': settings.CHANNEL_LAYERS['default']['BACKEND'], 'byoa_redis': settings.BYOA['REDIS_URL'], "
     "'transport': type(__import__('byoa.hub').hub.current_hub().transport).__name__, "
-    "'proxy': settings.SECURE_PROXY_SSL_HEADER, 'secure_cookies': settings.SESSION_COOKIE_SECURE}))"
+    "'proxy': settings.SECURE_PROXY_SSL_HEADER, 'secure_cookies': settings.SESSION_COOKIE_SECURE, "
+    "'runserver': __import__('django.core.management').core.management.get_commands()['runserver'], "
+    "'twisted': 'twisted' in __import__('sys').modules}))"
 )
 
 
@@ -41,6 +46,46 @@ def test_defaults_are_safe_for_one_machine(tmp_path):
     assert values["layer"] == "channels.layers.InMemoryChannelLayer"
     assert values["byoa_redis"] is None and values["transport"] == "ChannelLayerTransport"
     assert values["proxy"] is None and values["secure_cookies"] is False
+
+
+def test_runserver_is_daphnes_and_no_other_process_that_sets_django_up_imports_twisted(tmp_path):
+    # daphne's app comes before staticfiles (the order daphne's own check, daphne.E001, asks for)
+    # without its config's import of the Twisted server (sites/config/apps.py).
+    values = settings_with(tmp_path)
+    assert values["runserver"] == "daphne"
+    assert values["twisted"] is False
+
+
+async def test_runserver_serves_the_site_through_daphne(tmp_path):
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL", "REDIS_URL"))}
+    env.update(
+        DJANGO_SETTINGS_MODULE="sites.config.settings", VISITOR_AI_VAR_DIR=str(tmp_path), DJANGO_DEBUG="1"
+    )
+    with socket.socket() as probe:  # a port free now; runserver takes a port, not a socket
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = await asyncio.create_subprocess_exec(
+        *(sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"),
+        cwd=ROOT,
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+    assert server.stdout is not None
+    said = b""
+    try:
+        async with asyncio.timeout(30):
+            while b"Listening on TCP address" not in said:
+                line = await server.stdout.readline()
+                assert line, f"runserver exited:\n{said.decode(errors='replace')}"
+                said += line
+            async with httpx.AsyncClient() as client:
+                script = await client.get(f"http://127.0.0.1:{port}/static/byoa/link.js")
+    finally:
+        server.terminate()
+        await server.wait()
+    assert b"Starting ASGI/Daphne" in said
+    assert script.status_code == 200 and "export" in script.text
 
 
 def test_secret_key_is_generated_once_outside_git_and_reused(tmp_path):

@@ -84,7 +84,9 @@ ALLOWED_HOSTS = _env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[:
 SERVE_STATIC = env_flag("DJANGO_SERVE_STATIC", default=True)
 
 INSTALLED_APPS = [
-    "daphne",  # first, so that `runserver` is daphne's (WebSockets included)
+    # daphne, first, so that `runserver` is daphne's (WebSockets included); through a config of
+    # our own that leaves its Twisted server out of every other process (sites/config/apps.py).
+    "sites.config.apps.DaphneRunserverConfig",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
