@@ -3,13 +3,16 @@
 import asyncio
 import json
 import os
-import socket
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import httpx
 import pytest
+from django.test import override_settings
+
+from sites.config.apps import runserver_is_daphnes
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -56,16 +59,24 @@ def test_runserver_is_daphnes_and_no_other_process_that_sets_django_up_imports_t
     assert values["twisted"] is False
 
 
+def test_daphnes_app_after_staticfiles_is_a_system_check_error():
+    assert runserver_is_daphnes() == []
+    misordered = ["django.contrib.staticfiles", "sites.config.apps.DaphneRunserverConfig"]
+    with override_settings(INSTALLED_APPS=misordered):
+        assert [error.id for error in runserver_is_daphnes()] == ["config.E001"]
+
+
+@pytest.mark.live
 async def test_runserver_serves_the_site_through_daphne(tmp_path):
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL", "REDIS_URL"))}
     env.update(
-        DJANGO_SETTINGS_MODULE="sites.config.settings", VISITOR_AI_VAR_DIR=str(tmp_path), DJANGO_DEBUG="1"
+        DJANGO_SETTINGS_MODULE="sites.config.settings",
+        VISITOR_AI_VAR_DIR=str(tmp_path),
+        DJANGO_DEBUG="1",
+        PYTHONUNBUFFERED="1",  # runserver prints its banner to a pipe without flushing
     )
-    with socket.socket() as probe:  # a port free now; runserver takes a port, not a socket
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
     server = await asyncio.create_subprocess_exec(
-        *(sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"),
+        *(sys.executable, "manage.py", "runserver", "--noreload", "127.0.0.1:0"),  # it logs the port it took
         cwd=ROOT,
         env=env,
         stdout=asyncio.subprocess.PIPE,
@@ -75,15 +86,24 @@ async def test_runserver_serves_the_site_through_daphne(tmp_path):
     said = b""
     try:
         async with asyncio.timeout(30):
-            while b"Listening on TCP address" not in said:
+            while not (listening := re.search(rb"Listening on TCP address 127\.0\.0\.1:(\d+)", said)):
                 line = await server.stdout.readline()
                 assert line, f"runserver exited:\n{said.decode(errors='replace')}"
                 said += line
             async with httpx.AsyncClient() as client:
-                script = await client.get(f"http://127.0.0.1:{port}/static/byoa/link.js")
+                script = await client.get(f"http://127.0.0.1:{int(listening[1])}/static/byoa/link.js")
+    except TimeoutError:
+        raise AssertionError(
+            f"runserver did not serve within 30 s:\n{said.decode(errors='replace')}"
+        ) from None
     finally:
-        server.terminate()
-        await server.wait()
+        if server.returncode is None:
+            server.terminate()
+            try:
+                await asyncio.wait_for(server.wait(), 10)
+            except TimeoutError:
+                server.kill()
+                await server.wait()
     assert b"Starting ASGI/Daphne" in said
     assert script.status_code == 200 and "export" in script.text
 
