@@ -28,13 +28,22 @@ PROBE = (
 )
 
 
-def settings_with(tmp_path, **env):
+def site_environment(tmp_path, **env):
+    """Return this process's environment without the site's own settings, the project's settings
+    module and its data in `tmp_path`, and then `env`."""
     clean = {
         k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL", "REDIS_URL"))
     }
-    clean.update(
-        {"DJANGO_SETTINGS_MODULE": "sites.config.settings", "VISITOR_AI_VAR_DIR": str(tmp_path)}, **env
-    )
+    return {
+        **clean,
+        "DJANGO_SETTINGS_MODULE": "sites.config.settings",
+        "VISITOR_AI_VAR_DIR": str(tmp_path),
+        **env,
+    }
+
+
+def settings_with(tmp_path, **env):
+    clean = site_environment(tmp_path, **env)
     out = subprocess.run(
         [sys.executable, "-c", PROBE], env=clean, cwd=ROOT, capture_output=True, text=True, check=True
     )
@@ -68,13 +77,8 @@ def test_daphnes_app_after_staticfiles_is_a_system_check_error():
 
 @pytest.mark.live
 async def test_runserver_serves_the_site_through_daphne(tmp_path):
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL", "REDIS_URL"))}
-    env.update(
-        DJANGO_SETTINGS_MODULE="sites.config.settings",
-        VISITOR_AI_VAR_DIR=str(tmp_path),
-        DJANGO_DEBUG="1",
-        PYTHONUNBUFFERED="1",  # runserver prints its banner to a pipe without flushing
-    )
+    # PYTHONUNBUFFERED: runserver prints its banner to a pipe without flushing.
+    env = site_environment(tmp_path, DJANGO_DEBUG="1", PYTHONUNBUFFERED="1")
     server = await asyncio.create_subprocess_exec(
         *(sys.executable, "manage.py", "runserver", "--noreload", "127.0.0.1:0"),  # it logs the port it took
         cwd=ROOT,
@@ -150,11 +154,7 @@ LOG_A_REQUEST_WARNING = (
 
 @pytest.mark.parametrize("debug", ["0", "1"])
 def test_a_django_request_warning_is_logged_once(tmp_path, debug):
-    clean = {
-        k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL", "REDIS_URL"))
-    }
-    clean.update({"DJANGO_SETTINGS_MODULE": "sites.config.settings", "VISITOR_AI_VAR_DIR": str(tmp_path)})
-    clean["DJANGO_DEBUG"] = debug
+    clean = site_environment(tmp_path, DJANGO_DEBUG=debug)
     done = subprocess.run(
         [sys.executable, "-c", LOG_A_REQUEST_WARNING],
         env=clean,
