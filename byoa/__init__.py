@@ -30,9 +30,9 @@ The modules behind them:
 - ``pairings``: pairings in the database
 - ``hub``: what one process runs for BYOA, started and closed as one:
   ``connections`` (its live wallet connections: same-process calls skip the
-  transport), ``transport`` (its inbox and the path to other processes: Redis
-  on redis-py, ``redis_transport``, or the channel layer, ``transport``),
-  ``addresses`` (other processes' live addresses, read recently), ``processes``
+  transport), ``transport`` (its inbox and the path to other processes: the
+  channel layer, ``transport``, or a speed-up's, ``visitor_ai.speedups``),
+  ``addresses`` (other processes' live addresses), ``processes``
   (liveness records, beat and sweep), ``receipts`` (call receipts, written in
   batches)
 - ``conf``: the ``BYOA`` settings, each declared once; ``checks``: the system

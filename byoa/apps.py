@@ -39,12 +39,17 @@ class ByoaConfig(AppConfig):
 
     def ready(self) -> None:
         from django.contrib.auth.signals import user_logged_out
+        from django.core.checks import register
 
         from byoa import checks  # noqa: F401  (registers the system checks)
         from byoa.conf import Settings
         from byoa.hub import Hub
         from byoa.models import Pairing
         from byoa.pairings import forget_deleted, forget_logged_out
+        from visitor_ai.speedups.checks import check_speedups
+
+        # The hub's transport and caches read VISITOR_AI_SPEEDUPS; a site may install byoa alone.
+        register(check_speedups)
 
         self.settings = Settings()
         setting_changed.connect(self.settings.forget, dispatch_uid=f"byoa-settings-{id(self)}")

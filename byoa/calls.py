@@ -19,11 +19,11 @@ Server -> wallet calls: the one API a site's code uses to reach a visitor's wall
 This module never holds a socket. When the pairing's live connection is in
 this process (the hub's ``connections``, ``byoa.hub``), the call goes to it
 directly and its outcome comes back through a ``LocalReply``; otherwise it
-travels over the hub's transport (``byoa.transport``, ``byoa.redis_transport``)
-to the process that holds the connection, and the outcome comes back to the
-caller's own process. An address found stale on the way (``events.GONE``: the
-connection left it before the call reached any wallet) is read again from the
-database and the call sent once more (``byoa.addresses``). Either way
+travels over the hub's transport (``byoa.transport``) to the process that
+holds the connection, and the outcome comes back to the caller's own process.
+An address found stale on the way (``events.GONE``: the connection left it
+before the call reached any wallet) is read again from the database and the
+call sent once more. Either way
 ``None`` comes at once when the wallet is away, when the call is over the
 grant (skill, model, expiry, ``maxParallelCalls``), when the connection drops
 mid-call, when no process reads the address's inbox or the transport fails;

@@ -11,7 +11,6 @@ runs no checks of its own).
     byoa.E005  a setting's value has the wrong type (e.g. CALL_LOG not a bool)
     byoa.E006  BYOA["ROUTE_COOKIE"] is no name nginx can read ($cookie_<name>: letters,
                digits, _), or it is the session's or CSRF's cookie
-    byoa.E007  BYOA["REDIS_URL"] is not a redis://, rediss:// or unix:// URL, or redis-py is missing
     byoa.E010  a manifest file cannot be read or is not JSON
     byoa.E011  a manifest breaks the draft rules (bringyourownagent)
     byoa.E012  an extension field (limits, text.generate models) is invalid
@@ -76,7 +75,6 @@ def check_settings(app_configs: object, **kwargs: object) -> list[checks.CheckMe
             )
         )
     errors.extend(_route_cookie_errors(settings))
-    errors.extend(_redis_errors(byoa_setting("REDIS_URL")))
     return errors
 
 
@@ -94,34 +92,6 @@ def _route_cookie_errors(settings: object) -> list[checks.CheckMessage]:
             "deploy/nginx.conf.template), and not the session's or CSRF's cookie name; "
             f"the default is {DEFAULTS['ROUTE_COOKIE']!r}.",
             id="byoa.E006",
-        )
-    ]
-
-
-def _redis_errors(url: object) -> list[checks.CheckMessage]:
-    """Report a REDIS_URL the transport (byoa.redis_transport) could never connect with."""
-    if not isinstance(url, str) or not url:
-        return []  # None: the channel layer; a wrong type is E005's
-    scheme, separator, _rest = url.partition("://")
-    if scheme not in ("redis", "rediss", "unix") or not separator:
-        # Only the scheme, and only when there is one: the URL may carry a password.
-        problem = (
-            f"its scheme is {scheme!r}, not" if separator and scheme.isalpha() else "it names no scheme:"
-        )
-        problem += " redis://, rediss:// or unix://"
-    else:
-        try:
-            import redis  # noqa: F401  (the "scale" extra's)
-        except ImportError:
-            problem = "redis-py is not installed"
-        else:
-            return []
-    return [
-        checks.Error(
-            f"BYOA['REDIS_URL'] cannot be used: {problem}.",
-            hint="Set it to e.g. 'redis://127.0.0.1:6379/0' and install the project's 'scale' extra "
-            "(pip install 'visitor-ai[scale]'), or to None for one process on the channel layer.",
-            id="byoa.E007",
         )
     ]
 

@@ -131,14 +131,6 @@ SETTINGS: tuple[Setting, ...] = (
         30,
         "the wallets' ping interval; a connection silent for 1.5 times this is closed, its calls `None`",
     ),
-    # The deployment's REDIS_URL (sites/config/settings.py); the in-memory layer serves one process.
-    Setting(
-        "REDIS_URL",
-        None,
-        "the Redis that carries calls between processes (`byoa/redis_transport.py`); "
-        "`None`: the channel layer",
-        (str, type(None)),
-    ),
     Setting(
         "CALL_LOG",
         True,

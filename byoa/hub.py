@@ -4,13 +4,14 @@ The hub: everything one server process holds for BYOA, in one object.
 - ``connections`` (``byoa.connections``): the live wallet connections, by
   pairing and by key;
 - ``transport``: the inbox by which other processes reach those connections,
-  its reader, and the replies of remote callers: on Redis with redis-py
-  (``byoa.redis_transport``) when ``BYOA["REDIS_URL"]`` is set, else on the
-  channel layer (``byoa.transport``, which declares what both offer);
-- ``addresses`` (``byoa.addresses``): the live addresses of pairings held by
-  other processes, as last read from the database;
-- ``session_pairings`` (``byoa.session_pairings``): the pairing each browser
-  session's requests reach, as last read from the session and the database;
+  its reader, and the replies of remote callers: on the channel layer
+  (``byoa.transport``, which declares what every transport offers), or on
+  Redis with redis-py when the site turned on the ``redis_transport``
+  speed-up (``visitor_ai.speedups``);
+- ``addresses`` and ``session_pairings``: the live addresses of pairings held
+  by other processes, and the pairing each browser session's requests reach,
+  each read from the database when asked, or kept a few seconds when the site
+  turned on the ``address_cache`` or ``pairing_cache`` speed-up;
 - ``processes`` (``byoa.processes``): this process's liveness record, its beat
   and sweep, and what it knows of the other processes;
 - the silence watch: a connection whose wallet sends nothing (not even its
@@ -48,13 +49,14 @@ from channels.db import database_sync_to_async
 from django.apps import apps
 from django.core.exceptions import ImproperlyConfigured
 
-from byoa.addresses import LiveAddresses
 from byoa.conf import byoa_setting
 from byoa.connections import Connection, Connections
 from byoa.processes import ProcessRecords
 from byoa.receipts import ReceiptWriter
-from byoa.session_pairings import SessionPairings
 from byoa.transport import ChannelLayerTransport, Transport, key_of
+from visitor_ai import speedups
+from visitor_ai.speedups.addresses import LiveAddresses
+from visitor_ai.speedups.session_pairings import SessionPairings
 
 if TYPE_CHECKING:
     from byoa.apps import ByoaConfig
@@ -90,8 +92,11 @@ class Hub:
     def __init__(self, transport: Transport | None = None) -> None:
         self.connections = Connections()
         self.transport = transport if transport is not None else self._transport(self.connections)
-        self.addresses = LiveAddresses()
-        self.session_pairings = SessionPairings()
+        # With its speed-up off, each keeps nothing: every question is read from the database.
+        address_cache = speedups.options("address_cache")
+        self.addresses = LiveAddresses(address_cache["SECONDS"] if address_cache else 0)
+        pairing_cache = speedups.options("pairing_cache")
+        self.session_pairings = SessionPairings(pairing_cache["SECONDS"] if pairing_cache else 0)
         self.processes = ProcessRecords()
         self.receipts = ReceiptWriter()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -103,12 +108,12 @@ class Hub:
 
     @staticmethod
     def _transport(connections: Connections) -> Transport:
-        """Return the transport the settings choose: Redis with a ``REDIS_URL``, else the channel layer."""
-        url = byoa_setting("REDIS_URL")
-        if url:
-            from byoa.redis_transport import RedisTransport  # redis-py comes with the "scale" extra
+        """Return the channel layer's transport, or Redis's when the site chose that speed-up."""
+        redis = speedups.options("redis_transport")
+        if redis is not None:
+            from visitor_ai.speedups.redis_transport import RedisTransport  # redis-py: the "scale" extra
 
-            return RedisTransport(connections, url)
+            return RedisTransport(connections, redis["URL"])
         return ChannelLayerTransport(connections)
 
     # -- life cycle

@@ -141,8 +141,9 @@ async def live_channel(pairing: Pairing | int, *, fresh: bool = False) -> str:
     """Return the address (byoa.transport) of a pairing's live connection, or "" when away or not active.
 
     A connection held by another process is known from the database, and the
-    address read is kept for a moment (``byoa.addresses``: what makes a stale
-    one safe); ``fresh=True`` reads it again. If that process died, its
+    address read may be kept for a moment (the ``address_cache`` speed-up,
+    ``visitor_ai.speedups.addresses``: what makes a stale one safe);
+    ``fresh=True`` reads it again. If that process died, its
     address stays behind until the sweep (``byoa.processes``); until then, a
     connection whose process stopped beating is treated as gone and its calls
     fail at once instead of waiting for their timeout. So is one not seen
@@ -198,7 +199,7 @@ async def aget_pairing(
     created. With ``connected=True``, return it only while its wallet is
     connected now (``live_channel``); otherwise ``call_wallet`` finds out, and
     answers ``None`` at once for a wallet that is away. A pairing found is kept for the
-    session a moment (``byoa.session_pairings``: what may be stale, and for how long).
+    session a moment with the ``pairing_cache`` speed-up (``visitor_ai.speedups.session_pairings``).
     """
     found = current_hub().session_pairings
     session_key = request.session.session_key  # the cookie's: reading it loads nothing

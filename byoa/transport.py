@@ -24,8 +24,8 @@ tries again with a backoff of at most ``MAX_BACKOFF`` seconds.
 
 This is the one part of the hub (``byoa.hub``) that knows the channel layer.
 Every transport offers the methods of ``Transport``, declared here beside the
-address format they share; ``byoa.redis_transport`` is the other one (the
-hub's choice: ``BYOA["REDIS_URL"]``). A call that names a connection no longer
+address format they share; ``visitor_ai.speedups.redis_transport`` is the
+other one (the ``redis_transport`` speed-up). A call that names a connection no longer
 at its address gets ``events.LEFT`` at once: it reached no wallet, so the
 caller may look the address up again and resend it (``byoa.calls``).
 """

@@ -1,7 +1,7 @@
 """
 Build a site's one ASGI application: Django's pages (and, in development, the
-static files), the MCP endpoint and the WebSocket routes, for daphne or uvicorn.
-A site's ``asgi.py``::
+static files), the MCP endpoint and the WebSocket routes, for uvicorn, daphne
+or any ASGI server. A site's ``asgi.py``::
 
     import os
 
@@ -9,26 +9,18 @@ A site's ``asgi.py``::
 
     from visitor_ai.asgi import get_asgi_application
 
-    application = get_asgi_application(gc_freeze=True)
+    application = get_asgi_application()
 
 Only what ``INSTALLED_APPS`` holds is routed: ``mcp_server`` adds its endpoint
 (``MCP_SERVER["PATH"]``, ``/api/mcp``) and the lifespan, ``byoa`` adds the
 wallet route (``BYOA["WS_PATH"]``, ``/byoa/ws``).
 
-With ``gc_freeze=True`` (a site's ``asgi.py``, once per process) the URLconf
-is imported now rather than at the first request, and everything made so far
-(settings, apps, models, every view module, the manifests) is moved out of the
-cyclic garbage collector's way with ``gc.freeze()``: it lives as long as the
-process, and an older generation's collection then walks what requests left
-(~12,000 objects in the demo project) rather than ~170,000 start-up objects
-too (``benchmarks/visitor_action.py`` prints both, and the collector's CPU per
-request). Leave it off where the application is built more than once in a
-process (tests): a cycle frozen in is never collected, even once it is dropped.
-
-Django's pages are served by ``visitor_ai.handler.ASGIHandler``: Django's
-ASGI handler, keeping a thread per concurrent request rather than starting one
-per request, and loading Django's security middleware as its event-loop
-subclasses (``visitor_ai.middleware.ON_THE_LOOP``).
+Django's pages are served by Django's own ``ASGIHandler``, with the site's
+``MIDDLEWARE`` as Django loads it; a site that turned on one of the handler's
+speed-ups (``request_threads``, ``loop_middleware``, ``static_files``) gets
+``visitor_ai.speedups.handler.ASGIHandler`` instead, and with ``gc_freeze``
+start-up's objects are frozen once the application is built
+(``visitor_ai.speedups``).
 
 Origin policy, route by route:
 - HTTP pages: Django's own CSRF and host checks.
@@ -45,7 +37,6 @@ Origin policy, route by route:
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -65,21 +56,18 @@ def get_asgi_application(
     *,
     serve_static: bool | None = None,
     websocket_routes: Sequence[URLPattern] = (),
-    gc_freeze: bool = False,
 ) -> ProtocolTypeRouter:
-    """Return the site's ASGI application; static files are served when ``serve_static`` (default: DEBUG).
-
-    With ``gc_freeze``, load the URLconf and freeze what start-up made (see the module's docstring).
-    """
+    """Return the site's ASGI application; static files are served when ``serve_static`` (default: DEBUG)."""
     # Set Django up (apps, settings) before importing anything that uses models, as
-    # django.core.asgi.get_asgi_application() does; then Django's handler with its threads
-    # kept and its security middleware on the event loop (visitor_ai.handler).
+    # django.core.asgi.get_asgi_application() does.
     django.setup(set_prefix=False)
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+    from django.core.handlers.asgi import ASGIHandler
 
-    from visitor_ai.handler import ASGIHandler
+    from visitor_ai import speedups
+    from visitor_ai.speedups.handler import chosen_handler
 
-    django_application: ASGIHandler | ASGIStaticFilesHandler = ASGIHandler()
+    django_application: ASGIHandler | ASGIStaticFilesHandler = chosen_handler() or ASGIHandler()
 
     from channels.routing import ProtocolTypeRouter
     from django.apps import apps
@@ -122,19 +110,11 @@ def get_asgi_application(
     if websockets:
         protocols["websocket"] = _router(websockets)
     application = ProtocolTypeRouter(protocols)
-    if gc_freeze:
-        _freeze_start_up_objects()
+    if speedups.options("gc_freeze") is not None:
+        from visitor_ai.speedups.freeze import freeze_start_up
+
+        freeze_start_up()
     return application
-
-
-def _freeze_start_up_objects() -> None:
-    """Import the URLconf, collect start-up's garbage, and freeze the rest for the process's life."""
-    from django.urls import get_resolver
-
-    get_resolver().url_patterns  # noqa: B018  # imports every URL module and so every view module
-    # Garbage first: what is frozen is never collected, and start-up leaves cycles behind (imports).
-    gc.collect()
-    gc.freeze()
 
 
 def _router(routes: list[URLPattern]) -> URLRouter:

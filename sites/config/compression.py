@@ -1,7 +1,5 @@
 """
-Compress the pages: Django's GZipMiddleware for whole responses only, its hook
-run on the event loop under ASGI (visitor_ai.middleware.EventLoopHooks: gzip
-blocks on nothing, so it needs no thread hop).
+Compress the pages: Django's GZipMiddleware for whole responses only.
 
 Static files come compressed already (WhiteNoise serves collectstatic's gzip and
 brotli copies). Django's gzip adds random bytes to each response against BREACH,
@@ -12,10 +10,8 @@ from django.http import HttpRequest
 from django.http.response import HttpResponseBase
 from django.middleware.gzip import GZipMiddleware
 
-from visitor_ai.middleware import EventLoopHooks
 
-
-class PageGZipMiddleware(EventLoopHooks, GZipMiddleware):
+class PageGZipMiddleware(GZipMiddleware):
     """Gzip whole responses; leave streamed ones (a move's events, /byoa/wait) as they go."""
 
     def process_response(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:

@@ -24,6 +24,9 @@ environment, with defaults that are safe to run on one machine:
     DJANGO_HSTS_SECONDS   Strict-Transport-Security max-age (default 0: no header)
     DJANGO_HSTS_PRELOAD   "1" to add includeSubDomains and preload to that header
     DATABASE_POOL_SIZE    PostgreSQL connections per server process at most (default 10)
+    VISITOR_AI_SPEEDUPS   "all", or comma-separated names of visitor_ai.speedups to turn
+                          on (default: none, Django's and Channels' own machinery);
+                          redis_transport needs REDIS_URL
 
 README.md's "Configuration" and "Deployment" sections say which of these a
 production-like deployment sets.
@@ -34,8 +37,8 @@ import secrets
 from pathlib import Path
 
 import dj_database_url
+import django
 from django.core.exceptions import ImproperlyConfigured
-from django.utils.csp import CSP
 
 from byoa.environment import env_flag
 from byoa.protocol import MAX_FRAME_BYTES
@@ -84,9 +87,8 @@ ALLOWED_HOSTS = _env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[:
 SERVE_STATIC = env_flag("DJANGO_SERVE_STATIC", default=True)
 
 INSTALLED_APPS = [
-    # daphne, first, so that `runserver` is daphne's (WebSockets included); through a config of
-    # our own that leaves its Twisted server out of every other process (sites/config/apps.py).
-    "sites.config.apps.DaphneRunserverConfig",
+    # daphne, first, so that `runserver` is daphne's (WebSockets included), as Channels' docs say.
+    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -104,22 +106,19 @@ INSTALLED_APPS = [
     "testwallet.relay",  # `?testwallet=1`, DEBUG only: the stand-ins' model relay and its scripted players
 ]
 
-# Under ASGI each of Django's own middleware classes hops to a thread and back, twice a request;
-# visitor_ai.middleware's subclasses run the same hooks on the event loop. Django's security
-# middleware stays Django's (check --deploy finds it by name); benchmarks/visitor_action.py
-# measures what its hops cost.
+# Django's own classes, as startproject writes them, and three of the demos' own.
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Before anything that writes the body; after WhiteNoise (inserted below), so static files skip it.
     "sites.config.compression.PageGZipMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
-    "visitor_ai.middleware.SessionMiddleware",
-    "visitor_ai.middleware.CommonMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     # The admin's login (admin.E408); the demo pages never read request.user.
-    "visitor_ai.middleware.AuthenticationMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
     # The admin's messages (admin.E409), and Twenty Questions' errors after a plain form post.
-    "visitor_ai.middleware.MessageMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "testwallet.relay.middleware.TestWalletMiddleware",
     # Last, so that its process_exception sees a view's database error first.
@@ -145,6 +144,16 @@ TEMPLATES = [
     },
 ]
 
+# The speed-ups (visitor_ai.speedups; the docs' "Turn on the speed-ups" page): off unless named.
+_SPEEDUP_NAMES = _env_list("VISITOR_AI_SPEEDUPS", [])
+if _SPEEDUP_NAMES == ["all"]:
+    _SPEEDUP_NAMES = ["request_threads", "loop_middleware", "static_files", "gc_freeze"]
+    _SPEEDUP_NAMES += ["pairing_cache", "address_cache"]
+    _SPEEDUP_NAMES += ["redis_transport"] if os.environ.get("REDIS_URL") else []
+VISITOR_AI_SPEEDUPS = {name: {} for name in _SPEEDUP_NAMES}
+if "redis_transport" in VISITOR_AI_SPEEDUPS:
+    VISITOR_AI_SPEEDUPS["redis_transport"] = {"URL": os.environ.get("REDIS_URL", "")}
+
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}",
@@ -153,15 +162,17 @@ DATABASES = {
 }
 # Under Django's own ASGI handler each request runs its queries in a new thread,
 # so persistent connections would never be reused (Django's docs: disable them
-# under ASGI, use a pool). visitor_ai's handler keeps request threads
-# (visitor_ai/handler.py), so on SQLite each kept thread keeps its connection:
-# a new one costs ~0.8 ms of CPU a request (the file opened, the schema read;
-# benchmarks/visitor_action.py), one kept costs nothing. On PostgreSQL,
+# under ASGI, use a pool). The request_threads speed-up keeps request threads
+# (visitor_ai.speedups.handler), and then on SQLite each kept thread keeps its
+# connection rather than opening the file and reading the schema again. On PostgreSQL,
 # psycopg's pool, one per process: it checks a connection before handing it
 # out, so after a database restart the next request gets a fresh connection
 # rather than a dead one; a request waits at most the pool's timeout for one,
 # then fails with a 503 (sites/config/errors.py) instead of hanging.
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+if (
+    DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
+    and "request_threads" in VISITOR_AI_SPEEDUPS
+):
     DATABASES["default"]["CONN_MAX_AGE"] = None  # kept as long as its thread: a local file
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     from psycopg_pool import ConnectionPool
@@ -184,9 +195,8 @@ if "DATABASE_URL" not in os.environ and not VAR_DIR.is_dir():
     DATABASES = {"default": {"ENGINE": "django.db.backends.dummy"}}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# BYOA's calls between processes do not use the channel layer when BYOA["REDIS_URL"] is set
-# (below: byoa/redis_transport.py); it stays for any other consumer, and for BYOA with
-# REDIS_URL None, so its BYOA capacity below still holds then.
+# Beyond one process, Channels' Redis layer, as Channels' docs configure it: BYOA's calls
+# between processes travel on it (byoa/transport.py), unless the redis_transport speed-up is on.
 if os.environ.get("REDIS_URL"):
     CHANNEL_LAYERS = {
         "default": {
@@ -203,12 +213,6 @@ if os.environ.get("REDIS_URL"):
                         "socket_connect_timeout": 2,
                     }
                 ],
-                # Every BYOA channel of a process is one Redis list in channels-redis
-                # (byoa.transport: one prefix), so its capacity bounds all the calls, acks,
-                # chunks and results waiting for that process at once; the default
-                # (100) refused most calls at 400 in flight (benchmarks/byoa_calls.py
-                # --two-processes). Events still expire after the layer's 60 s.
-                "channel_capacity": {"byoa.*": 2000},
             },
         }
     }
@@ -223,6 +227,19 @@ DAPHNE_WEBSOCKET_MAX_FRAME_SIZE = MAX_FRAME_BYTES
 
 # A strict policy: scripts and styles only from our own files, nothing inline,
 # no frames, no plugins. Pages that need more say so in their own views.
+# Django 6.0 brought the policy's middleware: the demos need it. The framework's
+# tests run these settings on Django 5.2 too (`make matrix`), without a policy.
+if django.VERSION >= (6, 0):
+    from django.utils.csp import CSP
+else:
+    MIDDLEWARE.remove("django.middleware.csp.ContentSecurityPolicyMiddleware")
+    TEMPLATES[0]["OPTIONS"]["context_processors"].remove("django.template.context_processors.csp")
+
+    class CSP:  # the policy's keywords, as django.utils.csp spells them (the policy is unused on 5.2)
+        SELF = "'self'"
+        NONE = "'none'"
+
+
 SECURE_CSP = {
     "default-src": [CSP.SELF],
     "script-src": [CSP.SELF],
@@ -275,11 +292,10 @@ STORAGES = {
     },
 }
 if SERVE_STATIC and not DEBUG:
-    # WhiteNoise (visitor_ai/middleware.py: without a warning under ASGI), right after
-    # SecurityMiddleware as WhiteNoise asks: static files skip the rest.
+    # WhiteNoise, right after SecurityMiddleware as WhiteNoise asks: static files skip the rest.
     MIDDLEWARE.insert(
         MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
-        "visitor_ai.middleware.StaticFilesMiddleware",
+        "whitenoise.middleware.WhiteNoiseMiddleware",
     )
 # Before the first collectstatic (tests rendering pages in-process, a server
 # started without it) pages name the readable files and WhiteNoise serves them
@@ -325,8 +341,6 @@ BYOA = {
     "CODE_SECONDS": 120,
     "HELLO_SECONDS": 10,
     "MAX_FRAME_BYTES": DAPHNE_WEBSOCKET_MAX_MESSAGE_SIZE,
-    # Calls between processes go over Redis on redis-py (byoa/redis_transport.py), not the channel layer.
-    "REDIS_URL": os.environ.get("REDIS_URL") or None,
 }
 
 # The model of the by-hand stand-in wallets (`?testwallet=1`, DEBUG only; see

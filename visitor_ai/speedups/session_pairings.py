@@ -1,13 +1,14 @@
 """
 The pairing a browser session's requests reach, as this process last read it
-(its hub's, ``byoa.hub``): what ``byoa.pairings.aget_pairing`` answers.
+(its hub's, ``byoa.hub``): the ``pairing_cache`` speed-up
+(``visitor_ai.speedups``), behind ``byoa.pairings.aget_pairing``.
 
 Finding it costs two queries a request: the session's BYOA visitor id (the
 session's load) and the visitor's newest active pairing for the manifest,
-each a trip to the request's database thread (~0.5 ms of CPU each,
-``benchmarks/visitor_action.py``), on every action a page makes. So a
-pairing found is kept here for ``SECONDS``, by session key and manifest, and
-a session that has none is never kept: a wallet that pairs is found at once.
+each a trip to the request's database thread, on every action a page makes.
+With the speed-up on, a pairing found is kept for its ``SECONDS``, by session
+key and manifest, and a session that has none is never kept: a wallet that
+pairs is found at once. Off, the hub's ``SessionPairings(0)`` keeps nothing.
 
 What may be stale, and for how long:
 
@@ -48,8 +49,6 @@ if TYPE_CHECKING:  # the hub, and so this module, is made while the app registry
 
 __all__ = ["SessionPairings"]
 
-#: How long a pairing found for a session is answered without reading it again.
-SECONDS = 10.0
 #: The most entries kept: past it, the expired ones go, and all of them if none had.
 MOST = 10_000
 
@@ -63,7 +62,7 @@ class _Entry:
 class SessionPairings:
     """(session key, manifest name) -> that session's pairing for the manifest, read recently."""
 
-    def __init__(self, seconds: float = SECONDS, most: int = MOST) -> None:
+    def __init__(self, seconds: float, most: int = MOST) -> None:
         self.seconds = timedelta(seconds=seconds)
         self.most = most
         self._found: dict[tuple[str, str], _Entry] = {}
@@ -81,8 +80,8 @@ class SessionPairings:
         return copy.copy(entry.pairing)
 
     def put(self, session_key: str | None, manifest_name: str, pairing: Pairing) -> None:
-        """Keep the session's pairing just read (a copy of it)."""
-        if not session_key:
+        """Keep the session's pairing just read, a copy of it (for no time at all: not kept)."""
+        if not session_key or not self.seconds:
             return
         now = clock.now()
         key = (session_key, manifest_name)

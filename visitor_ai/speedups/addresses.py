@@ -1,11 +1,13 @@
 """
 The live addresses of pairings whose connections other processes hold, as
-this process last read them from the database (its hub's, ``byoa.hub``).
+this process last read them from the database (its hub's, ``byoa.hub``): the
+``address_cache`` speed-up (``visitor_ai.speedups``).
 
 A call to a wallet in another process needs the address of its connection
 (``byoa.pairings.live_channel``); reading it from the database costs a query
-per call (~0.2 ms). So each address read is kept here for ``SECONDS`` and
-reused. Correctness does not rest on it being current:
+per call. With the speed-up on, each address read is kept for its
+``SECONDS`` and reused; off, the hub's ``LiveAddresses(0)`` keeps nothing.
+Correctness does not rest on it being current:
 
 - an address is never reused: it names its process's inbox, random per
   start, and a connection key never given twice (``byoa.transport``), so a
@@ -22,7 +24,7 @@ reused. Correctness does not rest on it being current:
   process closes the connection there, after which its address is gone as
   above; should that close be lost, or the pairing be deleted in another
   process, calls from here may still reach the connection until the entry
-  expires (``SECONDS``), as calls in its own process may until its status
+  expires (its ``SECONDS``), as calls in its own process may until its status
   check (``byoa.consumers.TOUCH_SECONDS``).
 
 Only addresses are kept, never "away": a wallet that connects is reachable at
@@ -38,8 +40,6 @@ from byoa import clock
 
 __all__ = ["LiveAddresses"]
 
-#: How long an address read from the database is used without reading it again.
-SECONDS = 2.0
 #: The most entries kept: past it, the expired ones go, and all of them if none had.
 MOST = 10_000
 
@@ -47,7 +47,7 @@ MOST = 10_000
 class LiveAddresses:
     """pairing id -> the address of its live connection in another process, read recently."""
 
-    def __init__(self, seconds: float = SECONDS, most: int = MOST) -> None:
+    def __init__(self, seconds: float, most: int = MOST) -> None:
         self.seconds = timedelta(seconds=seconds)
         self.most = most
         self._read: dict[int, tuple[str, datetime]] = {}  # pairing id -> (address, when it expires)
@@ -64,7 +64,9 @@ class LiveAddresses:
         return address
 
     def put(self, pairing_id: int, address: str) -> None:
-        """Keep the address just read for the pairing."""
+        """Keep the address just read for the pairing (for no time at all: not kept)."""
+        if not self.seconds:
+            return
         now = clock.now()
         if len(self._read) >= self.most and pairing_id not in self._read:
             self._read = {key: entry for key, entry in self._read.items() if entry[1] > now}

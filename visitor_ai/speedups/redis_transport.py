@@ -2,7 +2,8 @@
 The cross-process path of calls on Redis, written on redis-py
 (``redis.asyncio``): one inbox per process read by one connection, replies
 matched by call id in the caller's process, every write of a loop iteration
-pipelined. The hub (``byoa.hub``) uses it when ``BYOA["REDIS_URL"]`` is set;
+pipelined: the ``redis_transport`` speed-up (``visitor_ai.speedups``), which
+the hub (``byoa.hub``) uses in place of the channel layer;
 it offers what ``byoa.transport.Transport`` declares, with the same addresses
 (``<inbox>#<connection key>``).
 
