@@ -47,6 +47,7 @@ The visitor (a standing answer; the last call wins)
         wallet can run none of the skills), ``have(skills=..., text_models=...)``
         (what the wallet can run), ``no_wallet()`` (the extension without a
         running wallet), ``decide_on_my_own()`` (chosen earlier for the site).
+
     The default visitor allows, with both skills and one text model.
 
 The models (per skill; queued outputs first, then the function, then the default)
@@ -58,6 +59,7 @@ The models (per skill; queued outputs first, then the function, then the default
         awaitable of either.
     ``fail_calls(skill=None, failing=True)``: every later call (of that
         skill) gets ``{ok: false}``.
+
     With no script the stub's deterministic default answers: text.generate
     echoes the prompt, audio.transcribe says "(test wallet) audio of N.N s".
 

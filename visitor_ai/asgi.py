@@ -23,6 +23,7 @@ start-up's objects are frozen once the application is built
 (``visitor_ai.speedups``).
 
 Origin policy, route by route:
+
 - HTTP pages: Django's own CSRF and host checks.
 - /api/mcp: Host must be in ALLOWED_HOSTS and a browser Origin must be the
   site's own (mcp_server/security.py); no CORS headers, ever.
