@@ -73,7 +73,7 @@ PYTEST_XDIST = $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --maxpro
 test:
 	@# The installs and `make check` in one run of make, at once: each step starts when what it
 	@# needs is there (mypy, the longest, as soon as the venv is, while npm still installs).
-	@$(MAKE) --no-print-directory -j6 --output-sync=target check $(VENDOR) debian-packages
+	@$(MAKE) --no-print-directory -j6 --output-sync=target check docs $(VENDOR) debian-packages
 	@$(MAKE) --no-print-directory -j3 --output-sync=target test-main test-examples test-frontend
 
 test-main: $(VENV)/.installed-test debian-packages
@@ -159,6 +159,12 @@ check-types: $(VENV)/.installed-test
 
 check-js: frontend-deps $(VENDOR)
 	cd frontend && npm run --silent typecheck
+
+# The documentation site (docs/): Sphinx, warnings as errors (-W; --keep-going reports them all),
+# every internal reference checked (-n). Open docs/_build/html/index.html: no server needed.
+.PHONY: docs
+docs: $(VENV)/.installed-test
+	$(BIN)/python -m sphinx -b html -W --keep-going -n -q docs docs/_build/html
 
 clean:
 	rm -rf $(VENV) var frontend/node_modules frontend/vendor test-artifacts
