@@ -15,5 +15,5 @@ from visitor_ai.asgi import get_asgi_application
 # With DEBUG on, the readable files from the apps; with DEBUG off, WhiteNoise
 # serves collectstatic's output (settings.STORAGES), or a proxy does when
 # DJANGO_SERVE_STATIC=0.
-# gc_freeze: this module is imported once per server process, and what it loads lives as long.
-application = get_asgi_application(serve_static=settings.DEBUG and settings.SERVE_STATIC, gc_freeze=True)
+# The gc_freeze speed-up, when VISITOR_AI_SPEEDUPS names it, freezes once this is built (visitor_ai.asgi).
+application = get_asgi_application(serve_static=settings.DEBUG and settings.SERVE_STATIC)
