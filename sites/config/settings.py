@@ -34,6 +34,7 @@ production-like deployment sets.
 
 import os
 import secrets
+import warnings
 from pathlib import Path
 
 import dj_database_url
@@ -301,6 +302,9 @@ if SERVE_STATIC and not DEBUG:
 # started without it) pages name the readable files and WhiteNoise serves them
 # from the apps, as DEBUG does; `make run` collects whenever DEBUG is off.
 WHITENOISE_USE_FINDERS = not (STATIC_ROOT / "staticfiles.json").is_file()
+if WHITENOISE_USE_FINDERS:
+    # Then no STATIC_ROOT is expected yet: WhiteNoise's warning about it says nothing.
+    warnings.filterwarnings("ignore", message="No directory at", module="whitenoise.base")
 # Only the hashed names stay in STATIC_ROOT: a page that named a file by its plain
 # name would get a 404 in tests rather than a second copy of a module.
 WHITENOISE_KEEP_ONLY_HASHED_FILES = True

@@ -1,6 +1,6 @@
 """
-byoa.redis_transport on a real Redis (Debian's redis-server): two transports in
-one process stand for two server processes, each with a connection of its own
+The redis_transport speed-up (visitor_ai.speedups.redis_transport) on a real
+Redis (Debian's redis-server): two transports in one process stand for two server processes, each with a connection of its own
 that answers as a wallet would. A call crosses, its events come back in order,
 the acknowledgement is sent only when the answer is slow, a stale address or an
 unread inbox fails at once, the reader comes back after Redis restarts, and
@@ -16,8 +16,8 @@ import redis as redis_py
 from byoa import events
 from byoa.connections import Connections
 from byoa.deadlines import Deadline
-from byoa.redis_transport import RedisTransport
 from testwallet.services import RedisServer, ServiceMissing
+from visitor_ai.speedups.redis_transport import RedisTransport
 
 pytestmark = pytest.mark.live
 

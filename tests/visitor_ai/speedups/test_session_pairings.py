@@ -1,5 +1,6 @@
 """
-The per-process cache of the pairing a browser session reaches (byoa.session_pairings),
+The pairing_cache speed-up: the per-process cache of the pairing a browser session reaches
+(visitor_ai.speedups.session_pairings),
 through ``aget_pairing``: found once, the pairing is answered again without the
 session's load or the pairing's query, for ``SECONDS``; a session without one is
 never kept; a newer or resumed pairing opened here, a pause, a revoke or a deletion
@@ -19,12 +20,21 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.test import RequestFactory
 
 import byoa
-from byoa import clock, pairings, session_pairings, visitor_ids
-from byoa.hub import current_hub
+from byoa import clock, pairings, visitor_ids
+from byoa.hub import Hub, current_hub
 from byoa.models import Pairing
 from tests.byoa.conftest import a_pairing, hello, new_code
+from visitor_ai.speedups import session_pairings
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+SECONDS = 10.0
+
+
+@pytest.fixture(autouse=True)
+def pairing_cache(hub):
+    """Turn the speed-up on for this test's hub, as VISITOR_AI_SPEEDUPS does for a new one."""
+    hub.session_pairings = session_pairings.SessionPairings(SECONDS)
 
 
 async def a_saved_session(visitor):
@@ -61,7 +71,7 @@ async def test_a_kept_pairing_is_read_again_once_its_seconds_are_past(monkeypatc
     paired = await a_pairing("visitor-a")
     await byoa.aget_pairing(a_request(key), "geo")
     await change_behind_its_back(paired, visitor="someone-else")
-    later = clock.now() + timedelta(seconds=session_pairings.SECONDS)
+    later = clock.now() + timedelta(seconds=SECONDS)
     monkeypatch.setattr("byoa.clock.now", lambda: later)
     assert await byoa.aget_pairing(a_request(key), "geo") is None
 
@@ -136,3 +146,19 @@ def test_past_its_most_entries_the_expired_ones_go_then_all():
 
 async def test_the_hub_owns_the_cache():
     assert isinstance(current_hub().session_pairings, session_pairings.SessionPairings)
+
+
+def test_a_hub_keeps_pairings_for_the_seconds_the_speedup_names(settings):
+    settings.VISITOR_AI_SPEEDUPS = {"pairing_cache": {"SECONDS": 3}}
+    assert Hub().session_pairings.seconds == timedelta(seconds=3)
+
+
+async def test_without_the_speedup_each_request_reads_its_pairing_again(settings, hub):
+    settings.VISITOR_AI_SPEEDUPS = {}
+    hub.session_pairings = Hub().session_pairings
+    key = await a_saved_session("visitor-a")
+    paired = await a_pairing("visitor-a")
+    assert (await byoa.aget_pairing(a_request(key), "geo")).pk == paired.pk
+    await change_behind_its_back(paired, visitor="someone-else")
+    assert await byoa.aget_pairing(a_request(key), "geo") is None
+    assert len(hub.session_pairings) == 0

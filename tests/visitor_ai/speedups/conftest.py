@@ -17,3 +17,7 @@ def hops(monkeypatch):
 
     monkeypatch.setattr(SyncToAsync, "__call__", recorded)
     return seen
+
+
+# The BYOA speed-ups' tests use the BYOA tests' manifests (tests/byoa/conftest.py).
+from tests.byoa.conftest import byoa_settings  # noqa: E402, F401
