@@ -1,12 +1,13 @@
 """
 One visitor action: a POST whose view reads the browser session, finds its
-pairing and calls the visitor's wallet, on a real uvicorn process serving the
-project as ``make run`` does, against the same action on a Node.js server in
-the same run.
+pairing and calls the visitor's wallet, and one static file request, on a real
+uvicorn process serving the project as ``make run`` does: the plain path and
+each speed-up of ``visitor_ai.speedups`` side by side in one run, against the
+same action on a Node.js server.
 
-    .venv/bin/python benchmarks/visitor_action.py [--runs 5] [--actions 1000] [--visitors 4]
-        [--targets node,uvicorn,uvicorn-debug,uvicorn-before,uvicorn-django-handler,
-                   uvicorn-uncached,uvicorn-unfrozen,uvicorn-empty]
+    .venv/bin/python benchmarks/visitor_action.py [--runs 5] [--actions 1000] [--statics 500]
+        [--visitors 4] [--targets node,plain,request_threads,loop_middleware,static_files,
+                                  gc_freeze,pairing_cache,all,empty]
 
 Needs Node.js 18+ and the benchmark's own `ws` (once: ``npm ci --prefix benchmarks/node``).
 
@@ -14,11 +15,12 @@ Targets, each a fresh server process:
   node      benchmarks/node/visitor_action.mjs: a direct-link server written from
             the spec's description, whose POST /_bench/action finds the visitor's
             wallet by cookie and calls it over its WebSocket (the anchor)
-  uvicorn   the headline: the project's ASGI application (sites.config.asgi)
-            with the production settings, DEBUG off as deploy/ serves it
-            (WhiteNoise in the middleware, no debug query log), on its SQLite
-            database, under uvicorn with websockets-sansio, uvloop and httptools,
-            as ``make run`` starts it (without its access log); the URLconf is
+  plain     the project's ASGI application (sites.config.asgi) with the
+            production settings and no speed-up (``VISITOR_AI_SPEEDUPS`` empty):
+            Django's own ASGIHandler and middleware, WhiteNoise's middleware,
+            DEBUG off as deploy/ serves it, on its SQLite database, under
+            uvicorn with websockets-sansio, uvloop and httptools, as
+            ``make run`` starts it (without its access log); the URLconf is
             the project's plus this module's two views: a page that gives the
             browser its CSRF cookie, and POST /_bench/action, an async view that
             reads the session's pairing (``byoa.aget_pairing``) and calls its
@@ -26,22 +28,13 @@ Targets, each a fresh server process:
             middleware of ``settings.MIDDLEWARE``. The one thing not as deployed:
             the links name ws://127.0.0.1 (the wallets are local), which byoa
             refuses with DEBUG off; this server allows loopback links
-  uvicorn-debug  the same with DEBUG on, as ``make run`` serves it
-  uvicorn-before  the project as it was before issue 26's part 3: Django's own
-            ASGIHandler (a new thread per request) and middleware classes (a hop
-            each way each), SQLite connections not kept (CONN_MAX_AGE 0), no
-            session pairing cache, gc unfrozen, DEBUG on
-  uvicorn-django-handler  the headline with Django's ASGIHandler in place of
-            visitor_ai.handler's: a new thread per request, its SQLite
-            connection opened each time, and Django's security middleware's
-            hops (Security, CSP, CSRF, X-Frame-Options: eight a request)
-  uvicorn-uncached  the headline without the session pairing cache
-            (byoa.session_pairings): the session's load and the pairing's
-            query, each a hop to the request's thread, on every action
-  uvicorn-unfrozen  the headline with ``gc.unfreeze()`` once the application
-            is built: what ``get_asgi_application(gc_freeze=True)`` saves
-  uvicorn-empty  the floor: the same uvicorn serving an ASGI application of
-            a few lines that reads the POST and answers a fixed JSON body (no
+  <name>    the same with that one speed-up on (the demo settings'
+            ``VISITOR_AI_SPEEDUPS`` environment variable): request_threads,
+            loop_middleware, static_files, gc_freeze or pairing_cache
+  all       the same with every speed-up the demo settings' "all" turns on
+            (without REDIS_URL: all but redis_transport)
+  empty     the floor: the same uvicorn serving an ASGI application of a few
+            lines that reads the POST and answers a fixed JSON body (no
             Django, no session, no wallet call)
 
 Each of ``--visitors`` visitors is an HTTP client with its own cookies: it
@@ -49,21 +42,25 @@ opens the page, asks POST /byoa/code for a link (its session then holds its
 BYOA visitor id), and a headless wallet (benchmarks/node/wallets.mjs, the load
 generator of benchmarks/byoa_calls.py, which answers each call at once)
 connects with that link. A run is ``--actions`` POSTs over all visitors, one at
-a time per visitor. CPU per action is the server's own (user + system of its
-process tree, from /proc, around the run). With two or more CPUs the server
-runs on the last one and the clients and wallets on the others.
+a time per visitor, then ``--statics`` GETs of a static file (STATIC_FILE,
+served by WhiteNoise's middleware or the static_files speed-up's) over all
+visitors the same way. CPU per request is the server's own (user + system of
+its process tree, from /proc, around each part of the run). With two or more
+CPUs the server runs on the last one and the clients and wallets on the others.
 
 Every target's server runs from the start; the runs take the targets in turn
 (run 1 of each, then run 2 of each...), so that a busy machine's changing load
 falls on all of them alike. Printed per target: the median and [min-max] over
-``--runs`` runs of CPU per action, actions per second and p50 latency, and the
-ratio to the Node anchor.
-Then, for ours, what one action did in the server process (over 200 more
-actions): ``sync_to_async`` hops and where to, threads started, and the cyclic
-garbage collector's collections and CPU time; and what one hop and one thread
-per request cost in that process (CPU of all its threads around 2,000 hops of
-a function that does nothing, and around 500 requests' worth of contexts), and
-the CPU of one full collection (the pause an older generation's collection makes).
+``--runs`` runs of CPU per action, the difference from the plain path's median,
+the ratio to the Node anchor, actions per second and p50 latency, and CPU per
+static file request and its difference from the plain path's.
+Then, for each Django target, what one action did in the server process (over
+200 more actions): ``sync_to_async`` hops, threads started, and the cyclic
+garbage collector's collections and CPU time; where the plain path's and all's
+hops go; and, measured in the plain server, what one hop and one thread per
+request cost (CPU of all its threads around 2,000 hops of a function that does
+nothing, and around 500 requests' worth of contexts), and the CPU of one full
+collection (the pause an older generation's collection makes).
 """
 
 import asyncio
@@ -85,24 +82,22 @@ ROOT = Path(__file__).resolve().parent.parent
 NODE_DIR = ROOT / "benchmarks" / "node"
 MANIFEST = "twentyq"  # a site manifest whose skill is text.generate
 QUESTION = "Is it bigger than a breadbox?"
+# A module of the browser library, as a page loads it (WhiteNoise serves it from the apps' files).
+STATIC_FILE = "/static/byoa/link.js"
 STATS_ACTIONS = 200
-TARGETS = (
-    "node",
-    "uvicorn",
-    "uvicorn-debug",
-    "uvicorn-before",
-    "uvicorn-django-handler",
-    "uvicorn-uncached",
-    "uvicorn-unfrozen",
-    "uvicorn-empty",
-)
-# The uvicorn-before target's middleware: Django's own classes, which hop to a thread and back for each.
-DJANGO_MIDDLEWARE = {
-    "visitor_ai.middleware.SessionMiddleware": "django.contrib.sessions.middleware.SessionMiddleware",
-    "visitor_ai.middleware.CommonMiddleware": "django.middleware.common.CommonMiddleware",
-    "visitor_ai.middleware.AuthenticationMiddleware": "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "visitor_ai.middleware.MessageMiddleware": "django.contrib.messages.middleware.MessageMiddleware",
+#: Target -> the demo settings' VISITOR_AI_SPEEDUPS ("" for none); node and empty are not Django.
+SPEEDUPS = {
+    "plain": "",
+    "request_threads": "request_threads",
+    "loop_middleware": "loop_middleware",
+    "static_files": "static_files",
+    "gc_freeze": "gc_freeze",
+    "pairing_cache": "pairing_cache",
+    "all": "all",
 }
+TARGETS = ("node", *SPEEDUPS, "empty")
+# Where the hops go is printed for these (the others' differ by their one speed-up).
+HOPS_OF = ("plain", "all")
 
 # -- the server side: runs inside the server process --------------------------------
 
@@ -229,28 +224,6 @@ def _allow_loopback_links():
     endpoints.problem = lambda endpoint, *, dev_local=False: problem(endpoint, dev_local=True)
 
 
-def _as_before(knobs):
-    """Undo, in this process only, the changes ``knobs`` names (see the targets in the module's docstring)."""
-    from django.conf import settings
-    from django.core.handlers.asgi import ASGIHandler
-    from django.db import connections
-
-    from visitor_ai import handler
-
-    if "django-middleware" in knobs:
-        settings.MIDDLEWARE = [DJANGO_MIDDLEWARE.get(name, name) for name in settings.MIDDLEWARE]
-    if "django-handler" in knobs:
-        handler.ASGIHandler = ASGIHandler  # what visitor_ai.asgi builds Django's pages with
-    if "connection-per-request" in knobs:
-        connections.settings["default"]["CONN_MAX_AGE"] = 0  # read when each thread connects
-    if "uncached" in knobs:
-        from datetime import timedelta
-
-        from byoa.hub import current_hub
-
-        current_hub().session_pairings.seconds = timedelta(0)  # every entry expired when read
-
-
 async def _empty(scope, receive, send):
     """The floor: read the request, answer a fixed JSON body."""
     more = True
@@ -271,15 +244,11 @@ def _server_application():
     from django.conf import settings
 
     settings.ROOT_URLCONF = __name__  # the project's URLs and this module's two views
-    knobs = set(filter(None, os.environ.get("VISITOR_ACTION_AS_BEFORE", "").split(",")))
-    _as_before(knobs)
     if not settings.DEBUG:
         _allow_loopback_links()
     stats = _Stats()
-    from sites.config.asgi import application as project
+    from sites.config.asgi import application as project  # gc_freeze, when chosen, freezes here
 
-    if "unfrozen" in knobs:
-        gc.unfreeze()  # back into the collector's generations: what gc_freeze saves
     stats.install()  # once the application is built: only requests are counted
     empty = os.environ.get("VISITOR_ACTION_EMPTY") == "1"
 
@@ -341,28 +310,22 @@ def _targets(server_cpu, workdir):
             return _pinned(super().command(fd), server_cpu)
 
     env = {"VISITOR_ACTION_SERVER": "1", "DJANGO_DEBUG": "0", "DJANGO_LOG_LEVEL": "WARNING"}
+    # The environment's own choice and Redis must not leak into a target's: each names its own.
+    leaks = {"VISITOR_AI_SPEEDUPS": "", "REDIS_URL": ""}
 
     def ours(**more):
         return lambda: Ours(
             "benchmarks.visitor_action:application",
             ws="websockets-sansio",
             settings_module="sites.config.settings",
-            env={**env, **more},
+            env={**env, **leaks, **more},
             workdir=tempfile.mkdtemp(dir=workdir),
         )
 
     return {
         "node": lambda: NodeAnchor("node", setup_commands=(), workdir=tempfile.mkdtemp(dir=workdir)),
-        "uvicorn": ours(),
-        "uvicorn-debug": ours(DJANGO_DEBUG="1"),
-        "uvicorn-before": ours(
-            DJANGO_DEBUG="1",
-            VISITOR_ACTION_AS_BEFORE="django-handler,django-middleware,connection-per-request,uncached,unfrozen",
-        ),
-        "uvicorn-django-handler": ours(VISITOR_ACTION_AS_BEFORE="django-handler,connection-per-request"),
-        "uvicorn-uncached": ours(VISITOR_ACTION_AS_BEFORE="uncached"),
-        "uvicorn-unfrozen": ours(VISITOR_ACTION_AS_BEFORE="unfrozen"),
-        "uvicorn-empty": ours(VISITOR_ACTION_EMPTY="1"),
+        **{name: ours(VISITOR_AI_SPEEDUPS=chosen) for name, chosen in SPEEDUPS.items()},
+        "empty": ours(VISITOR_ACTION_EMPTY="1"),
     }
 
 
@@ -393,6 +356,13 @@ class Visitor:
                 raise RuntimeError(f"the action failed: {answer.status_code} {answer.text[:300]}")
             latencies.append(time.perf_counter() - started)
 
+    async def fetch_static(self, count):
+        """GET the static file ``count`` times, one at a time, as a browser without a cache would."""
+        for _ in range(count):
+            answer = await self.http.get(STATIC_FILE)
+            if answer.status_code != 200 or not answer.content:
+                raise RuntimeError(f"the static file failed: {answer.status_code} {answer.text[:300]}")
+
     async def aclose(self):
         await self.http.aclose()
 
@@ -400,6 +370,14 @@ class Visitor:
 def _spread(values, digits=0):
     values = sorted(values)
     return f"{statistics.median(values):.{digits}f} [{values[0]:.{digits}f}-{values[-1]:.{digits}f}]"
+
+
+def _versus(values, reference):
+    """Return the median's difference from the reference's median: "-61 (-9%)"."""
+    if not values or not reference:
+        return "-"
+    ours, theirs = statistics.median(values), statistics.median(reference)
+    return f"{ours - theirs:+.0f} ({(ours - theirs) / theirs:+.0%})"
 
 
 async def _run(visitors, actions, latencies):
@@ -417,8 +395,8 @@ async def _open_target(server, args, load):
     return visitors
 
 
-async def _measure_run(server, visitors, args):
-    """Make one run of actions; return its row."""
+async def _measure_run(name, server, visitors, args):
+    """Make one run of actions, then one of static file requests; return its row."""
     from benchmarks import _proc
 
     pids, latencies = _proc.tree(server.process.pid), []
@@ -426,28 +404,40 @@ async def _measure_run(server, visitors, args):
     done = await _run(visitors, args.actions, latencies)
     elapsed, cpu = time.perf_counter() - started, _proc.cpu_seconds(pids) - before
     latencies.sort()
-    return {"cpu_us": cpu / done * 1e6, "rate": done / elapsed, "p50": latencies[len(latencies) // 2] * 1e3}
+    row = {"cpu_us": cpu / done * 1e6, "rate": done / elapsed, "p50": latencies[len(latencies) // 2] * 1e3}
+    if name in SPEEDUPS and args.statics:
+        each = max(1, args.statics // len(visitors))
+        before = _proc.cpu_seconds(pids)
+        await asyncio.gather(*(visitor.fetch_static(each) for visitor in visitors))
+        row["static_us"] = (_proc.cpu_seconds(pids) - before) / (each * len(visitors)) * 1e6
+    return row
 
 
 async def _measure(targets, args, load):
     """Start every target, then run them in turn, run after run: each meets the same load on the machine."""
     results = {name: ([], None) for name in args.targets}
     with contextlib.ExitStack() as stack:
-        servers = {name: stack.enter_context(targets[name]()) for name in args.targets}
+        servers = {}
+        for name in args.targets:
+            servers[name] = stack.enter_context(targets[name]())
+            print(f"  started {name}", file=sys.stderr, flush=True)
         visitors = {}
         try:
             for name, server in servers.items():
                 visitors[name] = await _open_target(server, args, load)
+                if name in SPEEDUPS and args.statics:
+                    await visitors[name][0].fetch_static(10)  # warm-up
             for run in range(args.runs):
                 for name, server in servers.items():
-                    results[name][0].append(await _measure_run(server, visitors[name], args))
+                    results[name][0].append(await _measure_run(name, server, visitors[name], args))
                 print(f"  run {run + 1} of {args.runs} done", file=sys.stderr, flush=True)
             for name, clients in visitors.items():
-                if name != "node":
+                if name in SPEEDUPS:
                     await clients[0].http.get("/_bench/stats")  # from here on
                     done = await _run(clients, STATS_ACTIONS, [])
                     stats = (await clients[0].http.get("/_bench/stats")).json() | {"actions": done}
-                    stats["costs"] = [(await clients[0].http.get("/_bench/hop")).json() for _ in range(3)]
+                    if name == "plain":
+                        stats["costs"] = [(await clients[0].http.get("/_bench/hop")).json() for _ in range(3)]
                     results[name] = (results[name][0], stats)
         finally:
             await load.ask({"close": True})
@@ -457,32 +447,65 @@ async def _measure(targets, args, load):
     return results
 
 
-def _print_stats(stats):
+def _print_stats(name, stats):
     actions, collections = stats["actions"], stats["collections"]
     each = ", ".join(
         f"gen {g}: {t / collections[g] * 1e6:.0f} us each" for g, t in sorted(stats["gc_seconds"].items())
     )
-    hops = sorted(stats["hops"].items(), key=lambda item: -item[1])
     print(
-        f"  per action ({actions} actions): {sum(stats['hops'].values()) / actions:.1f} sync_to_async hops, "
+        f"  {name:<16} {sum(stats['hops'].values()) / actions:5.1f} hops, "
         f"{sum(stats['threads'].values()) / actions:.2f} threads started "
-        f"({', '.join(f'{name}: {n}' for name, n in stats['threads'].items()) or 'none'}), "
+        f"({', '.join(f'{thread}: {n}' for thread, n in stats['threads'].items()) or 'none'}), "
         f"{sum(stats['collections'].values()) / actions:.2f} collections "
         f"({', '.join(f'gen {g}: {n}' for g, n in sorted(stats['collections'].items())) or 'none'}), "
         f"{sum(stats['gc_seconds'].values()) / actions * 1e6:.0f} us of CPU in the collector "
-        f"({each or 'none'})"
+        f"({each or 'none'}); objects tracked {stats['tracked_objects']}, frozen {stats['frozen_objects']}"
     )
-    print(f"  objects the collector tracks: {stats['tracked_objects']}, frozen: {stats['frozen_objects']}")
+
+
+def _print_costs(stats):
     hop = statistics.median(cost["hop_us"] for cost in stats["costs"])
     thread = statistics.median(cost["thread_per_request_us"] for cost in stats["costs"])
     full = statistics.median(cost["full_collection_us"] for cost in stats["costs"])
     print(
-        f"  one thread-sensitive sync_to_async hop: {hop:.0f} us of CPU; a request's own thread "
-        f"(Django's ThreadSensitiveContext): {thread:.0f} us; a full collection (gc.collect()): "
-        f"{full / 1000:.1f} ms (medians of 3 measurements in the server)"
+        f"in the plain server: one thread-sensitive sync_to_async hop {hop:.0f} us of CPU; a request's own "
+        f"thread (Django's ThreadSensitiveContext) {thread:.0f} us; a full collection (gc.collect()) "
+        f"{full / 1000:.1f} ms (medians of 3 measurements)"
     )
-    for target, count in hops:
-        print(f"    {count / actions:5.2f}  {target}")
+
+
+def _print_hops(name, stats):
+    actions = stats["actions"]
+    print(f"where {name}'s hops go, per action:")
+    for target, count in sorted(stats["hops"].items(), key=lambda item: -item[1]):
+        print(f"  {count / actions:5.2f}  {target}")
+
+
+def _print_table(results, args):
+    rows_of = {name: rows for name, (rows, _stats) in results.items()}
+    plain = rows_of.get("plain")
+    plain_cpu = [row["cpu_us"] for row in plain] if plain else None
+    plain_static = [row["static_us"] for row in plain if "static_us" in row] if plain else None
+    node = [row["cpu_us"] for row in rows_of["node"]] if "node" in rows_of else None
+    print(
+        f"{'configuration':<18}{'CPU us/action':<22}{'vs plain':<15}{'x node':<17}{'actions/s':<16}"
+        f"{'p50 ms':<22}{'CPU us/static':<20}{'vs plain':<15}"
+    )
+    for name, rows in rows_of.items():
+        cpu = [row["cpu_us"] for row in rows]
+        static = [row["static_us"] for row in rows if "static_us" in row]
+        ratio = (
+            f"{statistics.median(cpu) / statistics.median(node):.1f} [{min(cpu) / max(node):.1f}-"
+            f"{max(cpu) / min(node):.1f}]"
+            if node
+            else "-"
+        )
+        label = f"+ {name}" if name in SPEEDUPS and name not in ("plain", "all") else name
+        print(
+            f"{label:<18}{_spread(cpu):<22}{_versus(cpu, plain_cpu) if name in SPEEDUPS else '-':<15}"
+            f"{ratio:<17}{_spread([r['rate'] for r in rows]):<16}{_spread([r['p50'] for r in rows], 2):<22}"
+            f"{_spread(static) if static else '-':<20}{_versus(static, plain_static) if static else '-':<15}"
+        )
 
 
 async def _main(args):
@@ -493,38 +516,52 @@ async def _main(args):
         os.sched_setaffinity(0, load_cpus)
     workdir = Path(tempfile.mkdtemp(prefix="visitor-action-"))
     targets = _targets(server_cpu, workdir)
+    started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     async with LoadGenerator(load_cpus) as load:
         results = await _measure(targets, args, load)
 
     load_average = os.getloadavg()
     print(
-        f"One visitor action (POST: session -> pairing -> wallet call, text.generate), {args.visitors} visitors "
-        f"one action at a time each, {args.actions} actions per run, {args.runs} runs; uvicorn: DEBUG off "
-        "(deploy/), uvicorn-debug: DEBUG on (make run); SQLite"
+        f"One visitor action (POST: session -> pairing -> wallet call, text.generate) and one static file "
+        f"(GET {STATIC_FILE}), {args.visitors} visitors one request at a time each, {args.actions} actions and "
+        f"{args.statics} static requests per run, {args.runs} runs; DEBUG off (deploy/), SQLite, uvicorn"
     )
     print(
-        f"{os.cpu_count()} CPUs; server on CPU {server_cpu}, clients and wallets on {load_cpus}; "
+        f"{started}, {_machine()}; server on CPU {server_cpu}, clients and wallets on {load_cpus}; "
         f"load average at the end {load_average[0]:.2f} {load_average[1]:.2f} {load_average[2]:.2f}"
     )
-    print("figures: median [min-max] over the runs; x node: ours / the Node anchor's median (and range)")
-    print(f"{'target':<24}{'CPU us/action':<20}{'x node':<18}{'actions/s':<20}{'p50 ms':<20}")
-    node = [row["cpu_us"] for row in results["node"][0]] if "node" in results else None
-    for name, (rows, _stats) in results.items():
-        cpu = [row["cpu_us"] for row in rows]
-        ratio = (
-            f"{statistics.median(cpu) / statistics.median(node):.1f} [{min(cpu) / max(node):.1f}-"
-            f"{max(cpu) / min(node):.1f}]"
-            if node
-            else "-"
-        )
-        print(
-            f"{name:<24}{_spread(cpu):<20}{ratio:<18}{_spread([r['rate'] for r in rows]):<20}"
-            f"{_spread([r['p50'] for r in rows], 2):<20}"
-        )
-    for name, (_rows, stats) in results.items():
-        if stats:
-            print(f"{name}, in the server process:")
-            _print_stats(stats)
+    print(
+        "figures: median [min-max] over the runs; vs plain: the median's difference from the plain path's "
+        "(CPU us, and %); x node: ours / the Node anchor's median (and range)"
+    )
+    _print_table(results, args)
+    stats = {name: found for name, (_rows, found) in results.items() if found}
+    if stats:
+        print(f"per action, in the server process ({STATS_ACTIONS} more actions each):")
+        for name, found in stats.items():
+            _print_stats(name, found)
+        if "plain" in stats:
+            _print_costs(stats["plain"])
+        for name in HOPS_OF:
+            if name in stats:
+                _print_hops(name, stats[name])
+
+
+def _machine():
+    """Return the CPU's model and count, and the versions the figures belong to."""
+    import platform
+    from importlib import metadata
+
+    model = "unknown CPU"
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    versions = ", ".join(
+        f"{name} {metadata.version(name)}" for name in ("django", "channels", "uvicorn", "whitenoise")
+    )
+    return f"{os.cpu_count()} x {model}, Python {platform.python_version()}, {versions}"
 
 
 def main(argv=None):
@@ -538,9 +575,15 @@ def main(argv=None):
     )
     parser.add_argument("--runs", type=int, default=5, help="runs per figure, for its spread")
     parser.add_argument("--actions", type=int, default=1000, help="actions per run, over all visitors")
+    parser.add_argument(
+        "--statics", type=int, default=500, help="static file requests per run, over all visitors (0: none)"
+    )
     parser.add_argument("--visitors", type=int, default=4, help="visitors (each with its own wallet)")
     args = parser.parse_args(argv)
     args.targets = [name for name in args.targets.split(",") if name]
+    unknown = [name for name in args.targets if name not in TARGETS]
+    if unknown:
+        parser.error(f"no target {', '.join(unknown)}; the targets: {', '.join(TARGETS)}")
     if not (NODE_DIR / "node_modules" / "ws").is_dir():
         sys.exit("Install the anchor's ws first: npm ci --prefix benchmarks/node")
     os.chdir(ROOT)
