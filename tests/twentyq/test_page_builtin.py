@@ -36,7 +36,7 @@ async def test_an_available_model_answers_from_the_start_and_streams_the_questio
     await new_game(page, "ai-asks")
     await ai_move_shown(page, 0)
     # Streamed while it came, then shown once: in #pending, the streamed text cleared.
-    assert await page.locator("#pending").text_content() == "The AI asks: Is it alive?"
+    assert await page.locator("#pending").text_content() == "Your AI asks: Is it alive?"
     assert await page.locator("#stream-text").text_content() == ""
     prompt = builtin_model.prompts[0]
     assert [m["role"] for m in prompt["initialPrompts"]] == ["system"]

@@ -38,7 +38,7 @@ async def test_a_person_plays_both_modes_through_the_labelled_built_in_model_sta
     await use_way(page, "builtin")
     await new_game(page, "ai-asks")
     await ai_move_shown(page, 0)
-    assert await page.locator("#pending").text_content() == "The AI asks: Is it alive?"
+    assert await page.locator("#pending").text_content() == "The scripted stand-in asks: Is it alive?"
     await page.locator("#answer-yes").click()
     await ai_move_shown(page, 1)
     await page.locator("#verdict-right").click()

@@ -93,7 +93,7 @@ async def test_the_questioner_asks_only_the_first_of_two_granted_models(game_pag
     await use_way(game_page, "extension")
     await new_game(game_page, "ai-asks")
     await ai_move_shown(game_page, 0)
-    assert await game_page.locator("#pending").text_content() == "The AI asks: Is it alive?"
+    assert await game_page.locator("#pending").text_content() == "Your AI asks: Is it alive?"
     await answer_pending(game_page, Player("giraffe"))
     await ai_move_shown(game_page, 1)
     await answer_pending(game_page, Player("giraffe"))

@@ -108,7 +108,7 @@ async def test_the_link_streams_the_questioners_chunks_to_the_page_in_order(
         assert await game_page.locator("#stream-text").text_content() == shown
     backend.release()  # the last chunk, then the result: the question is shown once, in #pending
     await ai_move_shown(game_page, 0)
-    assert await game_page.locator("#pending").text_content() == "The AI asks: Is it bigger than a car?"
+    assert await game_page.locator("#pending").text_content() == "Your AI asks: Is it bigger than a car?"
     assert await game_page.locator("#stream-text").text_content() == ""
     ((_skill, _input, params),) = backend.calls
     assert params["stream"] is True and params["model"] == "m1"

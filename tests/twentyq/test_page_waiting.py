@@ -63,6 +63,6 @@ async def test_a_slow_answer_is_waited_for_visibly_and_the_question_then_shown_o
     await ai_move_shown(page, 0)
     assert await waiting.is_hidden()
     shown = await page.locator("#game").inner_text()
-    assert shown.count("Is it alive?") == 1  # once, as "The AI asks: Is it alive?"
-    assert await page.locator("#pending").text_content() == "The AI asks: Is it alive?"
+    assert shown.count("Is it alive?") == 1  # once, as "Your AI asks: Is it alive?"
+    assert await page.locator("#pending").text_content() == "Your AI asks: Is it alive?"
     assert console == []

@@ -29,7 +29,7 @@ async def test_model_server_asks_a_question_through_the_relay(page, model_server
     assert MODEL in status
     await new_game(page, "ai-asks")
     await ai_move_shown(page, 0)
-    assert await page.locator("#pending").text_content() == "The AI asks: Is it an animal?"
+    assert await page.locator("#pending").text_content() == "Your AI asks: Is it an animal?"
     assert await page.locator("#stream-text").text_content() == ""  # the question is shown once
     (chat,) = model.chats()
     assert [m["role"] for m in chat["messages"]] == ["system", "user"] and chat["max_tokens"] == 60
@@ -54,13 +54,18 @@ async def test_scripted_questioner_finds_what_the_visitor_thinks_of(page, script
 
 
 async def test_scripted_host_answers_a_typed_question_about_the_secret(page, scripted_server):
-    await open_by_hand(page, scripted_server)
+    status = await open_by_hand(page, scripted_server)
+    # Named once, and as what it is: "Test wallet (scripted) (scripted)" doubled its label.
+    assert status == "Answering: AI Wallet (Test wallet (scripted)) — a scripted stand-in, not an AI"
     await new_game(page, "site-thinks")
     await page.locator("#question").fill("Is it alive?")
     await page.locator("#ask-button").click()
     await page.locator("#history li").first.wait_for(timeout=10000)
     entry = (await idle(page))["history"][0]
     assert entry["answeredBy"] == "model" and entry["answer"] in ("yes", "no")
+    # Not "Your AI said yes": no AI played.
+    shown = await page.locator("#history li").first.text_content()
+    assert shown == f"You asked: Is it alive? The scripted stand-in said {entry['answer']}."
     assert page.problems == []
 
 

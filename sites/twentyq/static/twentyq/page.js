@@ -30,6 +30,29 @@ let connecting = null;
 /** @type {string | null} the id of that way, whose button is disabled meanwhile */
 let connectingId = null;
 
+// -- who plays: said once a turn, and truly ----------------------------------------------------
+
+/** The test wallet's relay settings (`?testwallet=1`, DEBUG only), or null; read as data, never run. */
+const relay = (() => {
+  try {
+    return JSON.parse(document.getElementById('testwallet-relay')?.textContent ?? 'null');
+  } catch {
+    return null;
+  }
+})();
+const testWallet = document.querySelector('.testwallet-banner') !== null;
+
+/**
+ * Whether a way's answers come from the test wallet's scripted stand-ins, not from an AI: the
+ * built-in model's stand-in always, the others unless the developer named a model server.
+ *
+ * @param {string | undefined} way
+ */
+function scripted(way) {
+  if (!testWallet || way === 'own' || way === 'link') return false;
+  return way === 'builtin' || !relay || relay.scripted === true;
+}
+
 // --- how this page works: start
 const chooser = new WayChooser([
   aiWalletWay(new AiConnect()),
@@ -77,7 +100,18 @@ chooser.ready.then(() => {
 
 /** Draw the game for the current way. */
 function draw() {
-  renderGame(game, { usingAi: chooser.current.id !== 'own', busy: moving !== null });
+  const way = chooser.current.id;
+  renderGame(game, {
+    usingAi: way !== 'own',
+    busy: moving !== null,
+    asker: way === 'own' ? 'the site' : aiName(way).replace(/^\w/, (first) => first.toLowerCase()),
+    aiName,
+  });
+}
+
+/** @param {string | undefined} way @returns {string} who played a model's move, as a sentence's subject */
+function aiName(way) {
+  return scripted(way) ? 'The scripted stand-in' : 'Your AI';
 }
 
 // -- the ways: one button each, in the chooser's order; the current one is pressed ---------------
@@ -99,12 +133,14 @@ function renderWays() {
   const progress = /** @type {HTMLProgressElement | null} */ (document.getElementById('way-progress'));
   box.replaceChildren(...buttons);
   if (progress) box.append(progress);
-  const detail = current.detail ? ` (${current.detail})` : '';
+  // A wallet whose name already ends with its model's ("Test wallet (scripted)") is named once.
+  const detail = current.detail ? ` (${current.detail.replace(/(\([^()]*\))\s*\1$/, '$1')})` : '';
   const granted = current.id === 'link' ? linkModels : current.models;
   const models = granted.length > 1 ? ` — ${granted[0]} answers, ${granted[1]} checks` : '';
+  const stand = scripted(current.id) ? ' — a scripted stand-in, not an AI' : '';
   setText('way-status', current.id === 'own'
     ? "Answering: the site's own questions (no AI)"
-    : `Answering: ${current.label}${detail}${models}`);
+    : `Answering: ${current.label}${detail}${models}${stand}`);
   $('way-status').dataset.way = current.id;
   const notice = $('way-notice');
   notice.textContent = chooser.notice;
@@ -218,7 +254,44 @@ async function asMove(work) {
     show('way-wait', false);
     show('move-waiting', false);
     draw();
+    keepPlace();
   }
+}
+
+/** @type {string | null} the id of the control the visitor last used in "the site thinks" */
+let lastControl = null;
+
+/**
+ * After a move, put the focus on the control the visitor needs next (it was hidden or disabled
+ * while the move ran, which sends the focus to the page's body) and keep the current question in
+ * view: the answer buttons under the AI's question, the control used to ask, or "Play again".
+ */
+function keepPlace() {
+  if (moving || !game) return;
+  const next = nextControl(game);
+  if (!next) return;
+  const active = document.activeElement;
+  const lost = !active || active === document.body || active.closest('[hidden]') !== null
+    || /** @type {HTMLButtonElement} */ (active).disabled === true || $('game').contains(active)
+    || $('new-game').contains(active);
+  if (!lost) return;  // the visitor went elsewhere (a way's button, the consent): leave them there
+  next.focus({ preventScroll: true });
+  next.scrollIntoView({ block: 'nearest' });
+  const current = game.status === 'over' ? $('game-result') : $('pending').textContent ? $('pending') : $('history').lastElementChild;
+  current?.scrollIntoView({ block: 'nearest' });
+}
+
+/** @param {Game} shown @returns {HTMLElement | null} the control the visitor needs next */
+function nextControl(shown) {
+  const visible = (/** @type {string} */ id) => {
+    const element = document.getElementById(id);
+    return element && !element.hidden && element.closest('[hidden]') === null ? element : null;
+  };
+  if (shown.status === 'over') return visible('play-again');
+  if (shown.mode === 'ai-asks') {
+    return visible('answer-yes') ?? visible('verdict-right') ?? visible('ai-next') ?? visible('own-next-button');
+  }
+  return (lastControl ? visible(lastControl) : null) ?? visible('question') ?? visible('attribute');
 }
 
 $('stop').addEventListener('click', () => moving?.abort(new DOMException('Stopped on the page', 'AbortError')));
@@ -342,9 +415,21 @@ onForm('verdict-form', (form, button) => ({ turn: turnOf(form), correct: button?
 });
 onForm('own-next', () => ({}));
 document.getElementById('ai-next')?.addEventListener('click', () => void nextAiMove());
-onForm('own-question-form', (form) => ({ attribute: String(new FormData(form).get('attribute') ?? '') }));
-onForm('guess-form', (form) => ({ guess: String(new FormData(form).get('guess') ?? '') }), (ok) => {
+onForm('own-question-form', (form) => {
+  lastControl = 'attribute';
+  return { attribute: String(new FormData(form).get('attribute') ?? '') };
+});
+onForm('guess-form', (form) => {
+  lastControl = 'guess';
+  return { guess: String(new FormData(form).get('guess') ?? '') };
+}, (ok) => {
   if (ok) /** @type {HTMLInputElement} */ ($('guess')).value = '';
+});
+// Enter on the list of the site's questions asks the one chosen, as Enter in a text field does.
+$('attribute')?.addEventListener('keydown', (event) => {
+  if (event.key !== 'Enter' || event.altKey || moving) return;
+  event.preventDefault();
+  /** @type {HTMLFormElement} */ ($('own-question-form')).requestSubmit($('ask-own'));
 });
 
 // "The site thinks, you ask": the typed question goes to the current AI way.
@@ -353,6 +438,7 @@ $('question-form')?.addEventListener('submit', async (event) => {
   const input = /** @type {HTMLInputElement} */ ($('question'));
   const question = input.value.trim();
   if (!question || moving) return;
+  lastControl = 'question';
   await asMove(async (signal) => {
     if ((await aiMove({ question }, signal)) === 'own') {
       setText('game-error', 'Your AI did not answer. Pick a question from the list: the site answers it.');

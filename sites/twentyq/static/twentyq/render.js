@@ -10,6 +10,7 @@
  * @property {'question' | 'guess'} kind
  * @property {string} text
  * @property {string} by 'site' | 'model' | 'visitor'
+ * @property {string} [way] the way a model's move came through ('aiwallet', 'link', ...)
  * @property {string} answer
  * @property {string} [answeredBy] 'catalog' | 'model' | 'site'
  * @property {{ model: string, answer: string | null, agrees: boolean | null, problem?: string } | null} [check]
@@ -24,7 +25,7 @@
  * @property {number} turnsUsed
  * @property {number} turnsLeft
  * @property {Entry[]} history
- * @property {{ turn: number, kind: 'question' | 'guess', text: string, by: string } | null} pending
+ * @property {{ turn: number, kind: 'question' | 'guess', text: string, by: string, way?: string } | null} pending
  * @property {{ name: string } | null} secret
  * @property {boolean} mustGuess
  */
@@ -59,22 +60,41 @@ export function setText(id, text) {
 }
 
 /**
- * Return the words for one history entry ("3. The AI asked: Is it alive? You said yes.").
+ * Who played a move: "The site" for the site's own moves, else `aiName(entry.way)` ("Your AI",
+ * "The scripted stand-in"), so a turn names who answered once and truly.
+ *
+ * @typedef {(way: string | undefined) => string} AiName
+ */
+
+/** @type {AiName} */
+const YOUR_AI = () => 'Your AI';
+
+/**
+ * Return the words for one history entry ("The site asked: Is it alive? You said yes."). The list
+ * numbers the entries itself (an `<ol>`): no number here.
  *
  * @param {Game['mode']} mode
  * @param {Entry} entry
+ * @param {AiName} [aiName]
  * @returns {string}
  */
-export function entryText(mode, entry) {
+export function entryText(mode, entry, aiName = YOUR_AI) {
   const answer = ANSWER_WORDS[entry.answer] ?? String(entry.answer);
-  if (mode === 'ai-asks') {
-    const who = entry.by === 'model' ? 'The AI' : 'The site';
-    if (entry.kind === 'guess') return `${entry.turn}. ${who} guessed: ${entry.text} That was ${answer}.`;
-    return `${entry.turn}. ${who} asked: ${entry.text} You said ${answer}.`;
+  if (entry.kind === 'guess') {
+    const who = mode === 'site-thinks' ? 'You' : entry.by === 'model' ? aiName(entry.way) : 'The site';
+    return `${who} guessed: ${withoutEndStop(entry.text)}. ${capitalised(answer)}.`;
   }
-  if (entry.kind === 'guess') return `${entry.turn}. You guessed: ${entry.text} That was ${answer}.`;
-  const source = entry.answeredBy === 'model' ? 'your AI' : 'the site';
-  return `${entry.turn}. You asked: ${entry.text} ${capitalised(source)} said ${answer}.`;
+  if (mode === 'ai-asks') {
+    const who = entry.by === 'model' ? aiName(entry.way) : 'The site';
+    return `${who} asked: ${entry.text} You said ${answer}.`;
+  }
+  const source = entry.answeredBy === 'model' ? aiName(entry.way) : 'The site';
+  return `You asked: ${entry.text} ${source} said ${answer}.`;
+}
+
+/** @param {string} text a guess, which may end with its own full stop or question mark */
+function withoutEndStop(text) {
+  return text.replace(/[\s.?!]+$/u, '');
 }
 
 /**
@@ -94,12 +114,20 @@ export function checkText(entry) {
 }
 
 /**
+ * How the page draws the game for the current way: whether an AI way answers, whether a move is in
+ * flight, who asks for the visitor now ("the site", "your AI") and the name of a model's way.
+ *
+ * @typedef {{ usingAi: boolean, busy: boolean, asker?: string, aiName?: AiName }} View
+ */
+
+/**
  * Draw `game` (null: no game yet) and show the forms that fit its state and the current way.
  *
  * @param {Game | null} game
- * @param {{ usingAi: boolean, busy: boolean }} view
+ * @param {View} view
  */
-export function renderGame(game, { usingAi, busy }) {
+export function renderGame(game, { usingAi, busy, asker = usingAi ? 'your AI' : 'the site', aiName = YOUR_AI }) {
+  setText('new-ai-asks', `New game: you think, ${asker} asks`);
   const section = byId('game');
   if (!section) return;
   section.hidden = !game;
@@ -107,6 +135,7 @@ export function renderGame(game, { usingAi, busy }) {
   section.dataset.mode = game.mode;
   section.dataset.status = game.status;
   section.dataset.gameId = game.id;
+  setText('game-heading', game.mode === 'site-thinks' ? 'The site thinks, you ask' : `You think, ${asker} asks`);
   setText('turns-left', `${game.turnsLeft} of ${game.limit} questions left`);
 
   const history = byId('history');
@@ -115,7 +144,7 @@ export function renderGame(game, { usingAi, busy }) {
       const item = document.createElement('li');
       item.className = `entry ${entry.kind}`;
       item.dataset.turn = String(entry.turn);
-      item.append(entryText(game.mode, entry));
+      item.append(entryText(game.mode, entry, aiName));
       const check = checkText(entry);
       if (check) {
         const note = document.createElement('span');
@@ -130,7 +159,7 @@ export function renderGame(game, { usingAi, busy }) {
   const playing = game.status === 'playing';
   const pending = game.pending;
   if (game.mode === 'ai-asks') {
-    setText('pending', pending ? pendingText(pending) : '');
+    setText('pending', pending ? pendingText(pending, aiName) : '');
     show('answer-form', playing && !busy && pending?.kind === 'question');
     show('verdict-form', playing && !busy && pending?.kind === 'guess');
     show('own-next', playing && !busy && !pending);
@@ -154,26 +183,38 @@ export function renderGame(game, { usingAi, busy }) {
       if (button) button.disabled = busy;
     }
   }
-  setText('game-result', resultText(game));
+  setText('game-result', resultText(game, aiName));
+  show('play-again', !playing && !busy);
+  const again = /** @type {HTMLButtonElement | null} */ (byId('play-again'));
+  if (again) again.value = game.mode;
 }
 
 /**
  * @param {NonNullable<Game['pending']>} pending
+ * @param {AiName} aiName
  */
-function pendingText(pending) {
-  const who = pending.by === 'model' ? 'The AI' : 'The site';
+function pendingText(pending, aiName) {
+  const who = pending.by === 'model' ? aiName(pending.way) : 'The site';
   return pending.kind === 'guess' ? `${who} guesses: ${pending.text}` : `${who} asks: ${pending.text}`;
 }
 
 /**
+ * The end-of-game summary: who won, in how many questions, and the secret when the site had one.
+ *
  * @param {Game} game
+ * @param {AiName} aiName
  */
-function resultText(game) {
+export function resultText(game, aiName = YOUR_AI) {
   if (game.status !== 'over') return '';
-  const secret = game.secret ? ` It was ${game.secret.name}.` : '';
+  const secret = game.secret ? ` The answer was: ${game.secret.name}.` : '';
+  const last = game.history.at(-1);
+  const asker = last?.by === 'model' ? aiName(last.way) : 'The site';
+  const questions = (/** @type {number} */ n) => `${n} question${n === 1 ? '' : 's'}`;
   switch (game.winner) {
-    case 'ai': return 'The AI found it. Well played!';
-    case 'visitor': return game.mode === 'ai-asks' ? 'You win: the AI did not find it in 20 questions.' : `You found it!${secret}`;
+    case 'ai': return `${asker} found it in ${questions(game.turnsUsed)}.`;
+    case 'visitor': return game.mode === 'ai-asks'
+      ? `You win: ${asker.charAt(0).toLowerCase()}${asker.slice(1)} did not find it in ${questions(game.limit)}.`
+      : `You found it in ${questions(game.turnsUsed)}!${secret}`;
     case 'site': return `Out of questions: the site wins.${secret}`;
     default: return `Game over.${secret}`;
   }
