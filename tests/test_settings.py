@@ -10,9 +10,6 @@ from pathlib import Path
 
 import httpx
 import pytest
-from django.test import override_settings
-
-from sites.config.apps import runserver_is_daphnes
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -20,11 +17,11 @@ PROBE = (
     "import json, django; from django.conf import settings; django.setup(); "
     "print(json.dumps({'debug': settings.DEBUG, 'key': settings.SECRET_KEY, "
     "'hosts': settings.ALLOWED_HOSTS, 'db': settings.DATABASES['default']['ENGINE'], "
-    "'layer': settings.CHANNEL_LAYERS['default']['BACKEND'], 'byoa_redis': settings.BYOA['REDIS_URL'], "
+    "'layer': settings.CHANNEL_LAYERS['default']['BACKEND'], 'speedups': settings.VISITOR_AI_SPEEDUPS, "
     "'transport': type(__import__('byoa.hub').hub.current_hub().transport).__name__, "
     "'proxy': settings.SECURE_PROXY_SSL_HEADER, 'secure_cookies': settings.SESSION_COOKIE_SECURE, "
     "'runserver': __import__('django.core.management').core.management.get_commands()['runserver'], "
-    "'twisted': 'twisted' in __import__('sys').modules}))"
+    "'twisted': 'twisted' in __import__('sys').modules, 'middleware': settings.MIDDLEWARE}))"
 )
 
 
@@ -32,7 +29,9 @@ def site_environment(tmp_path, **env):
     """Return this process's environment without the site's own settings, the project's settings
     module and its data in `tmp_path`, and then `env`."""
     clean = {
-        k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL", "REDIS_URL"))
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("DJANGO_", "DATABASE_URL", "REDIS_URL", "VISITOR_AI_SPEEDUPS"))
     }
     return {
         **clean,
@@ -56,23 +55,26 @@ def test_defaults_are_safe_for_one_machine(tmp_path):
     assert values["hosts"] == ["127.0.0.1", "localhost", "[::1]"]
     assert values["db"] == "django.db.backends.sqlite3"
     assert values["layer"] == "channels.layers.InMemoryChannelLayer"
-    assert values["byoa_redis"] is None and values["transport"] == "ChannelLayerTransport"
+    assert values["speedups"] == {} and values["transport"] == "ChannelLayerTransport"
     assert values["proxy"] is None and values["secure_cookies"] is False
 
 
-def test_runserver_is_daphnes_and_no_other_process_that_sets_django_up_imports_twisted(tmp_path):
-    # daphne's app comes before staticfiles (the order daphne's own check, daphne.E001, asks for)
-    # without its config's import of the Twisted server (sites/config/apps.py).
-    values = settings_with(tmp_path)
-    assert values["runserver"] == "daphne"
-    assert values["twisted"] is False
+def test_the_middleware_is_djangos_own_but_for_the_demos_three():
+    from django.conf import settings
+
+    ours = [name for name in settings.MIDDLEWARE if not name.startswith(("django.", "whitenoise."))]
+    assert ours == [
+        "sites.config.compression.PageGZipMiddleware",
+        "testwallet.relay.middleware.TestWalletMiddleware",
+        "sites.config.unavailable.DatabaseUnavailableMiddleware",
+    ]
 
 
-def test_daphnes_app_after_staticfiles_is_a_system_check_error():
-    assert runserver_is_daphnes() == []
-    misordered = ["django.contrib.staticfiles", "sites.config.apps.DaphneRunserverConfig"]
-    with override_settings(INSTALLED_APPS=misordered):
-        assert [error.id for error in runserver_is_daphnes()] == ["config.E001"]
+def test_runserver_is_daphnes_with_daphnes_own_app_and_with_the_speedups(tmp_path):
+    plain = settings_with(tmp_path)
+    assert plain["runserver"] == "daphne" and plain["twisted"] is True  # daphne's config imports its server
+    faster = settings_with(tmp_path, VISITOR_AI_SPEEDUPS="daphne_app")
+    assert faster["runserver"] == "daphne" and faster["twisted"] is False
 
 
 @pytest.mark.live
@@ -136,8 +138,12 @@ def test_environment_overrides_every_default(tmp_path):
     assert values["hosts"] == ["shop.example", "www.shop.example"]
     assert values["db"] == "django.db.backends.postgresql"
     assert values["layer"] == "channels_redis.core.RedisChannelLayer"
-    # BYOA's calls between processes go over Redis on redis-py (byoa/redis_transport.py).
-    assert values["byoa_redis"] == "redis://127.0.0.1:6379/0" and values["transport"] == "RedisTransport"
+    # BYOA's calls between processes go over the channel layer, as Channels configures it...
+    assert values["transport"] == "ChannelLayerTransport"
+    # ...or on redis-py with the speed-up (visitor_ai/speedups/redis_transport.py).
+    faster = settings_with(tmp_path, REDIS_URL="redis://127.0.0.1:6379/0", VISITOR_AI_SPEEDUPS="all")
+    assert faster["speedups"]["redis_transport"] == {"URL": "redis://127.0.0.1:6379/0"}
+    assert faster["transport"] == "RedisTransport"
 
 
 def test_behind_a_tls_proxy_requests_count_as_https_and_cookies_are_secure(tmp_path):

@@ -25,8 +25,9 @@ environment, with defaults that are safe to run on one machine:
     DJANGO_HSTS_PRELOAD   "1" to add includeSubDomains and preload to that header
     DATABASE_POOL_SIZE    PostgreSQL connections per server process at most (default 10)
     VISITOR_AI_SPEEDUPS   "all", or comma-separated names of visitor_ai.speedups to turn
-                          on (default: none, Django's and Channels' own machinery);
-                          redis_transport needs REDIS_URL
+                          on, and daphne_app for its daphne config (default: none,
+                          Django's and Channels' own machinery); redis_transport
+                          needs REDIS_URL
 
 README.md's "Configuration" and "Deployment" sections say which of these a
 production-like deployment sets.
@@ -149,8 +150,12 @@ TEMPLATES = [
 _SPEEDUP_NAMES = _env_list("VISITOR_AI_SPEEDUPS", [])
 if _SPEEDUP_NAMES == ["all"]:
     _SPEEDUP_NAMES = ["request_threads", "loop_middleware", "static_files", "gc_freeze"]
-    _SPEEDUP_NAMES += ["pairing_cache", "address_cache"]
+    _SPEEDUP_NAMES += ["pairing_cache", "address_cache", "daphne_app"]
     _SPEEDUP_NAMES += ["redis_transport"] if os.environ.get("REDIS_URL") else []
+if "daphne_app" in _SPEEDUP_NAMES:
+    # An import path, not a key: daphne's runserver without Twisted in every other process.
+    _SPEEDUP_NAMES.remove("daphne_app")
+    INSTALLED_APPS[INSTALLED_APPS.index("daphne")] = "visitor_ai.speedups.daphne.DaphneRunserverConfig"
 VISITOR_AI_SPEEDUPS = {name: {} for name in _SPEEDUP_NAMES}
 if "redis_transport" in VISITOR_AI_SPEEDUPS:
     VISITOR_AI_SPEEDUPS["redis_transport"] = {"URL": os.environ.get("REDIS_URL", "")}

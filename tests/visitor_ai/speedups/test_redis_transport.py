@@ -1,10 +1,11 @@
 """
 The redis_transport speed-up (visitor_ai.speedups.redis_transport) on a real
-Redis (Debian's redis-server): two transports in one process stand for two server processes, each with a connection of its own
-that answers as a wallet would. A call crosses, its events come back in order,
-the acknowledgement is sent only when the answer is slow, a stale address or an
-unread inbox fails at once, the reader comes back after Redis restarts, and
-nothing grows per call (in the transports or in Redis).
+Redis (Debian's redis-server): two transports in one process stand for two
+server processes, each with a connection of its own that answers as a wallet
+would. A call crosses, its events come back in order, the acknowledgement is
+sent only when the answer is slow, a stale address or an unread inbox fails at
+once, the reader comes back after Redis restarts, and nothing grows per call
+(in the transports or in Redis).
 """
 
 import asyncio
