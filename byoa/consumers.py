@@ -39,6 +39,7 @@ from byoa.events import CallEvent, NoticeEvent
 from byoa.grants import Grant, warn_unreadable
 from byoa.hub import current_hub
 from byoa.inflight import InFlight, Pending, Reply
+from byoa.inflow import Inflow
 from byoa.protocol import CloseCode, Frame
 
 if TYPE_CHECKING:
@@ -72,6 +73,7 @@ class WalletConsumer(AsyncWebsocketConsumer):
         self.closing = False
         self.gone = False
         self.calls = InFlight()
+        self.inflow = Inflow()  # what the wallet may still send, counted before a frame is parsed
         self.unsolicited = 0
         self.last_touch = 0.0
         # Loop time of the wallet's last frame (the hub closes connections silent too long).
@@ -160,13 +162,20 @@ class WalletConsumer(AsyncWebsocketConsumer):
         return True
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """Called with each frame: binary is ignored, non-JSON closes, each type has its handler."""
+        """Called with each frame: counted first (``byoa.inflow``); binary is ignored, non-JSON closes."""
         self.heard = asyncio.get_running_loop().time()
-        if text_data is None or self.closing:
+        if self.closing:
             return
-        limit = byoa_setting("MAX_FRAME_BYTES")
-        if len(text_data) * 4 > limit and len(text_data.encode("utf-8")) > limit:
+        # Counted before anything else: a frame that does not fit is not parsed, and the socket
+        # closes (byoa.inflow: a few KiB before the hello, a refilling allowance after it).
+        if text_data is not None:
+            fits = self.inflow.take_text(text_data)
+        else:
+            fits = self.inflow.take(len(bytes_data or b""))
+        if not fits:
             await self._close(CloseCode.TOO_BIG)
+            return
+        if text_data is None:
             return
         try:
             frame = protocol.parse(text_data)
@@ -193,6 +202,7 @@ class WalletConsumer(AsyncWebsocketConsumer):
             await self._close(CloseCode.POLICY)
             return
         self.pairing_id, self.grant = opened.pairing_id, opened.grant
+        self.inflow.paired(byoa_setting("MAX_FRAME_BYTES"))
         self.hub.connections.add(self.pairing_id, self)
         if opened.previous_channel:
             await self.hub.transport.notify(opened.previous_channel, {"type": events.REPLACED})
@@ -284,6 +294,7 @@ class WalletConsumer(AsyncWebsocketConsumer):
         model = model if isinstance(model, str) else ""
         pending = Pending(reply, skill, deadline, model, params.get("stream") is True)
         call_id = self.calls.add(pending)
+        self.inflow.call_sent()
         pending.timer = asyncio.get_running_loop().call_later(deadline.remaining(), self._expire, call_id)
         sent = await self._send_frame(protocol.call_text(call_id, body))
         if not sent and self.calls.pop(call_id) is not None:  # not drained by a disconnect meanwhile

@@ -20,11 +20,16 @@ becomes 4000 + the code the spec meant:
     4007   1007 (invalid payload)      a text frame that is not JSON
     4008   1008 (policy violation)     no valid hello in time, ``bad-session``, a
                                        flood of results for calls not in flight
-    4009   1009 (message too big)      a text frame over BYOA["MAX_FRAME_BYTES"] that
-                                       the server let through. Daphne (configured with
-                                       --websocket-max-message-size 4194304) never does:
-                                       autobahn drops the TCP connection instead, so the
-                                       wallet sees 1006 and no close frame
+    4009   1009 (message too big)      before a valid hello, a frame over
+                                       ``MAX_HELLO_BYTES`` or more than
+                                       ``MAX_BEFORE_HELLO_BYTES`` in all; after it, a
+                                       wallet that sends faster than its allowance
+                                       (``byoa.inflow``). A frame over
+                                       BYOA["MAX_FRAME_BYTES"] is the server's own to
+                                       refuse: daphne (configured with
+                                       --websocket-max-message-size 4194304) drops the
+                                       TCP connection (the wallet sees 1006), uvicorn
+                                       and hypercorn close with 1009
     =====  ==========================  ===============================================
 
 A connection whose ``Origin`` is not the endpoint's own (a page of another
@@ -47,7 +52,9 @@ from byoa._errors import NotJSON
 
 __all__ = [
     "JSON",
+    "MAX_BEFORE_HELLO_BYTES",
     "MAX_FRAME_BYTES",
+    "MAX_HELLO_BYTES",
     "MAX_MANIFEST_BYTES",
     "VERSION",
     "ByeFrame",
@@ -176,6 +183,11 @@ VERSION = "0.1"
 #: The largest text frame either side sends, in bytes (the spec: up to 4 MB). The server reads it
 #: as BYOA["MAX_FRAME_BYTES"], and daphne is configured to the same value (sites/config/settings.py).
 MAX_FRAME_BYTES = 4 * 1024 * 1024
+#: The largest frame read before a valid hello: a hello carries two tokens, a wallet's name
+#: and a grant (at most 32 skills and 32 models, byoa.grants), a few KiB at most.
+MAX_HELLO_BYTES = 16 * 1024
+#: What a socket may send in all before its hello is valid (a hello, and a few frames beside it).
+MAX_BEFORE_HELLO_BYTES = 4 * MAX_HELLO_BYTES
 #: The largest manifest a link (and so a welcome) carries, in bytes (specs/byoa-sites.md, "Links").
 MAX_MANIFEST_BYTES = 4096
 
@@ -186,7 +198,7 @@ class CloseCode(enum.IntEnum):
     NORMAL = 1000  # bye, replaced by a newer connection, paused or revoked
     NOT_JSON = 4007  # the spec's 1007
     POLICY = 4008  # the spec's 1008: no hello, bad session, unsolicited results
-    TOO_BIG = 4009  # the spec's 1009
+    TOO_BIG = 4009  # the spec's 1009: over the frame cap or the connection's allowance (byoa.inflow)
 
 
 def _no_constant(name: str) -> NoReturn:

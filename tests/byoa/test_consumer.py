@@ -8,7 +8,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.db import IntegrityError
 
-from byoa import manifests, pairings, tokens
+from byoa import manifests, pairings, protocol, tokens
 from byoa.calls import call_wallet
 from byoa.models import Pairing, SessionCode
 from byoa.pairings import close_connections, stop_pairings
@@ -333,9 +333,74 @@ async def test_after_the_welcome_non_json_still_closes_with_4007(wallet_socket):
 
 async def test_a_frame_over_the_limit_closes_with_4009(wallet_socket, settings):
     settings.BYOA = {**settings.BYOA, "MAX_FRAME_BYTES": 1000}
-    communicator, _ = await wallet_socket()
+    communicator, _ = await pair(wallet_socket)
     await communicator.send_to(text_data=json.dumps({"type": "ping", "pad": "é" * 600}))
     assert await close_code(communicator) == 4009
+
+
+async def test_a_frame_over_the_hello_cap_before_a_hello_closes_with_4009_unparsed(
+    wallet_socket, monkeypatch
+):
+    parsed = []
+    real_parse = protocol.parse
+    monkeypatch.setattr(protocol, "parse", lambda text: parsed.append(len(text)) or real_parse(text))
+    communicator, _ = await wallet_socket()
+    await communicator.send_json_to({"type": "ping"})
+    await communicator.send_to(text_data=json.dumps({"type": "ping", "pad": "x" * protocol.MAX_HELLO_BYTES}))
+    assert await close_code(communicator) == CloseCode.TOO_BIG == 4009
+    assert len(parsed) == 1  # the small ping only
+
+
+async def test_small_frames_before_a_hello_past_their_total_close_with_4009(wallet_socket):
+    communicator, _ = await wallet_socket()
+    frame = json.dumps({"type": "nope", "pad": "x" * (protocol.MAX_HELLO_BYTES - 100)})
+    for _ in range(protocol.MAX_BEFORE_HELLO_BYTES // len(frame)):
+        await communicator.send_to(text_data=frame)
+    assert await communicator.receive_nothing(timeout=0.1)
+    await communicator.send_to(text_data=frame)
+    assert await close_code(communicator) == 4009
+
+
+async def test_a_binary_flood_before_a_hello_closes_with_4009(wallet_socket):
+    communicator, _ = await wallet_socket()
+    await communicator.send_to(bytes_data=b"\x00" * (protocol.MAX_HELLO_BYTES + 1))
+    assert await close_code(communicator) == 4009
+
+
+async def test_a_hello_after_a_few_small_frames_is_still_welcomed(wallet_socket):
+    code, _wait = await new_code()
+    communicator, _ = await wallet_socket()
+    for _ in range(3):
+        await communicator.send_json_to({"type": "nope", "pad": "x" * 10_000})
+    await communicator.send_json_to(hello(session=code))
+    assert (await communicator.receive_json_from(timeout=5))["type"] == "welcome"
+
+
+async def test_a_paired_wallet_that_floods_is_closed_with_4009(wallet_socket, settings):
+    settings.BYOA = {**settings.BYOA, "MAX_FRAME_BYTES": 10_000}
+    communicator, _ = await pair(wallet_socket)
+    frame = json.dumps({"type": "ping", "pad": "x" * 9_000})
+    for _ in range(2):  # two frames of the largest size at once are allowed
+        await communicator.send_to(text_data=frame)
+    # A flood sends faster than the allowance refills (one frame a second): the next ones do not fit.
+    for _ in range(3):
+        await communicator.send_to(text_data=frame)
+    assert await close_code(communicator) == 4009
+
+
+async def test_each_call_in_flight_makes_room_for_a_result_of_the_largest_size(wallet_socket, settings):
+    settings.BYOA = {**settings.BYOA, "MAX_FRAME_BYTES": 10_000}
+    communicator, welcome = await pair(wallet_socket, limits={"maxParallelCalls": 4})
+    pairing = await get_pairing(token_digest=tokens.digest(welcome["pairing"]))
+    callers = [
+        asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", {"n": n}, timeout=30))
+        for n in range(4)
+    ]
+    calls = [await communicator.receive_json_from(timeout=5) for _ in callers]
+    for call in calls:  # four results of nearly the largest size, at once: twice the burst
+        output = {"text": "x" * 9_000}
+        await communicator.send_json_to({"type": "result", "id": call["id"], "ok": True, "output": output})
+    assert [len((await caller)["text"]) for caller in callers] == [9_000] * 4
 
 
 async def test_binary_unknown_types_and_ping_after_the_welcome_are_ignored(wallet_socket):
@@ -421,7 +486,7 @@ async def test_a_database_error_during_hello_gets_bad_session_and_close_4008_and
 async def test_a_hello_stores_only_the_grant_the_server_understands(wallet_socket):
     code, _wait = await new_code()
     communicator, _ = await wallet_socket()
-    frame = hello(session=code, limits={"maxParallelCalls": 2, "unknown": "x" * 1000}, padding="x" * 100_000)
+    frame = hello(session=code, limits={"maxParallelCalls": 2, "unknown": "x" * 1000}, padding="x" * 10_000)
     await communicator.send_json_to(frame)
     welcome = await communicator.receive_json_from(timeout=5)
     stored = (await get_pairing(token_digest=tokens.digest(welcome["pairing"]))).grant

@@ -144,3 +144,21 @@ async def test_a_frame_of_exactly_4_mib_is_read_and_one_over_it_ends_the_connect
     # A bound past the servers' own 10 s close timeout: after failing a connection, uvicorn's
     # legacy websockets protocol may wait that long for the TCP close before it says disconnect.
     assert (held := await until_not_live(browser, bound=30.0)) is None, f"{held}\n{server.output()[-3000:]}"
+
+
+async def test_a_frame_over_the_hello_cap_before_a_hello_gets_close_4009_on_the_wire(server):
+    ws = await raw_socket(server)
+    with contextlib.suppress(websockets.ConnectionClosed):
+        await ws.send(PAD + "x" * 100_000 + '"}')
+    # 4009, not the spec's 1009: daphne sends only 1000 and 3000-4999 (byoa.protocol).
+    assert await closed_with(ws) == CloseCode.TOO_BIG == 4009
+
+
+async def test_a_paired_wallet_that_floods_gets_close_4009_on_the_wire(server, browser):
+    ws = await paired_socket(server, browser)
+    frame = PAD + "x" * (FOUR_MB - len(PAD) - 2) + '"}'
+    with contextlib.suppress(websockets.ConnectionClosed):
+        for _ in range(4):  # twice the allowance at once
+            await ws.send(frame)
+    assert await closed_with(ws) == 4009
+    assert (held := await until_not_live(browser, bound=30.0)) is None, f"{held}\n{server.output()[-3000:]}"

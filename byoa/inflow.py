@@ -1,0 +1,77 @@
+"""
+What one wallet connection may send the server: a byte allowance, counted
+before a frame is parsed (``byoa.consumers`` closes the connection with 4009
+when a frame does not fit).
+
+Before a valid hello only a hello means anything, so the allowance is small
+and never refills: one frame of at most ``protocol.MAX_HELLO_BYTES``, and
+``protocol.MAX_BEFORE_HELLO_BYTES`` in all. A socket that floods before its
+hello is closed after reading a few KiB, and nothing of it is parsed past that.
+
+After the hello the wallet may send frames of up to ``BYOA["MAX_FRAME_BYTES"]``
+(the spec's 4 MB), but not without end: the allowance holds two such frames,
+refills at one such frame a second, and each call sent to the wallet adds one
+(the room for its result). A wallet that answers its calls never meets the
+bound; one that floods is closed within a few frames, whatever its server
+queues meanwhile.
+"""
+
+from __future__ import annotations
+
+import time
+
+from byoa.protocol import MAX_BEFORE_HELLO_BYTES, MAX_HELLO_BYTES
+
+__all__ = ["Inflow"]
+
+# After the hello: the allowance's room and refill, in frames of the largest size.
+BURST_FRAMES = 2
+REFILL_FRAMES_PER_SECOND = 1.0
+
+
+class Inflow:
+    """The bytes one connection may still send; ``take`` says whether a frame fits."""
+
+    __slots__ = ("_allowance", "_frame_limit", "_paired", "_updated")
+
+    def __init__(self) -> None:
+        self._paired = False
+        self._frame_limit = MAX_HELLO_BYTES
+        self._allowance = float(MAX_BEFORE_HELLO_BYTES)
+        self._updated = time.monotonic()
+
+    def paired(self, frame_limit: int) -> None:
+        """Called after a valid hello: frames up to ``frame_limit`` bytes, within the refilling allowance."""
+        self._paired = True
+        self._frame_limit = frame_limit
+        self._allowance = float(BURST_FRAMES * frame_limit)
+        self._updated = time.monotonic()
+
+    def call_sent(self) -> None:
+        """Make room for the result of a call just sent to the wallet."""
+        self._allowance += self._frame_limit
+
+    def take_text(self, text: str) -> bool:
+        """Count a text frame against the allowance; return False when it does not fit (close the socket)."""
+        # Its length in characters is a lower bound of its UTF-8 size, four times it an upper one:
+        # the exact size is computed only when the frame is close to a bound.
+        size = len(text)
+        if size <= self._frame_limit and (size * 4 > self._frame_limit or size * 4 > self._allowance):
+            size = len(text.encode("utf-8", "surrogatepass"))
+        return self.take(size)
+
+    def take(self, size: int) -> bool:
+        """Count a frame of ``size`` bytes against the allowance; return False when it does not fit."""
+        if size > self._frame_limit:
+            return False
+        if self._paired:
+            now = time.monotonic()
+            ceiling = BURST_FRAMES * self._frame_limit
+            if self._allowance < ceiling:
+                refill = (now - self._updated) * REFILL_FRAMES_PER_SECOND * self._frame_limit
+                self._allowance = min(ceiling, self._allowance + refill)
+            self._updated = now
+        if size > self._allowance:
+            return False
+        self._allowance -= size
+        return True
