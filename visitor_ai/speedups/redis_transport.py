@@ -7,39 +7,33 @@ the hub (``byoa.hub``) uses in place of the channel layer;
 it offers what ``byoa.transport.Transport`` declares, with the same addresses
 (``<inbox>#<connection key>``).
 
-Why redis-py and not channels-redis (issue 26): channels-redis 4.3 sends 30
-Redis commands per call, 24 of them client round trips and none pipelined
+Why redis-py and not channels-redis (issue 26): channels-redis sends several
+Redis commands per call, most of them client round trips and none pipelined
 (ZREMRANGEBYSCORE, ZCOUNT, ZADD, EXPIRE per send; EVAL, BZPOPMIN, a backup ZADD
-and a cleaner's ZPOPMIN per receive, under a process-wide receive lock): about
-2.9 ms of CPU per cross-process call over both processes and redis-server, of
-which Redis itself does 25-40 us. Its pub/sub layer costs ~1.07 ms but leaves
-every reply channel subscribed (a leak of ~3.5 KiB per call in the caller).
-Here a call costs one PUBLISH each way (two Redis commands, however many
-calls share a pipeline), and the acceptance only when the call takes long.
-Measured with ``benchmarks/byoa_calls.py --two-processes`` (uvicorn, 3 runs of
-3000 calls, CPU of both processes and redis-server, on a shared 2-core machine
-at a load average of 6-12): channels-redis 8.2 ms [7.6-8.4] per call at W = 1
-and 30.0 commands per call (at W = 10, 398 and 921 of a run's 3000 calls
-resolved None in two attempts, so the run gave no figure); this transport
-0.52 ms [0.52-0.54] at W = 1, 0.26 ms [0.25-0.27] at W = 10, 2.0 commands
-per call, and no call failed.
+and a cleaner's ZPOPMIN per receive, under a process-wide receive lock), and
+the CPU of a cross-process call goes to those round trips in both processes,
+not to Redis. Its pub/sub layer costs less but leaves every reply channel
+subscribed, so the caller's memory grows with every call. Here a call costs
+one PUBLISH each way, however many calls share a pipeline, and the acceptance
+only when the call takes long. ``benchmarks/byoa_calls.py --two-processes``
+prints both side by side (CPU per call and Redis commands per call);
+docs/explanation/performance.md gives the figures.
 
-Why pub/sub and not a list (RPUSH / BLPOP; the issue's prototype measured
-both at 0.16-0.33 ms a call, so speed does not decide): a list keeps what a
-reader missed, but what it keeps is a call whose caller may long have given
-up, delivered later with a fresh deadline; its key outlives a killed process
-unless every push also sets a TTL (a second command per write); and a push
-cannot tell that nobody reads the list. PUBLISH answers how many readers got
+Why pub/sub and not a list (RPUSH / BLPOP; the issue's prototype measured the
+two alike, so speed does not decide): a list keeps what a reader missed, but
+what it keeps is a call whose caller may long have given up, delivered later
+with a fresh deadline; its key outlives a killed process unless every push
+also sets a TTL (a second command per write); and a push cannot tell that
+nobody reads the list. PUBLISH answers how many readers got
 the event, so a call to a process whose inbox nobody reads (killed, or Redis
 restarted and the reader not yet subscribed again) fails at once
 (``events.UNREAD``) instead of at the acceptance window, and nothing is left
 behind in Redis. What pub/sub drops, the caller's deadline ends, as the
 channel layer's at-most-once delivery always required.
 
-Events are JSON (orjson, already the frames' encoder), not msgpack: measured
-on a call event (333 bytes) and a result, orjson encodes in 1.2-1.5 us against
-msgpack's 1.7-4.9 us and decodes in 2.7-5.8 us against 3.9-6.6 us, with no
-second codec.
+Events are JSON (orjson, already the frames' encoder), not msgpack: on a call
+event and a result orjson encodes and decodes faster than msgpack (measured
+for issue 26: docs/explanation/performance.md), with no second codec.
 
 - A caller's call gets an id from this process; its reply channel is
   ``<caller's inbox>#<id>``, and the events for it come to the caller's inbox
