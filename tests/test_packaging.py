@@ -1,16 +1,16 @@
 """
-The wheel gives a site everything, and README.md's "Add it to your site" is a program.
+The wheel gives a site everything, and the docs' tutorial (docs/tutorial.md) is a program.
 
 The wheel is built from this working tree (not an editable install) with pip,
-offline (setuptools comes with the dev extra). The README's steps run in a new
-`django-admin startproject` in a venv where the wheel is the only copy of our
-packages, installed as `pip install visitor-ai[test]` would: its dependencies and
-the test extra's, and nothing else. They come from this environment, offline: the
-distributions that requirement needs (read from the wheel's metadata, followed
-through each dependency's own) are linked into one directory that a .pth line puts
-on the venv's path, so another extra's packages (psycopg, hypercorn, pocketsphinx,
-hypothesis) are not importable there. The one step not taken from the README is
-its `pip install ... @ git+...` line: the venv gets the wheel instead.
+offline (setuptools comes with the dev extra). The tutorial's steps run in an empty
+directory in a venv where the wheel is the only copy of our packages, installed as
+the tutorial's `pip install "visitor-ai[...]" ...` line would: its dependencies, the
+extras the line names and the other packages it names, and nothing else. They come
+from this environment, offline: the distributions those requirements need (read from
+the wheel's metadata, followed through each dependency's own) are linked into one
+directory that a .pth line puts on the venv's path, so another extra's packages
+(psycopg, hypercorn, pocketsphinx, hypothesis) are not importable there. The one step
+not run as written is that install line: the venv gets the wheel in place of the index.
 """
 
 import email
@@ -29,7 +29,7 @@ from packaging.utils import canonicalize_name
 
 ROOT = Path(__file__).resolve().parents[1]
 LIBRARY = ("aiconnect", "byoa", "ui", "ways", "webmcp", "testwallet")
-# What a site installs with [test] only: none of the other extras' packages.
+# What the tutorial installs ([test], [daphne], dj-database-url) brings none of the other extras' packages.
 OTHER_EXTRAS_ONLY = (
     "psycopg",
     "channels_redis",
@@ -40,17 +40,27 @@ OTHER_EXTRAS_ONLY = (
     "faster_whisper",
     "hypothesis",
 )
+TUTORIAL = ROOT / "docs" / "tutorial.md"
 STEP = re.compile(r"^<!-- site: (?P<action>.+?) -->\n+```[a-z]*\n(?P<body>.*?)^```", re.MULTILINE | re.DOTALL)
 
 # make test's --dist loadgroup runs the module in one worker: the wheel and its venv are made once.
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("packaging")]
 
 
-def readme_steps():
-    """Return (action, block) for each marked block of README.md's "Add it to your site", in order."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("\n## Add it to your site\n", 1)[1].split("\n## ", 1)[0]
-    return [(match["action"], match["body"]) for match in STEP.finditer(section)]
+def tutorial_steps():
+    """Return (action, block) for each marked block of the tutorial, in order."""
+    page = TUTORIAL.read_text(encoding="utf-8")
+    return [(match["action"], match["body"]) for match in STEP.finditer(page)]
+
+
+def tutorial_requirements():
+    """Return the requirements of the tutorial's one install step (``pip install ...``)."""
+    (body,) = [body for action, body in tutorial_steps() if action == "install"]
+    words = shlex.split(body)
+    assert words[:2] == ["pip", "install"] and len(words) > 2, f"the tutorial's install step: {body!r}"
+    requirements = [Requirement(word) for word in words[2:]]
+    assert "visitor-ai" in [canonicalize_name(r.name) for r in requirements], body
+    return requirements
 
 
 def run(command, cwd, env=None, timeout=300):
@@ -82,13 +92,13 @@ def wheel(tmp_path_factory):
     return built
 
 
-def distributions_needed(wheel, extras):
-    """Return {name: Distribution} of this environment that ``visitor-ai[extras]`` from the wheel needs."""
+def distributions_needed(wheel, requirements):
+    """Return {name: Distribution} of this environment that the requirements need, ``visitor-ai`` from the wheel."""
     with zipfile.ZipFile(wheel) as archive:
         (name,) = [name for name in archive.namelist() if name.endswith(".dist-info/METADATA")]
         own = email.message_from_bytes(archive.read(name)).get_all("Requires-Dist") or []
     found, seen = {}, set()
-    pending = [(Requirement(line), frozenset(extras)) for line in own]
+    pending = [(requirement, frozenset(requirement.extras)) for requirement in requirements]
     while pending:
         requirement, active = pending.pop()
         if requirement.marker and not any(
@@ -119,7 +129,7 @@ def link_distributions(distributions, directory):
 
 @pytest.fixture(scope="module")
 def site_python(wheel, tmp_path_factory):
-    """Return the python of a new venv with the wheel installed and what its [test] extra needs reachable."""
+    """Return the python of a new venv with the wheel installed and what the tutorial installs reachable."""
     venv = tmp_path_factory.mktemp("venv")
     run([sys.executable, "-m", "venv", "--without-pip", venv], cwd=venv)
     python = venv / "bin" / "python"
@@ -127,7 +137,7 @@ def site_python(wheel, tmp_path_factory):
         run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], cwd=venv).strip()
     )
     dependencies = tmp_path_factory.mktemp("dependencies")
-    link_distributions(distributions_needed(wheel, {"test"}), dependencies)
+    link_distributions(distributions_needed(wheel, tutorial_requirements()), dependencies)
     (purelib / "dependencies.pth").write_text(f"{dependencies}\n")
     pip_install = [
         sys.executable,
@@ -206,7 +216,7 @@ def test_the_test_extra_brings_the_test_wallet_and_no_other_extras_packages(site
 
 
 def apply_step(project, action, body, env):
-    """Do what one marked README block says, in ``project``."""
+    """Do what one marked block of the tutorial says, in ``project``."""
     verb, _, rest = action.partition(" ")
     if verb == "run":
         run(["bash", "-e", "-c", body], cwd=project, env=env)
@@ -223,23 +233,23 @@ def apply_step(project, action, body, env):
         # A top-level assignment, up to the line that closes it at the left margin.
         assignment = re.compile(rf"^{re.escape(name)} = .*?^[\]}}]\n", re.MULTILINE | re.DOTALL)
         text, replaced = assignment.subn(lambda _: body, target.read_text(encoding="utf-8"))
-        assert replaced == 1, f"README: no {name} = ... in {path}"
+        assert replaced == 1, f"tutorial: no {name} = ... in {path}"
         target.write_text(text, encoding="utf-8")
     else:
-        raise AssertionError(f"README: unknown step {action!r}")
+        raise AssertionError(f"tutorial: unknown step {action!r}")
 
 
 @pytest.mark.browser
 @pytest.mark.live
-def test_the_readme_makes_a_new_project_a_site_whose_test_passes(site_python, tmp_path):
+def test_the_tutorial_makes_a_new_project_a_site_whose_test_passes(site_python, tmp_path):
     env = site_environment(site_python)
     project = tmp_path / "mysite"
     project.mkdir()
-    run([site_python, "-m", "django", "startproject", "mysite", "."], cwd=project, env=env)
-    steps = readme_steps()
+    steps = tutorial_steps()
     assert [action for action, _ in steps].count("test") == 1
+    assert steps[0][0] == "install" and "startproject" in steps[1][1]
     for action, body in steps:
-        if action != "test":
+        if action not in ("install", "test"):  # the venv has the wheel in place of the install line
             apply_step(project, action, body, env)
     (command,) = [body for action, body in steps if action == "test"]
 
