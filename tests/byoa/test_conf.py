@@ -57,22 +57,3 @@ def test_the_defaults_cannot_be_changed_in_place():
         DEFAULTS["CALL_SECONDS"] = 1  # type: ignore[index]
     with pytest.raises(TypeError):
         DEFAULTS["MANIFESTS"]["x"] = "y.json"  # type: ignore[index]
-
-
-@pytest.mark.parametrize(
-    ("url", "problem"),
-    [
-        ("http://user:secret@127.0.0.1:6379/0", "its scheme is 'http', not redis://, rediss:// or unix://"),
-        ("user:secret@127.0.0.1:6379", "it names no scheme: redis://, rediss:// or unix://"),
-    ],
-)
-def test_a_redis_url_the_transport_cannot_use_is_reported_without_its_password(settings, url, problem):
-    settings.BYOA = {**settings.BYOA, "REDIS_URL": url}
-    [error] = [message for message in checks.check_settings(None) if message.id == "byoa.E007"]
-    assert error.msg == f"BYOA['REDIS_URL'] cannot be used: {problem}."
-    assert "secret" not in error.msg + error.hint
-
-
-def test_a_redis_url_is_accepted(settings):
-    settings.BYOA = {**settings.BYOA, "REDIS_URL": "redis://user:secret@127.0.0.1:6379/0"}
-    assert checks.check_settings(None) == []

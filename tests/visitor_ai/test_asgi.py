@@ -55,14 +55,30 @@ def test_static_files_are_left_to_a_proxy_with_debug_off_unless_asked(settings):
     assert any(isinstance(app, ASGIStaticFilesHandler) for app in asked)
 
 
-def test_gc_freeze_moves_what_start_up_made_out_of_the_collectors_way():
+def test_djangos_own_handler_serves_the_pages_by_default():
+    from django.core.handlers.asgi import ASGIHandler
+
+    [pages] = [app for route, app in http_routes(get_asgi_application()).items() if route != "api/mcp"]
+    assert type(pages) is ASGIHandler
+
+
+def test_the_speedups_handler_serves_the_pages_when_a_site_chose_one_of_its_speedups(settings):
+    from visitor_ai.speedups.handler import ASGIHandler
+
+    settings.VISITOR_AI_SPEEDUPS = {"request_threads": {"KEPT": 4}}
+    [pages] = [app for route, app in http_routes(get_asgi_application()).items() if route != "api/mcp"]
+    assert type(pages) is ASGIHandler and pages.kept_threads == 4 and pages.replaced == {}
+
+
+def test_gc_freeze_moves_what_start_up_made_out_of_the_collectors_way(settings):
     import gc
 
     before = gc.get_freeze_count()
     get_asgi_application()
-    assert gc.get_freeze_count() == before  # off unless asked: tests build the application many times
+    assert gc.get_freeze_count() == before  # off unless chosen: tests build the application many times
+    settings.VISITOR_AI_SPEEDUPS = {"gc_freeze": {}}
     try:
-        get_asgi_application(gc_freeze=True)
+        get_asgi_application()
         assert gc.get_freeze_count() > before
         assert gc.get_count()[0] < 100  # collected first: start-up's garbage is not frozen in
     finally:
