@@ -186,8 +186,13 @@ PUBLIC = {
     "testwallet.webmcp.sync": ["SyncBrowserAgent", "browser_agent", "webmcp_browser"],
     "visitor_ai.asgi": ["get_asgi_application"],
     "visitor_ai.exceptions": ["MinifierFailed", "MinifierNotFound", "UnhashedImport"],
-    "visitor_ai.handler": ["KEPT_THREADS", "ASGIHandler"],
-    "visitor_ai.middleware": [
+    "visitor_ai.speedups": ["SPEEDUPS", "Speedup", "chosen", "options", "unverified", "unverified_versions"],
+    "visitor_ai.speedups.addresses": ["LiveAddresses"],
+    "visitor_ai.speedups.checks": ["check_speedups"],
+    "visitor_ai.speedups.daphne": ["VERIFIED", "DaphneRunserverConfig", "check_runserver"],
+    "visitor_ai.speedups.freeze": ["freeze_start_up"],
+    "visitor_ai.speedups.handler": ["ASGIHandler", "chosen_handler"],
+    "visitor_ai.speedups.middleware": [
         "ON_THE_LOOP",
         "AuthenticationMiddleware",
         "CommonMiddleware",
@@ -197,9 +202,11 @@ PUBLIC = {
         "MessageMiddleware",
         "SecurityMiddleware",
         "SessionMiddleware",
-        "StaticFilesMiddleware",
         "XFrameOptionsMiddleware",
     ],
+    "visitor_ai.speedups.redis_transport": ["RedisCaller", "RedisReply", "RedisTransport"],
+    "visitor_ai.speedups.session_pairings": ["SessionPairings"],
+    "visitor_ai.speedups.staticfiles": ["StaticFilesMiddleware"],
     "visitor_ai.storage": ["MinifiedManifestStaticFilesStorage"],
 }
 
