@@ -56,11 +56,12 @@ the ratio to the Node anchor, actions per second and p50 latency, and CPU per
 static file request and its difference from the plain path's.
 Then, for each Django target, what one action did in the server process (over
 200 more actions): ``sync_to_async`` hops, threads started, and the cyclic
-garbage collector's collections and CPU time; where the plain path's and all's
-hops go; and, measured in the plain server, what one hop and one thread per
-request cost (CPU of all its threads around 2,000 hops of a function that does
-nothing, and around 500 requests' worth of contexts), and the CPU of one full
-collection (the pause an older generation's collection makes).
+garbage collector's collections and CPU time, and the CPU of one full
+collection (the pause the oldest generation's collection makes, what
+gc_freeze shortens); where the plain path's and all's hops go; and, measured
+in the plain server, what one hop and one thread per request cost (CPU of all
+its threads around 2,000 hops of a function that does nothing, and around 500
+requests' worth of contexts).
 """
 
 import asyncio
@@ -206,14 +207,14 @@ async def _hop_costs(count=2000):
         async with ThreadSensitiveContext():  # as Django's ASGIHandler enters one per request
             await hop()
     per_context = (time.process_time() - before) / (count // 4)
+    return {"hop_us": per_hop * 1e6, "thread_per_request_us": (per_context - per_hop) * 1e6}
+
+
+def _full_collection():
+    """Return the CPU of one full collection (gc.collect()) in this process, in microseconds."""
     before = time.thread_time()
-    gc.collect()  # a full collection, as the collector makes one now and then: what it walks
-    full = time.thread_time() - before
-    return {
-        "hop_us": per_hop * 1e6,
-        "thread_per_request_us": (per_context - per_hop) * 1e6,
-        "full_collection_us": full * 1e6,
-    }
+    gc.collect()  # what the collector's oldest generation walks now and then: start-up's objects unless frozen
+    return {"full_collection_us": (time.thread_time() - before) * 1e6}
 
 
 def _allow_loopback_links():
@@ -253,10 +254,13 @@ def _server_application():
     empty = os.environ.get("VISITOR_ACTION_EMPTY") == "1"
 
     async def application(scope, receive, send):
-        if scope["type"] == "http" and scope["path"] in ("/_bench/stats", "/_bench/hop"):
-            body = json.dumps(
-                stats.take() if scope["path"] == "/_bench/stats" else await _hop_costs()
-            ).encode()
+        if scope["type"] == "http" and scope["path"] in ("/_bench/stats", "/_bench/hop", "/_bench/gc"):
+            if scope["path"] == "/_bench/stats":
+                body = json.dumps(stats.take()).encode()
+            elif scope["path"] == "/_bench/gc":
+                body = json.dumps(_full_collection()).encode()
+            else:
+                body = json.dumps(await _hop_costs()).encode()
             start = {
                 "type": "http.response.start",
                 "status": 200,
@@ -436,6 +440,10 @@ async def _measure(targets, args, load):
                     await clients[0].http.get("/_bench/stats")  # from here on
                     done = await _run(clients, STATS_ACTIONS, [])
                     stats = (await clients[0].http.get("/_bench/stats")).json() | {"actions": done}
+                    stats["full"] = [
+                        (await clients[0].http.get("/_bench/gc")).json()["full_collection_us"]
+                        for _ in range(3)
+                    ]
                     if name == "plain":
                         stats["costs"] = [(await clients[0].http.get("/_bench/hop")).json() for _ in range(3)]
                     results[name] = (results[name][0], stats)
@@ -459,18 +467,17 @@ def _print_stats(name, stats):
         f"{sum(stats['collections'].values()) / actions:.2f} collections "
         f"({', '.join(f'gen {g}: {n}' for g, n in sorted(stats['collections'].items())) or 'none'}), "
         f"{sum(stats['gc_seconds'].values()) / actions * 1e6:.0f} us of CPU in the collector "
-        f"({each or 'none'}); objects tracked {stats['tracked_objects']}, frozen {stats['frozen_objects']}"
+        f"({each or 'none'}); objects tracked {stats['tracked_objects']}, frozen {stats['frozen_objects']}; "
+        f"a full collection {statistics.median(stats['full']) / 1000:.1f} ms of CPU (median of 3)"
     )
 
 
 def _print_costs(stats):
     hop = statistics.median(cost["hop_us"] for cost in stats["costs"])
     thread = statistics.median(cost["thread_per_request_us"] for cost in stats["costs"])
-    full = statistics.median(cost["full_collection_us"] for cost in stats["costs"])
     print(
         f"in the plain server: one thread-sensitive sync_to_async hop {hop:.0f} us of CPU; a request's own "
-        f"thread (Django's ThreadSensitiveContext) {thread:.0f} us; a full collection (gc.collect()) "
-        f"{full / 1000:.1f} ms (medians of 3 measurements)"
+        f"thread (Django's ThreadSensitiveContext) {thread:.0f} us (medians of 3 measurements)"
     )
 
 
