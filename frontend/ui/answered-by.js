@@ -11,5 +11,6 @@
  * @returns {string}
  */
 export function answeredBy({ providerName, model }) {
-  return model ? `Answered by ${providerName} (${model})` : `Answered by ${providerName}`;
+  // A provider whose name already says its model ("Test wallet (scripted)") is not named twice.
+  return model && !providerName.includes(model) ? `Answered by ${providerName} (${model})` : `Answered by ${providerName}`;
 }

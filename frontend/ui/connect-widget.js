@@ -59,6 +59,22 @@ export class ConnectWidget extends HTMLElement {
 
   /** @param {ConnectionState} state */
   #render(state) {
+    // The action's button is replaced below: when it had the keyboard's focus, the focus follows
+    // to the new one (or to the status while there is none), never falling to the page's body.
+    const hadFocus = this.contains(document.activeElement);
+    this.#draw(state);
+    if (!hadFocus) return;
+    const next = /** @type {HTMLElement | null} */ (this.#action.querySelector('button, a'));
+    if (next) {
+      next.focus();
+    } else {
+      this.#status.tabIndex = -1;
+      this.#status.focus();
+    }
+  }
+
+  /** @param {ConnectionState} state */
+  #draw(state) {
     this.dataset.state = state.status;
     this.#action.replaceChildren();
     switch (state.status) {

@@ -22,6 +22,7 @@ import { answeredBy } from './answered-by.js';
 
 /** @typedef {import('../aiconnect/types.js').ToolCall} ToolCall */
 /** @typedef {'answered' | 'stopped' | 'failed'} TurnOutcome */
+/** @typedef {(element: HTMLElement, text: string) => void} Format */
 
 /**
  * How a turn that ended with `error` ended: `answered` without one, `stopped` when the visitor
@@ -44,15 +45,19 @@ export function outcomeOf(error) {
 export class Transcript {
   #container;
   #status;
+  #format;
 
   /**
    * @param {HTMLElement} container Where the turns go, one after the other.
-   * @param {{ status?: HTMLElement | null }} [options] `status`: an element (say `role="status"`)
-   *   that shows what the open turn's latest tool is doing, and is emptied when the turn ends.
+   * @param {{ status?: HTMLElement | null, format?: Format | null }} [options] `status`: an element
+   *   (say `role="status"`) that shows what the open turn's latest tool is doing, and is emptied
+   *   when the turn ends. `format`: draws an answer's whole text so far into its element, as
+   *   reply-text.js's `drawReply` does (paragraphs, lists); without it the text is shown as it is.
    */
-  constructor(container, { status = null } = {}) {
+  constructor(container, { status = null, format = null } = {}) {
     this.#container = container;
     this.#status = status;
+    this.#format = format;
   }
 
   /**
@@ -66,7 +71,7 @@ export class Transcript {
     const asked = document.createElement('div');
     asked.className = 'turn user';
     asked.textContent = text;
-    const answer = new TranscriptTurn(document, this.#status);
+    const answer = new TranscriptTurn(document, this.#status, this.#format);
     this.#container.append(asked, answer.element);
     return answer;
   }
@@ -78,6 +83,9 @@ export class TranscriptTurn {
   #tools;
   #text;
   #status;
+  #format;
+  /** the answer's text so far, which `format` draws whole on each piece */
+  #said = '';
   /** @type {Map<string, { item: HTMLElement, label: string }>} the tool items by call id */
   #calls = new Map();
   /** @type {Element} the last element this turn placed in the container: attachments go after it */
@@ -90,9 +98,11 @@ export class TranscriptTurn {
    *
    * @param {Document} document
    * @param {HTMLElement | null} status
+   * @param {Format | null} [format]
    */
-  constructor(document, status) {
+  constructor(document, status, format = null) {
     this.#status = status;
+    this.#format = format;
     /** The turn's element, `div.turn.assistant`. */
     this.element = document.createElement('div');
     this.element.className = 'turn assistant';
@@ -101,8 +111,9 @@ export class TranscriptTurn {
     this.#tools = document.createElement('ul');
     this.#tools.className = 'tools';
     this.#tools.hidden = true;
-    this.#text = document.createElement('span');
-    this.#text.className = 'text';
+    // A formatted answer holds paragraphs and lists: a block of its own.
+    this.#text = document.createElement(format ? 'div' : 'span');
+    this.#text.className = format ? 'text formatted' : 'text';
     this.element.append(this.#who, this.#tools, this.#text);
     this.#last = this.element;
     // Bound, so a page can pass them as hooks as they are (`onText: turn.append`).
@@ -121,7 +132,12 @@ export class TranscriptTurn {
    * @param {string} delta
    */
   append(delta) {
-    this.#text.append(String(delta));
+    if (!this.#format) {
+      this.#text.append(String(delta));
+      return;
+    }
+    this.#said += String(delta);
+    this.#format(this.#text, this.#said);
   }
 
   /**

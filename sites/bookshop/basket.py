@@ -32,6 +32,10 @@ class Basket:
         await self.session.asave()
         return items[slug]
 
+    async def count(self):
+        """Return how many copies the basket holds, all books together."""
+        return sum((await self._items()).values())
+
     async def lines(self):
         """Return [(book, quantity)] and the total price."""
         items = await self._items()

@@ -71,9 +71,10 @@ def answer(chat: Chat) -> Completion | None:
             return completion("", [("search_books", {"query": untried[0]})])
     if not found or found.startswith("No books match"):
         return completion(f"{LABEL} I searched the shop for {tried[0]!r} and found no book.")
-    books = "; ".join(line.strip() for line in found.splitlines()[1:] if line.strip())
+    # One book a line, as the tool lists them ("- Title by Author ..."): the page draws a list.
+    books = "\n".join(line.strip() for line in found.splitlines()[1:] if line.strip())
     what = f"{arguments['mood']} books" if arguments.get("mood") else repr(arguments.get("query"))
-    return completion(f"{LABEL} I searched the shop for {what}. It has: {books}")
+    return completion(f"{LABEL} I searched the shop for {what}. It has:\n{books}")
 
 
 def _search_words(text: str) -> list[str]:

@@ -8,8 +8,10 @@ add does, here (the form) or through the assistant's add_to_basket tool, whose
 answer sets the same session cookie (mcp_server.visitor_sessions).
 """
 
-from django.core.paginator import AsyncPaginator
-from django.http import Http404, HttpResponse
+from asgiref.sync import sync_to_async
+from django.contrib import messages
+from django.core.paginator import Paginator
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
@@ -25,18 +27,21 @@ from sites.home.snippet import integration_snippet
 CATALOG_PAGE_SIZE = 12
 
 
-async def _catalog_page(number):
+# Django's Paginator in a thread: AsyncPaginator is Django 6.0's, and the framework's tests run
+# this project on Django 5.2 too (`make matrix`).
+@sync_to_async
+def _catalog_page(number):
     """Return the catalog's page ``number`` (the first for a bad number, the last past the end)."""
-    page = await AsyncPaginator(Book.objects.prefetch_related("moods"), CATALOG_PAGE_SIZE).aget_page(number)
+    page = Paginator(Book.objects.prefetch_related("moods"), CATALOG_PAGE_SIZE).get_page(number)
     return {
-        "books": await page.aget_object_list(),
+        "books": list(page.object_list),
         "number": page.number,
-        "pages": await page.paginator.anum_pages(),
-        "count": await page.paginator.acount(),
-        "start": await page.astart_index(),
-        "end": await page.aend_index(),
-        "previous": page.number - 1 if await page.ahas_previous() else None,
-        "next": page.number + 1 if await page.ahas_next() else None,
+        "pages": page.paginator.num_pages,
+        "count": page.paginator.count,
+        "start": page.start_index(),
+        "end": page.end_index(),
+        "previous": page.number - 1 if page.has_previous() else None,
+        "next": page.number + 1 if page.has_next() else None,
     }
 
 
@@ -57,6 +62,7 @@ async def index(request):
         "query": query or "",
         "results": results,
         "search_error": search_error,
+        "basket_count": await Basket(request.session).count(),
         "snippet": integration_snippet("bookshop/assistant.js"),
         "browser_agent_snippet": integration_snippet("bookshop/browser-agent.js"),
     }
@@ -70,7 +76,8 @@ async def book(request, slug):
         found = await catalog.get(slug)
     except catalog.UnknownBook:
         raise Http404("No such book.") from None
-    return render(request, "bookshop/book.html", {"book": found})
+    context = {"book": found, "basket_count": await Basket(request.session).count()}
+    return render(request, "bookshop/book.html", context)
 
 
 @require_GET
@@ -94,13 +101,38 @@ async def basket(request):
 
 @require_POST
 async def basket_add(request):
-    """Add a book to the visitor's basket (own mode's form), then go back."""
+    """Add a book to the visitor's basket (own mode's form).
+
+    The page's script asks for JSON and stays where the visitor is; a plain form post goes back to
+    the book's card (its anchor) with the confirmation shown there.
+    """
+    basket = Basket(request.session)
     try:
         quantity = min(max(int(request.POST.get("quantity", 1)), 1), MAX_QUANTITY)
-        await Basket(request.session).add(request.POST.get("slug", ""), quantity)
+        slug = request.POST.get("slug", "")
+        copies = await basket.add(slug, quantity)
+        title = (await catalog.get(slug)).title
     except (ValueError, catalog.UnknownBook):
+        if _wants_json(request):
+            return JsonResponse(
+                {"error": "bad-book", "message": "No such book, or a bad quantity."}, status=400
+            )
         return HttpResponse("No such book, or a bad quantity.", status=400, content_type="text/plain")
+    count = await basket.count()
+    if _wants_json(request):
+        return JsonResponse({"slug": slug, "title": title, "copies": copies, "count": count})
+    # Shown beside the book's button on the page the visitor comes back to (its extra tag: the slug).
+    messages.success(request, added_text(title, count), extra_tags=slug)
     back = request.POST.get("next", "")
     if not url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
-        back = "bookshop:basket"
+        return redirect("bookshop:basket")
     return redirect(back)
+
+
+def added_text(title, count):
+    """Return the confirmation of an add: the book, and what the basket holds now."""
+    return f"Added “{title}” to your basket ({count} book{'' if count == 1 else 's'} in it)."
+
+
+def _wants_json(request):
+    return "application/json" in request.headers.get("Accept", "")

@@ -95,6 +95,9 @@ async def test_add_to_basket_on_an_answer_card_fills_this_visitors_basket(shop, 
     await answered(shop)
     await shop.locator(".assistant-cards button", has_text="Add to basket").click()
     await shop.locator(".assistant-cards button", has_text="In your basket").wait_for()
+    # The keyboard's focus stays on the button, and the header counts the book.
+    assert await shop.evaluate("() => document.activeElement.textContent.startsWith('In your basket')")
+    assert await shop.locator("#basket-count").text_content() == "(1)"
     await shop.goto(daphne_server.url + "/bookshop/basket/")
     assert "Dune" in await shop.locator("#basket").text_content()
 
@@ -284,7 +287,7 @@ async def test_a_failed_add_to_basket_says_so_and_can_be_tried_again(shop, aiwal
     await shop.locator(".assistant-cards button:enabled", has_text="Could not add: try again").wait_for()
     await shop.unroute("**/api/mcp")
     await button.click()
-    await shop.locator(".assistant-cards button:disabled", has_text="In your basket").wait_for()
+    await shop.locator(".assistant-cards button[aria-disabled='true']", has_text="In your basket").wait_for()
 
 
 def scripted_search_result(text, structured):

@@ -47,6 +47,7 @@ async def test_own_mode_add_to_basket_fills_this_visitors_basket_only(daphne_ser
         shop = await alice.new_page()
         await shop.goto(daphne_server.url + "/bookshop/books/dune/")
         await shop.get_by_role("button", name="Add to basket (Dune)").click()
+        await shop.locator(".added", has_text="Added “Dune”").wait_for(timeout=5000)
         await shop.goto(daphne_server.url + "/bookshop/basket/")
         assert "Dune" in await shop.locator("#basket").text_content()
         other = await bob.new_page()

@@ -52,7 +52,7 @@ def test_bookshop_searches_with_the_visitors_words_then_single_words_then_answer
     assert calls == []
     assert (
         text == "(scripted stand-in, not an AI) I searched the shop for 'stories'."
-        " It has: - Robot Tales by A. Writer (robot-tales)"
+        " It has:\n- Robot Tales by A. Writer (robot-tales)"
     )
 
 
@@ -92,5 +92,5 @@ def test_bookshop_learns_the_moods_first_and_searches_by_the_mood_the_visitor_na
         calls == []
         and text
         == "(scripted stand-in, not an AI) I searched the shop for cosy books."
-        " It has: - Tea Time by B. Writer (tea-time)"
+        " It has:\n- Tea Time by B. Writer (tea-time)"
     )

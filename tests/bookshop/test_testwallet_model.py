@@ -86,6 +86,17 @@ async def test_scripted_stand_in_searches_the_shop_with_the_visitors_words_and_s
     assert titles and all("dune" in title.lower() for title in titles)
     assert answer.startswith("(scripted stand-in, not an AI) I searched the shop for 'dune'.")
     assert all(title in answer for title in titles)
+    # Drawn as it reads: one list item a book, each slug a link to its page, no raw "[slug]" or "- ".
+    reply = page.locator(".turn.assistant .text").last
+    items = await reply.locator("li").all_text_contents()
+    assert len(items) == len(titles) and all(any(t in item for item in items) for t in titles)
+    assert "[" not in answer and "- " not in answer
+    assert await reply.locator("a", has_text="details").count() == len(titles)
+    # Who answered, named once: "Test wallet (scripted) (scripted)" doubled it.
+    assert (
+        await page.locator(".turn.assistant .who").last.text_content() == "Answered by Test wallet (scripted)"
+    )
+    assert "(scripted) (scripted)" not in await page.locator("ai-connect-widget").text_content()
     assert page.problems == []
 
 

@@ -7,6 +7,7 @@
 
 import { AiConnect, McpToolSource, runConversation } from '../aiconnect/index.js';
 import '../ui/connect-widget.js';
+import { drawReply } from '../ui/reply-text.js';
 import { Transcript } from '../ui/transcript.js';
 import { describeFailure } from './failures.js';
 
@@ -27,11 +28,13 @@ const stopButton = $('#stop');
 const history = [];
 /** @type {AbortController | null} */
 let controller = null;
+/** @type {string} the connection's status when the panel was last shown */
+let lastStatus = '';
 
 // --- how this page works: start
 const client = new AiConnect();
 const tools = new McpToolSource('/api/mcp', 'Bookshop');
-const transcript = new Transcript($('#transcript'), { status: $('#activity') });
+const transcript = new Transcript($('#transcript'), { status: $('#activity'), format: showReply });
 
 /** @type {any} */ ($('#connect')).client = client;
 client.subscribe(showPanelFor);
@@ -78,6 +81,11 @@ async function ask(/** @type {string} */ text) {
  */
 function showPanelFor(state) {
   form.hidden = state.status !== 'connected';
+  // Just connected from the widget's button: the next thing to do is to ask.
+  if (state.status === 'connected' && lastStatus !== 'connected' && $('#connect').contains(document.activeElement)) {
+    question.focus();
+  }
+  lastStatus = state.status;
 }
 
 form.addEventListener('submit', async (event) => {
@@ -112,6 +120,19 @@ function showError(error) {
   errorView.textContent = failure.message;
   errorView.dataset.status = String(failure.status ?? '');
   errorView.hidden = false;
+}
+
+/**
+ * Draw a reply as paragraphs and lists, a book's slug in brackets ("[dune]", as the shop's tools
+ * name books) as a link to its page.
+ *
+ * @param {HTMLElement} element
+ * @param {string} text
+ */
+function showReply(element, text) {
+  drawReply(element, text, {
+    linkFor: (id) => (/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(id) ? { href: `/bookshop/books/${id}/`, text: 'details' } : null),
+  });
 }
 
 /**
@@ -168,6 +189,19 @@ function isCardBook(value) {
     && Array.isArray(book.moods) && book.moods.every((mood) => typeof mood === 'string');
 }
 
+/**
+ * Show in the header what the basket holds now, from add_to_basket's structured content
+ * (`{ items: [{ quantity }] }`); content that is not that shape changes nothing.
+ *
+ * @param {Record<string, unknown> | undefined} structured
+ */
+function showBasketCount(structured) {
+  const items = Array.isArray(structured?.items) ? structured.items : null;
+  const count = items?.reduce((sum, item) => sum + (Number.isInteger(item?.quantity) ? item.quantity : 0), 0);
+  const shown = document.getElementById('basket-count');
+  if (shown && typeof count === 'number') shown.textContent = `(${count})`;
+}
+
 /** @param {CardBook} book */
 function bookCard(book) {
   const item = document.createElement('li');
@@ -197,17 +231,24 @@ function bookCard(book) {
   which.textContent = ` (${book.title})`;
   const label = (/** @type {string} */ words) => add.replaceChildren(words, which);
   label('Add to basket');
+  // Never `disabled`: a disabled button drops the keyboard's focus to the page's body. Once the
+  // book is in, the button says so and is aria-disabled; a second press adds nothing.
+  let adding = false;
   add.addEventListener('click', async () => {
-    add.disabled = true;
+    if (adding || add.getAttribute('aria-disabled') === 'true') return;
+    adding = true;
+    label('Adding…');
     let added = false;
     try {
-      const { isError } = await tools.callToolResult('add_to_basket', { slug: book.slug });
-      added = !isError;
+      const result = await tools.callToolResult('add_to_basket', { slug: book.slug });
+      added = !result.isError;
+      if (added) showBasketCount(result.structuredContent);
     } catch {
       added = false;
     } finally {
       label(added ? 'In your basket' : 'Could not add: try again');
-      add.disabled = added;
+      if (added) add.setAttribute('aria-disabled', 'true');
+      adding = false;
     }
   });
   item.append(cover, title, author, moods, price, add);

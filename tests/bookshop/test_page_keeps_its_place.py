@@ -1,0 +1,102 @@
+"""
+The bookshop as a visitor review used it, in Chromium on a real daphne: "Add to basket"
+keeps the visitor where they were (the scroll, the focus) and says what the basket holds,
+with and without the page's script; "Connect your AI" leaves the focus on the question;
+the AI's reply reads as paragraphs and a list with the books linked.
+"""
+
+import pytest
+
+from testwallet.aiwallet import ToolCall
+
+pytestmark = [pytest.mark.browser, pytest.mark.live]
+
+PHONE = {"width": 375, "height": 740}
+
+
+async def focused_text(page):
+    return await page.evaluate("() => document.activeElement?.textContent ?? ''")
+
+
+async def test_add_to_basket_on_a_phone_keeps_the_place_and_the_focus_and_says_what_the_basket_holds(
+    page, daphne_server
+):
+    await page.set_viewport_size(PHONE)
+    await page.goto(daphne_server.url + "/bookshop/")
+    assert await page.locator("#basket-count").text_content() == "(0)"
+    card = page.locator("#catalog > li").nth(7)
+    title = await card.locator(".title").text_content()
+    button = card.get_by_role("button", name=f"Add to basket ({title})")
+    await button.focus()  # scrolls it into view, as a Tab would
+    scrolled = await page.evaluate("() => scrollY")
+    assert scrolled > 1000
+    await page.keyboard.press("Enter")
+    status = card.locator(".added")
+    await status.filter(has_text="Added").wait_for(timeout=5000)
+    assert await status.text_content() == f"Added “{title}” to your basket (1 book in it)."
+    assert await status.get_attribute("role") == "status"
+    assert await page.evaluate("() => scrollY") == scrolled
+    assert (await focused_text(page)).startswith("Add to basket")
+    assert await page.locator("#basket-count").text_content() == "(1)"
+    await page.keyboard.press("Enter")  # the same button again: a second copy
+    await status.filter(has_text="2 books").wait_for(timeout=5000)
+    assert await page.locator("#basket-count").text_content() == "(2)"
+    await page.goto(daphne_server.url + "/bookshop/basket/")
+    assert title in await page.locator("#basket").text_content()
+
+
+async def test_without_the_script_add_to_basket_comes_back_to_the_books_card_and_says_so(
+    browser, daphne_server
+):
+    context = await browser.new_context(java_script_enabled=False, viewport=PHONE)
+    try:
+        page = await context.new_page()
+        await page.goto(daphne_server.url + "/bookshop/?page=2")
+        card = page.locator("#catalog > li").nth(5)
+        title = await card.locator(".title").text_content()
+        await card.get_by_role("button", name=f"Add to basket ({title})").click()
+        await page.wait_for_url("**/bookshop/?page=2#catalog-*")
+        card = page.locator("#catalog > li").nth(5)
+        assert (
+            await card.locator(".added").text_content() == f"Added “{title}” to your basket (1 book in it)."
+        )
+        assert await page.locator("#basket-count").text_content() == "(1)"
+        box = await card.locator(".added").bounding_box()
+        assert 0 <= box["y"] < PHONE["height"]  # the browser is at the card, not at the top
+    finally:
+        await context.close()
+
+
+async def test_connect_your_ai_by_keyboard_leaves_the_focus_on_the_question(aiwallet, page, daphne_server):
+    await aiwallet.install(page)
+    await page.goto(daphne_server.url + "/bookshop/")
+    await page.locator('ai-connect-widget[data-state="disconnected"]').wait_for(timeout=5000)
+    await page.get_by_role("button", name="Connect your AI").focus()
+    await page.keyboard.press("Enter")
+    await page.locator('ai-connect-widget[data-state="connected"]').wait_for(timeout=5000)
+    await page.wait_for_function("() => document.activeElement?.id === 'question'", timeout=5000)
+
+
+async def test_the_ais_reply_reads_as_paragraphs_and_a_list_with_each_book_linked(
+    aiwallet, page, daphne_server
+):
+    await aiwallet.install(page)
+    await page.goto(daphne_server.url + "/bookshop/")
+    aiwallet.reply(tool_calls=[ToolCall("search_books", {"query": "Frank Herbert"})])
+    aiwallet.reply(
+        ["Two for you:\n- **Dune** by Frank Herbert [dune]\n", "- <b>Emma</b> [no such]\n\nEnjoy!"]
+    )
+    await page.get_by_role("button", name="Connect your AI").click()
+    await page.locator("#question").fill("Herbert?")
+    await page.get_by_role("button", name="Ask", exact=True).click()
+    await page.locator("#stop").wait_for(state="hidden", timeout=5000)
+    reply = page.locator(".turn.assistant .text").last
+    await reply.locator("p", has_text="Enjoy!").wait_for(timeout=5000)
+    assert await reply.locator("p").all_text_contents() == ["Two for you:", "Enjoy!"]
+    assert await reply.locator("li").all_text_contents() == [
+        "Dune by Frank Herbert details",
+        "<b>Emma</b> [no such]",
+    ]
+    assert await reply.locator("strong").text_content() == "Dune"
+    assert await reply.locator("a").get_attribute("href") == "/bookshop/books/dune/"
+    assert await reply.locator("b").count() == 0  # the model's markup stays text
