@@ -3,13 +3,18 @@ Bring your own agent, the server side: a reusable Django app.
 
 What a site's code uses, importable from ``byoa`` itself::
 
-    from byoa import aget_pairing, call_wallet, describe_manifest, get_manifest
+    from byoa import WalletCallError, aget_pairing, call_wallet
 
     async def clip(request):
         pairing = await aget_pairing(request, "geography")    # this browser session's, or None
-        output = await call_wallet(pairing, "audio.transcribe", clip_input) if pairing else None
+        try:
+            output = await call_wallet(pairing, "audio.transcribe", clip_input)
+        except WalletCallError as exc:                        # NoPairing, WalletDeclined, ...
+            logger.info("own mode: %s", type(exc).__name__)
+            output = None                                     # answer in your own way
 
-- ``call_wallet`` / ``stream_wallet``: the server -> wallet calls (``byoa.calls``)
+- ``call_wallet`` / ``stream_wallet``: the server -> wallet calls (``byoa.calls``); each
+  outcome that is not an output is an exception under ``WalletCallError``
 - ``aget_pairing``: this request's browser session's pairing for a manifest (``byoa.pairings``)
 - ``get_manifest``, ``Manifest``, ``describe_manifest``: the installed manifests and what
   they ask, in plain words for the page (``byoa.manifests``, ``byoa.describe``)
@@ -50,13 +55,23 @@ from typing import TYPE_CHECKING, Any
 
 __all__ = [
     "ByoaError",
+    "CallRefused",
     "EndpointRefused",
     "Manifest",
     "ManifestError",
+    "NoPairing",
     "NotAClip",
     "NotJSON",
     "RateLimited",
+    "TooManyCalls",
     "UnknownManifest",
+    "WalletCallError",
+    "WalletDeclined",
+    "WalletLeft",
+    "WalletNotConnected",
+    "WalletOffline",
+    "WalletProcessGone",
+    "WalletTimeout",
     "aget_pairing",
     "call_wallet",
     "describe_manifest",
@@ -81,6 +96,16 @@ _FACADE = {
     "NotJSON": ("byoa.exceptions", "NotJSON"),
     "RateLimited": ("byoa.exceptions", "RateLimited"),
     "UnknownManifest": ("byoa.exceptions", "UnknownManifest"),
+    "CallRefused": ("byoa.exceptions", "CallRefused"),
+    "NoPairing": ("byoa.exceptions", "NoPairing"),
+    "TooManyCalls": ("byoa.exceptions", "TooManyCalls"),
+    "WalletCallError": ("byoa.exceptions", "WalletCallError"),
+    "WalletDeclined": ("byoa.exceptions", "WalletDeclined"),
+    "WalletLeft": ("byoa.exceptions", "WalletLeft"),
+    "WalletNotConnected": ("byoa.exceptions", "WalletNotConnected"),
+    "WalletOffline": ("byoa.exceptions", "WalletOffline"),
+    "WalletProcessGone": ("byoa.exceptions", "WalletProcessGone"),
+    "WalletTimeout": ("byoa.exceptions", "WalletTimeout"),
 }
 
 if TYPE_CHECKING:  # what editors and type checkers see; at run time, __getattr__ below
@@ -88,12 +113,22 @@ if TYPE_CHECKING:  # what editors and type checkers see; at run time, __getattr_
     from byoa.describe import describe as describe_manifest
     from byoa.exceptions import (
         ByoaError,
+        CallRefused,
         EndpointRefused,
         ManifestError,
+        NoPairing,
         NotAClip,
         NotJSON,
         RateLimited,
+        TooManyCalls,
         UnknownManifest,
+        WalletCallError,
+        WalletDeclined,
+        WalletLeft,
+        WalletNotConnected,
+        WalletOffline,
+        WalletProcessGone,
+        WalletTimeout,
     )
     from byoa.manifests import Manifest
     from byoa.manifests import get as get_manifest
