@@ -19,15 +19,7 @@ def test_each_public_name_is_the_object_of_the_module_behind_it():
     assert byoa.get_manifest is manifests.get and byoa.Manifest is manifests.Manifest
     # byoa.describe is the module (imported above): the facade's function has its own name.
     assert byoa.describe_manifest is describe.describe
-    for name in (
-        "ByoaError",
-        "EndpointRefused",
-        "ManifestError",
-        "NotAClip",
-        "NotJSON",
-        "RateLimited",
-        "UnknownManifest",
-    ):
+    for name in exceptions.__all__:
         assert getattr(byoa, name) is getattr(exceptions, name)
 
 
