@@ -181,7 +181,7 @@ class WalletStream:
     ) -> tuple[_Reply | None, Deadline]:
         deadline = Deadline.start(self.timeout) if deadline is None else deadline
         pk = self._pk
-        body = protocol.call_body(self.skill, self.input, self.params)  # encoded once, here
+        body = protocol.call_input(self.input)  # encoded once, here
         connection = hub.connections.get(pk)
         if connection is not None:
             # The connection's timer ends the call at the deadline and tells us,

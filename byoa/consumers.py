@@ -280,7 +280,8 @@ class WalletConsumer(AsyncWebsocketConsumer):
     ) -> None:
         """Send a call to the wallet, or refuse it at once; its outcome goes to ``reply``, by ``deadline``.
 
-        ``body`` is the frame's JSON without its id (``protocol.call_body``).
+        ``body`` is the call's input as JSON (``protocol.call_input``); the frame
+        is built from it and from the ``skill`` and ``params`` checked here.
         """
         if (
             self.closing
@@ -296,15 +297,18 @@ class WalletConsumer(AsyncWebsocketConsumer):
         call_id = self.calls.add(pending)
         self.inflow.call_sent()
         pending.timer = asyncio.get_running_loop().call_later(deadline.remaining(), self._expire, call_id)
-        sent = await self._send_frame(protocol.call_text(call_id, body))
+        sent = await self._send_frame(protocol.call_text(call_id, skill, params, body))
         if not sent and self.calls.pop(call_id) is not None:  # not drained by a disconnect meanwhile
             await reply.send(events.FAILED)
 
     async def byoa_call(self, event: CallEvent) -> None:
         """Called when a caller in another process sends a call: as ``start_call``."""
+        if not events.is_call(event):  # authenticated (byoa.signing), yet not of this version's shape
+            logger.warning("BYOA dropped a call event without the fields of a call")
+            return
         reply = self.hub.transport.reply_to(event["reply"])
         deadline = Deadline.arrived(event["timeout"])  # what the caller had left when it sent the call
-        await self.start_call(reply, event["skill"], event.get("params") or {}, event["body"], deadline)
+        await self.start_call(reply, event["skill"], event["params"], event["input"], deadline)
 
     def _expire(self, call_id: int) -> None:
         # The caller gave up, but the wallet may still be working on the call:

@@ -8,6 +8,7 @@ a caller's own reply channel, which no consumer reads. The frames on the
 wallet's socket are another matter: see ``byoa.protocol``.
 """
 
+from collections.abc import Mapping
 from typing import Final, Literal, TypedDict
 
 CALL: Final = "byoa.call"  # caller -> connection: send this call to the wallet
@@ -26,7 +27,7 @@ class CallEvent(TypedDict):
     reply: str
     skill: str
     params: dict[str, object]
-    body: str  # the call frame's JSON without its id (protocol.call_body)
+    input: str  # the call's input, as JSON (protocol.call_input)
     timeout: float  # the seconds the caller had left when it sent the call
 
 
@@ -81,13 +82,35 @@ LEFT: Final[GoneEvent] = {"type": GONE, "process": True}
 UNREAD: Final[GoneEvent] = {"type": GONE, "process": False}
 
 
-def call(reply: str, skill: str, params: dict[str, object], body: str, timeout: float) -> CallEvent:
+def call(reply: str, skill: str, params: dict[str, object], input_json: str, timeout: float) -> CallEvent:
     """Return the event that asks a connection to call its wallet; the outcome goes to channel ``reply``.
 
-    ``body`` is the frame's JSON without its id (``protocol.call_body``): the
-    input is encoded once, by the caller, and crosses the layer as one string.
+    ``input_json`` is the call's input as JSON (``protocol.call_input``): encoded
+    once, by the caller, it crosses the layer as one string. The connection
+    builds the frame from ``skill`` and ``params``, the fields it checks against
+    the grant, and this input (``protocol.call_text``).
     """
-    return {"type": CALL, "reply": reply, "skill": skill, "params": params, "body": body, "timeout": timeout}
+    return {
+        "type": CALL,
+        "reply": reply,
+        "skill": skill,
+        "params": params,
+        "input": input_json,
+        "timeout": timeout,
+    }
+
+
+def is_call(event: Mapping[str, object]) -> bool:
+    """Return True when a call event has each field of the type ``CallEvent`` says (else it is dropped)."""
+    timeout = event.get("timeout")
+    return (
+        isinstance(event.get("reply"), str)
+        and isinstance(event.get("skill"), str)
+        and isinstance(event.get("params"), dict)
+        and isinstance(event.get("input"), str)
+        and isinstance(timeout, (int, float))
+        and not isinstance(timeout, bool)
+    )
 
 
 def result(ok: bool, output: dict[str, object] | None) -> ResultEvent:

@@ -10,6 +10,7 @@ hold ends (``Deadline.hold_until``).
 from __future__ import annotations
 
 import asyncio
+import secrets
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -51,7 +52,6 @@ class InFlight:
     """Wire ids and pending calls of one connection."""
 
     def __init__(self, remember_expired: int = 256) -> None:
-        self._next_id = 0
         self._pending: dict[int, Pending] = {}
         # Ids whose caller gave up: a slow wallet's late result is not a flood.
         # Made at the first expiry: most connections never have one, and an
@@ -69,10 +69,13 @@ class InFlight:
         return len(self._pending) + len(self._late)
 
     def add(self, pending: Pending) -> int:
-        """Record a call and return its wire id."""
-        self._next_id += 1
-        self._pending[self._next_id] = pending
-        return self._next_id
+        """Record a call and return its wire id: random, so that no one can tell the next one."""
+        while True:
+            call_id = secrets.randbits(53)  # a JSON number a JavaScript wallet keeps exact
+            if call_id not in self._pending and call_id not in self._late:
+                break
+        self._pending[call_id] = pending
+        return call_id
 
     def get(self, call_id: object) -> Pending | None:
         """Return the pending call with this wire id, or None (ids are JSON integers only)."""

@@ -17,7 +17,8 @@ becomes 4000 + the code the spec meant:
     =====  ==========================  ===============================================
     1000   1000 (normal)               after a ``bye`` either way, a newer connection
                                        of the same pairing, a pause or revoke
-    4007   1007 (invalid payload)      a text frame that is not JSON
+    4007   1007 (invalid payload)      a text frame that is not JSON, or whose strings
+                                       hold a lone UTF-16 surrogate ("\\ud800")
     4008   1008 (policy violation)     no valid hello in time, ``bad-session``, a
                                        flood of results for calls not in flight
     4009   1009 (message too big)      before a valid hello, a frame over
@@ -75,7 +76,7 @@ __all__ = [
     "bad_session",
     "bye",
     "call",
-    "call_body",
+    "call_input",
     "call_text",
     "chunk",
     "chunk_delta",
@@ -241,7 +242,33 @@ def parse(text: str) -> Frame | None:
     # frame is treated as not JSON. RecursionError: nesting too deep.
     except (ValueError, RecursionError) as exc:
         raise NotJSON("the frame is not JSON") from exc
+    # "\ud800" alone is JSON syntax, but no Unicode text: no database, hash or
+    # encoder downstream can take it (RFC 8259, section 8.2, leaves it undefined).
+    if _SURROGATE_ESCAPE.search(text) is not None and _has_lone_surrogate(frame):
+        raise NotJSON("a string holds a lone UTF-16 surrogate")
     return frame if isinstance(frame, dict) else None
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _has_lone_surrogate(value: object) -> bool:
+    """Return True when a string anywhere in the decoded value is not valid Unicode text."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if not item.isascii():
+                try:
+                    item.encode("utf-8")
+                except UnicodeEncodeError:
+                    return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
 
 
 def kind_of(frame: Frame | None) -> str | None:
@@ -279,15 +306,22 @@ def call(call_id: int, skill: str, input: object, params: object) -> CallFrame:
     return {"type": "call", "id": call_id, "skill": skill, "input": input, "params": params}
 
 
-def call_body(skill: str, input: object, params: object) -> str:
-    """Return the JSON of a call frame without its type and id: encoded once, by the caller."""
-    return dump({"skill": skill, "input": input, "params": params})
+def _json(value: object) -> str:
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
-def call_text(call_id: int, body: str) -> str:
-    """Return the JSON text of a call frame from its wire id and its ``call_body``."""
-    # The same text as dump(call(...)): the id is the one thing only the connection knows.
-    return f'{{"type":"call","id":{call_id:d},{body[1:]}'
+def call_input(input: object) -> str:
+    """Return the JSON of a call's input: encoded once, by the caller, whichever process sends the frame."""
+    return _json(input)
+
+
+def call_text(call_id: int, skill: str, params: object, input_json: str) -> str:
+    """Return the JSON text of a call frame: the same text as ``dump(call(...))``.
+
+    ``skill`` and ``params`` are the ones the grant was checked against; only
+    the input comes encoded (``call_input``), as one JSON value.
+    """
+    return f'{{"type":"call","id":{call_id:d},"skill":{_json(skill)},"input":{input_json},"params":{_json(params)}}}'
 
 
 def bye() -> ByeFrame:

@@ -22,6 +22,10 @@ acceptance window of its deadline (``byoa.deadlines``) knows that the process
 is gone. The reader survives channel-layer errors (Redis restarting, say): it
 tries again with a backoff of at most ``MAX_BACKOFF`` seconds.
 
+Every event carries a MAC (``byoa.signing``, a key derived from
+``SECRET_KEY``): one without a valid MAC, on the inbox or on a caller's
+channel, is dropped and logged, as if it had never been sent.
+
 This is the one part of the hub (``byoa.hub``) that knows the channel layer.
 Every transport offers the methods of ``Transport``, declared here beside the
 address format they share; ``visitor_ai.speedups.redis_transport`` is the
@@ -42,6 +46,7 @@ from channels.layers import get_channel_layer
 
 from byoa import events
 from byoa.events import NoticeEvent, ReplyEvent
+from byoa.signing import sign_event, verified_event
 
 if TYPE_CHECKING:
     from byoa.connections import Connection, Connections
@@ -172,7 +177,7 @@ class ChannelReply:
     async def send(self, event: Mapping[str, object]) -> None:
         """Send the event to the caller's channel; one that cannot go is dropped (the deadline ends it)."""
         try:
-            await self.layer.send(self.channel, event)
+            await self.layer.send(self.channel, sign_event(event))
         except ChannelFull:
             logger.warning("BYOA channel full; a message for a caller was dropped")
         except Exception as exc:  # the layer's backend has its own errors (redis-py's ConnectionError ...)
@@ -200,9 +205,13 @@ class ChannelReply:
             except Exception as exc:  # as in send: the call cannot end well, so it ends now
                 logger.warning("BYOA channel layer failed while a caller waited (%s)", type(exc).__name__)
                 return None
-            if event.get("type") != events.ACCEPTED:
+            verified = verified_event(event)
+            if verified is None:  # not from a process of this site (byoa.signing): as if never sent
+                logger.warning("BYOA dropped an event without a valid MAC on a caller's channel")
+                continue
+            if verified.get("type") != events.ACCEPTED:
                 # A caller's channel gets only what a connection sends it (byoa.events).
-                return cast(ReplyEvent, event)
+                return cast(ReplyEvent, verified)
             self.acknowledged = True
 
 
@@ -261,7 +270,8 @@ class ChannelLayerTransport:
         reply = ChannelReply(layer, await layer.new_channel(CHANNEL_PREFIX))
         event = events.call(reply.channel, skill, params, body, deadline.remaining())
         try:
-            await layer.send(*addressed(address, event))
+            channel, addressed_event = addressed(address, event)
+            await layer.send(channel, sign_event(addressed_event))
         except ChannelFull:
             return None
         except Exception as exc:  # the layer's backend has its own errors (redis-py's ConnectionError ...)
@@ -296,11 +306,16 @@ class ChannelLayerTransport:
                 await asyncio.sleep(min(MAX_BACKOFF, 0.05 * 2**failures))
                 continue
             failures = 0
+            verified = verified_event(event)
+            if verified is None:  # not from a process of this site (byoa.signing)
+                logger.warning("BYOA dropped an inbox event without a valid MAC")
+                continue
+            event = verified
             connection = self.connections.by_key(event.get("connection"))
             if connection is not None:
                 # A task each: a connection whose wallet reads slowly must not hold up the others.
                 self._in_background(self._deliver(layer, connection, event))
-            elif event.get("type") == events.CALL:
+            elif event.get("type") == events.CALL and isinstance(event.get("reply"), str):
                 # The connection is gone since its address was read: tell the caller now, not at its
                 # timeout; no wallet saw the call, so the caller may look again and resend it.
                 self._in_background(ChannelReply(layer, event["reply"]).send(events.LEFT))
@@ -312,7 +327,7 @@ class ChannelLayerTransport:
 
     async def _deliver(self, layer: ChannelLayer, connection: Connection, event: dict[str, Any]) -> None:
         try:
-            if event.get("type") == events.CALL:
+            if event.get("type") == events.CALL and isinstance(event.get("reply"), str):
                 await ChannelReply(layer, event["reply"]).send(events.ACCEPTANCE)
             await connection.dispatch(event)
         except Exception:  # one bad event must not go unnoticed, nor stop the inbox

@@ -24,7 +24,6 @@ not a 4xx, because nothing in the request is wrong: the server is configured
 for links that no wallet accepts, and no retry by the page can change that.
 """
 
-import json
 import logging
 from typing import NotRequired, TypedDict, cast
 
@@ -34,7 +33,7 @@ from django.utils.log import log_response
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from byoa import codes, invitations, manifests, routes, visitor_ids
+from byoa import codes, invitations, manifests, protocol, routes, visitor_ids
 from byoa.apps import ByoaConfig
 from byoa.exceptions import EndpointRefused, RateLimited, UnknownManifest
 from byoa.models import Pairing
@@ -61,6 +60,8 @@ def code(request: HttpRequest, manifest: str | None = None) -> JsonResponse:
     """
     try:
         chosen = manifests.get(manifest or _requested_manifest(request))
+    except BadBody as exc:
+        return _bad_body(exc)
     except UnknownManifest as exc:
         return JsonResponse({"error": "unknown-manifest", "message": str(exc)}, status=404)
     route_id = routes.route_id_for(request)  # the browser's, or a new one: its wallet meets it there
@@ -95,16 +96,28 @@ def _requested_manifest(request: HttpRequest) -> str | None:
     return _requested_field(request, "manifest")
 
 
+class BadBody(ValueError):
+    """Raised when a JSON body is not a JSON object of Unicode text (answered 400)."""
+
+
 def _requested_field(request: HttpRequest, name: str) -> str | None:
-    """Return a string field of a JSON or form body, or None."""
+    """Return a string field of a JSON or form body, or None; raise BadBody for a body that is not JSON."""
     if request.content_type == "application/json":
+        # byoa.protocol's reader: it refuses what no database or hash downstream could take (a
+        # lone UTF-16 surrogate, NaN), as it does for a wallet's frames.
         try:
-            body = json.loads(request.body or b"{}")
-        except ValueError:
-            return None
-        value = body.get(name) if isinstance(body, dict) else None
+            body = protocol.parse(request.body.decode("utf-8") or "{}")
+        except (UnicodeDecodeError, protocol.NotJSON):
+            raise BadBody('Send a JSON object of text, e.g. {"session": "..."}.') from None
+        if body is None:
+            raise BadBody('Send a JSON object, e.g. {"session": "..."}.')
+        value = body.get(name)
         return value if isinstance(value, str) and value else None
     return request.POST.get(name) or None
+
+
+def _bad_body(exc: BadBody) -> JsonResponse:
+    return JsonResponse({"error": "bad-request", "message": str(exc)}, status=400)
 
 
 @never_cache
@@ -135,7 +148,10 @@ def disconnect(request: HttpRequest) -> JsonResponse:
     ``{"session": <wait id>}`` names the link, as ``/byoa/wait`` does; only the
     session that asked for its code can end it. Answers 404 for any other.
     """
-    wait_id = _requested_field(request, "session")
+    try:
+        wait_id = _requested_field(request, "session")
+    except BadBody as exc:
+        return _bad_body(exc)
     pairing = codes.connected_pairing(wait_id, visitor_ids.existing_visitor_id(request))
     if pairing is None:
         return JsonResponse(

@@ -27,7 +27,8 @@ Origin policy, route by route:
 - HTTP pages: Django's own CSRF and host checks.
 - /api/mcp: Host must be in ALLOWED_HOSTS and a browser Origin must be the
   site's own (mcp_server/security.py); no CORS headers, ever.
-- WebSockets: each route says its own policy. The BYOA wallet route must accept
+- WebSockets: each route says its own policy; a path no route matches is
+  refused at the handshake (403). The BYOA wallet route must accept
   connections that carry no Origin (a desktop wallet sends none), so it is not
   wrapped in AllowedHostsOriginValidator, which refuses those; instead its
   consumer refuses, at the handshake, any request whose Origin is not the
@@ -106,10 +107,14 @@ def get_asgi_application(
         # on first use and leaves at exit (byoa.hub).
         protocols["lifespan"] = HubLifespan(lifespan)
     websockets.extend(websocket_routes)
+    # Any other path (/anything, /api/mcp, /byoa/wsX): refused at the handshake with 403, quietly;
+    # left to the router, it raises "No route found" into the server's log and answers 500.
+    from channels.security.websocket import WebsocketDenier
+
+    websockets.append(re_path(r"", WebsocketDenier.as_asgi()))  # type: ignore[arg-type]
 
     protocols["http"] = _router(http_routes)
-    if websockets:
-        protocols["websocket"] = _router(websockets)
+    protocols["websocket"] = _router(websockets)
     application = ProtocolTypeRouter(protocols)
     if speedups.options("gc_freeze") is not None:
         from visitor_ai.speedups.freeze import freeze_start_up

@@ -37,8 +37,10 @@ def test_an_integer_beyond_64_bits_stays_an_exact_integer():
     assert frame["output"]["n"] == 123456789012345678901234567890
 
 
-def test_a_lone_surrogate_escape_parses_as_before():
-    assert protocol.parse('{"type":"chunk","id":1,"delta":"\\ud800"}')["delta"] == "\ud800"
+def test_a_lone_surrogate_escape_is_not_json():
+    # Issue 40: no database, hash or encoder downstream takes it (tests/byoa/test_surrogates.py).
+    with pytest.raises(protocol.NotJSON):
+        protocol.parse('{"type":"chunk","id":1,"delta":"\\ud800"}')
 
 
 @pytest.mark.parametrize("text", ["[1,2]", '"hello"', "3", "null"])
@@ -46,16 +48,11 @@ def test_json_that_is_not_an_object_means_nothing(text):
     assert protocol.parse(text) is None
 
 
-def test_a_call_frame_from_its_body_is_the_frame_dump_writes():
-    body = protocol.call_body(
-        "text.generate", {"messages": [{"role": "user", "content": 'é \u2028 "q"'}]}, {"n": 1}
-    )
-    assert protocol.call_text(7, body) == protocol.dump(
-        protocol.call(
-            7, "text.generate", {"messages": [{"role": "user", "content": 'é \u2028 "q"'}]}, {"n": 1}
-        )
-    )
-    assert protocol.parse(protocol.call_text(7, body))["id"] == 7
+def test_a_call_frame_from_its_checked_fields_and_input_is_the_frame_dump_writes():
+    input = {"messages": [{"role": "user", "content": 'é \u2028 "q"'}]}
+    text = protocol.call_text(7, "text.generate", {"n": 1}, protocol.call_input(input))
+    assert text == protocol.dump(protocol.call(7, "text.generate", input, {"n": 1}))
+    assert protocol.parse(text)["id"] == 7
 
 
 def test_make_run_serves_frames_up_to_the_protocols_limit():

@@ -162,3 +162,13 @@ async def test_a_paired_wallet_that_floods_gets_close_4009_on_the_wire(server, b
             await ws.send(frame)
     assert await closed_with(ws) == 4009
     assert (held := await until_not_live(browser, bound=30.0)) is None, f"{held}\n{server.output()[-3000:]}"
+
+
+@pytest.mark.parametrize("path", ["/anything", "/api/mcp", "/byoa/wsX"])
+async def test_a_websocket_on_a_path_with_no_route_gets_403_and_logs_no_traceback(server, path):
+    mark = len(server.output())
+    with pytest.raises(websockets.InvalidStatus) as refused:
+        await websockets.connect(f"{server.ws_url}{path}", open_timeout=10)
+    assert refused.value.response.status_code == 403
+    logged = server.output()[mark:]
+    assert "Traceback" not in logged and "No route found" not in logged

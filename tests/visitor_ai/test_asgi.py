@@ -1,6 +1,8 @@
 """get_asgi_application builds a site's one ASGI application from what INSTALLED_APPS holds."""
 
 import httpx
+import pytest
+from channels.testing import WebsocketCommunicator
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 from django.urls import path
 
@@ -33,7 +35,14 @@ def test_the_wallet_route_comes_with_byoa_and_a_sites_own_routes_follow_it():
     # byoa's: /byoa/ws, /byoa/ws/<route id>, and the refusal of anything else under it.
     byoa_paths = [str(route.pattern) for route in websocket_urlpatterns]
     assert all(pattern.startswith("^byoa/ws") for pattern in byoa_paths)
-    assert websocket_paths(application) == [*byoa_paths, "chat/ws"]
+    assert websocket_paths(application) == [*byoa_paths, "chat/ws", ""]  # "": the refusal of the rest
+
+
+@pytest.mark.parametrize("path", ["/anything", "/api/mcp", "/byoa/wsX", "/"])
+async def test_a_websocket_on_a_path_with_no_route_is_refused_at_the_handshake(path):
+    communicator = WebsocketCommunicator(get_asgi_application(), path)
+    connected, _code = await communicator.connect(timeout=5)
+    assert not connected  # a close before the accept: servers answer the handshake with 403
 
 
 async def test_the_library_is_served_with_debug_on(settings):

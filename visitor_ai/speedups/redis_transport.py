@@ -35,7 +35,9 @@ Events are JSON (orjson, already the frames' encoder), not msgpack: on a call
 event and a result orjson encodes and decodes faster than msgpack (measured
 for issue 26: docs/explanation/performance.md), with no second codec.
 
-- A caller's call gets an id from this process; its reply channel is
+- Every event is published behind its MAC (``byoa.signing``, a key derived
+  from ``SECRET_KEY``); the reader drops one without a valid MAC.
+- A caller's call gets a random id from this process; its reply channel is
   ``<caller's inbox>#<id>``, and the events for it come to the caller's inbox
   carrying the id (``call``), matched to its ``RedisReply`` in ``_waiting``.
   The entry goes when the call ends (result, deadline, ``close``): nothing is
@@ -54,7 +56,6 @@ for issue 26: docs/explanation/performance.md), with no second codec.
 from __future__ import annotations
 
 import asyncio
-import itertools
 import logging
 import secrets
 from collections import deque
@@ -66,6 +67,7 @@ import orjson
 from byoa import events
 from byoa.conf import byoa_setting
 from byoa.events import NoticeEvent, ReplyEvent
+from byoa.signing import seal, unseal
 from byoa.transport import CHANNEL_PREFIX, SEPARATOR, addressed
 
 if TYPE_CHECKING:
@@ -95,7 +97,16 @@ FAILED_WRITE = -1
 
 
 def _encode(event: object) -> bytes:
-    return orjson.dumps(event)
+    # Behind its MAC (byoa.signing): the reader drops whatever another hand published.
+    return seal(orjson.dumps(event))
+
+
+def _new_call_id(taken: dict[int, RedisReply]) -> int:
+    """Return a random call id not in use here: a forger cannot guess the next one."""
+    while True:
+        call_id = secrets.randbits(53)  # a JSON number any reader keeps exact
+        if call_id not in taken:
+            return call_id
 
 
 def _new_connection(pool: ConnectionPool) -> Connection:
@@ -264,7 +275,6 @@ class RedisTransport:
         self._subscribed: asyncio.Event | None = None
         # Caller's side: call id -> the reply that waits for its events.
         self._waiting: dict[int, RedisReply] = {}
-        self._call_ids = itertools.count(1)
         # Connection's side: (caller's inbox, call id) -> the timer that sends the call's acknowledgement.
         self._unaccepted: dict[tuple[str, int], asyncio.TimerHandle] = {}
         # The events being handed to connections: the loop keeps only a weak reference to a task.
@@ -355,7 +365,7 @@ class RedisTransport:
         if self._writer is None:
             return None
         channel, event = addressed(address, events.call("", skill, params, body, deadline.remaining()))
-        call_id = next(self._call_ids)
+        call_id = _new_call_id(self._waiting)
         reply = RedisReply(self._waiting, call_id)  # before the write: the result may come right after
         done, index = self._writer.publish(channel, _encode({**event, "reply": f"{self.inbox}#{call_id}"}))
         readers = (await done)[index]
@@ -447,8 +457,12 @@ class RedisTransport:
                 continue
             pinged = False
             if message[0] == b"message":
+                payload = unseal(message[2])
+                if payload is None:  # not from a process of this site (byoa.signing)
+                    logger.warning("BYOA dropped an inbox event without a valid MAC")
+                    continue
                 try:
-                    self._handle(orjson.loads(message[2]))
+                    self._handle(orjson.loads(payload))
                 except Exception:  # one bad event must not go unnoticed, nor stop the inbox
                     logger.exception("BYOA inbox could not handle an event")
 
@@ -461,6 +475,9 @@ class RedisTransport:
             return
         connection = self.connections.by_key(event.get("connection"))
         if event.get("type") == events.CALL:
+            if not events.is_call(event):  # authenticated, yet not of this version's shape
+                logger.warning("BYOA dropped a call event without the fields of a call")
+                return
             inbox, _separator, reply_id = str(event["reply"]).rpartition(SEPARATOR)
             if connection is None:
                 # Gone since its address was read: the caller hears now, and may look again and resend.
