@@ -11,9 +11,12 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sites.config.settings")
 from django.conf import settings
 
 from visitor_ai.asgi import get_asgi_application
+from visitor_ai.limits import BodyLimit
 
 # With DEBUG on, the readable files from the apps; with DEBUG off, WhiteNoise
 # serves collectstatic's output (settings.STORAGES), or a proxy does when
 # DJANGO_SERVE_STATIC=0.
 # The gc_freeze speed-up, when VISITOR_AI_SPEEDUPS names it, freezes once this is built (visitor_ai.asgi).
-application = get_asgi_application(serve_static=settings.DEBUG and settings.SERVE_STATIC)
+# BodyLimit: a body past DATA_UPLOAD_MAX_MEMORY_SIZE is refused (413) as it arrives, not spooled
+# to disk in full before any view runs (visitor_ai/limits.py).
+application = BodyLimit(get_asgi_application(serve_static=settings.DEBUG and settings.SERVE_STATIC))

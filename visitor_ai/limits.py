@@ -1,0 +1,124 @@
+"""
+Refuse a request body past its limit while it arrives, before any view runs.
+
+Under ASGI, Django's ``ASGIHandler`` reads the whole body into a temporary
+file before it calls a view, whatever its size: ``DATA_UPLOAD_MAX_MEMORY_SIZE``
+is checked only later, when a view reads ``request.body``. A chunked POST of a
+gigabyte is written to the temporary directory in full before its 403 or 413.
+``BodyLimit`` counts the bytes as they arrive instead::
+
+    from visitor_ai.asgi import get_asgi_application
+    from visitor_ai.limits import BodyLimit
+
+    application = BodyLimit(get_asgi_application())
+
+A request whose ``Content-Length`` is over the limit is answered 413 without
+reading its body; one whose body grows past it (chunked, or longer than it
+said) is cut off there: the application is told the client went away (its
+``receive`` gets ``http.disconnect``, so Django stops reading and runs no
+view) and the client gets 413. Other scopes (WebSockets, the lifespan) pass
+through untouched.
+
+The limit is ``max_bytes``, by default Django's own
+``DATA_UPLOAD_MAX_MEMORY_SIZE`` (2.5 MB unless the site sets it; ``None``
+there means no limit here either). It applies to every path, file uploads
+included: a site that takes larger uploads passes a larger ``max_bytes``, or
+wraps its upload route in a ``BodyLimit`` of its own.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable, MutableMapping
+
+    Scope = MutableMapping[str, Any]
+    Message = MutableMapping[str, Any]
+    Receive = Callable[[], Awaitable[Message]]
+    Send = Callable[[Message], Awaitable[None]]
+    ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+__all__ = ["BodyLimit"]
+
+_DEFAULT: Any = object()  # DATA_UPLOAD_MAX_MEMORY_SIZE, read when the first request comes
+_TOO_LARGE = b'{"error": "body-too-large", "message": "The request body is larger than this server accepts."}'
+
+
+class BodyLimit:
+    """An ASGI application that refuses HTTP request bodies larger than ``max_bytes`` with 413."""
+
+    def __init__(self, application: ASGIApp, max_bytes: int | None = _DEFAULT) -> None:
+        self.application = application
+        self._max_bytes = max_bytes
+
+    @property
+    def max_bytes(self) -> int | None:
+        """Return the limit in bytes (None: none)."""
+        if self._max_bytes is _DEFAULT:
+            from django.conf import settings
+
+            limit: int | None = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+            return limit
+        return self._max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Serve one connection: an HTTP request's body is counted, anything else passes through."""
+        limit = self.max_bytes
+        if scope["type"] != "http" or limit is None:
+            await self.application(scope, receive, send)
+            return
+        if _declared_length(scope) > limit:
+            await _refuse(send)
+            return
+        received = 0
+        over = False
+        started = False
+
+        async def counted_receive() -> Message:
+            nonlocal received, over
+            if over:
+                return {"type": "http.disconnect"}
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > limit:
+                    over = True  # what came is dropped; the application hears that the client left
+                    return {"type": "http.disconnect"}
+            return message
+
+        async def watched_send(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        await self.application(scope, counted_receive, watched_send)
+        if over and not started:
+            await _refuse(send)
+
+
+def _declared_length(scope: Scope) -> int:
+    """Return the request's Content-Length, or -1 when it has none (chunked) or an unreadable one."""
+    for name, value in scope.get("headers", ()):
+        if name == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                return -1  # the server's own parser refuses it before this; nothing to count here
+    return -1
+
+
+async def _refuse(send: Send) -> None:
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 413,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(_TOO_LARGE)).encode()),
+                (b"connection", b"close"),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": _TOO_LARGE})
