@@ -28,16 +28,16 @@ wraps its upload route in a ``BodyLimit`` of its own.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
-    from collections.abc import Awaitable, Callable, MutableMapping
+    from collections.abc import Awaitable, Callable
 
-    Scope = MutableMapping[str, Any]
-    Message = MutableMapping[str, Any]
+    from asgiref.typing import ASGI3Application, ASGIReceiveCallable, ASGISendCallable, Scope
+
+    Message = dict[str, Any]
     Receive = Callable[[], Awaitable[Message]]
     Send = Callable[[Message], Awaitable[None]]
-    ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 __all__ = ["BodyLimit"]
 
@@ -48,7 +48,7 @@ _TOO_LARGE = b'{"error": "body-too-large", "message": "The request body is large
 class BodyLimit:
     """An ASGI application that refuses HTTP request bodies larger than ``max_bytes`` with 413."""
 
-    def __init__(self, application: ASGIApp, max_bytes: int | None = _DEFAULT) -> None:
+    def __init__(self, application: ASGI3Application, max_bytes: int | None = _DEFAULT) -> None:
         self.application = application
         self._max_bytes = max_bytes
 
@@ -62,12 +62,15 @@ class BodyLimit:
             return limit
         return self._max_bytes
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+    async def __call__(self, scope: Scope, receive: ASGIReceiveCallable, send: ASGISendCallable) -> None:
         """Serve one connection: an HTTP request's body is counted, anything else passes through."""
         limit = self.max_bytes
         if scope["type"] != "http" or limit is None:
             await self.application(scope, receive, send)
             return
+        await self._limited(scope, cast("Receive", receive), cast("Send", send), limit)
+
+    async def _limited(self, scope: Scope, receive: Receive, send: Send, limit: int) -> None:
         if _declared_length(scope) > limit:
             await _refuse(send)
             return
@@ -93,14 +96,16 @@ class BodyLimit:
                 started = True
             await send(message)
 
-        await self.application(scope, counted_receive, watched_send)
+        await self.application(
+            scope, cast("ASGIReceiveCallable", counted_receive), cast("ASGISendCallable", watched_send)
+        )
         if over and not started:
             await _refuse(send)
 
 
 def _declared_length(scope: Scope) -> int:
     """Return the request's Content-Length, or -1 when it has none (chunked) or an unreadable one."""
-    for name, value in scope.get("headers", ()):
+    for name, value in cast("dict[str, Any]", scope).get("headers", ()):
         if name == b"content-length":
             try:
                 return int(value)
