@@ -1,12 +1,15 @@
-"""System checks for the MCP_SERVER settings."""
+"""System checks for the MCP_SERVER settings and the installed apps' tools (``mcp_server.registry``)."""
 
 from collections.abc import Sequence
+from importlib import import_module
 
-from django.apps import AppConfig
+from django.apps import AppConfig, apps
 from django.conf import settings
 from django.core import checks
+from django.utils.module_loading import module_has_submodule
 
 from mcp_server.conf import DEFAULTS, mcp_setting
+from mcp_server.registry import marked_in, problems
 
 
 @checks.register()
@@ -60,4 +63,34 @@ def check_mcp_server_settings(
                 id="mcp_server.W001",
             )
         )
+    return errors
+
+
+@checks.register()
+def check_tools(app_configs: Sequence[AppConfig] | None, **kwargs: object) -> list[checks.CheckMessage]:
+    """Report the installed apps' tools that the MCP server would refuse or serve badly.
+
+    Run at ``manage.py check`` and ``runserver``, before any request: each
+    mistake an error with its id (``mcp_server.registry.problems``).
+    """
+    module_name = mcp_setting("TOOLS_MODULE")
+    errors: list[checks.CheckMessage] = []
+    modules = []
+    for app_config in app_configs if app_configs is not None else apps.get_app_configs():
+        if app_config.module is None or not module_has_submodule(app_config.module, module_name):
+            continue
+        dotted = f"{app_config.name}.{module_name}"
+        try:
+            modules.append(import_module(dotted))
+        except Exception as exc:  # whatever the module raises: its tools cannot be served
+            errors.append(
+                checks.Error(
+                    f"{dotted} cannot be imported ({type(exc).__name__}: {exc}), so none of its MCP "
+                    "tools can be served.",
+                    hint=f"Fix the error its import raises (python -c 'import {dotted}' shows it).",
+                    id="mcp_server.E009",
+                )
+            )
+    for problem in problems(marked_in(modules)):
+        errors.append(checks.Error(problem.message, hint=problem.hint, obj=problem.where, id=problem.id))
     return errors

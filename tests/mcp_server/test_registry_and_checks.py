@@ -1,37 +1,133 @@
-"""Tool registration rules and the MCP_SERVER system checks."""
+"""Tool registration rules, the tools' system checks, and the MCP_SERVER settings' checks."""
 
 import os
 import subprocess
 import sys
+import textwrap
+from pathlib import Path
 from types import ModuleType
 
 import pytest
 from django.core import checks
+from django.core.exceptions import ImproperlyConfigured
 
 from mcp_server import tool
 from mcp_server.checks import check_mcp_server_settings
-from mcp_server.registry import registrations, tools_in
+from mcp_server.registry import marked_in, problems, registrations, tools_in
 from sites.bookshop import tools as bookshop_tools
 
-
-def test_a_sync_tool_is_refused_with_the_reason():
-    with pytest.raises(TypeError, match="must be an async function"):
-
-        @tool()
-        def slow_tool():
-            """Nope."""
+ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_two_tools_with_one_name_are_refused():
-    other = ModuleType("other.tools")
+def tools_module(*functions, name="shop.tools"):
+    """Return a module holding these functions, as an app's tools.py would."""
+    module = ModuleType(name)
+    for fn in functions:
+        setattr(module, fn.__name__, fn)
+    return module
 
+
+def problem_ids(*functions):
+    return [problem.id for problem in problems(marked_in([tools_module(*functions)]))]
+
+
+def test_a_sync_tool_stays_importable_and_is_a_check_error():
+    @tool()
+    def slow_tool():
+        """Nope."""
+
+    assert slow_tool() is None  # marked, not refused at import: the check says why at start-up
+    (problem,) = problems(marked_in([tools_module(slow_tool)]))
+    assert problem.id == "mcp_server.E005" and "async def" in problem.hint
+
+
+def test_a_tool_without_a_docstring_is_a_check_error():
+    @tool()
+    async def undocumented() -> str:
+        return ""
+
+    assert problem_ids(undocumented) == ["mcp_server.E006"]
+
+
+class Shelf:
+    """A class pydantic has no JSON Schema for."""
+
+
+def test_an_annotation_the_schema_cannot_express_is_a_check_error_with_the_sdks_reason():
+    @tool()
+    async def shelve(shelf: Shelf) -> str:
+        """Put a book on a shelf."""
+        return ""
+
+    (problem,) = problems(marked_in([tools_module(shelve)]))
+    assert problem.id == "mcp_server.E007" and "JsonSchema" in problem.message and "TypedDict" in problem.hint
+
+
+def test_two_tools_with_one_name_are_a_check_error_naming_both():
     @tool()
     async def search_books():
         """A second search_books."""
 
-    other.search_books = search_books
-    with pytest.raises(ValueError, match="Two MCP tools are named 'search_books'"):
-        tools_in([bookshop_tools, other])
+    found = problems(marked_in([bookshop_tools, tools_module(search_books, name="other.tools")]))
+    assert [problem.id for problem in found] == ["mcp_server.E008"]
+    assert found[0].where.endswith("<locals>.search_books")  # the second one: the check's object
+    assert "sites.bookshop.tools.search_books" in found[0].message and "name=" in found[0].hint
+
+
+def test_the_server_refuses_tools_with_a_mistake_naming_the_check():
+    @tool()
+    def slow_tool():
+        """Nope."""
+
+    with pytest.raises(ImproperlyConfigured, match=r"mcp_server\.E005.*manage\.py check"):
+        tools_in([tools_module(slow_tool)])
+
+
+def test_the_installed_apps_tools_have_no_mistakes():
+    assert problems(registrations()) == []
+
+
+SYNC_TOOL_APP = {
+    "brokentools/__init__.py": "",
+    "brokentools/apps.py": """
+        from django.apps import AppConfig
+
+        class BrokenToolsConfig(AppConfig):
+            name = "brokentools"
+    """,
+    "brokentools/tools.py": """
+        from mcp_server import tool
+
+        @tool()
+        def count_books() -> int:
+            \"\"\"Count the books.\"\"\"
+            return 0
+    """,
+    "broken_settings.py": """
+        from sites.config.settings import *  # noqa: F403
+
+        INSTALLED_APPS = [*INSTALLED_APPS, "brokentools"]  # noqa: F405
+    """,
+}
+
+
+def test_manage_py_check_on_a_site_with_a_sync_tool_fails_with_its_id(tmp_path):
+    for name, text in SYNC_TOOL_APP.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(textwrap.dedent(text))
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "broken_settings",
+        "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)]),
+        "VISITOR_AI_VAR_DIR": str(tmp_path / "var"),
+    }
+    done = subprocess.run(
+        [sys.executable, "manage.py", "check"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "brokentools.tools.count_books: (mcp_server.E005) This MCP tool is a plain function" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stderr.count("mcp_server.E005") == 1
 
 
 def test_installed_apps_tools_are_discovered_in_the_order_they_are_defined():
