@@ -14,7 +14,9 @@ form with ``file`` and ``model``, optional ``language`` and
 ``client.audio.transcriptions.create`` works against it. The ``model`` field
 is accepted and ignored: the server has one model, chosen at start. The file
 is a WAV clip of 16 kHz mono 16-bit PCM (what ``audio.transcribe`` takes); it
-decodes nothing else. It listens on loopback only, unless ``--host`` says otherwise.
+decodes nothing else. With ``--vocabulary``, a clip's text is one of the
+vocabulary's phrases, as spelled there, or empty when it is none of them
+(testwallet.direct.whisper). It listens on loopback only, unless ``--host`` says otherwise.
 """
 
 from __future__ import annotations
@@ -26,21 +28,26 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from testwallet.direct.exceptions import BackendError
+from visitor_ai.limits import BodyLimit
 
 if TYPE_CHECKING:  # starlette comes with mcp; the backend needs the whisper extra
-    from starlette.applications import Starlette
-
     from testwallet.direct.backends import Backend
 
 __all__ = ["application", "main"]
 
 #: A 15 s clip is 480 kB; a minute of the same audio is under 2 MB.
 MAX_FILE_BYTES = 4 * 1024 * 1024
+#: The largest request body read: the file and the form's other fields and boundaries.
+MAX_BODY_BYTES = MAX_FILE_BYTES + 64 * 1024
 FORMATS = ("json", "text")
 
 
-def application(backend: Backend) -> Starlette:
-    """Return the ASGI application answering transcriptions with ``backend`` (a ``WhisperBackend``)."""
+def application(backend: Backend) -> BodyLimit:
+    """Return the ASGI application answering transcriptions with ``backend`` (a ``WhisperBackend``).
+
+    A body over ``MAX_BODY_BYTES`` is refused with 413 as it arrives (``visitor_ai.limits``): the
+    multipart parser would otherwise spool a chunked body of any size to the temporary directory.
+    """
     from starlette.applications import Starlette
     from starlette.requests import Request
     from starlette.responses import JSONResponse, PlainTextResponse, Response
@@ -53,8 +60,6 @@ def application(backend: Backend) -> Starlette:
         )
 
     async def transcriptions(request: Request) -> Response:
-        if int(request.headers.get("content-length") or 0) > MAX_FILE_BYTES + 64 * 1024:
-            return refuse(f"The file is over {MAX_FILE_BYTES} bytes.", 413)
         try:
             form = await request.form(max_files=1, max_fields=10)
         except Exception:  # starlette raises its own and python-multipart's errors for a bad form
@@ -78,7 +83,9 @@ def application(backend: Backend) -> Starlette:
             return PlainTextResponse(output["text"])
         return JSONResponse({"text": output["text"]})
 
-    return Starlette(routes=[Route("/v1/audio/transcriptions", transcriptions, methods=["POST"])])
+    routes = [Route("/v1/audio/transcriptions", transcriptions, methods=["POST"])]
+    # Starlette's own signature is narrower than asgiref's ASGI3Application, which it serves.
+    return BodyLimit(Starlette(routes=routes), max_bytes=MAX_BODY_BYTES)  # type: ignore[arg-type]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -91,7 +98,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--model", default=None, help="tiny.en, base, or a CTranslate2 Whisper model directory"
     )
-    parser.add_argument("--vocabulary", action="append", metavar="[LANG=]FILE", help="phrases to bias toward")
+    parser.add_argument(
+        "--vocabulary",
+        action="append",
+        metavar="[LANG=]FILE",
+        help="phrases, one a line: an answer in LANG (any language without LANG=) is one of them or empty",
+    )
     parser.add_argument(
         "--threads", type=int, default=0, help="CPU threads for the model (0: CTranslate2's default)"
     )

@@ -92,6 +92,8 @@ class BodyLimit:
 
         async def watched_send(message: Message) -> None:
             nonlocal started
+            if over and not started:
+                return  # an application that answers a client it was told is gone: the 413 goes instead
             if message["type"] == "http.response.start":
                 started = True
             await send(message)

@@ -69,3 +69,33 @@ def test_the_command_says_what_is_wrong_with_a_model_directory(tmp_path, capsys)
     pytest.importorskip("faster_whisper", reason="the whisper extra is not installed")
     assert transcribe.main(["--model", str(tmp_path)]) == 2
     assert "lacks model.bin" in capsys.readouterr().err
+
+
+class NoBackend:
+    """A backend that must not be reached."""
+
+    async def run(self, skill, input, params):
+        raise AssertionError("the backend was called")
+
+
+async def test_a_chunked_body_past_the_limit_is_refused_with_413_as_it_arrives():
+    import httpx
+
+    sent = 0
+
+    async def endless_form():
+        nonlocal sent
+        yield b'--b\r\nContent-Disposition: form-data; name="file"; filename="a.wav"\r\n\r\n'
+        while sent < 1024 * 1024 * 1024:  # a gigabyte, unless refused first
+            sent += 64 * 1024
+            yield b"x" * (64 * 1024)
+
+    transport = httpx.ASGITransport(app=transcribe.application(NoBackend()))
+    async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as http:
+        response = await http.post(
+            "/v1/audio/transcriptions",
+            content=endless_form(),
+            headers={"content-type": "multipart/form-data; boundary=b"},
+        )
+    assert response.status_code == 413
+    assert sent <= transcribe.MAX_BODY_BYTES + 64 * 1024

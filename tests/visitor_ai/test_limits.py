@@ -154,3 +154,14 @@ def test_a_large_chunked_post_is_refused_before_it_reaches_the_disk(uvicorn_serv
     assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
     assert sent < 64 * 1024 * 1024, f"{sent} bytes were taken before the refusal"
     assert peak[0] < 1024 * 1024, f"{peak[0]} bytes reached the temporary directory"
+
+
+async def test_an_application_that_answers_after_the_cut_off_is_not_heard_the_413_is():
+    async def answers_anyway(scope, receive, send):
+        while (await receive())["type"] != "http.disconnect":
+            pass
+        await send({"type": "http.response.start", "status": 400, "headers": []})
+        await send({"type": "http.response.body", "body": b"bad form"})
+
+    sent, _taken = await serve(BodyLimit(answers_anyway, max_bytes=CHUNK), http_scope(), 10)
+    assert [message.get("status") for message in sent] == [413, None]
