@@ -119,13 +119,14 @@ async def index(request):
 async def answer(request):
     """Judge a typed answer, or a transcript the visitor's extension gave the page."""
     state = await _state(request)
+    asked = game.question(state)  # the verdict is shown with the question it answers, not the next one
     try:
         text = _field(request, "text")
         state, result = game.answer(state, text)
     except (BadAnswer, AnswerRefused) as exc:
         return await _reply(request, {"error": exc.code, "message": str(exc)}, status=400)
     await request.session.aset(game.SESSION_KEY, state)
-    return await _reply(request, {**result, "message": game.message(result)})
+    return await _reply(request, {**result, "asked": asked, "message": game.message(result)})
 
 
 @require_POST
@@ -159,6 +160,7 @@ async def clip(request):
     state = await _state(request)
     if state["finished"]:
         return _error("game-over", "This game is over; start a new one.", 409)
+    asked = game.question(state)
     transcript = await _transcribe(request, data, state["language"])
     if transcript is None:
         return JsonResponse({"transcript": None, "message": NO_WALLET})
@@ -166,7 +168,7 @@ async def clip(request):
     transcript = transcript[: game.MAX_ANSWER_CHARS]
     state, result = game.answer(state, transcript)
     await request.session.aset(game.SESSION_KEY, state)
-    return JsonResponse({"transcript": transcript, **result, "message": game.message(result)})
+    return JsonResponse({"transcript": transcript, **result, "asked": asked, "message": game.message(result)})
 
 
 async def _transcribe(request, wav, language):

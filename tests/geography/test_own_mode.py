@@ -37,7 +37,7 @@ async def test_a_whole_game_is_played_by_typing(game):
         await type_answer(game, await right_answer(game) if round_number % 2 else "Atlantis")
     assert await game.locator("#question").text_content() == "Game over: 5 of 10."
     assert await game.locator("#score").text_content() == "5"
-    await game.get_by_role("button", name="New game").click()
+    await game.get_by_role("button", name="Play again").click()
     await game.locator("#round", has_text="1").wait_for()
     await game.locator("#score", has_text="0").wait_for()
     assert "?" in await game.locator("#question").text_content()

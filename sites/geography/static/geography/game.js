@@ -74,7 +74,8 @@ async function transcribeInPage(clip) {
 
 // 2. Without the extension: a link pairs the visitor's wallet with this site; the server calls it.
 $('wallet-link').addEventListener('click', async () => {
-  showLinkState('Waiting for your wallet…');
+  say('');                                             // an earlier notice is no longer true
+  showLinkState('');                                   // the waiting line says what is waited for
   const stop = new AbortController();                  // "stop waiting" ends the link's wait
   const outcome = await waitFor('Waiting for your wallet to connect (it asks you first)…',
     startLink({ manifest: 'geography', onLink: showLink, onTick: showCountdown, onConnected, signal: stop.signal }), stop);
@@ -164,10 +165,22 @@ function useVoice(next) {
 
 /** @param {Mode} next */
 function setMode(next) {
+  const toVoice = next !== 'own' && mode === 'own';
   mode = next;
   $('mode').dataset.mode = next;
   $('mode').textContent = MODES[next];
   $('recorder').hidden = next === 'own';
+  // Once the visitor's AI listens, Speak is the one main action: the ways in step aside.
+  $('ways').hidden = next !== 'own' || finished();
+  if (toVoice) {
+    $('speak').focus({ preventScroll: true });
+    $('speak').scrollIntoView({ block: 'nearest' });
+  }
+}
+
+/** Whether the game shown is over (then "Play again" is its one action). */
+function finished() {
+  return $('game').dataset.finished === 'true';
 }
 
 // -- Recording and sending a clip --------------------------------------------------------
@@ -186,11 +199,14 @@ $('speak').addEventListener('click', async () => {
     });
     $('stop').hidden = false;
     $('stop').onclick = () => recording.stop();
+    // Speak is disabled while it records: the keyboard's focus goes to Stop, not to the page's body.
+    $('stop').focus();
     $('clip-countdown').dataset.recording = 'true';
     clip = await recording.done;
   } catch {
     speak.disabled = false;
-    return useOwnMode('The microphone is not available. Type your answer instead.');
+    useOwnMode('The microphone is not available. Type your answer instead.');
+    return $('answer').focus();
   } finally {
     $('stop').hidden = true;
     delete $('clip-countdown').dataset.recording;
@@ -207,6 +223,7 @@ $('speak').addEventListener('click', async () => {
   }
   await send(clip);
   speak.disabled = false;
+  if (!finished() && !$('recorder').hidden) speak.focus();
 });
 
 /**
@@ -264,12 +281,13 @@ async function post(url, body, type = 'application/json', signal) {
   }
 }
 
-/** Show the server's verdict and the next question. @param {Record<string, any>} result */
+/** Show the server's verdict (with the question it answers) and the next question. @param {Record<string, any>} result */
 function show(result) {
   if (result.error) return say(result.message);
   say('');
   const verdict = $('verdict');
   if (result.verdict) {
+    $('answered').textContent = typeof result.asked === 'string' ? result.asked : '';
     verdict.textContent = result.message;
     verdict.dataset.verdict = result.verdict;
     if (performance.getEntriesByName('geography:clip-end').length) {
@@ -281,6 +299,25 @@ function show(result) {
   $('score').textContent = String(result.score);
   $('question').textContent = result.finished ? `Game over: ${result.score} of ${result.rounds}.` : result.question;
   language.value = result.language;
+  showFinished(Boolean(result.finished));
+}
+
+/**
+ * A finished game leaves nothing to answer: the answer box and the ways go, and "Play again" is the
+ * one main action, with the focus. A new game brings them back.
+ *
+ * @param {boolean} over
+ */
+function showFinished(over) {
+  const was = finished();
+  $('game').dataset.finished = String(over);
+  $('type-form').hidden = over;
+  $('ways').hidden = over || mode !== 'own';
+  $('recorder').hidden = over || mode === 'own';
+  const again = $('new-game');
+  again.classList.toggle('primary', over);
+  again.textContent = over ? 'Play again' : 'New game';
+  if (over && !was) again.focus();
 }
 
 /** @param {string} text what the visitor's AI heard: user input, shown as text, never as HTML */
@@ -304,14 +341,19 @@ function showLink(link) {
 
 /** @param {number} left */
 function showCountdown(left) {
-  $('countdown').textContent = `${left} s`;
+  $('countdown').textContent = `(the link works for ${left} s more)`;
 }
 
-/** @param {string} text */
+/**
+ * Say how the link went ('' while it is waited for: the waiting line says so, once; the link to
+ * open and the time left stay beside it).
+ *
+ * @param {string} text
+ */
 function showLinkState(text) {
   $('link-status').hidden = false;
   $('link-state').textContent = text;
-  if (text !== 'Waiting for your wallet…') {
+  if (text) {
     $('countdown').textContent = '';
     $('open-wallet').hidden = true;
   }
@@ -336,9 +378,11 @@ language.addEventListener('change', async () => {
 $('new-form').addEventListener('submit', async (event) => {
   event.preventDefault();
   $('verdict').textContent = '';
+  $('answered').textContent = '';
   delete $('verdict').dataset.verdict;
   $('heard').hidden = true;
   show(await post(/** @type {string} */ (urls.newUrl), '{}'));
+  (mode === 'own' ? $('answer') : $('speak')).focus();
 });
 
 findByoa().then((found) => {

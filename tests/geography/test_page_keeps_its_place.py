@@ -1,0 +1,125 @@
+"""
+The geography game as a visitor review played it, in Chromium on a real daphne: the
+verdict sits with the question it answers, above the next one; a finished game offers
+"Play again" and nothing left to answer; the wait for a wallet by link is said once;
+voice puts Speak first, in view and focused, and the focus follows each step of a clip.
+"""
+
+import pytest
+
+from tests.geography.conftest import right_answer
+from tests.geography.test_voice_extension import use_extension
+
+pytestmark = [pytest.mark.browser, pytest.mark.live]
+
+PHONE = {"width": 375, "height": 740}
+
+
+async def focused(page):
+    return await page.evaluate("() => document.activeElement?.id ?? ''")
+
+
+async def top(page, selector):
+    return (await page.locator(selector).bounding_box())["y"]
+
+
+PROGRESS = (
+    "() => ['#score', '#round', '#question'].map((s) => document.querySelector(s).textContent).join('/')"
+)
+
+
+async def type_answer(page, text):
+    """Type an answer, press Enter, and wait until the game has moved on."""
+    before = await page.evaluate(PROGRESS)
+    await page.get_by_label("Your answer").fill(text)
+    await page.keyboard.press("Enter")
+    await page.wait_for_function(f"(before) => ({PROGRESS})() !== before", arg=before, timeout=5000)
+
+
+async def test_the_verdict_is_shown_with_the_question_it_answers_above_the_next_one(page, daphne_server):
+    await page.goto(daphne_server.url + "/geography/")
+    asked = await page.locator("#question").text_content()
+    expected = await right_answer(page)
+    await page.get_by_label("Your answer").fill("Atlantis")
+    await page.keyboard.press("Enter")
+    await page.locator('#verdict[data-verdict="wrong"]').wait_for(timeout=5000)
+    assert await page.locator("#answered").text_content() == asked
+    assert f"the answer is {expected}." in await page.locator("#verdict").text_content()
+    assert await page.locator("#question").text_content() != asked
+    assert await top(page, "#answered") < await top(page, "#verdict") < await top(page, "#question")
+    assert await focused(page) == "answer"  # typed on: the focus stays in the answer box
+
+
+async def test_without_the_script_the_verdict_is_shown_with_the_question_it_answers(browser, daphne_server):
+    context = await browser.new_context(java_script_enabled=False)
+    try:
+        page = await context.new_page()
+        await page.goto(daphne_server.url + "/geography/")
+        asked = await page.locator("#question").text_content()
+        await page.get_by_label("Your answer").fill("Atlantis")
+        await page.get_by_role("button", name="Answer", exact=True).click()
+        await page.locator("#verdict[data-verdict]").wait_for(timeout=5000)
+        assert await page.locator("#answered").text_content() == asked
+        assert await top(page, "#verdict") < await top(page, "#question")
+    finally:
+        await context.close()
+
+
+async def test_a_finished_game_leaves_nothing_to_answer_and_play_again_has_the_focus(page, daphne_server):
+    await page.goto(daphne_server.url + "/geography/")
+    for _ in range(10):
+        await type_answer(page, "Atlantis")
+    assert await page.locator("#question").text_content() == "Game over: 0 of 10."
+    assert await page.locator("#type-form").is_hidden()
+    assert await page.locator("#voice").is_hidden()
+    again = page.locator("#new-game")
+    assert await again.text_content() == "Play again"
+    assert "primary" in await again.get_attribute("class")
+    assert await focused(page) == "new-game"
+    await page.keyboard.press("Enter")
+    await page.locator("#game[data-finished='false']").wait_for(timeout=5000)
+    assert await page.locator("#round").text_content() == "1"
+    assert await page.locator("#answer").is_visible()
+    assert await focused(page) == "answer"
+    assert await again.text_content() == "New game"
+
+
+async def test_the_wait_for_a_wallet_by_link_is_said_once_with_no_stale_notice(page, dev_server):
+    await page.set_viewport_size(PHONE)
+    await page.route("bringyourownagent:**", lambda route: route.abort())
+    await page.goto(dev_server.url + "/geography/")
+    await page.get_by_role("button", name="Answer by voice with my AI (extension)").click()
+    await page.locator("#notice", has_text="There is no BYOA extension").wait_for(timeout=5000)
+    await page.get_by_role("button", name="Use my AI without the extension").click()
+    await page.locator("#open-wallet").wait_for(timeout=5000)
+    assert await page.locator("#notice").is_hidden()
+    text = await page.locator("main").inner_text()
+    assert text.count("Waiting for your wallet") == 1
+    # On a phone the spinner shares its line with the words, not alone on one.
+    spinner = await page.locator("#waiting .waiting__spinner").bounding_box()
+    words = await page.locator("#waiting-text").bounding_box()
+    assert words["y"] <= spinner["y"] <= words["y"] + words["height"]
+    await page.get_by_role("button", name="Stop waiting and type my answer").click()
+
+
+async def test_with_voice_on_a_phone_speak_comes_first_in_view_and_the_focus_follows_the_clip(
+    mic_page, daphne_server, byoa_extension
+):
+    await mic_page.set_viewport_size(PHONE)
+    await byoa_extension.install(mic_page)
+    byoa_extension.allow()
+    await mic_page.goto(daphne_server.url + "/geography/")
+    byoa_extension.reply("audio.transcribe", {"text": "Atlantis"})
+    await use_extension(mic_page)
+    assert await focused(mic_page) == "speak"
+    assert await mic_page.locator("#voice").is_hidden()  # the ways in step aside
+    box = await mic_page.locator("#speak").bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]
+    await mic_page.keyboard.press("Enter")
+    await mic_page.locator("#stop").wait_for(timeout=10000)
+    await mic_page.wait_for_function("() => document.querySelector('#level').value > 0", timeout=10000)
+    assert await focused(mic_page) == "stop"
+    await mic_page.keyboard.press("Enter")
+    await mic_page.locator("#verdict[data-verdict]").wait_for(timeout=10000)
+    await mic_page.wait_for_function("() => document.activeElement?.id === 'speak'", timeout=5000)
+    assert await mic_page.locator("#transcript").text_content() == "Atlantis"
