@@ -1,31 +1,38 @@
 """
 Server -> wallet calls over the BYOA direct link, ours against the spec's
-Node.js server, measured side by side in one run on loopback.
+Node.js server, the plain path and the speed-ups side by side in one run, on
+loopback.
 
     .venv/bin/python benchmarks/byoa_calls.py [--servers uvicorn-sansio,daphne,...] [--wallets 1,10,100]
         [--idle 1000] [--runs 5] [--calls 20000] [--call text|clip] [--no-call-log] [--two-processes]
-        [--transport redis|channel-layer]
+        [--speedups redis_transport,address_cache,all]
 
 Needs Node.js 18+ and the benchmark's own `ws` (once: ``npm ci --prefix benchmarks/node``).
 
-Targets, each a fresh server process:
+Targets, each a fresh server process (or two):
   node          benchmarks/node/anchor.mjs: a server that behaves as the spec's
                 minimal Node.js + ws server, with a trigger route (the anchor)
-  <server>      the project (benchmarks.byoa_calls:application, the call log on
-                unless --no-call-log) under daphne, uvicorn (websockets,
-                websockets-sansio, wsproto; uvloop and httptools), hypercorn
-                or granian
+  <server>      the plain path: the project (benchmarks.byoa_calls:application,
+                the call log on unless --no-call-log) with no speed-up, under
+                daphne, uvicorn (websockets, websockets-sansio, wsproto; uvloop
+                and httptools), hypercorn or granian, one process on the
+                in-memory channel layer
+  <server> all  the same with every speed-up the demo settings' "all" turns
+                on (``VISITOR_AI_SPEEDUPS``; without Redis: all but
+                redis_transport), when --speedups names all
   <server> 2p   with --two-processes, also each server as two processes
-                sharing one SQLite file and a Redis channel layer (redis-server
-                from Debian's package): the wallets connect to the first, the
-                calls are made on the second, so every call and its result
-                cross Redis, on the transport --transport names (redis:
-                byoa/redis_transport.py, the default with a REDIS_URL;
-                channel-layer: channels-redis, byoa/transport.py). The
-                one-process targets use the in-memory layer. CPU per call then
-                counts both processes and redis-server, and the Redis commands
-                per call (INFO commandstats before and after each run) are
-                printed too.
+                sharing one SQLite file and a private redis-server (Debian's
+                package): the wallets connect to the first, the calls are made
+                on the second, so every call and its result cross Redis. Plain:
+                on Channels' Redis layer (channels-redis), as Channels' docs
+                configure it (byoa/transport.py). Then one target for each
+                configuration --speedups names: ``+ redis_transport``
+                (visitor_ai/speedups/redis_transport.py in place of the layer),
+                ``+ address_cache`` (the live address of the other process's
+                wallet kept a few seconds instead of a query per call), and
+                ``all`` (both, and the rest). CPU per call counts both
+                processes and redis-server, and the Redis commands per call
+                (INFO commandstats before and after each run) are printed too.
 
 The same load generator serves every target: benchmarks/node/wallets.mjs,
 headless wallets in Node that answer each call at once. Each target's
@@ -36,16 +43,24 @@ server's own (user + system of its process tree, from /proc, around the run).
 With two or more CPUs the server runs on the last one and the load generator
 and this driver on the others (taskset / sched_setaffinity).
 
-Printed per target and W: the median and [min-max] over ``--runs`` runs of CPU
-per call, calls per second and p50/p99 latency, and the ratio to the Node
-anchor measured in the same run. Then memory per idle wallet (RSS of the
-process tree before and after ``--idle`` wallets connect that are never
-called) and CPU per call at W = 10 with those idle wallets still connected.
+Every target runs from the start; for each W the runs take the targets in turn
+(run 1 of each, then run 2 of each...), so that a busy machine's changing load
+falls on all of them alike. Printed per target and W: the median and [min-max]
+over ``--runs`` runs of CPU per call made, its difference from the plain path's
+median (the one-process plain target for one process, the two-process plain
+target for two), the ratio to the Node anchor measured in the same run, calls
+per second and p50/p99 latency of the calls answered, the calls that failed
+(None: not answered in time) over all runs; and whether the plain path stays within 2.5x
+of the anchor's CPU per call (issue 36 keeps that bound). Then, with --idle,
+memory per idle wallet (RSS of the process tree before and after ``--idle``
+wallets connect that are never called) and CPU per call at W = 10 with those
+idle wallets still connected.
 """
 
 import asyncio
 import json
 import os
+import secrets
 import shutil
 import statistics
 import sys
@@ -58,6 +73,8 @@ NODE_DIR = ROOT / "benchmarks" / "node"
 MANIFEST = ROOT / "tests/byoa/manifests/bench.json"
 IN_FLIGHT = 4
 IDLE_NAME = "idle"
+# Issue 36 keeps it: the plain call path's CPU per call within this many times the Node anchor's.
+BOUND = 2.5
 
 
 # -- the server side: runs inside the server process --------------------------------
@@ -81,13 +98,13 @@ def _server_application():
         "CODES_PER_ADDRESS": 10**9,
         "CODES_PER_SESSION": 10**9,
         "CALL_LOG": os.environ.get("BYOA_BENCH_CALL_LOG", "1") == "1",
-        **({"REDIS_URL": None} if os.environ.get("BYOA_BENCH_TRANSPORT") == "channel-layer" else {}),
     }
     from django.apps import apps
 
     from byoa.hub import Hub
 
-    # The hub chose its transport at start-up from the settings as they were: again, from these.
+    # The hub chose its transport and caches at start-up (VISITOR_AI_SPEEDUPS) and read BYOA then:
+    # again, with these.
     config = apps.get_app_config("byoa")
     config.settings.clear()
     config.hub = Hub()
@@ -150,6 +167,7 @@ async def _bench(scope):
 
 async def _run_calls(per_wallet, inflight, call):
     from byoa.calls import call_wallet
+    from byoa.exceptions import WalletCallError
     from byoa.models import Pairing
 
     pairings = [
@@ -169,7 +187,11 @@ async def _run_calls(per_wallet, inflight, call):
             while left > 0:
                 left -= 1
                 started = time.perf_counter()
-                if await call_wallet(pk, call["skill"], call["input"], call["params"], timeout=20) is None:
+                try:
+                    output = await call_wallet(pk, call["skill"], call["input"], call["params"], timeout=20)
+                except WalletCallError:  # not answered: the call's outcome, counted as a failure
+                    output = None
+                if output is None:
                     failures += 1
                 else:
                     latencies.append(time.perf_counter() - started)
@@ -214,13 +236,42 @@ def _pinned(command, cpu):
     return ["taskset", "-c", str(cpu), *command]
 
 
-def _targets(server_cpu, workdir, call_log, transport):
+#: Configuration -> the demo settings' VISITOR_AI_SPEEDUPS ("all": every speed-up the settings know).
+CONFIGURATIONS = {
+    "plain": "",
+    "redis_transport": "redis_transport",
+    "address_cache": "address_cache",
+    "all": "all",
+}
+
+
+def _target_names(args):
+    """Return the targets to measure, in the order they are printed, each with its plain one."""
+    names = {"node": None}
+    for server in args.servers:
+        names[server] = None
+        if "all" in args.speedups:
+            names[f"{server} all"] = server
+    if args.two_processes:
+        for server in args.servers:
+            if server == "granian":
+                continue  # it binds a port of its own choosing: no second process beside it here
+            names[f"{server} 2p"] = None
+            for chosen in args.speedups:
+                label = chosen if chosen == "all" else f"+ {chosen}"
+                names[f"{server} 2p {label}"] = f"{server} 2p"
+    return names
+
+
+def _targets(server_cpu, workdir, call_log):
     from testwallet.server import DaphneServer, HypercornServer, UvicornServer
 
     env = {
         "BYOA_BENCH_SERVER": "1",
         "BYOA_BENCH_CALL_LOG": "1" if call_log else "0",
-        "BYOA_BENCH_TRANSPORT": transport,
+        # The environment's own choice and Redis must not leak into a target's: each names its own.
+        "VISITOR_AI_SPEEDUPS": "",
+        "REDIS_URL": "",
         "DJANGO_LOG_LEVEL": "WARNING",
         **(
             {"BYOA_BENCH_PROFILE": os.environ["BYOA_BENCH_PROFILE"]}
@@ -285,16 +336,16 @@ def _targets(server_cpu, workdir, call_log, transport):
                     time.sleep(0.1)
             raise RuntimeError(f"granian did not start:\n{self.output()}")
 
-    def ours(cls, **options):
+    def ours(cls, chosen="", **options):
         return lambda: pin(cls)(
             app,
             settings_module="tests.byoa.server_settings",
-            env=env,
+            env={**env, "VISITOR_AI_SPEEDUPS": chosen},
             workdir=tempfile.mkdtemp(dir=workdir),
             **options,
         )
 
-    def two(cls, **options):
+    def two(cls, chosen="", **options):
         return lambda: TwoProcesses(
             lambda **more: pin(cls)(
                 app,
@@ -303,7 +354,7 @@ def _targets(server_cpu, workdir, call_log, transport):
                 **options,
                 **more,
             ),
-            env,
+            {**env, "VISITOR_AI_SPEEDUPS": chosen},
         )
 
     servers = {
@@ -313,12 +364,15 @@ def _targets(server_cpu, workdir, call_log, transport):
         "uvicorn-wsproto": (UvicornServer, {"ws": "wsproto"}),
         "hypercorn": (HypercornServer, {}),
     }
-    return {
-        "node": lambda: NodeAnchor("node", setup_commands=(), workdir=tempfile.mkdtemp(dir=workdir)),
-        **{name: ours(cls, **options) for name, (cls, options) in servers.items()},
-        "granian": ours(Granian),
-        **{f"{name} 2p": two(cls, **options) for name, (cls, options) in servers.items()},
-    }
+    servers["granian"] = (Granian, {})
+    targets = {"node": lambda: NodeAnchor("node", setup_commands=(), workdir=tempfile.mkdtemp(dir=workdir))}
+    for name, (cls, options) in servers.items():
+        targets[name] = ours(cls, **options)
+        targets[f"{name} all"] = ours(cls, "all", **options)
+        for configuration, chosen in CONFIGURATIONS.items():
+            label = {"plain": "", "all": " all"}.get(configuration, f" + {configuration}")
+            targets[f"{name} 2p{label}"] = two(cls, chosen, **options)
+    return targets
 
 
 class TwoProcesses:
@@ -334,7 +388,8 @@ class TwoProcesses:
 
         self.redis = RedisServer(persistent=False).__enter__()
         try:
-            env = {**self.env, "REDIS_URL": self.redis.url}
+            # One site: the processes sign the events between them with the same SECRET_KEY (byoa.signing).
+            env = {**self.env, "REDIS_URL": self.redis.url, "DJANGO_SECRET_KEY": secrets.token_urlsafe(50)}
             self.first = self.make(env=env).start()
             shared = {**env, "DATABASE_URL": f"sqlite:///{self.first.database}"}
             self.second = self.make(env=shared, setup_commands=()).start()
@@ -423,72 +478,94 @@ def _spread(values, digits=0):
     return f"{statistics.median(values):.{digits}f} [{values[0]:.{digits}f}-{values[-1]:.{digits}f}]"
 
 
-async def _measure(server, http, load, wallets, args, call_file, name="bench wallet"):
-    """Open W wallets, run the calls --runs times, close them; return the rows."""
-    from benchmarks import _proc
+def _versus(values, reference):
+    """Return the median's difference from the reference's median: "-61 (-9%)"."""
+    if not values or not reference:
+        return "-"
+    ours, theirs = statistics.median(values), statistics.median(reference)
+    return f"{ours - theirs:+.0f} ({(ours - theirs) / theirs:+.0%})"
 
-    links = (await http.get(f"{server.url}/_bench/links", params={"n": wallets})).json()["links"]
-    await load.ask({"open": links, "name": name})
-    pids = _server_pids(server)
-    calls_url = getattr(server, "calls_url", server.url)  # two processes: the one the wallets are not on
+
+class Target:
+    """One target while it runs: its server, and the wallets it has open now."""
+
+    def __init__(self, name, server):
+        self.name = name
+        self.server = server
+        self.pids = _server_pids(server)
+        self.calls_url = getattr(
+            server, "calls_url", server.url
+        )  # two processes: the one the wallets are not on
+        self.commands = getattr(server, "redis_commands", None)
+
+    async def links(self, http, count):
+        return (await http.get(f"{self.server.url}/_bench/links", params={"n": count})).json()["links"]
+
+    async def run(self, http, wallets, per_wallet, call_file):
+        """Make one run of calls; return its row."""
+        from benchmarks import _proc
+
+        params = {"calls": per_wallet, "inflight": IN_FLIGHT, "call": str(call_file)}
+        commands_before = self.commands() if self.commands else 0
+        before = _proc.cpu_seconds(self.pids)
+        result = (await http.get(f"{self.calls_url}/_bench/run", params=params)).json()
+        cpu = _proc.cpu_seconds(self.pids) - before
+        commands_after = self.commands() if self.commands else 0
+        if result["wallets"] != wallets or not result["calls"]:
+            raise RuntimeError(f"{self.name}: {result}")
+        made = result["calls"] + result["failures"]
+        return {
+            # Per call made: a call that failed (None) cost CPU too; its latency is left out.
+            "cpu_us": cpu / made * 1e6,
+            "failed": result["failures"],
+            "rate": made / result["elapsed"],
+            "p50": result["p50"] * 1e3,
+            "p99": result["p99"] * 1e3,
+            # Over the run, beats and pings included (a handful against thousands of calls).
+            "redis": (commands_after - commands_before) / made if self.commands else None,
+        }
+
+
+async def _measure(targets, http, load, wallets, args, call_file, results, key=None):
+    """Open W wallets on every target, run each target's calls in turn --runs times, close them all."""
     per_wallet = max(1, args.calls // wallets)
-    params = {"calls": per_wallet, "inflight": IN_FLIGHT, "call": str(call_file)}
-    rows = []
+    for target in targets:
+        await load.ask({"open": await target.links(http, wallets), "name": "bench wallet"})
     try:
-        await http.get(
-            f"{calls_url}/_bench/run", params={**params, "calls": max(1, per_wallet // 5)}
-        )  # warm-up
-        commands = getattr(server, "redis_commands", None)
-        for _ in range(args.runs):
-            commands_before = commands() if commands else 0
-            before = _proc.cpu_seconds(pids)
-            result = (await http.get(f"{calls_url}/_bench/run", params=params)).json()
-            cpu = _proc.cpu_seconds(pids) - before
-            commands_after = commands() if commands else 0
-            if result["wallets"] != wallets or result["failures"]:
-                raise RuntimeError(f"{server.application}: {result}")
-            rows.append(
-                {
-                    "cpu_us": cpu / result["calls"] * 1e6,
-                    "rate": result["calls"] / result["elapsed"],
-                    "p50": result["p50"] * 1e3,
-                    "p99": result["p99"] * 1e3,
-                    # Over the run, beats and pings included (a handful against thousands of calls).
-                    "redis": (commands_after - commands_before) / result["calls"] if commands else None,
-                }
+        for target in targets:  # warm-up
+            await http.get(
+                f"{target.calls_url}/_bench/run",
+                params={"calls": max(1, per_wallet // 5), "inflight": IN_FLIGHT, "call": str(call_file)},
             )
+        for run in range(args.runs):
+            for target in targets:
+                row = await target.run(http, wallets, per_wallet, call_file)
+                results[target.name].setdefault(key or wallets, []).append(row)
+            print(f"  W = {wallets}: run {run + 1} of {args.runs} done", file=sys.stderr, flush=True)
     finally:
         await load.ask({"close": True})
-    return rows
 
 
-async def _measure_target(name, make, args, call_file, cpus):
-    import httpx
-
+async def _measure_idle(target, http, load, args, call_file, results):
+    """Memory per idle wallet, and CPU per call at W = 10 with them connected (this target alone)."""
     from benchmarks import _proc
 
-    results = {}
-    with make() as server:
-        async with httpx.AsyncClient(timeout=600) as http, LoadGenerator(cpus) as load:
-            for wallets in args.wallets:
-                results[wallets] = await _measure(server, http, load, wallets, args, call_file)
-            if args.idle:
-                pids = _server_pids(server)
-                warm = (await http.get(f"{server.url}/_bench/links", params={"n": 10})).json()["links"]
-                await load.ask({"open": warm, "name": IDLE_NAME})  # every code path warm before the baseline
-                before = _proc.rss_kib(pids)
-                links = (await http.get(f"{server.url}/_bench/links", params={"n": args.idle})).json()[
-                    "links"
-                ]
-                await load.ask({"open": links, "name": IDLE_NAME})
-                await asyncio.sleep(1)  # let the server settle its allocations (a measurement, not a test)
-                after = _proc.rss_kib(pids)
-                results["idle_kib"] = (after - before) / args.idle
-                results["idle_calls"] = await _measure(server, http, load, 10, args, call_file)
-    return results
+    warm = await target.links(http, 10)
+    await load.ask({"open": warm, "name": IDLE_NAME})  # every code path warm before the baseline
+    before = _proc.rss_kib(target.pids)
+    await load.ask({"open": await target.links(http, args.idle), "name": IDLE_NAME})
+    await asyncio.sleep(1)  # let the server settle its allocations (a measurement, not a test)
+    after = _proc.rss_kib(target.pids)
+    results[target.name]["idle_kib"] = (after - before) / args.idle
+    # Its close closes every wallet of the load generator: the idle ones too.
+    await _measure([target], http, load, 10, args, call_file, results, key="idle_calls")
 
 
 async def _main(args):
+    import contextlib
+
+    import httpx
+
     server_cpu, load_cpus = _cpus()
     call = {
         "text": {
@@ -507,51 +584,40 @@ async def _main(args):
     call_file.write_text(json.dumps(call))
     if load_cpus:
         os.sched_setaffinity(0, load_cpus)
-    targets = _targets(server_cpu, workdir, args.call_log, args.transport)
-    results = {}
-    for name in [
-        "node",
-        *args.servers,
-        *([f"{name} 2p" for name in args.servers if name != "granian"] if args.two_processes else []),
-    ]:
-        results[name] = await _measure_target(name, targets[name], args, call_file, load_cpus)
-        print(f"  measured {name}", file=sys.stderr, flush=True)
+    makers = _targets(server_cpu, workdir, args.call_log)
+    names = _target_names(args)
+    started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    results = {name: {} for name in names}
+    with contextlib.ExitStack() as stack:
+        targets = []
+        for name in names:
+            targets.append(Target(name, stack.enter_context(makers[name]())))
+            print(f"  started {name}", file=sys.stderr, flush=True)
+        async with httpx.AsyncClient(timeout=600) as http, LoadGenerator(load_cpus) as load:
+            for wallets in args.wallets:
+                await _measure(targets, http, load, wallets, args, call_file, results)
+            if args.idle:
+                for target in targets:
+                    await _measure_idle(target, http, load, args, call_file, results)
+                    print(f"  idle wallets on {target.name} done", file=sys.stderr, flush=True)
 
     load = os.getloadavg()
     print(
         f"BYOA server -> wallet calls on loopback: {args.call} call ({len(json.dumps(call))} bytes of JSON), "
         f"{IN_FLIGHT} in flight per wallet, {args.calls} calls per run, {args.runs} runs, "
         f"call log {'on' if args.call_log else 'off'}"
-        + (f", across processes on the {args.transport} transport" if args.two_processes else "")
+        + (", 2p: across two processes on Redis" if args.two_processes else "")
     )
     print(
-        f"{os.cpu_count()} CPUs; server on CPU {server_cpu}, load generator on {load_cpus}; "
+        f"{started}, {_machine()}; server on CPU {server_cpu}, load generator on {load_cpus}; "
         f"load average at the end {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
     )
     print(
-        "figures: median [min-max] over the runs; x node: ours / the Node anchor's median (and range) in this run"
+        "figures: median [min-max] over the runs; vs plain: the median's difference from the plain path's "
+        "(CPU us, and %); x node: ours / the Node anchor's median (and range) in this run"
     )
-    header = (
-        f"{'target':<18}{'W':>6}  {'CPU us/call':<18}{'x node':<18}{'calls/s':<22}{'p50 ms':<20}{'p99 ms':<20}"
-        f"{'  Redis cmds/call' if args.two_processes else ''}"
-    )
-    print(header)
-    node = results["node"]
-    for name, result in results.items():
-        for key in [*args.wallets, *(["idle_calls"] if args.idle else [])]:
-            rows = result[key]
-            cpu = [row["cpu_us"] for row in rows]
-            ref = [row["cpu_us"] for row in node[key]]
-            ratio = (
-                f"{statistics.median(cpu) / statistics.median(ref):.1f} "
-                f"[{min(cpu) / max(ref):.1f}-{max(cpu) / min(ref):.1f}]"
-            )
-            label = "10+idle" if key == "idle_calls" else key
-            print(
-                f"{name:<18}{label:>6}  {_spread(cpu):<18}{ratio:<18}{_spread([r['rate'] for r in rows]):<22}"
-                f"{_spread([r['p50'] for r in rows], 2):<20}{_spread([r['p99'] for r in rows], 2):<20}"
-                + ("  " + _spread([r["redis"] for r in rows], 1) if rows[0].get("redis") is not None else "")
-            )
+    _print_table(results, names, args)
+    _print_bound(results, names, args)
     if args.idle:
         print(f"memory per idle wallet ({args.idle} connected, RSS of the server's processes):")
         for name, result in results.items():
@@ -562,8 +628,77 @@ async def _main(args):
                 else float("nan")
             )
             print(
-                f"  {name:<18}{result['idle_kib']:>7.1f} KiB   CPU/call at W=10 with them / without: {flat:.2f}"
+                f"  {name:<36}{result['idle_kib']:>7.1f} KiB   CPU/call at W=10 with them / without: {flat:.2f}"
             )
+
+
+def _print_table(results, names, args):
+    header = (
+        f"{'configuration':<36}{'W':>7}  {'CPU us/call':<20}{'vs plain':<15}{'x node':<20}{'calls/s':<20}"
+        f"{'p50 ms':<22}{'p99 ms':<24}{'failed':<8}{'Redis cmds/call' if args.two_processes else ''}"
+    )
+    print(header)
+    node = results["node"]
+    for name, plain in names.items():
+        result = results[name]
+        for key in [*args.wallets, *(["idle_calls"] if args.idle else [])]:
+            rows = result[key]
+            cpu = [row["cpu_us"] for row in rows]
+            ref = [row["cpu_us"] for row in node[key]]
+            ratio = (
+                f"{statistics.median(cpu) / statistics.median(ref):.1f} "
+                f"[{min(cpu) / max(ref):.1f}-{max(cpu) / min(ref):.1f}]"
+            )
+            versus = "-" if plain is None else _versus(cpu, [row["cpu_us"] for row in results[plain][key]])
+            if name != "node" and plain is None:
+                versus = "(plain)"
+            label = "10+idle" if key == "idle_calls" else key
+            print(
+                f"{name:<36}{label:>7}  {_spread(cpu):<20}{versus:<15}{ratio:<20}"
+                f"{_spread([r['rate'] for r in rows]):<20}"
+                f"{_spread([r['p50'] for r in rows], 2):<22}{_spread([r['p99'] for r in rows], 2):<24}"
+                f"{sum(r.get('failed', 0) for r in rows):<8}"
+                + (_spread([r["redis"] for r in rows], 1) if rows[0].get("redis") is not None else "")
+            )
+
+
+def _print_bound(results, names, args):
+    """Say whether each one-process plain target's CPU per call is within BOUND x the anchor's."""
+    node = results["node"]
+    for name in args.servers:
+        ratios = [
+            statistics.median(row["cpu_us"] for row in results[name][w])
+            / statistics.median(row["cpu_us"] for row in node[w])
+            for w in args.wallets
+        ]
+        verdict = "within" if max(ratios) <= BOUND else "NOT within"
+        print(
+            f"the plain call path on {name}: {' / '.join(f'{r:.2f}' for r in ratios)} x node at W = "
+            f"{' / '.join(map(str, args.wallets))}: {verdict} {BOUND}x"
+        )
+
+
+def _machine():
+    """Return the CPU's model and count, and the versions the figures belong to."""
+    import platform
+    from importlib import metadata
+
+    model = "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    names = ("django", "channels", "channels-redis", "redis", "uvicorn", "daphne")
+    versions = []
+    for name in names:
+        try:
+            versions.append(f"{name} {metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            continue
+    return f"{os.cpu_count()} x {model}, Python {platform.python_version()}, {', '.join(versions)}"
 
 
 def _clip():
@@ -596,10 +731,10 @@ def main(argv=None):
         "--no-call-log", dest="call_log", action="store_false", help="BYOA['CALL_LOG'] = False"
     )
     parser.add_argument(
-        "--transport",
-        choices=["redis", "channel-layer"],
-        default="redis",
-        help="with --two-processes: redis-py (byoa/redis_transport.py) or channels-redis (byoa/transport.py)",
+        "--speedups",
+        default="redis_transport,address_cache,all",
+        help=f"comma-separated configurations beside the plain path, of: {', '.join(list(CONFIGURATIONS)[1:])} "
+        "(all: one process too; the others: with --two-processes)",
     )
     parser.add_argument(
         "--two-processes",
@@ -608,6 +743,10 @@ def main(argv=None):
     )
     args = parser.parse_args(argv)
     args.servers = [name for name in args.servers.split(",") if name]
+    args.speedups = [name for name in args.speedups.split(",") if name]
+    unknown = [name for name in args.speedups if name not in CONFIGURATIONS or name == "plain"]
+    if unknown:
+        parser.error(f"no configuration {', '.join(unknown)}: of {', '.join(list(CONFIGURATIONS)[1:])}")
     args.wallets = [int(w) for w in args.wallets.split(",")]
     if args.idle and 10 not in args.wallets:
         args.wallets.append(10)
