@@ -117,15 +117,19 @@ async def action(request):
     from django.http import JsonResponse
 
     from byoa import aget_pairing, call_wallet
+    from byoa.exceptions import WalletCallError
 
     question = str(json.loads(request.body).get("question"))[:500]
     pairing = await aget_pairing(request, MANIFEST)
     if pairing is None:
         return JsonResponse({"output": None}, status=409)
     messages = [{"role": "user", "content": question}]
-    output = await call_wallet(
-        pairing, "text.generate", {"messages": messages}, {"maxTokens": 16}, timeout=20
-    )
+    try:
+        output = await call_wallet(
+            pairing, "text.generate", {"messages": messages}, {"maxTokens": 16}, timeout=20
+        )
+    except WalletCallError as error:  # the driver fails the run with this
+        return JsonResponse({"output": None, "error": str(error)}, status=502)
     return JsonResponse({"output": output})
 
 
