@@ -224,7 +224,8 @@ _LONG_NUMBER = re.compile(r"\d{19}")
 
 def parse(text: str) -> Frame | None:
     """Return the frame as a dict, or None for JSON that is not an object."""
-    # orjson first: ten times faster on a wallet's result. It accepts only what
+    # orjson first, for speed (benchmarks/frame_codec.py times it beside the
+    # standard decoder, and this function whole). It accepts only what
     # RFC 8259 does, as the decoder below does; where it refuses (NaN, a lone
     # surrogate, nesting past 1024) or might round a long integer, the standard
     # decoder gives the verdict, so every frame means what it meant before.
@@ -282,7 +283,7 @@ def kind_of(frame: Frame | None) -> str | None:
 def dump(frame: Mapping[str, object]) -> str:
     """Return the JSON text of a frame."""
     # orjson: a call frame carries a clip of up to 4 MB, and the standard
-    # library's encoder spends ten times as long on it. Non-string keys are
+    # library's encoder is many times slower on it (benchmarks/frame_codec.py). Non-string keys are
     # written as strings, as json.dumps does; NaN and infinities become null
     # (json.dumps would write NaN, which is not JSON).
     return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
