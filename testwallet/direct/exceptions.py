@@ -20,8 +20,9 @@ class BackendError(Exception):
 
 
 class LinkRefused(ValueError):
-    """Raised when the headless wallet refuses a link; ``check`` names the failed check."""
+    """Raised when the headless wallet refuses a link; ``check`` names the failed check, ``fix`` what to change."""
 
-    def __init__(self, check: str, message: str) -> None:
+    def __init__(self, check: str, message: str, fix: str = "") -> None:
         self.check = check
-        super().__init__(message)
+        self.fix = fix
+        super().__init__(f"{message}: {fix}" if fix else message)

@@ -28,6 +28,17 @@ from testwallet.direct.exceptions import LinkRefused
 _BASE64URL = re.compile(r"[A-Za-z0-9_-]+")
 _CODE = re.compile(r"[A-Za-z0-9_-]{22,256}")
 
+# What to change, said once with each refusal.
+NEW_LINK = "ask the page for a new link and pass it whole, in quotes for the shell"
+DEV_LOCAL = (
+    "for a site on this machine, allow ws://localhost, 127.0.0.1 and [::1] with --dev-local "
+    "or BYOA_WALLET_DEV_LOCAL=1 (DirectWallet(dev_local=True) in code); local tests only"
+)
+BAD_MANIFEST = (
+    "the site's manifest must be fixed (its manage.py check names the problem), then a new link made"
+)
+PUBLIC_ENDPOINT = "the site must name its wallet route as wss:// on a public DNS name (its BYOA['ENDPOINT'])"
+
 
 @dataclass(frozen=True)
 class Link:
@@ -51,27 +62,27 @@ def check_link(link: object, *, dev_local: bool | None = None) -> Link:
     """
     dev_local = dev_local_from_env() if dev_local is None else dev_local
     if not isinstance(link, str) or len(link) > 16384:
-        raise LinkRefused("form", "the link is not a string of a sensible length")
+        raise LinkRefused("form", "the link is not a string of a sensible length", NEW_LINK)
     if "#" in link:
-        raise LinkRefused("fragment", "the link has a fragment")
+        raise LinkRefused("fragment", "the link has a fragment", NEW_LINK)
     parts = urlsplit(link)
     if parts.scheme != "bringyourownagent" or parts.netloc != "connect" or parts.path not in ("", "/"):
-        raise LinkRefused("form", "the link is not a bringyourownagent://connect link")
+        raise LinkRefused("form", "the link is not a bringyourownagent://connect link", NEW_LINK)
     try:
         pairs = parse_qsl(parts.query, keep_blank_values=True, strict_parsing=True)
     except ValueError:
-        raise LinkRefused("form", "the link's query is malformed") from None
+        raise LinkRefused("form", "the link's query is malformed", NEW_LINK) from None
     names = [name for name, _value in pairs]
     if len(names) != len(set(names)):
-        raise LinkRefused("repeated-parameter", "a parameter of the link is repeated")
+        raise LinkRefused("repeated-parameter", "a parameter of the link is repeated", NEW_LINK)
     params = dict(pairs)
     if params.get("v") != "0.1":
-        raise LinkRefused("version", "the link is not of version 0.1")
+        raise LinkRefused("version", "the link is not of version 0.1", "this wallet takes v=0.1 links only")
     endpoint = check_endpoint(params.get("endpoint", ""), dev_local=dev_local)
     manifest_text, manifest = check_manifest(params.get("manifest", ""))
     session = params.get("session", "")
     if not _CODE.fullmatch(session):
-        raise LinkRefused("session", "the session code is not 22 to 256 URL-safe characters")
+        raise LinkRefused("session", "the session code is not 22 to 256 URL-safe characters", NEW_LINK)
     return Link(endpoint, manifest_text, manifest, session)
 
 
@@ -79,28 +90,29 @@ def check_endpoint(endpoint: str, *, dev_local: bool = False) -> str:
     """Return the endpoint when it is wss:// on a public DNS name (or allowed local)."""
     reason = endpoints.problem(endpoint, dev_local=dev_local)  # the one definition, shared with the server
     if reason:
-        raise LinkRefused("endpoint", reason)
+        local = not dev_local and not endpoints.problem(endpoint, dev_local=True)  # allowed with the switch
+        raise LinkRefused("endpoint", reason, DEV_LOCAL if local else f"{PUBLIC_ENDPOINT}; {DEV_LOCAL}")
     return endpoint
 
 
 def check_manifest(text: str) -> tuple[str, dict[str, Any]]:
     """Return (text, manifest) when it is base64url, unpadded, at most 4096 bytes and valid."""
     if not _BASE64URL.fullmatch(text or ""):
-        raise LinkRefused("manifest", "the manifest is not base64url without padding")
+        raise LinkRefused("manifest", "the manifest is not base64url without padding", BAD_MANIFEST)
     try:
         raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
     except (binascii.Error, ValueError):
-        raise LinkRefused("manifest", "the manifest is not base64url") from None
+        raise LinkRefused("manifest", "the manifest is not base64url", BAD_MANIFEST) from None
     if len(raw) > MAX_MANIFEST_BYTES:
-        raise LinkRefused("manifest", f"the manifest is over {MAX_MANIFEST_BYTES} bytes")
+        raise LinkRefused("manifest", f"the manifest is over {MAX_MANIFEST_BYTES} bytes", BAD_MANIFEST)
     try:
         manifest = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
-        raise LinkRefused("manifest", "the manifest is not UTF-8 JSON") from None
+        raise LinkRefused("manifest", "the manifest is not UTF-8 JSON", BAD_MANIFEST) from None
     if not isinstance(manifest, dict):
-        raise LinkRefused("manifest", "the manifest is not a JSON object")
+        raise LinkRefused("manifest", "the manifest is not a JSON object", BAD_MANIFEST)
     if not bringyourownagent.validate_manifest(manifest)["ok"]:
-        raise LinkRefused("manifest", "the manifest breaks the draft rules")
+        raise LinkRefused("manifest", "the manifest breaks the draft rules", BAD_MANIFEST)
     return text, manifest
 
 
@@ -113,4 +125,8 @@ async def resolve_public(host: str, port: int, *, dev_local: bool = False) -> st
         address = ipaddress.ip_address(sockaddr[0])
         if address.is_global or (dev_local and address.is_loopback and endpoints.is_loopback(host)):
             return str(sockaddr[0])  # already a str for AF_INET and AF_INET6
-    raise LinkRefused("address", "the endpoint resolves only to private or special addresses")
+    raise LinkRefused(
+        "address",
+        "the endpoint resolves only to private or special addresses",
+        f"{PUBLIC_ENDPOINT}; {DEV_LOCAL}" if not dev_local else PUBLIC_ENDPOINT,
+    )

@@ -137,16 +137,23 @@ class DirectWallet:
             try:
                 checked = link_checks.check_link(link, dev_local=self.dev_local)
             except LinkRefused as exc:
-                return self._note(f"link refused ({exc.check})")
+                return self._note(f"link refused ({exc.check}): {exc}")  # the reason, then what to change
             if self._seen_recently(checked.session):
-                return self._note("link ignored: its code was seen in the last 10 minutes")
+                return self._note(
+                    "link ignored: its code was seen in the last 10 minutes; ask the page for a new link"
+                )
             if site_of(checked.endpoint) in self.blocked:
-                return self._note("link ignored: the site is blocked")
+                return self._note(
+                    "link ignored: the site is blocked (a welcome carried another manifest); a new wallet forgets it"
+                )
             if self.consent is Consent.DECLINE:
-                return self._note("declined")  # and nothing is contacted
+                return self._note("declined")  # the visitor's choice, and nothing is contacted
             grant = self._grant_for(checked.manifest)
             if grant is None:
-                return self._note("no Allow: a required skill or model is not available")
+                return self._note(
+                    "no Allow: a required skill or model is not available; give the wallet a backend for it "
+                    "(--script SKILL=JSON, --openai-url with --model CODE=NAME, or --transcriber)"
+                )
             self.endpoint, self.manifest_text = checked.endpoint, checked.manifest_text
             self.manifest = checked.manifest
             self.grant = grant
@@ -210,7 +217,10 @@ class DirectWallet:
                 logger=frame_logger,
             )
         except (OSError, LinkRefused, websockets.InvalidHandshake, TimeoutError) as exc:
-            return self._note(f"could not connect ({type(exc).__name__})")
+            return self._note(
+                f"could not connect ({type(exc).__name__}): check that the site is running and serves "
+                f"its wallet route at {self.endpoint}"
+            )
         try:
             await ws.send(protocol.dump(protocol.hello(session, pairing, self.identity, self.grant)))
             message = await asyncio.wait_for(ws.recv(), self.open_timeout)
@@ -218,13 +228,16 @@ class DirectWallet:
             first = protocol.parse(message) if isinstance(message, str) else None
         except (websockets.ConnectionClosed, TimeoutError, NotJSON):
             await ws.close()
-            return self._note("no welcome")
+            return self._note(f"no welcome: check that {self.endpoint} is the site's BYOA wallet route")
         token = first.get("pairing") if first else None
         if not first or first.get("type") != "welcome" or not isinstance(token, str):
             await ws.close()
             if first and first.get("type") == "error":
                 self.pairing = None
-            return self._note("refused by the site")
+            return self._note(
+                "refused by the site: its code was used or expired (single use, 120 s) or the pairing was "
+                "revoked; ask the page for a new link"
+            )
         if not self._accept_manifest(first.get("manifest"), resumed=pairing is not None):
             await ws.send(protocol.dump(protocol.bye()))
             await ws.close()

@@ -44,4 +44,7 @@ def test_the_command_refuses_a_bad_link_with_no_django_settings():
         env=without_django_settings(),
         timeout=60,
     )
-    assert (done.returncode, done.stdout.strip()) == (1, "link refused (version)")
+    assert (done.returncode, done.stdout.strip()) == (
+        1,
+        "link refused (version): the link is not of version 0.1: this wallet takes v=0.1 links only",
+    )

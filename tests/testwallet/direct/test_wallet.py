@@ -526,6 +526,31 @@ def test_the_command_line_refuses_a_bad_link_and_prints_why(capsys):
     assert "link refused (version)" in capsys.readouterr().out
 
 
+def test_the_command_line_refuses_a_link_to_this_machine_once_naming_the_switch(capsys, monkeypatch):
+    monkeypatch.delenv("BYOA_WALLET_DEV_LOCAL", raising=False)
+    assert cli.main([link(endpoint="ws://127.0.0.1:8000/byoa/ws")]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == (
+        "link refused (endpoint): the endpoint is not wss://: for a site on this machine, allow "
+        "ws://localhost, 127.0.0.1 and [::1] with --dev-local or BYOA_WALLET_DEV_LOCAL=1 "
+        "(DirectWallet(dev_local=True) in code); local tests only\n"
+    )
+    assert captured.err == "" and CODE not in captured.out
+
+
+def test_an_endpoint_off_this_machine_is_refused_naming_the_sites_setting():
+    with pytest.raises(LinkRefused) as refused:
+        check_link(link(endpoint="ws://game.example.org/byoa/ws"), dev_local=False)
+    assert "BYOA['ENDPOINT']" in refused.value.fix and "wss://" in refused.value.fix
+
+
+@pytest.mark.parametrize("text", [link(code="short"), link() + "#x", link().replace("v=0.1", "v=0.2")])
+def test_every_refused_link_says_what_to_change(text):
+    with pytest.raises(LinkRefused) as refused:
+        check_link(text, dev_local=False)
+    assert refused.value.fix and str(refused.value).endswith(refused.value.fix)
+
+
 async def test_a_call_over_the_wallets_own_max_parallel_calls_gets_ok_false():
     release = asyncio.Event()
 
