@@ -283,13 +283,15 @@ class WalletConsumer(AsyncWebsocketConsumer):
         ``body`` is the call's input as JSON (``protocol.call_input``); the frame
         is built from it and from the ``skill`` and ``params`` checked here.
         """
-        if (
-            self.closing
-            or self.grant is None
-            or len(self.calls) >= self.grant.max_parallel
-            or not self.grant.allows(skill, params, clock.now())
-        ):
-            await reply.send(events.FAILED)
+        # Refused before the wallet sees it; the caller learns why (byoa.events.Failure), a page never does.
+        if self.closing or self.grant is None:
+            await reply.send(events.failed("closing"))
+            return
+        if not self.grant.allows(skill, params, clock.now()):
+            await reply.send(events.failed("refused"))
+            return
+        if len(self.calls) >= self.grant.max_parallel:
+            await reply.send(events.failed("too_many"))
             return
         model = params.get("model")
         model = model if isinstance(model, str) else ""
@@ -299,7 +301,7 @@ class WalletConsumer(AsyncWebsocketConsumer):
         pending.timer = asyncio.get_running_loop().call_later(deadline.remaining(), self._expire, call_id)
         sent = await self._send_frame(protocol.call_text(call_id, skill, params, body))
         if not sent and self.calls.pop(call_id) is not None:  # not drained by a disconnect meanwhile
-            await reply.send(events.FAILED)
+            await reply.send(events.failed("left"))
 
     async def byoa_call(self, event: CallEvent) -> None:
         """Called when a caller in another process sends a call: as ``start_call``."""
@@ -355,7 +357,7 @@ class WalletConsumer(AsyncWebsocketConsumer):
         if self.pairing_id is not None:
             self.hub.connections.discard(self.pairing_id, self)
         for pending in self.calls.drain():
-            await pending.reply.send(events.FAILED)
+            await pending.reply.send(events.failed("left"))
             self._receipt(pending, False)
         if self.pairing_id is not None:
             await pairings.detach(self.pairing_id, self.channel_name)

@@ -37,12 +37,26 @@ class NoticeEvent(TypedDict):
     type: Literal["byoa.replaced", "byoa.close"]
 
 
+#: Why a call gave no output: a failed ``ResultEvent``'s ``failure``. ``byoa.calls`` raises one
+#: exception for each (``byoa.exceptions``); a page never learns which (specs/byoa-sites.md).
+Failure = Literal[
+    "declined",  # the wallet answered ok: false, or ok: true without an output object
+    "refused",  # outside the grant (skill, model, expiry): not sent
+    "too_many",  # the grant's maxParallelCalls already in flight: not sent
+    "closing",  # the connection was closing when the call came: not sent
+    "left",  # the connection closed with the call in flight
+    "timeout",  # the call's deadline passed before its result
+    "transport",  # the transport between processes stopped with the call waiting
+]
+
+
 class ResultEvent(TypedDict):
-    """Connection -> caller: the call's outcome (``output`` None unless ``ok``)."""
+    """Connection -> caller: the call's outcome (``output`` None unless ``ok``; ``failure`` None if ``ok``)."""
 
     type: Literal["byoa.result"]
     ok: bool
     output: dict[str, object] | None
+    failure: Failure | None
 
 
 class ChunkEvent(TypedDict):
@@ -72,8 +86,8 @@ class GoneEvent(TypedDict):
 #: What a caller reads from the connection (through ``byoa.inflight.Reply``) or from the transport.
 ReplyEvent = ResultEvent | ChunkEvent | AcceptedEvent | GoneEvent
 
-#: The outcome of every call that gives the caller None.
-FAILED: Final[ResultEvent] = {"type": RESULT, "ok": False, "output": None}
+#: What callers still waiting hear when their process's transport stops.
+FAILED: Final[ResultEvent] = {"type": RESULT, "ok": False, "output": None, "failure": "transport"}
 #: What a process's inbox sends a caller in another process as soon as a call reaches it.
 ACCEPTANCE: Final[AcceptedEvent] = {"type": ACCEPTED}
 #: What a process's inbox sends a caller whose call names a connection no longer there.
@@ -114,8 +128,15 @@ def is_call(event: Mapping[str, object]) -> bool:
 
 
 def result(ok: bool, output: dict[str, object] | None) -> ResultEvent:
-    """Return the outcome of a call for its caller."""
-    return {"type": RESULT, "ok": ok, "output": output if ok else None}
+    """Return the outcome of a call the wallet answered: its output, or ``declined``."""
+    if ok and output is not None:
+        return {"type": RESULT, "ok": True, "output": output, "failure": None}
+    return failed("declined")
+
+
+def failed(failure: Failure) -> ResultEvent:
+    """Return the outcome of a call that gave no output, saying why (``Failure``)."""
+    return {"type": RESULT, "ok": False, "output": None, "failure": failure}
 
 
 def chunk(delta: str) -> ChunkEvent:

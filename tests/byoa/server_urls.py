@@ -6,6 +6,8 @@ call's whether the wallet's connection was in that process
 (``X-Test-Wallet``: ``local``, ``other``, ``away`` (connected nowhere) or
 ``none`` (no pairing)): the deployment tests
 and the soak see sticky routing from the processes' side, not from nginx's.
+A call's outcome is in ``X-Test-Outcome``: ``output``, or the name of the
+``WalletCallError`` it raised (its body then says ``"output": null``).
 """
 
 import json
@@ -16,16 +18,18 @@ from django.middleware.csrf import get_token
 from django.urls import include, path
 from django.views.decorators.csrf import csrf_exempt
 
-from byoa import aget_pairing, call_wallet, stream_wallet
+from byoa import WalletCallError, aget_pairing, call_wallet, stream_wallet
 from byoa.hub import current_hub
 
 
-def answer(body, wallet=None):
+def answer(body, wallet=None, outcome=None):
     """Return a JSON response that names this process (and where the wallet's connection was)."""
     response = JsonResponse(body)
     response["X-Test-Process"] = str(os.getpid())
     if wallet is not None:
         response["X-Test-Wallet"] = wallet
+    if outcome is not None:
+        response["X-Test-Outcome"] = outcome
     return response
 
 
@@ -41,18 +45,27 @@ async def call(request):
     body = json.loads(request.body)
     pairing = await aget_pairing(request, body.get("site", "geo"))
     if pairing is None:
-        return answer({"output": None, "paired": False}, "none")
+        return answer({"output": None, "paired": False}, "none", "NoPairing")
     # Before the call: a connection that drops mid-call was still where the call went.
     if current_hub().connections.get(pairing.pk) is not None:
         wallet = "local"
     else:
         wallet = "other" if pairing.channel_name else "away"  # a channel: connected to another process
     args = (pairing, body["skill"], body["input"], body.get("params"))
-    if body.get("stream"):
-        stream = stream_wallet(*args, timeout=body.get("timeout", 5))
-        deltas = [delta async for delta in stream]
-        return answer({"output": stream.output, "deltas": deltas}, wallet)
-    return answer({"output": await call_wallet(*args, timeout=body.get("timeout", 5))}, wallet)
+    deltas = []
+    try:
+        if body.get("stream"):
+            stream = stream_wallet(*args, timeout=body.get("timeout", 5))
+            async for delta in stream:
+                deltas.append(delta)
+            output = stream.output
+        else:
+            output = await call_wallet(*args, timeout=body.get("timeout", 5))
+    except WalletCallError as exc:
+        output, outcome = None, type(exc).__name__
+    else:
+        outcome = "output"
+    return answer({"output": output, **({"deltas": deltas} if body.get("stream") else {})}, wallet, outcome)
 
 
 async def is_live(request):

@@ -16,6 +16,16 @@ from channels.db import database_sync_to_async
 
 from byoa import calls, clock, pairings, tokens
 from byoa.calls import call_wallet, stream_wallet
+from byoa.exceptions import (
+    CallRefused,
+    NoPairing,
+    TooManyCalls,
+    WalletDeclined,
+    WalletLeft,
+    WalletOffline,
+    WalletProcessGone,
+    WalletTimeout,
+)
 from byoa.models import CallLog, Pairing
 from tests.byoa.conftest import pair
 
@@ -100,20 +110,28 @@ async def test_a_call_leaves_a_receipt_without_its_content(wallet_socket, hub):
     assert "Peru" not in str(log.__dict__) and "UklGR" not in str(log.__dict__)
 
 
-async def test_a_failed_result_gives_none(wallet_socket):
+async def test_a_failed_result_raises_wallet_declined(wallet_socket):
     wallet, pairing = await paired(wallet_socket)
     caller = asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", CLIP, timeout=5))
     call = await wallet.receive_json_from(timeout=5)
     await wallet.send_json_to({"type": "result", "id": call["id"], "ok": False})
-    assert await asyncio.wait_for(caller, 5) is None
+    with pytest.raises(WalletDeclined) as raised:
+        await asyncio.wait_for(caller, 5)
+    assert (raised.value.pairing_id, raised.value.skill) == (pairing.pk, "audio.transcribe")
 
 
-async def test_a_result_without_an_output_object_gives_none(wallet_socket):
+async def test_a_result_without_an_output_object_raises_wallet_declined(wallet_socket):
     wallet, pairing = await paired(wallet_socket)
     caller = asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", CLIP, timeout=5))
     call = await wallet.receive_json_from(timeout=5)
     await wallet.send_json_to({"type": "result", "id": call["id"], "ok": True, "output": "Peru"})
-    assert await asyncio.wait_for(caller, 5) is None
+    with pytest.raises(WalletDeclined):
+        await asyncio.wait_for(caller, 5)
+
+
+async def test_a_call_without_a_pairing_raises_no_pairing_and_touches_nothing(hub):
+    with pytest.raises(NoPairing, match="has not connected a wallet"):
+        await call_wallet(None, "audio.transcribe", CLIP, timeout=5)
 
 
 async def test_results_are_matched_by_id_not_by_order(wallet_socket):
@@ -137,13 +155,14 @@ async def test_a_result_id_spelled_as_a_float_bool_or_string_is_not_accepted(wal
     assert await asyncio.wait_for(caller, 5) == {"text": "real"}
 
 
-async def test_calls_over_max_parallel_calls_get_none_without_reaching_the_wallet(wallet_socket):
+async def test_calls_over_max_parallel_calls_raise_too_many_calls_without_reaching_the_wallet(wallet_socket):
     wallet, pairing = await paired(wallet_socket, limits={"maxParallelCalls": 2})
     held = [
         asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", CLIP, timeout=5)) for _ in range(2)
     ]
     frames = [await wallet.receive_json_from(timeout=5) for _ in held]
-    assert await call_wallet(pairing, "audio.transcribe", CLIP, timeout=5) is None
+    with pytest.raises(TooManyCalls, match="maxParallelCalls"):
+        await call_wallet(pairing, "audio.transcribe", CLIP, timeout=5)
     assert await wallet.receive_nothing(timeout=0.1)
     for frame in frames:
         await wallet.send_json_to({"type": "result", "id": frame["id"], "ok": True, "output": {"text": "x"}})
@@ -157,20 +176,25 @@ async def test_max_parallel_calls_is_4_when_the_grant_says_none(wallet_socket):
     ]
     for _ in held:
         await wallet.receive_json_from(timeout=5)
-    assert await call_wallet(pairing, "audio.transcribe", CLIP, timeout=5) is None
+    with pytest.raises(TooManyCalls):
+        await call_wallet(pairing, "audio.transcribe", CLIP, timeout=5)
     await wallet.disconnect()
-    assert await asyncio.wait_for(asyncio.gather(*held), 5) == [None] * 4
+    outcomes = await asyncio.wait_for(asyncio.gather(*held, return_exceptions=True), 5)
+    assert [type(outcome) for outcome in outcomes] == [WalletLeft] * 4
 
 
-async def test_a_skill_that_is_not_granted_gets_none_without_reaching_the_wallet(wallet_socket):
+async def test_a_skill_that_is_not_granted_raises_call_refused_without_reaching_the_wallet(wallet_socket):
     wallet, pairing = await paired(wallet_socket)
-    assert await call_wallet(pairing, "text.generate", {"messages": []}, timeout=5) is None
+    with pytest.raises(CallRefused) as raised:
+        await call_wallet(pairing, "text.generate", {"messages": []}, timeout=5)
+    assert type(raised.value) is CallRefused  # not TooManyCalls: waiting would not help
     assert await wallet.receive_nothing(timeout=0.1)
 
 
 async def test_only_granted_models_may_be_named(wallet_socket):
     wallet, pairing = await paired(wallet_socket, site="quiz", skills=["text.generate"], models=["m1", "m2"])
-    assert await call_wallet(pairing, "text.generate", {"messages": []}, {"model": "m3"}, timeout=5) is None
+    with pytest.raises(CallRefused):
+        await call_wallet(pairing, "text.generate", {"messages": []}, {"model": "m3"}, timeout=5)
     assert await wallet.receive_nothing(timeout=0.1)
     caller = asyncio.ensure_future(
         call_wallet(pairing, "text.generate", {"messages": []}, {"model": "m2"}, timeout=5)
@@ -183,19 +207,25 @@ async def test_only_granted_models_may_be_named(wallet_socket):
 
 async def test_a_model_cannot_be_named_when_the_grant_lists_none(wallet_socket):
     _wallet, pairing = await paired(wallet_socket, site="quiz", skills=["text.generate"])
-    assert await call_wallet(pairing, "text.generate", {"messages": []}, {"model": "m1"}, timeout=5) is None
+    with pytest.raises(CallRefused):
+        await call_wallet(pairing, "text.generate", {"messages": []}, {"model": "m1"}, timeout=5)
 
 
-async def test_an_expired_grant_gets_none(wallet_socket):
+async def test_an_expired_grant_raises_call_refused(wallet_socket):
     wallet, pairing = await paired(wallet_socket, minutes=-1)
-    assert await call_wallet(pairing, "audio.transcribe", CLIP, timeout=5) is None
+    with pytest.raises(CallRefused):
+        await call_wallet(pairing, "audio.transcribe", CLIP, timeout=5)
     assert await wallet.receive_nothing(timeout=0.1)
 
 
-async def test_a_call_times_out_with_none_and_its_late_result_is_dropped_quietly(wallet_socket, settings):
+async def test_a_call_times_out_with_wallet_timeout_and_its_late_result_is_dropped_quietly(
+    wallet_socket, settings
+):
     settings.BYOA = {**settings.BYOA, "UNSOLICITED_RESULTS": 1}
     wallet, pairing = await paired(wallet_socket, limits={"maxParallelCalls": 1})
-    assert await call_wallet(pairing, "audio.transcribe", CLIP, timeout=0.2) is None
+    with pytest.raises(WalletTimeout, match=r"within 0\.2 s") as raised:
+        await call_wallet(pairing, "audio.transcribe", CLIP, timeout=0.2)
+    assert isinstance(raised.value, TimeoutError) and raised.value.timeout == 0.2
     call = await wallet.receive_json_from(timeout=5)
     await wallet.send_json_to({"type": "result", "id": call["id"], "ok": True, "output": {"text": "late"}})
     await wallet.send_json_to({"type": "result", "id": call["id"], "ok": True, "output": {"text": "later"}})
@@ -203,20 +233,22 @@ async def test_a_call_times_out_with_none_and_its_late_result_is_dropped_quietly
     await a_call_gets_through(wallet, pairing)
 
 
-async def test_a_wallet_that_drops_mid_call_resolves_the_call_with_none_at_once(wallet_socket):
+async def test_a_wallet_that_drops_mid_call_raises_wallet_left_at_once(wallet_socket):
     wallet, pairing = await paired(wallet_socket)
     caller = asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", CLIP, timeout=30))
     await wallet.receive_json_from(timeout=5)
     started = asyncio.get_running_loop().time()
     await wallet.disconnect(code=1006)
-    assert await asyncio.wait_for(caller, 5) is None
+    with pytest.raises(WalletLeft):
+        await asyncio.wait_for(caller, 5)
     assert asyncio.get_running_loop().time() - started < 2
 
 
-async def test_a_call_to_a_wallet_that_is_away_gets_none_at_once(wallet_socket):
+async def test_a_call_to_a_wallet_that_is_away_raises_wallet_offline_at_once(wallet_socket):
     wallet, pairing = await paired(wallet_socket)
     await wallet.disconnect()
-    assert await asyncio.wait_for(call_wallet(pairing, "audio.transcribe", CLIP, timeout=30), 2) is None
+    with pytest.raises(WalletOffline, match="not connected now"):
+        await asyncio.wait_for(call_wallet(pairing, "audio.transcribe", CLIP, timeout=30), 2)
 
 
 async def test_a_stream_yields_the_chunk_deltas_then_the_output(wallet_socket):
@@ -240,6 +272,24 @@ async def test_a_stream_yields_the_chunk_deltas_then_the_output(wallet_socket):
     assert deltas == ["Ye", "s"] and stream.output == {"text": "Yes"}
 
 
+async def test_a_stream_the_wallet_declines_raises_from_the_iteration_after_its_deltas(wallet_socket):
+    wallet, pairing = await paired(wallet_socket, site="quiz", skills=["text.generate"])
+    stream = stream_wallet(pairing, "text.generate", {"messages": []}, timeout=5)
+    deltas = []
+
+    async def read():
+        async for delta in stream:
+            deltas.append(delta)
+
+    reader = asyncio.ensure_future(read())
+    call = await wallet.receive_json_from(timeout=5)
+    await wallet.send_json_to({"type": "chunk", "id": call["id"], "delta": "Ye"})
+    await wallet.send_json_to({"type": "result", "id": call["id"], "ok": False})
+    with pytest.raises(WalletDeclined):
+        await asyncio.wait_for(reader, 5)
+    assert deltas == ["Ye"] and stream.output is None
+
+
 async def test_chunks_of_a_call_made_without_stream_are_not_forwarded(wallet_socket):
     wallet, pairing = await paired(wallet_socket)
     caller = asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", CLIP, timeout=5))
@@ -251,10 +301,12 @@ async def test_chunks_of_a_call_made_without_stream_are_not_forwarded(wallet_soc
 
 async def test_a_timed_out_call_keeps_its_slot_until_its_late_result_comes(wallet_socket):
     wallet, pairing = await paired(wallet_socket, limits={"maxParallelCalls": 1})
-    assert await call_wallet(pairing, "audio.transcribe", CLIP, timeout=0.2) is None
+    with pytest.raises(WalletTimeout):
+        await call_wallet(pairing, "audio.transcribe", CLIP, timeout=0.2)
     late = await wallet.receive_json_from(timeout=5)
     # The wallet is still working on it: one more would be two at once.
-    assert await call_wallet(pairing, "audio.transcribe", CLIP, timeout=5) is None
+    with pytest.raises(TooManyCalls):
+        await call_wallet(pairing, "audio.transcribe", CLIP, timeout=5)
     assert await wallet.receive_nothing(timeout=0.1)
     await wallet.send_json_to({"type": "result", "id": late["id"], "ok": True, "output": {"text": "late"}})
     await a_call_gets_through(wallet, pairing)
@@ -264,9 +316,11 @@ async def test_a_timed_out_call_without_a_late_result_frees_its_slot_after_max_c
     wallet_socket, monkeypatch
 ):
     wallet, pairing = await paired(wallet_socket, limits={"maxParallelCalls": 1, "maxCallSeconds": 30})
-    assert await call_wallet(pairing, "audio.transcribe", CLIP, timeout=0.2) is None
+    with pytest.raises(WalletTimeout):
+        await call_wallet(pairing, "audio.transcribe", CLIP, timeout=0.2)
     await wallet.receive_json_from(timeout=5)
-    assert await call_wallet(pairing, "audio.transcribe", CLIP, timeout=5) is None
+    with pytest.raises(TooManyCalls):
+        await call_wallet(pairing, "audio.transcribe", CLIP, timeout=5)
     later = clock.now() + timedelta(seconds=31)
     monkeypatch.setattr("byoa.clock.now", lambda: later)
     await a_call_gets_through(wallet, pairing)
@@ -276,7 +330,8 @@ async def test_a_call_that_times_out_leaves_one_failed_receipt_even_when_its_res
     wallet_socket, hub
 ):
     wallet, pairing = await paired(wallet_socket)
-    assert await call_wallet(pairing, "audio.transcribe", CLIP, timeout=0.2) is None
+    with pytest.raises(WalletTimeout):
+        await call_wallet(pairing, "audio.transcribe", CLIP, timeout=0.2)
     call = await wallet.receive_json_from(timeout=5)
     await wallet.send_json_to({"type": "result", "id": call["id"], "ok": True, "output": {"text": "Peru"}})
     await wallet.send_json_to({"type": "bye"})  # handled after the late result: frames are sequential
@@ -295,7 +350,8 @@ async def test_a_call_dropped_by_a_disconnect_leaves_a_failed_receipt(wallet_soc
     )
     await wallet.receive_json_from(timeout=5)
     await wallet.disconnect(code=1006)
-    assert await asyncio.wait_for(caller, 5) is None
+    with pytest.raises(WalletLeft):
+        await asyncio.wait_for(caller, 5)
     await hub.receipts.flush()
     log = await database_sync_to_async(CallLog.objects.get)()
     assert (log.skill, log.model, log.ok, log.cost) == ("text.generate", "m1", False, "")
@@ -303,7 +359,8 @@ async def test_a_call_dropped_by_a_disconnect_leaves_a_failed_receipt(wallet_soc
 
 async def test_a_call_refused_without_reaching_the_wallet_leaves_no_receipt(wallet_socket, hub):
     _wallet, pairing = await paired(wallet_socket)
-    assert await call_wallet(pairing, "text.generate", {"messages": []}, timeout=5) is None
+    with pytest.raises(CallRefused):
+        await call_wallet(pairing, "text.generate", {"messages": []}, timeout=5)
     await hub.receipts.flush()
     assert await database_sync_to_async(CallLog.objects.count)() == 0
 
@@ -317,7 +374,7 @@ def test_calls_does_not_import_the_consumer():
     assert "byoa.consumers" not in imported
 
 
-async def test_a_call_no_process_acknowledges_resolves_none_after_the_acceptance_bound_and_the_next_at_once(
+async def test_a_call_no_process_acknowledges_raises_process_gone_after_the_acceptance_bound_and_the_next_offline(
     settings,
 ):
     settings.BYOA = {**settings.BYOA, "ACCEPT_SECONDS": 0.3}
@@ -344,8 +401,10 @@ async def test_a_call_no_process_acknowledges_resolves_none_after_the_acceptance
     first, second = await database_sync_to_async(killed_process_pairings)()
     loop = asyncio.get_running_loop()
     started = loop.time()
-    assert await asyncio.wait_for(call_wallet(first, "audio.transcribe", CLIP, timeout=60), 10) is None
+    with pytest.raises(WalletProcessGone):
+        await asyncio.wait_for(call_wallet(first, "audio.transcribe", CLIP, timeout=60), 10)
     assert loop.time() - started >= 0.3  # it was sent, and waited for the acknowledgement
     # The process is taken for dead: a call to another of its wallets is not even sent.
     assert await pairings.live_channel(second.pk) == ""
-    assert await asyncio.wait_for(call_wallet(second, "audio.transcribe", CLIP, timeout=60), 10) is None
+    with pytest.raises(WalletOffline):
+        await asyncio.wait_for(call_wallet(second, "audio.transcribe", CLIP, timeout=60), 10)

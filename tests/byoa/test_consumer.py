@@ -10,6 +10,7 @@ from django.db import IntegrityError
 
 from byoa import manifests, pairings, protocol, tokens
 from byoa.calls import call_wallet
+from byoa.exceptions import CallRefused, WalletLeft, WalletOffline
 from byoa.models import Pairing, SessionCode
 from byoa.pairings import close_connections, stop_pairings
 from byoa.protocol import CloseCode
@@ -248,7 +249,8 @@ async def test_a_pairing_whose_grant_was_missing_gets_the_calls_its_manifest_ask
         {"type": "result", "id": call["id"], "ok": True, "output": {"text": "Peru"}}
     )
     assert await caller == {"text": "Peru"}
-    assert await call_wallet(pairing, "text.generate", {"x": 1}, timeout=5) is None  # not in the manifest
+    with pytest.raises(CallRefused):  # not in the manifest
+        await call_wallet(pairing, "text.generate", {"x": 1}, timeout=5)
 
 
 async def test_a_grant_frame_with_an_unreadable_field_keeps_the_grant_in_force_for_it(wallet_socket):
@@ -593,10 +595,11 @@ async def test_a_call_sent_to_a_connection_gone_since_its_address_was_read_fails
     )
     monkeypatch.setattr(hub.connections, "get", lambda pairing_id: None)  # the caller is in another process
     clip = {"audio": {"mime": "audio/wav", "base64": "UklGRg=="}}
-    assert await asyncio.wait_for(call_wallet(pairing.pk, "audio.transcribe", clip, timeout=3600), 5) is None
+    with pytest.raises(WalletOffline):  # read again after the stale address: no live connection now
+        await asyncio.wait_for(call_wallet(pairing.pk, "audio.transcribe", clip, timeout=3600), 5)
 
 
-async def test_a_wallet_silent_past_one_and_a_half_ping_intervals_is_closed_and_its_calls_resolve_none(
+async def test_a_wallet_silent_past_one_and_a_half_ping_intervals_is_closed_and_its_calls_raise_wallet_left(
     wallet_socket, settings
 ):
     settings.BYOA = {**settings.BYOA, "PING_SECONDS": 0.2}
@@ -605,7 +608,8 @@ async def test_a_wallet_silent_past_one_and_a_half_ping_intervals_is_closed_and_
     caller = asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", {"audio": {}}, timeout=60))
     assert (await communicator.receive_json_from(timeout=5))["type"] == "call"
     # The wallet says nothing more: no result, no ping.
-    assert await asyncio.wait_for(caller, 10) is None
+    with pytest.raises(WalletLeft):
+        await asyncio.wait_for(caller, 10)
     assert await close_code(communicator) == CloseCode.POLICY
     assert (await get_pairing(pk=pairing.pk)).channel_name == ""
 

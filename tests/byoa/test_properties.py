@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from byoa import tokens
 from byoa.calls import call_wallet
 from byoa.consumers import WalletConsumer
+from byoa.exceptions import WalletLeft
 from byoa.models import Pairing
 from tests.byoa.conftest import hello, new_code
 
@@ -198,9 +199,12 @@ async def test_interleaved_calls_of_several_visitors_each_get_their_own_result_e
             await wallets[w][0].send_json_to(
                 {"type": "result", "id": received[(w, c)], "ok": True, "output": {"echo": f"{w}:{c}"}}
             )
-    results = dict(zip(callers, await asyncio.wait_for(asyncio.gather(*callers.values()), 10), strict=True))
-    for (w, c), output in results.items():
-        assert output == (None if w in dropped else {"echo": f"{w}:{c}"})
+    outcomes = await asyncio.wait_for(asyncio.gather(*callers.values(), return_exceptions=True), 10)
+    for (w, c), outcome in zip(callers, outcomes, strict=True):
+        if w in dropped:
+            assert type(outcome) is WalletLeft
+        else:
+            assert outcome == {"echo": f"{w}:{c}"}
     for w, (communicator, _pairing) in enumerate(wallets):
         if w not in dropped:
             assert await communicator.receive_nothing(timeout=0.01)  # nothing extra, nothing twice
