@@ -86,6 +86,27 @@ async def test_games_in_play_with_their_consent_opened_have_no_serious_axe_viola
     assert await serious_violations(page) == []
 
 
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280", "375"])
+@pytest.mark.parametrize("path", ["/bookshop/", "/geography/", "/twentyq/"])
+async def test_how_this_page_works_opened_has_no_serious_axe_violation_and_no_sideways_scroll(
+    page, debug_site, path, viewport
+):
+    await open_page(page, debug_site, path, viewport)
+    await page.locator("#how-it-works summary").click()
+    await page.locator("#how-it-works pre").first.wait_for()
+    # Each code block scrolls sideways inside itself, so the keyboard must reach it (scrollable-region-focusable).
+    assert await serious_violations(page) == []
+    assert await page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
+
+
+async def test_the_consent_tables_go_on_from_the_purpose_their_summary_says(page, debug_site):
+    for path, panel in (("/twentyq/", "#manifest-plain"), ("/geography/", "#asks")):
+        await page.goto(debug_site.url + path)
+        await page.locator(f"{panel} summary").click()
+        labels = await page.locator(f"{panel} dt").all_text_contents()
+        assert labels and "Purpose" not in labels, path
+
+
 async def bottom_of(page, selector):
     box = await page.locator(selector).bounding_box()
     assert box is not None, f"{selector} is not shown"
