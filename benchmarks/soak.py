@@ -573,6 +573,9 @@ SOAK_LIMITS = {
     "code_burst": 10**6,
     "mcp_rate": "100000r/s",
     "mcp_burst": 10**6,
+    "connections": 65535,
+    "post_rate": "100000r/s",
+    "post_burst": 10**6,
 }
 
 

@@ -34,7 +34,7 @@ from testwallet.server import ServerFailedToStart, UvicornServer
 # _Service: the process handling every server of testwallet.services shares (start, ready line, output).
 from testwallet.services import PostgresServer, RedisServer, ServiceFailedToStart, ServiceMissing, _Service
 
-__all__ = ["Cluster", "NginxLimits", "NginxProxy", "PRODUCTION_LIMITS"]
+__all__ = ["Cluster", "NginxLimits", "NginxProxy", "PRODUCTION_LIMITS", "PasswordRedis"]
 
 TEMPLATE = Path(__file__).resolve().parent / "nginx.conf.template"
 PID_FILE = Path(__file__).resolve().parent.parent / "var" / "cluster.pid"
@@ -50,6 +50,12 @@ class NginxLimits:
     code_burst: int  # requests over that rate let through at once before 429
     mcp_rate: str  # the same for /api/mcp
     mcp_burst: int
+    connections: int = 100  # requests and WebSockets open at once, on every path
+    post_rate: str = "2r/s"  # every POST (each may create a session)
+    post_burst: int = 40
+    admin_login_rate: str = "6r/m"  # POST /admin/login/: a password guess each
+    admin_login_burst: int = 5
+    worker_connections: int = 16384  # per nginx worker, every address together
 
     def placeholders(self) -> dict[str, str]:
         """Return the template's placeholders and their values."""
@@ -59,6 +65,14 @@ class NginxLimits:
             "@CODE_BURST@": str(self.code_burst),
             "@MCP_RATE@": self.mcp_rate,
             "@MCP_BURST@": str(self.mcp_burst),
+            "@CONNECTIONS@": str(self.connections),
+            "@POST_RATE@": self.post_rate,
+            "@POST_BURST@": str(self.post_burst),
+            "@ADMIN_LOGIN_RATE@": self.admin_login_rate,
+            "@ADMIN_LOGIN_BURST@": str(self.admin_login_burst),
+            "@WORKER_CONNECTIONS@": str(self.worker_connections),
+            # A proxied connection holds two descriptors; the rest is room for logs and files.
+            "@WORKER_FILES@": str(2 * self.worker_connections + 1024),
         }
 
 
@@ -155,8 +169,31 @@ class NginxProxy(_Service):
             raise ServiceFailedToStart(f"nginx did not reload:\n{self.output()[-3000:]}")
 
 
+class PasswordRedis(RedisServer):
+    """``redis-server`` that answers only clients with its password, which ``url`` carries (``REDIS_URL``).
+
+    The password is random per start and sits in a configuration file only its
+    owner reads, not on the command line, where any local user's ``ps`` sees it.
+    """
+
+    def __init__(self, **options):
+        super().__init__(**options)
+        self.password = secrets.token_urlsafe(32)
+
+    @property
+    def url(self):
+        return f"redis://:{self.password}@127.0.0.1:{self.port}/0"
+
+    def command(self):
+        conf = self.workdir / "redis.conf"
+        conf.touch(mode=0o600)
+        conf.write_text(f"requirepass {self.password}\n")
+        executable, *options = super().command()
+        return [executable, str(conf), *options]  # redis-server takes its file first, options after
+
+
 class Cluster:
-    """PostgreSQL, Redis, ``processes`` uvicorn processes of the project, and nginx in front."""
+    """PostgreSQL, Redis (with a password), ``processes`` uvicorn processes of the project, and nginx in front."""
 
     def __init__(
         self,
@@ -207,7 +244,7 @@ class Cluster:
         self._secret_key = secrets.token_urlsafe(50)
         try:
             self.postgres = PostgresServer().start()
-            self.redis = RedisServer().start()
+            self.redis = PasswordRedis().start()
             self._run("collectstatic", "--noinput")
             for index in range(self.count):
                 self.servers.append(self._server(index).start())
@@ -304,10 +341,10 @@ def up(processes, port):
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda *_: stop.set())
     print(f"Starting PostgreSQL, Redis, {processes} uvicorn processes and nginx...", flush=True)
-    # DEBUG as `make run` has it: links to ws://127.0.0.1 work with a wallet's developer switch.
-    with Cluster(
-        processes=processes, port=port, env={"DJANGO_DEBUG": os.environ.get("DJANGO_DEBUG", "1")}
-    ) as cluster:
+    # DEBUG off, as a deployment runs: DJANGO_DEBUG=1 turns it on (links to ws://127.0.0.1 then
+    # work with a wallet's developer switch, as under `make run`).
+    debug = os.environ.get("DJANGO_DEBUG", "0")
+    with Cluster(processes=processes, port=port, env={"DJANGO_DEBUG": debug}) as cluster:
         PID_FILE.parent.mkdir(exist_ok=True)
         PID_FILE.write_text(str(os.getpid()))
         ports = ", ".join(str(server.port) for server in cluster.servers)

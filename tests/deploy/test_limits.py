@@ -1,12 +1,16 @@
 """
-nginx's per-address limits answer (deploy/nginx.conf.template): wallet sockets
-at once on /byoa/ws (with a route id or not), request rates on /byoa/code and /api/mcp, refused with 429
-by nginx itself; other paths are not counted. Through real nginx, in front of a
-real daphne process of the project, with limits small enough to reach.
+nginx's per-address limits answer (deploy/nginx.conf.template): requests at
+once on every path, wallet sockets at once on /byoa/ws (with a route id or
+not), request rates on /byoa/code, /api/mcp, every POST and the admin's login,
+refused with 429 by nginx itself; a client slow to send its headers is closed.
+Through real nginx, in front of a real daphne process of the project, with
+limits small enough to reach.
 """
 
 import asyncio
 import json
+import socket
+import time
 
 import httpx
 import pytest
@@ -18,7 +22,17 @@ from testwallet.services import ServiceMissing
 
 pytestmark = pytest.mark.live
 
-SMALL = NginxLimits(wallet_sockets=2, code_rate="1r/m", code_burst=2, mcp_rate="1r/m", mcp_burst=3)
+SMALL = NginxLimits(
+    wallet_sockets=2,
+    code_rate="1r/m",
+    code_burst=2,
+    mcp_rate="1r/m",
+    mcp_burst=3,
+    post_rate="1r/m",
+    post_burst=6,
+    admin_login_rate="1r/m",
+    admin_login_burst=2,
+)
 LIST_TOOLS = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}})
 MCP_HEADERS = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
 
@@ -84,3 +98,59 @@ async def test_mcp_requests_past_the_burst_are_refused_by_nginx(proxy):
         ]
     assert [a.status_code for a in answers[:-1]] == [200] * (SMALL.mcp_burst + 1)
     assert refused_by_nginx(answers[-1])
+
+
+@pytest.fixture
+def few_connections(daphne_server, tmp_path):
+    limits = NginxLimits(
+        wallet_sockets=10, code_rate="1r/s", code_burst=5, mcp_rate="1r/s", mcp_burst=5, connections=2
+    )
+    try:
+        proxy = NginxProxy([f"127.0.0.1:{daphne_server.port}"], tmp_path, limits=limits)
+    except ServiceMissing as error:
+        pytest.skip(str(error))
+    with proxy.start():
+        yield proxy
+
+
+@pytest.mark.parametrize("path", ["/", "/static/visitor_ai/none.js", "/byoa/wait?session=x"])
+async def test_one_address_past_its_connections_is_refused_on_every_path(few_connections, path):
+    url = few_connections.url.replace("http://", "ws://") + "/byoa/ws"
+    http = httpx.AsyncClient(base_url=few_connections.url, timeout=10)
+    async with asyncio.timeout(20), connect(url), connect(url), http:
+        assert refused_by_nginx(await http.get(path))
+    async with httpx.AsyncClient(base_url=few_connections.url, timeout=10) as http:
+        assert not refused_by_nginx(await http.get(path))  # with the sockets closed, it is let in
+
+
+async def test_posts_past_the_burst_are_refused_by_nginx_on_any_path(proxy):
+    async with httpx.AsyncClient(base_url=proxy.url, timeout=10) as http:
+        answers = [
+            await http.post("/geography/answer/", data={"text": "Peru"}) for _ in range(SMALL.post_burst + 2)
+        ]
+    assert not any(refused_by_nginx(answer) for answer in answers[:-1])
+    assert refused_by_nginx(answers[-1])
+
+
+async def test_admin_logins_past_the_burst_are_refused_by_nginx(proxy):
+    async with httpx.AsyncClient(base_url=proxy.url, timeout=10) as http:
+        answers = [
+            await http.post("/admin/login/", data={"username": "admin", "password": f"guess {n}"})
+            for n in range(SMALL.admin_login_burst + 2)
+        ]
+        assert not any(refused_by_nginx(answer) for answer in answers[:-1])
+        assert refused_by_nginx(answers[-1])
+        assert not refused_by_nginx(await http.get("/admin/login/"))  # the form itself is not counted
+
+
+def test_a_client_that_never_finishes_its_headers_is_closed_within_15_seconds(proxy):
+    host, port = proxy.url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=30) as client:
+        client.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\nX-Slow: 1\r\n")  # and nothing more
+        started = time.monotonic()
+        try:
+            while client.recv(4096):  # nginx answers nothing; its close ends the wait
+                pass
+        except ConnectionResetError:  # reset_timedout_connection
+            pass
+        assert time.monotonic() - started < 15

@@ -37,3 +37,28 @@ def test_every_placeholder_is_filled_in(proxy):
     assert re.search(r"@[A-Z_]+@", text) is None
     assert "server 127.0.0.1:8001" in text and "server 127.0.0.1:8002" in text
     assert "listen 127.0.0.1:8080;" in text
+
+
+def locations(text):
+    """Return {location path: its block's text} of the filled-in configuration."""
+    return dict(re.findall(r"location (\S+) \{(.*?)\n        \}", text, flags=re.DOTALL))
+
+
+def test_every_location_limits_one_addresss_connections(proxy):
+    blocks = locations(proxy.config().read_text())
+    assert set(blocks) == {"/static/", "/"}
+    assert all("limit_conn connections " in block for block in blocks.values())
+
+
+def test_header_body_and_keepalive_timeouts_are_at_most_15_seconds(proxy):
+    text = proxy.config().read_text()
+    for directive in ("client_header_timeout", "client_body_timeout", "keepalive_timeout", "send_timeout"):
+        seconds = re.search(rf"^\s*{directive} (\d+)s;", text, flags=re.MULTILINE)
+        assert seconds is not None and int(seconds.group(1)) <= 15, directive
+
+
+def test_each_worker_may_open_two_descriptors_per_connection(proxy):
+    text = proxy.config().read_text()
+    connections = int(re.search(r"worker_connections (\d+);", text).group(1))
+    files = int(re.search(r"worker_rlimit_nofile (\d+);", text).group(1))
+    assert files >= 2 * connections
