@@ -1,4 +1,8 @@
 """
+The docs site builds with warnings as errors and says what the code declares: every public
+name of the four packages, every setting and system check; every code block in it is a file a
+test runs or a block a test reads; the README stays a short front door.
+
 Every reference to a document resolves inside the repository: the protocol texts
 the code cites (``specs/<name>.md, "Section"``, ``DESIGN.md, "Section"`` and
 ``MCP 2025-06-18, "Section"`` name a heading of docs/specs/<name>.md,
@@ -6,8 +10,10 @@ docs/DESIGN.md and docs/specs/mcp-streamable-http.md), every docs/ path named,
 every relative Markdown link in a *.md file, and every JSDoc ``@see`` path.
 """
 
+import importlib
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -165,7 +171,7 @@ def test_every_markdown_path_the_readme_names_is_a_file_from_the_root():
     # Read at the root, "specs/byoa-sites.md" names nothing: the texts are in docs/specs/.
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     written = set(re.findall(r"(?<![\w/.#-])((?:[\w.-]+/)+[\w.-]+\.md)(?![\w/-])", readme))
-    assert "docs/specs/byoa-sites.md" in written
+    assert "docs/tutorial.md" in written
     assert sorted(path for path in written if not (ROOT / path).is_file()) == []
 
 
@@ -215,3 +221,158 @@ def test_a_citation_is_checked_for_its_file_and_section(text, problem):
 def test_a_relative_link_is_checked_for_its_file_and_heading(target, resolves):
     assert (markdown_link_problems(f"[x]({target})", WHERE) == []) is resolves
     assert (see_problems(f"/** @see {target} */", WHERE) == []) is resolves
+
+
+# -- the docs site -------------------------------------------------------------------------
+
+PACKAGES = ("byoa", "mcp_server", "visitor_ai", "testwallet")
+# A fenced block that is no directive: the tutorial's steps (tests/test_packaging.py runs them),
+# or a block a named test reads from this page.
+MARKER = re.compile(r"^\s*<!-- (?:site: .+?|tested: (?P<test>\S+).*?) -->\s*$")
+FENCE_OPEN = re.compile(r"^\s*(`{3,}|~{3,})(.*)$")
+
+
+def docs_pages():
+    """Return the Markdown pages of the docs site."""
+    return sorted(
+        path for path in DOCS.rglob("*.md") if "_build" not in path.parts and path.name != "README.md"
+    )
+
+
+def undirected_blocks(path):
+    """Yield (line number, the line before) of each fenced block of a page that is not a directive."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    fence = None
+    for number, line in enumerate(lines):
+        opened = FENCE_OPEN.match(line)
+        if fence is None and opened:
+            fence = opened[1]
+            if not opened[2].strip().startswith("{"):
+                before = next((lines[i] for i in range(number - 1, -1, -1) if lines[i].strip()), "")
+                yield number + 1, before
+        elif fence is not None and line.strip() == fence:
+            fence = None
+
+
+def test_the_readme_is_at_most_200_lines():
+    assert len((ROOT / "README.md").read_text(encoding="utf-8").splitlines()) <= 200
+
+
+def test_every_code_block_in_the_docs_is_a_file_or_a_block_a_test_runs():
+    problems = []
+    for path in docs_pages():
+        page = path.relative_to(ROOT).as_posix()
+        for number, before in undirected_blocks(path):
+            marked = MARKER.match(before)
+            if marked is None:
+                problems.append(
+                    f"{page}:{number}: no literalinclude, and no marker naming the test that reads it"
+                )
+            elif marked["test"] is None and path != DOCS / "tutorial.md":
+                problems.append(f"{page}:{number}: a site: step outside the tutorial, which no test runs")
+            elif marked["test"] is not None and page not in (ROOT / marked["test"]).read_text(
+                encoding="utf-8"
+            ):
+                problems.append(f"{page}:{number}: {marked['test']} does not read this page")
+    assert problems == []
+
+
+def test_the_tutorial_has_steps_and_the_packaging_test_runs_them():
+    tutorial = (DOCS / "tutorial.md").read_text(encoding="utf-8")
+    assert tutorial.count("<!-- site: install -->") == 1 and tutorial.count("<!-- site: test -->") == 1
+    assert '"docs" / "tutorial.md"' in (ROOT / "tests" / "test_packaging.py").read_text(encoding="utf-8")
+
+
+def test_every_environment_variable_the_demo_settings_read_has_a_row_on_the_demos_page():
+    source = (ROOT / "sites" / "config" / "settings.py").read_text(encoding="utf-8")
+    # Any helper with "env" in its name (env_flag, _env_list, _env_int, os.getenv ...), and os.environ.
+    read = re.findall(
+        r"""(?:\b(?i:\w*env\w*)|environ\.get)\(\s*["']([A-Z][A-Z0-9_]*)["']|environ\[\s*["']([A-Z][A-Z0-9_]*)["']\]""",
+        source,
+    )
+    found = {name for pair in read for name in pair if name} | {"DATABASE_URL"}  # read by dj_database_url
+    assert {"DJANGO_DEBUG", "REDIS_URL", "DJANGO_ALLOWED_HOSTS", "DJANGO_HSTS_SECONDS"} <= found
+    page = (DOCS / "howto" / "try-the-demos.md").read_text(encoding="utf-8")
+    rows = set(re.findall(r"^\| `([A-Z_]+)` \|", page, flags=re.MULTILINE))
+    assert found - rows == set()
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """Build the docs site as `make docs` does (warnings as errors, references checked); return its folder."""
+    built = tmp_path_factory.mktemp("docs-site")
+    command = [sys.executable, "-m", "sphinx", "-b", "html", "-W", "--keep-going", "-n", "-q", DOCS, built]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return built
+
+
+def documented_modules(package):
+    """Return the modules whose __all__ is a package's public face: its own, else each public module's."""
+    if hasattr(importlib.import_module(package), "__all__"):
+        return [package]
+    found = []
+    for path in sorted((ROOT / package).rglob("*.py")):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        parts = parts[:-1] if parts[-1] == "__init__" else parts
+        if any(part.startswith("_") for part in parts) or "migrations" in parts:
+            continue
+        if re.search(r"^__all__\s*=", path.read_text(encoding="utf-8"), flags=re.MULTILINE):
+            found.append(".".join(parts))
+    return found
+
+
+def code_names(html):
+    """Return the names the page shows as code (``<span class="pre">name</span>``)."""
+    return set(re.findall(r'<span class="pre">([^<]+)</span>', html))
+
+
+@pytest.mark.slow
+@pytest.mark.xdist_group("docs")
+@pytest.mark.parametrize("package", PACKAGES)
+def test_every_public_name_of_each_package_is_in_the_reference(site, package):
+    html = (site / "reference" / f"{package}.html").read_text(encoding="utf-8")
+    missing = []
+    for module in documented_modules(package):
+        for name in importlib.import_module(module).__all__:
+            described = f'id="{module}.{name}"' in html
+            # A name two modules export is described once, and the second names it.
+            again = re.search(rf">{re.escape(name)}</span></code> \(the same as", html)
+            if not described and not again:
+                missing.append(f"{module}.{name}")
+    assert missing == []
+
+
+@pytest.mark.slow
+@pytest.mark.xdist_group("docs")
+def test_every_declared_setting_is_on_the_settings_page(site):
+    from byoa.conf import SETTINGS
+    from mcp_server.conf import DEFAULTS
+    from visitor_ai.speedups import SPEEDUPS
+
+    relay = (ROOT / "testwallet" / "relay" / "conf.py").read_text(encoding="utf-8")
+    testwallet = set(re.findall(r"""given\.get\(["']([A-Z_]+)["']""", relay))
+    assert {"MODEL_URL", "TIMEOUT"} <= testwallet  # the scan itself works
+    declared = {s.name for s in SETTINGS} | set(DEFAULTS) | set(SPEEDUPS) | testwallet
+    shown = code_names((site / "reference" / "settings.html").read_text(encoding="utf-8"))
+    assert declared - shown == set()
+
+
+@pytest.mark.slow
+@pytest.mark.xdist_group("docs")
+def test_every_system_check_is_on_the_checks_page(site):
+    raised = set()
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            raised |= set(re.findall(r"""["']([a-z_]+\.[EW]\d{3})["']""", path.read_text(encoding="utf-8")))
+    assert {"byoa.E001", "mcp_server.W001", "testwallet.E002"} <= raised
+    shown = code_names((site / "reference" / "checks.html").read_text(encoding="utf-8"))
+    assert raised - shown == set()
+
+
+@pytest.mark.slow
+@pytest.mark.xdist_group("docs")
+def test_the_fixtures_page_names_every_fixture_of_the_plugin(site):
+    shown = code_names((site / "reference" / "fixtures.html").read_text(encoding="utf-8"))
+    expected = {"daphne_server", "aiwallet", "byoa_extension", "direct_wallet", "browser_agent", "byoa_hub"}
+    assert expected | {"builtin_model", "postgres_server", "redis_server", "webmcp_browser"} <= shown

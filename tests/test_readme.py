@@ -1,83 +1,101 @@
 """
-README.md keeps up with the code: every setting and environment variable has its
-row, and the public names stay put.
+README.md is the front door, and whatever it says stays true: it starts with the two
+commands the Makefile runs, its quickstart is made of blocks the tutorial's test runs, its
+supported versions are the package's, its extras exist, and the public names stay put.
 """
 
 import importlib
 import re
+import tomllib
 from pathlib import Path
 
 import pytest
-
-from byoa.conf import SETTINGS as BYOA_SETTINGS
-from mcp_server.conf import DEFAULTS as MCP_DEFAULTS
+from packaging.requirements import Requirement
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-# Read by dj_database_url.config() without the settings naming it.
-READ_BY_LIBRARIES = {"DATABASE_URL"}
+TUTORIAL = (ROOT / "docs" / "tutorial.md").read_text(encoding="utf-8")
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+FENCE = re.compile(r"^```[a-z]*\n(.*?)^```", re.MULTILINE | re.DOTALL)
+# A block the packaging test runs (tests/test_packaging.py reads the same markers).
+MARKED = re.compile(r"^<!-- site: .+? -->\n+```[a-z]*\n(.*?)^```", re.MULTILINE | re.DOTALL)
 
 
 def section(title):
     """Return the README's section under the heading ``## <title>``, up to the next one."""
-    return README.split(f"\n## {title}", 1)[1].split("\n## ", 1)[0]
+    return README.split(f"\n## {title}\n", 1)[1].split("\n## ", 1)[0]
 
 
-def rows(text):
-    """Return the names in the first column of the tables in ``text``."""
-    return set(re.findall(r"^\| `([A-Z_]+)` \|", text, flags=re.MULTILINE))
+def test_the_readme_starts_with_the_two_commands_and_the_makefile_has_them():
+    first = FENCE.search(README)
+    assert README[: first.start()].strip() == "# Visitor AI"
+    commands = [line.split("#")[0].strip() for line in first[1].splitlines()]
+    assert commands == ["make run", "make test"]
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert re.search(r"^run:", makefile, re.MULTILINE) and re.search(r"^test:", makefile, re.MULTILINE)
 
 
-def environment_variables_the_settings_read():
-    source = (ROOT / "sites" / "config" / "settings.py").read_text(encoding="utf-8")
-    # Any helper with "env" in its name (env_flag, _env_list, _env_int, os.getenv ...), and os.environ.
-    read = re.findall(
-        r"""(?:\b(?i:\w*env\w*)|environ\.get)\(\s*["']([A-Z][A-Z0-9_]*)["']|environ\[\s*["']([A-Z][A-Z0-9_]*)["']\]""",
-        source,
-    )
-    return {name for pair in read for name in pair if name} | READ_BY_LIBRARIES
+def test_the_quickstart_is_short_and_each_of_its_blocks_is_one_the_tutorials_test_runs():
+    quickstart = section("Quickstart")
+    assert len(quickstart.strip().splitlines()) <= 40
+    blocks = FENCE.findall(quickstart)
+    assert len(blocks) >= 3  # the install line, the ASGI application, a tool
+    run_by_the_packaging_test = set(MARKED.findall(TUTORIAL))
+    assert [block for block in blocks if block not in run_by_the_packaging_test] == []
 
 
-def table(text):
-    """Return {name: (default, meaning)} of the rows of the tables in ``text``, as their cells read."""
-    found = re.findall(r"^\| `([A-Z_]+)` \| `(.*?)` \| (.*) \|$", text, flags=re.MULTILINE)
-    return {name: (default, meaning) for name, default, meaning in found}
+def test_the_readme_names_the_supported_versions_the_package_declares():
+    versions = section("Supported versions")
+    rows = dict(re.findall(r"^\| (\w+) \| (.+?) \|$", versions, flags=re.MULTILINE))
+    assert rows["Python"] == "3.12, 3.13" and rows["Django"] == "5.2 LTS, 6.0, 6.1"
+    assert rows["Channels"] == "4.2 and newer"
+    project = PYPROJECT["project"]
+    assert project["requires-python"] == ">=3.12"
+    declared = {
+        Requirement(line).name.lower(): Requirement(line).specifier for line in project["dependencies"]
+    }
+    for django in ("5.2", "6.0", "6.1"):
+        assert declared["django"].contains(django + ".0"), django
+    assert declared["channels"].contains("4.2.0") and not declared["channels"].contains("4.1.0")
+    install = (ROOT / "docs" / "reference" / "install.md").read_text(encoding="utf-8")
+    table = "\n".join(line for line in versions.splitlines() if line.startswith("|"))
+    assert table in install  # the same table on the docs' installation page
 
 
-def test_every_byoa_setting_has_a_row_in_the_readme_with_its_declared_default_and_meaning():
-    written = table(section("BYOA: the visitor's agent wallet, by direct link"))
-    # Each setting is declared once (byoa.conf.SETTINGS): the README row says what the declaration says.
-    declared = {setting.name: (setting.shown_default, setting.doc) for setting in BYOA_SETTINGS}
-    assert {name: written.get(name) for name in declared} == declared
+def test_every_extra_the_docs_name_exists_and_every_extra_has_its_row():
+    extras = set(PYPROJECT["project"]["optional-dependencies"])
+    install = (ROOT / "docs" / "reference" / "install.md").read_text(encoding="utf-8")
+    rows = set(re.findall(r"^\| `([a-z]+)` \|", install, flags=re.MULTILINE))
+    assert rows == extras
+    named = set(re.findall(r"`([a-z]+)`", section("Supported versions").split("The extras", 1)[1]))
+    assert named <= extras
 
 
-def test_every_mcp_server_setting_has_a_row_in_the_readme():
-    assert set(MCP_DEFAULTS) - rows(section("The site's MCP tools")) == set()
-
-
-def test_every_environment_variable_the_settings_read_has_a_row_in_the_readme():
-    found = environment_variables_the_settings_read()
-    # The scan itself still works: one variable read each way (env_flag, environ[], a library, _env_list, _env_int).
-    assert {
-        "DJANGO_DEBUG",
-        "REDIS_URL",
-        "DATABASE_URL",
-        "DJANGO_ALLOWED_HOSTS",
-        "DJANGO_HSTS_SECONDS",
-    } <= found
-    assert found - rows(section("Configuration")) == set()
+def test_the_readme_shows_a_screenshot_that_is_in_the_repository():
+    (image,) = re.findall(r"!\[[^\]]+\]\(([^)]+)\)", README)
+    assert (ROOT / image).read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
 
 
 PUBLIC = {
     "byoa": [
         "ByoaError",
+        "CallRefused",
         "EndpointRefused",
         "Manifest",
         "ManifestError",
+        "NoPairing",
         "NotAClip",
         "NotJSON",
         "RateLimited",
+        "TooManyCalls",
         "UnknownManifest",
+        "WalletCallError",
+        "WalletDeclined",
+        "WalletLeft",
+        "WalletNotConnected",
+        "WalletOffline",
+        "WalletProcessGone",
+        "WalletTimeout",
         "aget_pairing",
         "call_wallet",
         "describe_manifest",
@@ -87,12 +105,22 @@ PUBLIC = {
     "byoa.calls": ["WalletStream", "call_wallet", "stream_wallet"],
     "byoa.exceptions": [
         "ByoaError",
+        "CallRefused",
         "EndpointRefused",
         "ManifestError",
+        "NoPairing",
         "NotAClip",
         "NotJSON",
         "RateLimited",
+        "TooManyCalls",
         "UnknownManifest",
+        "WalletCallError",
+        "WalletDeclined",
+        "WalletLeft",
+        "WalletNotConnected",
+        "WalletOffline",
+        "WalletProcessGone",
+        "WalletTimeout",
     ],
     "byoa.wav": [
         "BITS",
