@@ -1,5 +1,6 @@
 """
-A production-like environment: check --deploy is clean with the README's switches,
+A production-like environment: check --deploy is clean with the switches of the docs'
+"Deploy on several processes" (docs/howto/deploy.md),
 PostgreSQL comes through a checked pool, and a database error answers 503.
 """
 
@@ -21,9 +22,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def readme_switches():
-    """Return the environment README.md's "Deployment" section gives every process, placeholders filled in."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("\n## Deployment", 1)[1].split("\n## ", 1)[0]
+    """Return the environment docs/howto/deploy.md gives every process, placeholders filled in."""
+    section = (ROOT / "docs" / "howto" / "deploy.md").read_text(encoding="utf-8")
     block = section.split("2. The environment", 1)[1].split("```", 2)[1]
     switches = dict(re.findall(r"([A-Z_]+)=(\S+)", block))
     switches["DJANGO_SECRET_KEY"] = secrets.token_urlsafe(50)

@@ -1,5 +1,5 @@
-# The browser_agent example of README.md's "Test your site in CI", kept as a real test:
-# tests/testwallet/test_readme.py checks the README shows exactly this file. The agent drives
+# The browser_agent example of the docs' WebMCP page (docs/howto/webmcp.md), kept as a real
+# test: the page includes this very file. The agent drives
 # its own Chromium with WebMCP on; the page offers it the site's tools (frontend/webmcp/).
 
 import pytest

@@ -1,7 +1,7 @@
-# The example of README.md's "Test your site in CI", kept as a real test so it
-# can never go stale: tests/testwallet/test_readme.py checks the README shows
-# exactly this file. A site installs our package and gets these fixtures from
-# its pytest plugin: daphne_server, aiwallet, byoa_extension, direct_wallet.
+# The example of the docs' "Test your site in CI" (docs/howto/ci.md), kept as a
+# real test so it can never go stale: the page includes this very file. A site
+# installs our package and gets these fixtures from its pytest plugin:
+# daphne_server, aiwallet, byoa_extension, direct_wallet.
 
 from testwallet.aiwallet import ToolCall
 

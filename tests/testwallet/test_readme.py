@@ -1,4 +1,7 @@
-"""README.md's "Test your site in CI" shows the example tests that actually run, and `make test` runs each."""
+"""
+The docs' "Test your site in CI" (docs/howto/ci.md) shows the example tests that actually
+run, and `make test` runs each.
+"""
 
 import json
 import re
@@ -7,29 +10,30 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
+HOWTO = ROOT / "docs" / "howto"
+
+
 def ci_section():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    return readme.split("## Test your site in CI", 1)[1].split("\n## ", 1)[0]
+    return (HOWTO / "ci.md").read_text(encoding="utf-8")
 
 
-def python_blocks(text):
-    return re.findall(r"```python\n(.*?)```", text, flags=re.DOTALL)
+def included(page):
+    """Return the files a docs page shows (its literalinclude blocks), from the repository's root."""
+    text = (HOWTO / page).read_text(encoding="utf-8")
+    return [
+        (HOWTO / name).resolve().relative_to(ROOT).as_posix()
+        for name in re.findall(r"```\{literalinclude\} (\S+)", text)
+    ]
 
 
-def test_readme_ci_example_is_the_tested_file():
-    assert python_blocks(ci_section())[0] == (ROOT / "tests" / "testwallet" / "test_ci_example.py").read_text(
-        encoding="utf-8"
-    )
+def test_the_ci_page_shows_the_tested_example_files():
+    shown = included("ci.md")
+    assert "tests/testwallet/test_ci_example.py" in shown
+    assert "examples/pytest-sync/test_bookshop_sync.py" in shown
 
 
-def test_readme_sync_excerpt_is_part_of_the_sync_example():
-    sync_example = (ROOT / "examples" / "pytest-sync" / "test_bookshop_sync.py").read_text(encoding="utf-8")
-    assert python_blocks(ci_section())[1] in sync_example
-
-
-def test_readme_browser_agent_example_is_the_tested_file():
-    example = (ROOT / "tests" / "testwallet" / "test_browser_agent_example.py").read_text(encoding="utf-8")
-    assert python_blocks(ci_section())[-1] == example
+def test_the_webmcp_page_shows_the_browser_agent_example_file():
+    assert "tests/testwallet/test_browser_agent_example.py" in included("webmcp.md")
 
 
 def test_each_example_the_readme_names_exists_and_make_test_runs_it():
@@ -44,7 +48,7 @@ def test_each_example_the_readme_names_exists_and_make_test_runs_it():
         "frontend/e2e/webmcp.spec.js",
     ]
     for path in examples:
-        assert f"({path})" in section, f"README's 'Test your site in CI' does not link {path}"
+        assert f"`{path}`" in section, f"docs/howto/ci.md does not name {path}"
         assert (ROOT / path).exists(), path
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
 
