@@ -376,3 +376,11 @@ def test_the_fixtures_page_names_every_fixture_of_the_plugin(site):
     shown = code_names((site / "reference" / "fixtures.html").read_text(encoding="utf-8"))
     expected = {"daphne_server", "aiwallet", "byoa_extension", "direct_wallet", "browser_agent", "byoa_hub"}
     assert expected | {"builtin_model", "postgres_server", "redis_server", "webmcp_browser"} <= shown
+
+
+@pytest.mark.parametrize("demo", ["bookshop", "geography", "twentyq"])
+def test_each_demos_how_this_page_works_names_the_docs_page_of_its_pattern(demo):
+    template = (ROOT / "sites" / demo / "templates" / demo / "index.html").read_text(encoding="utf-8")
+    details = template.split("<summary>How this page works</summary>", 1)[1].split("</details>", 1)[0]
+    pages = re.findall(r"<code>(docs/howto/[\w-]+\.md)</code>", details)
+    assert pages and all((ROOT / page).is_file() for page in pages), pages
