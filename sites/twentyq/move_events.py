@@ -10,15 +10,17 @@ The page reads the stream with ``fetch``; its Stop aborts that fetch. Django
 then cancels this generator (``CancelledError`` at its current ``await``),
 which stops waiting for the wallet: nothing is recorded, and the call's slot
 on the wallet connection is freed when the wallet's late result arrives
-(``byoa.inflight``). A dropped wallet or a timeout ends the wallet's stream
-with no output, and the page gets ``error`` / ``wallet-no-answer``.
+(``byoa.inflight``). A call that ends without an output (declined, dropped,
+timed out, ...) raises its ``WalletCallError``: the log names which, and the
+page gets ``error`` / ``wallet-no-answer`` (a page never learns which).
 """
 
 import asyncio
 import json
+import logging
 from contextlib import aclosing
 
-from byoa import stream_wallet
+from byoa import WalletCallError, stream_wallet
 from sites.twentyq import store
 from sites.twentyq.exceptions import GameError, UnusableReply
 from sites.twentyq.game import Game
@@ -28,6 +30,8 @@ from sites.twentyq.rules import CHOICES, LINK_WAY
 SKILL = "text.generate"
 NO_ANSWER = "Your AI wallet gave no answer (it refused, went away or took too long)."
 TOO_LONG = f"The AI's reply went over {MAX_REPLY_CHARS} characters; it was cut off and not used."
+
+logger = logging.getLogger(__name__)
 
 
 def event(name, data):
@@ -48,14 +52,21 @@ async def move_events(session, pairing, models, prompt, *, timeout=None):
         call_params = {**params, "model": model} if model else dict(params)
         stream = stream_wallet(pairing, SKILL, {"messages": messages}, call_params, timeout=timeout)
         relayed = 0
-        async with aclosing(_batches(stream)) as batches:  # closed at once, even on an early return
-            async for deltas in batches:
-                relayed += sum(len(delta) for delta in deltas)
-                if relayed > MAX_REPLY_CHARS:
-                    yield await _error(session, "model-too-long", TOO_LONG)
-                    return
-                yield b"".join(event("delta", {"model": model or "m1", "text": delta}) for delta in deltas)
-        output = stream.output
+        try:
+            async with aclosing(_batches(stream)) as batches:  # closed at once, even on an early return
+                async for deltas in batches:
+                    relayed += sum(len(delta) for delta in deltas)
+                    if relayed > MAX_REPLY_CHARS:
+                        yield await _error(session, "model-too-long", TOO_LONG)
+                        return
+                    yield b"".join(
+                        event("delta", {"model": model or "m1", "text": delta}) for delta in deltas
+                    )
+        except WalletCallError as exc:  # NoPairing, WalletOffline, WalletDeclined, WalletTimeout, ...
+            logger.info("twentyq: model %s gave no move: %s", model or "m1", type(exc).__name__)
+            output = None
+        else:
+            output = stream.output
         text = output.get("text") if isinstance(output, dict) else None
         if not isinstance(text, str):
             if index == 0:

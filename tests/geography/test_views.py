@@ -163,9 +163,13 @@ def test_a_new_game_starts_at_round_one_in_the_same_language(player):
     assert (result["round"], result["score"], result["language"]) == (1, 0, "ru")
 
 
-def test_a_clip_without_a_paired_wallet_asks_the_visitor_to_type(player):
+def test_a_clip_without_a_paired_wallet_asks_the_visitor_to_type(player, caplog):
     before = _state(player)
-    response = player.post("/geography/clip/", wav(1.0), content_type="audio/wav")
+    with caplog.at_level("INFO", logger="sites.geography.views"):
+        response = player.post("/geography/clip/", wav(1.0), content_type="audio/wav")
+    assert [r.getMessage() for r in caplog.records if r.name == "sites.geography.views"] == [
+        "geography: own mode, the wallet's transcript failed: NoPairing"
+    ]
     assert response.status_code == 200
     assert response.json() == {
         "transcript": None,

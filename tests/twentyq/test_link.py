@@ -116,8 +116,12 @@ async def test_garbage_over_the_link_is_explained_and_records_nothing(player, di
     assert data["game"]["history"] == before["history"] == [] and data["game"]["pending"] is None
 
 
-async def test_a_wallet_dropping_mid_stream_ends_the_stream_with_an_error_at_once(player, direct_wallet):
+async def test_a_wallet_dropping_mid_stream_ends_the_stream_with_an_error_at_once(
+    player, direct_wallet, twentyq_server
+):
     started, forever = asyncio.Event(), asyncio.Event()
+    logged = "twentyq: model m1 gave no move: WalletLeft"
+    before = twentyq_server.output().count(logged)
 
     async def then_hang(input, params):
         yield "QUESTION: Is"
@@ -137,9 +141,15 @@ async def test_a_wallet_dropping_mid_stream_ends_the_stream_with_an_error_at_onc
         assert time.monotonic() - dropped < 1.5  # long before the 2 s call bound
         assert name == "error" and data["error"] == "wallet-no-answer" and data["game"]["pending"] is None
         assert [event async for event in events] == []  # and the stream is over
+    assert twentyq_server.output().count(logged) == before + 1  # the server's log says which, once
 
 
-async def test_a_wallet_that_never_answers_times_out_and_the_stream_ends(player, direct_wallet):
+async def test_a_wallet_that_never_answers_times_out_and_the_stream_ends(
+    player, direct_wallet, twentyq_server
+):
+    logged = "twentyq: model m1 gave no move: WalletTimeout"
+    before = twentyq_server.output().count(logged)
+
     async def silent(input, params):
         await asyncio.Event().wait()
         yield ""
@@ -151,6 +161,7 @@ async def test_a_wallet_that_never_answers_times_out_and_the_stream_ends(player,
     assert time.monotonic() - started > 1.5  # it waited for the 2 s call bound of daphne_settings.py
     assert events[-1][0] == "error" and events[-1][1]["error"] == "wallet-no-answer"
     assert events[-1][1]["game"]["history"] == []
+    assert twentyq_server.output().count(logged) == before + 1
 
 
 async def test_stop_from_the_page_ends_the_move_records_nothing_and_frees_the_wallet(player, direct_wallet):
