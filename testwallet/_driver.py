@@ -26,6 +26,7 @@ __all__ = [
     "check_target",
     "frame_origin",
     "origin_of",
+    "panel_path",
     "pulse",
     "refuse_test_kind",
     "stub_path",
@@ -74,6 +75,15 @@ def stub_path(name: str) -> Path:
     holds copies in an installed wheel, so this works in both.
     """
     return Path(__file__).parent / "stubs" / name
+
+
+def panel_path() -> Path:
+    """Return the path of the test wallet's panel, ``frontend/testwallet/panel.js``.
+
+    The stand-ins ask a person there when no test drives them (never a native dialog); a page
+    loads it before them.
+    """
+    return stub_path("panel.js")
 
 
 def pulse(owner: object) -> None:

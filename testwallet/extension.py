@@ -96,6 +96,7 @@ from testwallet._driver import (
     ScriptError,
     check_target,
     frame_origin,
+    panel_path,
     pulse,
     refuse_test_kind,
     stub_path,
@@ -168,8 +169,9 @@ def clip_path() -> Path:
 
 
 def script_paths() -> list[Path]:
-    """Return the stub's scripts in the order a page loads them: clip reading, manifest rules, the stub."""
-    return [clip_path(), rules_path(), script_path()]
+    """Return the stub's scripts in the order a page loads them: the panel, clip reading, manifest rules,
+    the stub."""
+    return [panel_path(), clip_path(), rules_path(), script_path()]
 
 
 class _Failed:

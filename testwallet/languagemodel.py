@@ -36,6 +36,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import pytest
 
+from testwallet._driver import stub_path
+
 if TYPE_CHECKING:
     from playwright.async_api import BrowserContext, Page
 
@@ -54,7 +56,7 @@ BINDING = "__testwalletLanguageModel"
 
 def script_path() -> Path:
     """Return the path of the stand-in, ``frontend/testwallet/languagemodel.js`` (shipped in the wheel)."""
-    return Path(__file__).parent / "stubs" / "languagemodel.js"
+    return stub_path("languagemodel.js")
 
 
 class BuiltinModel:
@@ -71,6 +73,7 @@ class BuiltinModel:
     async def install(self, target: "Page | BrowserContext") -> None:
         """Give a Playwright page or context the stand-in ``LanguageModel``, before its scripts run."""
         await target.expose_binding(BINDING, self._on_message)
+        await target.add_init_script(path=str(stub_path("panel.js")))
         await target.add_init_script(path=str(script_path()))
 
     def reply(self, *answers: ModelAnswer) -> None:

@@ -23,7 +23,8 @@
  *   `testwallet/aiwallet.py`), the test is the background: it plays the visitor in the unlock and
  *   approval windows and the model that answers, and logs every request.
  * - Standalone: without the binding (someone browsing a demo with `?testwallet=1` in DEBUG), the
- *   approval window is `window.confirm` and an approval lasts for the tab. When the page has the
+ *   approval window is the test wallet's panel in the page (panel.js, loaded before this script)
+ *   and an approval lasts for the tab. When the page has the
  *   site's test-wallet relay (relay.js, loaded before this script), chats go through it to the
  *   developer's own model server, or to the site's scripted player when none is named, and the
  *   account names which. Without it the only account is 'Test wallet' on 'echo-1', which streams
@@ -85,7 +86,12 @@
   if ('aiwallet' in window) return; // another wallet came first; it cannot be replaced anyway
 
   // What the page could replace later is read now.
-  const confirmApproval = window.confirm.bind(window);
+  /**
+   * The test wallet's panel in the page (panel.js, loaded before this script), where the standalone
+   * wallet asks the person; without it, the standalone wallet declines.
+   * @type {{ ask: (question: object) => Promise<{ action: string, text: string }> } | null}
+   */
+  const panel = Reflect.get(window, '__testwalletPanel') ?? null;
   /**
    * The site's relay to a model (relay.js), when this page has one.
    * @type {{ model: string, modelName: string, scripted: boolean,
@@ -243,8 +249,8 @@
   }
 
   /**
-   * The wallet on its own, for a person trying a page: `window.confirm` approves the site for the
-   * tab, and the echo model answers as 'Test wallet' on 'echo-1'.
+   * The wallet on its own, for a person trying a page: the test wallet's panel approves the site
+   * for the tab, and the echo model answers as 'Test wallet' on 'echo-1'.
    *
    * @returns {Background}
    */
@@ -292,8 +298,7 @@
           const answers = relay === null ? 'It echoes your messages back. It is not an AI.'
             : relay.scripted ? 'A scripted player answers. It is not an AI.'
               : `Your own model server answers: ${relay.model}.`;
-          const question = `${NAME}: let ${location.host} use the test wallet? ${answers}`;
-          if (!confirmApproval(question)) {
+          if (!await approveHere(answers)) {
             return yield { kind: 'error', ...ERRORS.declined };
           }
           remember(true);
@@ -346,6 +351,24 @@
         const status = Number(/** @type {any} */ (error)?.status) || 502;
         yield { kind: 'error', status, message: `Test wallet's model answered ${status}: ${String(/** @type {any} */ (error)?.message ?? error)}` };
       }
+    }
+
+    /**
+     * Ask the person in the test wallet's panel whether this site may use the wallet.
+     * @param {string} answers who answers the chats, in the person's words
+     */
+    async function approveHere(answers) {
+      if (panel === null) {
+        console.error('testwallet aiwallet: load panel.js before aiwallet.js to be asked; the connection is declined');
+        return false;
+      }
+      const { action } = await panel.ask({
+        title: `Let ${location.host} use the test wallet?`,
+        lines: [`The AI Wallet stand-in: ${answers}`, 'Approved for this tab until the page disconnects.'],
+        actions: [{ label: 'Approve', value: 'allow' }, { label: 'Decline', value: 'decline' }],
+        cancel: 'decline',
+      });
+      return action === 'allow';
     }
 
     return {

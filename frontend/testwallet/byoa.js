@@ -28,11 +28,12 @@
  * Who answers: when the page has the Playwright binding `__testwalletByoa`
  * (installed by `testwallet/extension.py`), the test plays the visitor and the
  * models and sees a log of everything. Without it, the stub works alone: the
- * consent is `window.confirm`; with the site's test-wallet relay (relay.js)
+ * consent is asked in the test wallet's panel in the page (panel.js, loaded
+ * before this script; never a native dialog); with the site's test-wallet relay (relay.js)
  * `text.generate` is answered by the developer's model server (or the site's
  * scripted player), and `audio.transcribe` by their transcription server when
  * one is named. Otherwise `text.generate` echoes the prompt and
- * `audio.transcribe` asks the person with `window.prompt` what they said (it
+ * `audio.transcribe` asks the person in the panel what they said (it
  * hears nothing), answering "(test wallet) audio of N.N s" when they type nothing.
  *
  * Time is read from `Date.now()` and `setTimeout` at the moment of use, so a
@@ -95,6 +96,11 @@
    *   generate: (input: any, params: any) => Promise<string>, transcribe: (input: any, params: any) => Promise<string> } | null}
    */
   const RELAY = Reflect.get(window, '__testwalletRelay') ?? null;
+  /**
+   * The test wallet's panel in the page (panel.js), where the stub alone asks the person.
+   * @type {{ ask: (question: object) => Promise<{ action: string, text: string }> } | null}
+   */
+  const PANEL = Reflect.get(window, '__testwalletPanel') ?? null;
 
   if (!servesOrigin(location) || 'byoa' in window) return;
 
@@ -109,8 +115,8 @@
    * What the wallet (the test, or the standalone visitor) answers to a request.
    * @typedef {object} WalletAnswer
    * @property {'allow'|'decline'|'block'|'no-answer'|'no-wallet'|'quiet'} decision
-   *   `quiet`: no dialog was shown (no click, or an invalid manifest).
-   * @property {boolean} [onItsOwn] the visitor chose "decide on my own": no dialog, no click needed
+   *   `quiet`: no consent window was shown (no click, or an invalid manifest).
+   * @property {boolean} [onItsOwn] the visitor chose "decide on my own": no window, no click needed
    * @property {string[] | null} [skills] the skills the visitor ticked (null: all offered)
    * @property {number | null} [models] how many text models the visitor ticked (null: as many as asked)
    * @property {{ skills: string[], textModels: number }} [available] what the visitor's wallet can run
@@ -304,19 +310,31 @@
   }
 
   /**
-   * The standalone visitor: a confirm() after a click, nothing without one.
+   * The standalone visitor: asked in the test wallet's panel after a click, nothing without one.
    * @param {Record<string, any>} message
-   * @returns {WalletAnswer}
+   * @returns {Promise<WalletAnswer>}
    */
-  function askVisitorHere(message) {
+  async function askVisitorHere(message) {
     if (!message.activated || !message.valid) return { decision: 'quiet' };
+    if (PANEL === null) {
+      console.error('testwallet byoa: load panel.js before byoa.js to be asked; the request answers null');
+      return { decision: 'no-wallet' };
+    }
     const skills = presentKeys(message.manifest.skills).join(', ');
-    const text = `Test wallet (not an AI): ${location.origin} asks to use ${skills}.\n`
-      + `Purpose: ${message.manifest.purpose.summary}\n\nAllow? ${answeredBy()}`;
-    return { decision: window.confirm(text) ? 'allow' : 'decline' };
+    const { action } = await PANEL.ask({
+      title: `Let ${location.host} use ${skills}?`,
+      lines: [
+        'The BYOA extension stand-in (not an AI).',
+        `The site says what for: ${message.manifest.purpose.summary}`,
+        answeredBy(),
+      ],
+      actions: [{ label: 'Allow', value: 'allow' }, { label: 'Decline', value: 'decline' }],
+      cancel: 'decline',
+    });
+    return { decision: action === 'allow' ? 'allow' : 'decline' };
   }
 
-  /** Who answers the calls, as the consent dialog says it. */
+  /** Who answers the calls, as the consent panel says it. */
   function answeredBy() {
     if (RELAY === null) return 'Answers will be fixed test texts.';
     const speech = RELAY.transcribes ? ' and transcribes your clips' : '; it asks you what your clips say';
@@ -378,8 +396,7 @@
       const labelled = `(test wallet) audio of ${summary.audio.clipSeconds.toFixed(1)} s`;
       if (binding() !== null) return { text: labelled };
       // Alone, a person is trying a voice page by hand: the stand-in cannot hear, so it asks.
-      const said = await askWhatWasSaid(`Test wallet (not a speech recogniser): your clip is ${summary.audio.clipSeconds.toFixed(1)} s. `
-        + 'Type what you said; the page gets it as the transcript.');
+      const said = await askWhatWasSaid(summary.audio.clipSeconds);
       return { text: said || labelled };
     }
     const users = input.messages.filter((/** @type {any} */ m) => m.role === 'user');
@@ -388,35 +405,21 @@
   }
 
   /**
-   * Ask the person what their clip says, in a small form in the test-wallet banner (a modal
-   * `window.prompt` would freeze the page); `window.prompt` when the page has no banner.
-   * @param {string} question
+   * Ask the person, in the test wallet's panel, what their clip says ('' when there is no panel
+   * or they skip it).
+   * @param {number} seconds
    * @returns {Promise<string>}
    */
-  function askWhatWasSaid(question) {
-    const banner = document.querySelector('.testwallet-banner');
-    if (!banner) return Promise.resolve(window.prompt(question, '') ?? '');
-    return new Promise((resolve) => {
-      const form = document.createElement('form');
-      form.className = 'testwallet-ask';
-      const label = document.createElement('label');
-      label.textContent = `${question} `;
-      const input = document.createElement('input');
-      input.type = 'text';
-      input.autocomplete = 'off';
-      label.append(input);
-      const send = document.createElement('button');
-      send.type = 'submit';
-      send.textContent = 'Send to the page';
-      form.append(label, ' ', send);
-      form.addEventListener('submit', (event) => {
-        event.preventDefault();
-        form.remove();
-        resolve(input.value);
-      });
-      banner.append(form);
-      input.focus();
+  async function askWhatWasSaid(seconds) {
+    if (PANEL === null) return '';
+    const { action, text } = await PANEL.ask({
+      title: 'What did you say?',
+      lines: [`The BYOA stand-in is not a speech recogniser: it cannot hear your ${seconds.toFixed(1)} s clip.`],
+      field: { label: 'Type what you said; the page gets it as the transcript' },
+      actions: [{ label: 'Send to the page', value: 'send' }, { label: 'Skip', value: 'skip' }],
+      cancel: 'skip',
     });
+    return action === 'send' ? text : '';
   }
 
   /**
@@ -459,7 +462,7 @@
       // The page only ever sees null; its developer sees why here (stable codes, JSON Pointer paths).
       console.warn('testwallet byoa: the manifest is invalid, request() answers null:', validation.errors);
     }
-    // The consent dialog stays open until the visitor answers or 120 s pass on the
+    // The consent window stays open until the visitor answers or 120 s pass on the
     // page's clock; "no-answer" from the test is a visitor who never answers.
     /** @type {WalletAnswer} */
     const noAnswer = { decision: 'no-answer' };

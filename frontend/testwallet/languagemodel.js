@@ -20,15 +20,21 @@
  * installs it), the test: it gets `{ type: 'availability' }` and `{ type: 'prompt', initialPrompts,
  * input, responseConstraint, streaming }` and answers a string, `{ pieces: [...] }` or
  * `{ error: 'NotSupportedError' }`. Without it, a person: availability is 'downloadable', the
- * download takes about a second, and each prompt opens `window.prompt` showing the last message and
- * asking the person to type the model's answer (prefilled with the first allowed value when the
- * page constrains the answer).
+ * download takes about a second, and each prompt opens the test wallet's panel in the page
+ * (panel.js, loaded before this script), showing the last message: the person types the answer
+ * the model would give, or picks one of the allowed values as a button when the page constrains
+ * the answer; Stop (or Escape) rejects the prompt with an AbortError.
  */
 (() => {
   'use strict';
 
   const BINDING = '__testwalletLanguageModel';
   if (/** @type {any} */ (window).LanguageModel?.isTestStandIn) return;
+  /**
+   * The test wallet's panel in the page (panel.js, loaded before this script), where a person answers.
+   * @type {{ ask: (question: object) => Promise<{ action: string, text: string }> } | null}
+   */
+  const PANEL = Reflect.get(window, '__testwalletPanel') ?? null;
 
   /** @returns {((message: object) => Promise<any>) | null} */
   const binding = () => {
@@ -77,15 +83,27 @@
       if (reply && typeof reply === 'object' && Array.isArray(reply.pieces)) return reply.pieces.map(String);
       return [String(reply ?? '')];
     }
+    if (PANEL === null) throw new DOMException('The stand-in has no panel to ask in: load panel.js before languagemodel.js', 'NotSupportedError');
     const { input, responseConstraint } = /** @type {any} */ (message);
     const last = input.at(-1)?.content ?? '';
-    const allowed = Array.isArray(responseConstraint?.enum) ? responseConstraint.enum : null;
-    const typed = window.prompt(
-      `Built-in model stand-in (test, not an AI). The page asks:\n\n${String(last).slice(-600)}\n\n`
-      + `Type the model's answer${allowed ? ` (one of: ${allowed.join(', ')})` : ''}:`,
-      allowed ? String(allowed[0]) : '',
-    ) ?? '';
-    return [allowed ? JSON.stringify(typed) : typed];
+    const allowed = Array.isArray(responseConstraint?.enum) ? /** @type {unknown[]} */ (responseConstraint.enum).map(String) : null;
+    const lines = ['You play Chrome\'s built-in model here (this stand-in is not an AI). The page asks:', String(last).slice(-600)];
+    const { action, text } = await PANEL.ask(allowed
+      ? {
+        title: 'Answer as the built-in model',
+        lines: [...lines, 'The page allows only these answers:'],
+        actions: allowed.map((/** @type {string} */ value) => ({ label: value, value: `choice:${value}` })),
+        cancel: 'stop',
+      }
+      : {
+        title: 'Answer as the built-in model',
+        lines,
+        field: { label: 'The model\'s answer' },
+        actions: [{ label: 'Send to the page', value: 'send' }, { label: 'Stop', value: 'stop' }],
+        cancel: 'stop',
+      });
+    if (action === 'stop') throw new DOMException('The person stopped the answer', 'AbortError');
+    return [allowed ? JSON.stringify(action.slice('choice:'.length)) : text];
   }
 
   class LanguageModelSession {

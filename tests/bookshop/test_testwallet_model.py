@@ -9,27 +9,23 @@ import asyncio
 
 import pytest
 
+from tests.testwallet.panel import press
 from tests.testwallet.relay.model_double import MODEL
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
 
 async def open_shop(page, server):
-    """Open the shop with the stand-in on, approve it in its confirm window, and return the dialogs."""
-    dialogs = []
-
-    async def visitor(dialog):
-        dialogs.append(dialog.message)
-        await dialog.accept()
-
-    page.on("dialog", visitor)
+    """Open the shop with the stand-in on, approve it in its panel, and return what the panel said."""
     page.problems = []
     page.on("pageerror", lambda error: page.problems.append(str(error)))
+    page.on("dialog", lambda dialog: page.problems.append(f"a native {dialog.type} dialog"))
     await page.goto(server.url + "/bookshop/?testwallet=1")
     await page.locator('ai-connect-widget[data-state="disconnected"]').wait_for(timeout=5000)
     await page.get_by_role("button", name="Connect your AI").click()
+    said = await press(page, "Approve")
     await page.locator('ai-connect-widget[data-state="connected"]').wait_for(timeout=5000)
-    return dialogs
+    return said
 
 
 async def ask(page, question):
@@ -43,9 +39,9 @@ async def ask(page, question):
 async def test_model_server_runs_the_bookshops_tool_loop_through_the_relay(page, model_server, model):
     model.reply(tool_calls=[("search_books", {"mood": "calm", "limit": 3})])
     model.reply("Three calm books for tonight.")
-    dialogs = await open_shop(page, model_server)
+    asked = await open_shop(page, model_server)
     assert f"{MODEL} at 127.0.0.1:" in await page.locator(".testwallet-banner").text_content()
-    assert f"Your own model server answers: {MODEL} at 127.0.0.1:" in dialogs[0]
+    assert f"Your own model server answers: {MODEL} at 127.0.0.1:" in asked
 
     answer = await ask(page, "A calm book for tonight")
 
@@ -76,9 +72,9 @@ async def test_model_server_failure_shows_the_relays_words(page, model_server, m
 async def test_scripted_stand_in_searches_the_shop_with_the_visitors_words_and_shows_cards(
     page, scripted_server
 ):
-    dialogs = await open_shop(page, scripted_server)
+    asked = await open_shop(page, scripted_server)
     assert "not from an AI" in await page.locator(".testwallet-banner").text_content()
-    assert "A scripted player answers. It is not an AI." in dialogs[0]
+    assert "A scripted player answers. It is not an AI." in asked
 
     answer = await ask(page, "dune")
 

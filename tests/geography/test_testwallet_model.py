@@ -8,6 +8,7 @@ server heard, with no question to the person.
 import pytest
 
 from tests.geography.conftest import right_answer
+from tests.testwallet.panel import panel, press, record_native_dialogs
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -16,17 +17,12 @@ async def test_spoken_answer_is_transcribed_by_the_named_server_through_the_rela
     mic_page, model_server, model
 ):
     page = mic_page
-    dialogs = []
-
-    async def visitor(dialog):
-        dialogs.append((dialog.type, dialog.message))
-        await dialog.accept()
-
-    page.on("dialog", visitor)
+    dialogs = record_native_dialogs(page)
     await page.goto(model_server.url + "/geography/?testwallet=1")
     answer = await right_answer(page)
     model.transcript(answer)
     await page.get_by_role("button", name="Answer by voice with my AI (extension)").click()
+    consent = await press(page, "Allow")
     await page.locator('#mode[data-mode="extension"]').wait_for(timeout=5000)
     await page.get_by_role("button", name="Speak your answer").click()
     await page.locator("#clip-countdown", has_text="14 s left").wait_for(timeout=10000)
@@ -34,8 +30,9 @@ async def test_spoken_answer_is_transcribed_by_the_named_server_through_the_rela
     await page.locator('#verdict[data-verdict="correct"]').wait_for(timeout=10000)
 
     assert await page.locator("#transcript").text_content() == answer
-    assert [kind for kind, _ in dialogs] == ["confirm"]  # no prompt: the server heard the clip
-    assert "Your own model server writes the texts and transcribes your clips." in dialogs[0][1]
+    assert await panel(page).count() == 0  # no question about the clip: the server heard it
+    assert "Your own model server writes the texts and transcribes your clips." in consent
+    assert dialogs == []
     ((path, sent),) = model.requests
     assert path == "transcribe" and sent["model"] == "double-whisper"
     assert sent["file"] > 16000 * 2  # more than a second of 16 kHz 16-bit audio

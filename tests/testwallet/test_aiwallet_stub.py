@@ -7,6 +7,8 @@ Each test drives the in-page provider with ``page.evaluate`` and the wallet behi
 ``aiwallet`` fixture, on the home page of the real server.
 """
 
+import asyncio
+
 import pytest
 
 from tests.served import static_url
@@ -22,7 +24,7 @@ from tests.testwallet.aiwallet_cases import (
     refused,
     settled,
 )
-from testwallet.aiwallet import ScriptError, ToolCall, script_path
+from testwallet.aiwallet import AiWalletStub, ScriptError, ToolCall
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -323,20 +325,23 @@ async def test_request_log_holds_each_method_params_and_origin(aiwallet, connect
 # -- Without the binding -------------------------------------------------------------------------
 
 
-async def test_stub_alone_asks_with_confirm_and_echoes_as_a_test_wallet(page, daphne_server):
+async def test_stub_alone_asks_in_its_panel_and_echoes_as_a_test_wallet(page, daphne_server):
     dialogs = []
-
-    async def answer(dialog):
-        dialogs.append(dialog.message)
-        await (dialog.accept() if len(dialogs) > 1 else dialog.dismiss())
-
-    page.on("dialog", answer)
-    await page.add_init_script(path=script_path())
+    page.on("dialog", lambda dialog: dialogs.append(dialog.type))
+    for path in AiWalletStub().init_scripts():
+        await page.add_init_script(path=path)
     await page.goto(daphne_server.url + "/")
-    assert (await ask(page, "connect"))["error"]["message"] == "The connection was declined"
+    panel = page.get_by_role("dialog", name="Test wallet")
+    declining = asyncio.ensure_future(ask(page, "connect"))
+    await panel.wait_for(timeout=5000)
+    assert "It echoes your messages back. It is not an AI." in await panel.text_content()
+    await panel.get_by_role("button", name="Decline").click()
+    assert (await declining)["error"]["message"] == "The connection was declined"
     assert (await ask(page, "chat", QUESTION))["error"]["status"] == 401
-    assert (await ask(page, "connect"))["result"] == ECHO_LINK
-    assert "not an AI" in dialogs[0]
+    approving = asyncio.ensure_future(ask(page, "connect"))
+    await panel.get_by_role("button", name="Approve").click()
+    assert (await approving)["result"] == ECHO_LINK
+    assert dialogs == []
     asked = await ask(page, "chat", QUESTION)
     assert asked["events"][0] == {"kind": "start", "providerName": "Test wallet", "model": "echo-1"}
     assert asked["result"]["message"]["content"] == "Echo: A calm book for tonight"

@@ -499,22 +499,64 @@ async def test_unusable_scripted_output_is_rejected_when_scripted():
 # -- the stub alone (no binding: a person browsing with the test wallet) -------------------
 
 
-async def test_stub_alone_asks_with_confirm_and_answers_labelled_defaults(page, daphne_server):
+async def test_stub_alone_asks_in_its_panel_and_answers_labelled_defaults(page, daphne_server):
     for path in script_paths():
         await page.add_init_script(path=str(path))
     dialogs = []
-
-    async def accept(dialog):
-        dialogs.append(dialog.message)
-        await dialog.accept()
-
-    page.on("dialog", accept)
+    page.on("dialog", lambda dialog: dialogs.append(dialog.type))
     await page.goto(daphne_server.url + "/")
-    grant = await request_on_click(page, GEO)
+    asking = asyncio.ensure_future(request_on_click(page, GEO))
+    panel = page.get_by_role("dialog", name="Test wallet")
+    await panel.wait_for(timeout=5000)
+    assert "not part of this site" in await panel.text_content()
+    assert "use audio.transcribe?" in await panel.text_content()
+    await panel.get_by_role("button", name="Allow").click()
+    grant = await bounded(asking)
     assert grant["skills"] == ["audio.transcribe"]
-    assert len(dialogs) == 1 and "Test wallet (not an AI)" in dialogs[0]
-    result = await call(page, grant, "audio.transcribe", audio(wav_base64(1.2)))
-    assert result["output"] == {"text": "(test wallet) audio of 1.2 s"}
+    assert await panel.count() == 0
+    # It cannot hear: it asks what was said, and answers its labelled default when the person skips.
+    calling = asyncio.ensure_future(call(page, grant, "audio.transcribe", audio(wav_base64(1.2))))
+    await panel.get_by_role("textbox", name="Type what you said").wait_for(timeout=5000)
+    assert "cannot hear your 1.2 s clip" in await panel.text_content()
+    await panel.get_by_role("button", name="Skip").click()
+    assert (await calling)["output"] == {"text": "(test wallet) audio of 1.2 s"}
+    typed = asyncio.ensure_future(call(page, grant, "audio.transcribe", audio(wav_base64(0.5))))
+    await panel.get_by_role("textbox", name="Type what you said").fill("Peru")
+    await page.keyboard.press("Enter")
+    assert (await typed)["output"] == {"text": "Peru"}
+    assert dialogs == []
+
+
+async def test_stub_alone_panel_is_answered_from_the_keyboard(page, daphne_server):
+    for path in script_paths():
+        await page.add_init_script(path=str(path))
+    await page.goto(daphne_server.url + "/")
+    asking = asyncio.ensure_future(request_on_click(page, GEO))
+    panel = page.get_by_role("dialog", name="Test wallet")
+    await panel.wait_for(timeout=5000)
+    # The panel takes the focus (its first button, Allow): Escape declines, as closing a window does.
+    assert await page.evaluate("document.activeElement.tagName") == "TESTWALLET-PANEL"
+    await page.keyboard.press("Escape")
+    assert await bounded(asking) is None
+    again = asyncio.ensure_future(request_on_click(page, GEO))
+    await panel.wait_for(timeout=5000)
+    await page.keyboard.press("Enter")
+    assert (await bounded(again))["skills"] == ["audio.transcribe"]
+
+
+async def test_stub_alone_panel_shows_the_pages_words_as_text(page, daphne_server):
+    for path in script_paths():
+        await page.add_init_script(path=str(path))
+    await page.goto(daphne_server.url + "/")
+    hostile = {**GEO, "purpose": {**GEO["purpose"], "summary": "<img src=x onerror=window.__owned=1>"}}
+    asking = asyncio.ensure_future(request_on_click(page, hostile))
+    panel = page.get_by_role("dialog", name="Test wallet")
+    await panel.wait_for(timeout=5000)
+    assert "<img src=x onerror=window.__owned=1>" in await panel.text_content()
+    assert await panel.locator("img").count() == 0
+    await panel.get_by_role("button", name="Decline").click()
+    assert await bounded(asking) is None
+    assert await page.evaluate("window.__owned") is None
 
 
 async def test_stub_alone_answers_null_without_a_click_and_shows_no_dialog(page, daphne_server):

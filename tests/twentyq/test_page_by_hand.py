@@ -1,12 +1,13 @@
 """
 `?testwallet=1` by hand (DEBUG): a person without any wallet or built-in model
 can play through the stand-ins, which say clearly that they are not an AI. The
-built-in model's stand-in asks the person, in a prompt dialog, to type what the
-model says; this test is that person.
+built-in model's stand-in asks the person, in the test wallet's own panel, to
+write the model's answer (or pick one of the allowed answers); this test is that person.
 """
 
 import pytest
 
+from tests.testwallet.panel import press, record_native_dialogs, type_answer
 from tests.twentyq.conftest import ai_move_shown, answering, idle, new_game, state, use_way, way_ids
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
@@ -15,19 +16,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.live]
 async def test_a_person_plays_both_modes_through_the_labelled_built_in_model_stand_in(
     page, debug_server, console
 ):
-    typed = iter(["QUESTION: Is it alive?", "GUESS: a cat"])
-    dialogs = []
-
-    async def play_the_model(dialog):
-        dialogs.append((dialog.type, dialog.message, dialog.default_value))
-        if dialog.type != "prompt":
-            await dialog.dismiss()
-        elif dialog.default_value:
-            await dialog.accept(dialog.default_value)  # the constrained answer, prefilled
-        else:
-            await dialog.accept(next(typed))
-
-    page.on("dialog", play_the_model)
+    dialogs = record_native_dialogs(page)
+    asked = []
     await page.goto(debug_server.url + "/twentyq/?testwallet=1")
     banner = page.locator(".testwallet-banner")
     assert "not from an AI" in await banner.text_content()
@@ -37,9 +27,11 @@ async def test_a_person_plays_both_modes_through_the_labelled_built_in_model_sta
 
     await use_way(page, "builtin")
     await new_game(page, "ai-asks")
+    asked.append(await type_answer(page, "QUESTION: Is it alive?"))
     await ai_move_shown(page, 0)
     assert await page.locator("#pending").text_content() == "The scripted stand-in asks: Is it alive?"
     await page.locator("#answer-yes").click()
+    asked.append(await type_answer(page, "GUESS: a cat"))
     await ai_move_shown(page, 1)
     await page.locator("#verdict-right").click()
     await ai_move_shown(page, 2)
@@ -48,13 +40,13 @@ async def test_a_person_plays_both_modes_through_the_labelled_built_in_model_sta
     await new_game(page, "site-thinks")
     await page.locator("#question").fill("Is it alive?")
     await page.locator("#ask-button").click()
+    asked.append(await press(page, "yes"))  # the page allows yes, no, sometimes: one button each
     await page.locator("#history li").first.wait_for(timeout=10000)
     game = await idle(page)
     assert (game["history"][0]["answer"], game["history"][0]["answeredBy"]) == ("yes", "model")
 
-    kinds = [kind for kind, _message, _default in dialogs]
-    assert kinds == ["prompt", "prompt", "prompt"]
-    for _kind, message, _default in dialogs:
-        assert message.startswith("Built-in model stand-in (test, not an AI).")
-    assert dialogs[2][2] == "yes" and "(one of: yes, no, sometimes)" in dialogs[2][1]
+    assert dialogs == []
+    for words in asked:
+        assert "Answer as the built-in model" in words and "this stand-in is not an AI" in words
+    assert "The page allows only these answers:" in asked[2]
     assert console == []

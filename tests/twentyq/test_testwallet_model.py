@@ -7,20 +7,23 @@ plays from the catalog.
 
 import pytest
 
+from tests.testwallet.panel import press
 from tests.testwallet.relay.model_double import MODEL
-from tests.twentyq.conftest import Player, ai_move_shown, answer_pending, idle, new_game, state, use_way
+from tests.twentyq.conftest import Player, ai_move_shown, answer_pending, answering, idle, new_game, state
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
 
 async def open_by_hand(page, server):
-    """Open the game with the stand-ins on and answer through AI Wallet's stand-in (approved in its confirm)."""
+    """Open the game with the stand-ins on and answer through AI Wallet's stand-in (approved in its panel)."""
     page.problems = []
     page.on("pageerror", lambda error: page.problems.append(str(error)))
-    page.on("dialog", lambda dialog: dialog.accept())
+    page.on("dialog", lambda dialog: page.problems.append(f"a native {dialog.type} dialog"))
     await page.goto(server.url + "/twentyq/?testwallet=1")
     await page.locator("#ways[data-ready='true'] button[data-way='aiwallet']").wait_for(timeout=5000)
-    return await use_way(page, "aiwallet")
+    await page.locator("#ways button[data-way='aiwallet']").click()
+    await press(page, "Approve")
+    return await answering(page, "aiwallet", timeout=10000)
 
 
 async def test_model_server_asks_a_question_through_the_relay(page, model_server, model):
@@ -74,10 +77,12 @@ async def test_model_server_answers_the_extension_stand_ins_text_generate_throug
 ):
     page.problems = []
     page.on("pageerror", lambda error: page.problems.append(str(error)))
-    page.on("dialog", lambda dialog: dialog.accept())
+    page.on("dialog", lambda dialog: page.problems.append(f"a native {dialog.type} dialog"))
     await page.goto(model_server.url + "/twentyq/?testwallet=1")
     await page.locator("#ways[data-ready='true'] button[data-way='extension']").wait_for(timeout=5000)
-    await use_way(page, "extension")
+    await page.locator("#ways button[data-way='extension']").click()
+    await press(page, "Allow")
+    await answering(page, "extension", timeout=10000)
     await new_game(page, "site-thinks")
     model.reply("Yes.")
     await page.locator("#question").fill("Is it alive?")

@@ -18,6 +18,7 @@ from testwallet._driver import (
     check_target,
     frame_origin,
     origin_of,
+    panel_path,
     pulse,
     refuse_test_kind,
     stub_path,
@@ -174,8 +175,8 @@ class AiWalletStub(Answers):
         return {BINDING: self._on_call}
 
     def init_scripts(self) -> list[Path]:
-        """Return the paths of the scripts ``install`` adds to every document, in order."""
-        return [script_path()]
+        """Return the paths of the scripts ``install`` adds to every document, in order (the panel first)."""
+        return [panel_path(), script_path()]
 
     async def aclose(self) -> None:
         """End every pending wait of the pages: the test is over."""
