@@ -1,13 +1,18 @@
 """
 The relay's views. Each refuses, in this order: DEBUG off (404, as if it did not
-exist), another site (Sec-Fetch-Site, Origin: 403), another browser (the relay
-token the base template gave this browser's pages: 403), a body over its bound
-(413). Django's CSRF middleware has refused a request without the page's CSRF
-token before that.
+exist), a client not on this machine (403: the client's address, and every
+address a proxy forwarded, must be loopback), another site (Sec-Fetch-Site,
+Origin: 403), another browser (the relay token the base template gave this
+browser's pages: 403), a body over its bound (413). Django's CSRF middleware has
+refused a request without the page's CSRF token before that.
+
+Loopback only, because the other checks stop only a browser: a script sets
+``Origin`` and ``Sec-Fetch-Site`` as it likes and copies the token from the page.
 """
 
 import base64
 import binascii
+import ipaddress
 import json
 from collections.abc import AsyncIterator, Iterable
 from typing import Any
@@ -35,6 +40,8 @@ async def _refusal(request: HttpRequest, max_bytes: int) -> JsonResponse | None:
     """Return the response that refuses this request, or None when the relay may serve it."""
     if not settings.DEBUG:
         raise Http404("The test-wallet relay exists only with DEBUG on")
+    if not _from_this_machine(request):
+        return _error("The test-wallet relay serves only a browser on this machine (loopback)", 403)
     own = f"{request.scheme}://{request.get_host()}"
     fetch_site = request.headers.get("Sec-Fetch-Site", "same-origin")
     if fetch_site != "same-origin" or request.headers.get("Origin") != own:
@@ -50,6 +57,18 @@ async def _refusal(request: HttpRequest, max_bytes: int) -> JsonResponse | None:
     if length > max_bytes:
         return _error(f"The request is {length} bytes; the test-wallet relay takes at most {max_bytes}", 413)
     return None
+
+
+def _from_this_machine(request: HttpRequest) -> bool:
+    """Return True when the client and every address a proxy forwarded for it are loopback addresses."""
+    # A client may write its own X-Forwarded-For, but a proxy appends the address it saw: a
+    # client elsewhere is in the list however it starts.
+    forwarded = request.headers.get("X-Forwarded-For", "")
+    addresses = [request.META.get("REMOTE_ADDR", ""), *filter(None, map(str.strip, forwarded.split(",")))]
+    try:
+        return all(ipaddress.ip_address(address).is_loopback for address in addresses)
+    except ValueError:  # not an address (a unix socket's "", a proxy's "unknown")
+        return False
 
 
 def _json_body(request: HttpRequest) -> dict[str, Any]:

@@ -163,6 +163,27 @@ async def test_another_origin_is_refused(visitor, model, headers):
     assert model.chats() == []
 
 
+@pytest.mark.parametrize(
+    "forwarded", ["203.0.113.5", "127.0.0.1, 203.0.113.5", "203.0.113.5, 127.0.0.1", "unknown"]
+)
+async def test_a_client_a_proxy_forwarded_from_elsewhere_is_refused(visitor, model, forwarded):
+    response = await visitor.chat(ask("hello"), **{"X-Forwarded-For": forwarded})
+    assert response.status_code == 403 and "loopback" in response.text
+    assert model.chats() == []
+
+
+def test_a_client_address_not_on_this_machine_is_refused(settings):
+    from django.test import RequestFactory
+
+    from testwallet.relay.views import _from_this_machine
+
+    factory = RequestFactory()
+    assert _from_this_machine(factory.post("/", REMOTE_ADDR="127.0.0.1"))
+    assert _from_this_machine(factory.post("/", REMOTE_ADDR="::1"))
+    assert not _from_this_machine(factory.post("/", REMOTE_ADDR="192.0.2.7"))
+    assert not _from_this_machine(factory.post("/", REMOTE_ADDR=""))
+
+
 async def test_request_without_the_csrf_token_is_refused(visitor, model):
     response = await visitor.chat(ask("hello"), **{"X-CSRFToken": None})
     assert response.status_code == 403
