@@ -177,7 +177,7 @@ async def _run_calls(per_wallet, inflight, call):
         .exclude(wallet__name=IDLE_NAME)
         .values_list("pk", flat=True)
     ]
-    latencies, failures = [], 0
+    latencies, failures, kinds = [], 0, {}
 
     async def wallet(pk):
         left = per_wallet
@@ -189,8 +189,9 @@ async def _run_calls(per_wallet, inflight, call):
                 started = time.perf_counter()
                 try:
                     output = await call_wallet(pk, call["skill"], call["input"], call["params"], timeout=20)
-                except WalletCallError:  # not answered: the call's outcome, counted as a failure
+                except WalletCallError as error:  # not answered: the call's outcome, counted as a failure
                     output = None
+                    kinds[type(error).__name__] = kinds.get(type(error).__name__, 0) + 1
                 if output is None:
                     failures += 1
                 else:
@@ -210,6 +211,7 @@ async def _run_calls(per_wallet, inflight, call):
         "wallets": len(pairings),
         "calls": len(latencies),
         "failures": failures,
+        "kinds": kinds,  # the failures by outcome (byoa.exceptions), None counted as neither
         "elapsed": elapsed,
         "p50": at(0.5),
         "p99": at(0.99),
@@ -518,6 +520,7 @@ class Target:
             # Per call made: a call that failed (None) cost CPU too; its latency is left out.
             "cpu_us": cpu / made * 1e6,
             "failed": result["failures"],
+            "kinds": result.get("kinds", {}),
             "rate": made / result["elapsed"],
             "p50": result["p50"] * 1e3,
             "p99": result["p99"] * 1e3,
@@ -618,6 +621,7 @@ async def _main(args):
     )
     _print_table(results, names, args)
     _print_bound(results, names, args)
+    _print_failures(results, names, args)
     if args.idle:
         print(f"memory per idle wallet ({args.idle} connected, RSS of the server's processes):")
         for name, result in results.items():
@@ -660,6 +664,19 @@ def _print_table(results, names, args):
                 f"{sum(r.get('failed', 0) for r in rows):<8}"
                 + (_spread([r["redis"] for r in rows], 1) if rows[0].get("redis") is not None else "")
             )
+
+
+def _print_failures(results, names, args):
+    """Say how the calls that failed ended (byoa.exceptions' class), where any did."""
+    for name in names:
+        for key in [*args.wallets, *(["idle_calls"] if args.idle else [])]:
+            kinds = {}
+            for row in results[name][key]:
+                for kind, count in row.get("kinds", {}).items():
+                    kinds[kind] = kinds.get(kind, 0) + count
+            if kinds:
+                listed = ", ".join(f"{kind} {count}" for kind, count in sorted(kinds.items()))
+                print(f"failed calls on {name} at W = {key}: {listed}")
 
 
 def _print_bound(results, names, args):
