@@ -639,7 +639,7 @@ async def _main(args):
 def _print_table(results, names, args):
     header = (
         f"{'configuration':<36}{'W':>7}  {'CPU us/call':<20}{'vs plain':<15}{'x node':<20}{'calls/s':<20}"
-        f"{'p50 ms':<22}{'p99 ms':<24}{'failed':<8}{'Redis cmds/call' if args.two_processes else ''}"
+        f"{'p50 ms':<25}{'p99 ms':<27}{'failed':<8}{'Redis cmds/call' if args.two_processes else ''}"
     )
     print(header)
     node = results["node"]
@@ -660,7 +660,7 @@ def _print_table(results, names, args):
             print(
                 f"{name:<36}{label:>7}  {_spread(cpu):<20}{versus:<15}{ratio:<20}"
                 f"{_spread([r['rate'] for r in rows]):<20}"
-                f"{_spread([r['p50'] for r in rows], 2):<22}{_spread([r['p99'] for r in rows], 2):<24}"
+                f"{_spread([r['p50'] for r in rows], 2):<25}{_spread([r['p99'] for r in rows], 2):<27}"
                 f"{sum(r.get('failed', 0) for r in rows):<8}"
                 + (_spread([r["redis"] for r in rows], 1) if rows[0].get("redis") is not None else "")
             )
