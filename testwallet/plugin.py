@@ -127,7 +127,9 @@ def daphne_server(
         # would migrate and load data into the developer's own database.
         check_own_database(server)
     except Misconfigured as error:
-        pytest.fail(str(error), pytrace=False)
+        # From None: a plain pytest.fail() here chained to the error, and pytest printed the
+        # message twice, around "During handling of the above exception".
+        raise pytest.fail.Exception(str(error), pytrace=False) from None
     request.config.stash[_SERVER_KEY] = server
     with server:
         yield server
