@@ -50,7 +50,11 @@ for issue 26: docs/explanation/performance.md), with no second codec.
 - The reader survives Redis going away: it reconnects with a backoff of at
   most ``MAX_BACKOFF`` seconds and subscribes again; it pings an idle
   subscription every ``IDLE_PING_SECONDS`` so that a Redis gone silent is
-  noticed too. Writes that fail end their calls at once (the caller gets None).
+  noticed too. When its subscription breaks, the calls this process waits on
+  end at once (their events may have been published while nobody read) and
+  the writer takes a new connection for its next batch. A batch whose write
+  fails is written once more on a new connection; should that fail too, its
+  calls end at once (the caller gets None).
 """
 
 from __future__ import annotations
@@ -203,6 +207,7 @@ class _Writer:
         self._done: asyncio.Future[list[int]] | None = None  # the counts of the batch being gathered
         self._wanted = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._stale = False  # set when the reader lost Redis: the next batch goes on a new connection
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._write_forever(), name="byoa-redis-writer")
@@ -214,6 +219,10 @@ class _Writer:
         self._finish(self._batch, self._done)
         self._batch, self._done = [], None
         return task
+
+    def reset(self) -> None:
+        """Write the next batch on a new connection (Redis went away: the one held may be dead)."""
+        self._stale = True
 
     def publish(self, channel: str, payload: bytes) -> tuple[asyncio.Future[list[int]], int]:
         """Queue a PUBLISH; return (the future of its batch's reader counts, its index in the batch)."""
@@ -233,13 +242,29 @@ class _Writer:
                 self._batch, self._done = [], None
                 if done is None:
                     continue
-                if connection is None:
-                    connection = _new_connection(self.pool)
-                try:
-                    counts = await self._publish(connection, batch)
-                except Exception as exc:  # redis-py's ConnectionError ...: the next batch connects again
-                    logger.warning("BYOA could not write to Redis (%s)", type(exc).__name__)
+                if self._stale and connection is not None:
                     await connection.disconnect(nowait=True)
+                    connection = None
+                self._stale = False
+                counts = None
+                # Twice at most: a connection that died with Redis fails the first write, and a new
+                # one gets the batch through (Redis restarted) or fails too (Redis away: give up now).
+                for attempt in (1, 2):
+                    if connection is None:
+                        connection = _new_connection(self.pool)
+                    try:
+                        counts = await self._publish(connection, batch)
+                        break
+                    except Exception as exc:  # redis-py's ConnectionError, TimeoutError ...
+                        logger.log(
+                            logging.WARNING if attempt == 2 else logging.INFO,
+                            "BYOA could not write to Redis (%s)%s",
+                            type(exc).__name__,
+                            "" if attempt == 2 else "; trying once more on a new connection",
+                        )
+                        await connection.disconnect(nowait=True)
+                        connection = None
+                if counts is None:
                     counts = [FAILED_WRITE] * len(batch)
                 if not done.done():
                     done.set_result(counts)
@@ -440,9 +465,23 @@ class RedisTransport:
                     "BYOA inbox could not be read (%s); trying again",
                     type(exc).__name__,
                 )
+                self._lost_redis()
             finally:
                 await connection.disconnect(nowait=True)
             await asyncio.sleep(min(MAX_BACKOFF, 0.05 * 2**failures))
+
+    def _lost_redis(self) -> None:
+        """Called when the inbox's subscription broke: what was published to it meanwhile is lost.
+
+        The calls this process waits on end now (their events may be among the
+        lost), not at their deadlines, and the writer's connection, likely dead
+        with the same Redis, is replaced before its next batch.
+        """
+        if self._writer is not None:
+            self._writer.reset()
+        waiting, self._waiting = self._waiting, {}
+        for reply in waiting.values():
+            reply.put(events.FAILED)
 
     async def _read_subscription(self, connection: Connection) -> None:
         pinged = False
