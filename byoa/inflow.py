@@ -10,8 +10,8 @@ hello is closed after reading a few KiB, and nothing of it is parsed past that.
 
 After the hello the wallet may send frames of up to ``BYOA["MAX_FRAME_BYTES"]``
 (the spec's 4 MB), but not without end: the allowance holds two such frames,
-refills at one such frame a second, and each call sent to the wallet adds one
-(the room for its result). A wallet that answers its calls never meets the
+refills at one such frame every ten seconds, and each call sent to the wallet
+adds one (the room for its result). A wallet that answers its calls never meets the
 bound; one that floods is closed within a few frames, whatever its server
 queues meanwhile.
 """
@@ -26,7 +26,7 @@ __all__ = ["Inflow"]
 
 # After the hello: the allowance's room and refill, in frames of the largest size.
 BURST_FRAMES = 2
-REFILL_FRAMES_PER_SECOND = 1.0
+REFILL_FRAMES_PER_SECOND = 0.1
 
 
 class Inflow:

@@ -384,7 +384,7 @@ async def test_a_paired_wallet_that_floods_is_closed_with_4009(wallet_socket, se
     frame = json.dumps({"type": "ping", "pad": "x" * 9_000})
     for _ in range(2):  # two frames of the largest size at once are allowed
         await communicator.send_to(text_data=frame)
-    # A flood sends faster than the allowance refills (one frame a second): the next ones do not fit.
+    # A flood sends faster than the allowance refills (a frame every 10 s): the next ones do not fit.
     for _ in range(3):
         await communicator.send_to(text_data=frame)
     assert await close_code(communicator) == 4009

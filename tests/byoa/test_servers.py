@@ -158,7 +158,7 @@ async def test_a_paired_wallet_that_floods_gets_close_4009_on_the_wire(server, b
     ws = await paired_socket(server, browser)
     frame = PAD + "x" * (FOUR_MB - len(PAD) - 2) + '"}'
     with contextlib.suppress(websockets.ConnectionClosed):
-        for _ in range(4):  # twice the allowance at once
+        for _ in range(12):  # the allowance is two and refills one every 10 s: closed well before 12
             await ws.send(frame)
     assert await closed_with(ws) == 4009
     assert (held := await until_not_live(browser, bound=30.0)) is None, f"{held}\n{server.output()[-3000:]}"
