@@ -84,6 +84,7 @@ Caveats
 
 import asyncio
 import inspect
+import json
 from collections import defaultdict, deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass
@@ -121,13 +122,22 @@ __all__ = [
     "rules_path",
     "script_path",
     "script_paths",
+    "skills_path",
 ]
 
 #: The Playwright binding through which byoa.js asks the test.
 BINDING = "__testwalletByoa"
 
-#: The skills the wallet 0.1 serves (specs/byoa-sites.md).
-WALLET_SKILLS = ("audio.transcribe", "text.generate")
+#: The skill table (frontend/testwallet/skills.json, shipped beside this module): each skill the
+#: stand-in serves with its input, params, output and default answer, read by byoa.js and the Node
+#: driver too.
+SKILLS: dict[str, dict[str, Any]] = json.loads((Path(__file__).parent / "skills.json").read_text())["skills"]
+
+#: The skills the stand-in serves (specs/byoa-sites.md), as the table declares them.
+WALLET_SKILLS = tuple(SKILLS)
+
+#: The Python type of each output field type the table names.
+OUTPUT_TYPES: dict[str, type] = {"string": str}
 
 #: The wallet's answer to a request (byoa.js's WalletAnswer): ``quiet`` shows no window at all.
 Decision = Literal["allow", "decline", "block", "no-answer", "no-wallet", "quiet"]
@@ -168,10 +178,15 @@ def clip_path() -> Path:
     return stub_path("byoa-clip.js")
 
 
+def skills_path() -> Path:
+    """Return the path of the skill table as the stub loads it, ``frontend/testwallet/byoa-skills.js``."""
+    return stub_path("byoa-skills.js")
+
+
 def script_paths() -> list[Path]:
-    """Return the stub's scripts in the order a page loads them: the panel, clip reading, manifest rules,
-    the stub."""
-    return [panel_path(), clip_path(), rules_path(), script_path()]
+    """Return the stub's scripts in the order a page loads them: the panel, clip reading, the skill table,
+    manifest rules, the stub."""
+    return [panel_path(), clip_path(), skills_path(), rules_path(), script_path()]
 
 
 class _Failed:
@@ -507,8 +522,10 @@ def _check_output(skill: object, output: object) -> None:
             f"an output of {skill} must be a dict such as {{'text': '...'}} or FAILED; got {output!r}"
         )
     body = output.get("output", output)
-    if skill in WALLET_SKILLS and not (isinstance(body, dict) and isinstance(body.get("text"), str)):
-        raise TypeError(f"an output of {skill} is {{'text': <str>}} (specs/byoa-sites.md); got {output!r}")
+    shape = SKILLS[skill]["output"] if isinstance(skill, str) and skill in SKILLS else {}
+    if not (isinstance(body, dict) and all(isinstance(body.get(k), OUTPUT_TYPES[t]) for k, t in shape.items())):
+        fields = ", ".join(f"'{k}': <{t}>" for k, t in shape.items())
+        raise TypeError(f"an output of {skill} is {{{fields}}} (specs/byoa-sites.md); got {output!r}")
 
 
 @wallet_fixture

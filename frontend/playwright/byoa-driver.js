@@ -6,21 +6,34 @@
  * (origins, the click, the manifest, the limits); this driver only answers for the visitor (the
  * consent window) and the models (each call's output), and logs what the page asked and received.
  */
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_TIMEOUT_MS, Pulse, ScriptError, checkConsent, frameOrigin, waitUntil } from './driver.js';
 
 /** The Playwright binding through which byoa.js asks the test. */
 export const BINDING = '__testwalletByoa';
 
-/** The stub's clip reading, its manifest rules and the stub, to add as init scripts in this order. */
+/**
+ * The test wallet's panel, the stub's clip reading, its skill table, its manifest rules and the
+ * stub, to add as init scripts in this order.
+ */
 export const SCRIPT_PATHS = [
+  fileURLToPath(new URL('../testwallet/panel.js', import.meta.url)),
   fileURLToPath(new URL('../testwallet/byoa-clip.js', import.meta.url)),
+  fileURLToPath(new URL('../testwallet/byoa-skills.js', import.meta.url)),
   fileURLToPath(new URL('../testwallet/byoa-manifest.js', import.meta.url)),
   fileURLToPath(new URL('../testwallet/byoa.js', import.meta.url)),
 ];
 
-/** The skills the wallet 0.1 serves (specs/byoa-sites.md). */
-const WALLET_SKILLS = ['audio.transcribe', 'text.generate'];
+/**
+ * The skill table (testwallet/skills.json): each skill the stub serves, with its input, params,
+ * output and default answer, as byoa.js and testwallet/extension.py read it.
+ * @type {Record<string, { input: string, params: Record<string, string>, output: Record<string, string>, default: string }>}
+ */
+export const SKILLS = JSON.parse(readFileSync(new URL('../testwallet/skills.json', import.meta.url), 'utf8')).skills;
+
+/** The skills the stub serves (specs/byoa-sites.md), as the table declares them. */
+const WALLET_SKILLS = Object.keys(SKILLS);
 
 /** A scripted output that makes the call fail (the page gets `{ ok: false }`). */
 export const FAILED = Object.freeze({ failed: true });
@@ -281,7 +294,9 @@ function checkOutput(skill, output) {
   if (output === null || typeof output !== 'object') {
     throw new TypeError(`an output of ${skill} is an object such as { text: '...' } or FAILED; got ${JSON.stringify(output)}`);
   }
-  if (WALLET_SKILLS.includes(skill) && typeof (/** @type {any} */ (output)).text !== 'string') {
-    throw new TypeError(`an output of ${skill} is { text: <string> } (specs/byoa-sites.md); got ${JSON.stringify(output)}`);
+  const shape = Object.entries(SKILLS[skill]?.output ?? {});
+  if (!shape.every(([name, type]) => typeof (/** @type {any} */ (output))[name] === type)) {
+    const fields = shape.map(([name, type]) => `${name}: <${type}>`).join(', ');
+    throw new TypeError(`an output of ${skill} is { ${fields} } (specs/byoa-sites.md); got ${JSON.stringify(output)}`);
   }
 }

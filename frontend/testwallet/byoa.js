@@ -49,12 +49,8 @@
   const BINDING = '__testwalletByoa';
   /** "no answer in 120 seconds" is a "no". */
   const CONSENT_TIMEOUT_MS = 120_000;
-  /** audio.transcribe takes clips "up to 15 seconds". */
-  const SKILL_MAX_CLIP_SECONDS = 15;
   /** The window of maxCallsPerMinute (the library's RATE_WINDOW_MS). */
   const RATE_WINDOW_MS = 60_000;
-  /** The skills the wallet 0.1 serves. */
-  const WALLET_SKILLS = ['audio.transcribe', 'text.generate'];
   /** Calls in flight when the manifest sets no maxParallelCalls ("the wallet's default is 8"). */
   const DEFAULT_PARALLEL_CALLS = 8;
   /** How long a grant lasts unless the test says otherwise (not in the spec: our choice). */
@@ -90,6 +86,27 @@
   if (!CLIP) throw new Error('testwallet byoa: load byoa-clip.js before byoa.js');
   delete (/** @type {any} */ (window)).__testwalletByoaClip;
   const { clipSeconds, decodeBase64 } = CLIP;
+
+  // -- The skills (frontend/testwallet/skills.json, through byoa-skills.js) ---------
+  // The one table of the skills the wallet serves, their input, params, output and default
+  // answer; loaded right before this script and taken the same way.
+  /**
+   * @typedef {{ input: 'audio' | 'messages', params: Record<string, string>, output: Record<string, string>,
+   *   default: string, maxClipSeconds?: number, models?: boolean }} Skill
+   * @type {Record<string, Skill> | undefined}
+   */
+  const TABLE = Reflect.get(window, '__testwalletByoaSkills');
+  if (!TABLE) throw new Error('testwallet byoa: load byoa-skills.js before byoa.js');
+  const SKILLS = TABLE;
+  delete (/** @type {any} */ (window)).__testwalletByoaSkills;
+  /** The skills the wallet serves. */
+  const WALLET_SKILLS = Object.keys(SKILLS);
+  /** Whether a value has a parameter type of the table. @type {Record<string, (value: unknown) => boolean>} */
+  const PARAM_TYPES = {
+    string: (value) => typeof value === 'string',
+    positiveInteger: (value) => Number.isInteger(value) && /** @type {number} */ (value) >= 1,
+    strings: (value) => Array.isArray(value) && value.every((item) => typeof item === 'string'),
+  };
   /**
    * The site's relay to a model (relay.js), when this page has one.
    * @type {{ scripted: boolean, transcribes: boolean,
@@ -178,7 +195,7 @@
       const ticked = answer.skills == null || answer.skills.includes(skill);
       let serves = WALLET_SKILLS.includes(skill) && available.skills.includes(skill);
       /** @type {number | undefined} */ let count;
-      if (serves && skill === 'text.generate') {
+      if (serves && SKILLS[skill].models) {
         // specs/byoa-sites.md: a "models" block asks for several models; the grant lists them as m1, m2...
         const asked = isObject(entry.models) && Number.isInteger(entry.models.count) && entry.models.count >= 1
           ? entry.models.count : null;
@@ -233,24 +250,21 @@
    */
   function checkInput(skill, input, params, state) {
     const { manifest, grant } = state;
+    const declared = SKILLS[skill];
     if (params.model != null && !(grant.models ?? []).includes(params.model)) return { refused: 'model-not-granted' };
-    if (skill === 'audio.transcribe') {
+    /** @type {Record<string, unknown>} */
+    let summary;
+    if (declared.input === 'audio') {
       const audio = field(input, 'audio');
       if (!isObject(audio) || audio.mime !== 'audio/wav') return { refused: 'audio-invalid' };
       const bytes = decodeBase64(audio.base64);
       const seconds = bytes === null ? null : clipSeconds(bytes);
       if (bytes === null || seconds === null) return { refused: 'audio-invalid' };
-      const summary = { audio: { mime: audio.mime, bytes: bytes.length, clipSeconds: seconds } };
-      const max = Math.min(limit(manifest, 'maxClipSeconds') ?? SKILL_MAX_CLIP_SECONDS, SKILL_MAX_CLIP_SECONDS);
+      summary = { audio: { mime: audio.mime, bytes: bytes.length, clipSeconds: seconds } };
+      const most = declared.maxClipSeconds ?? Infinity;
+      const max = Math.min(limit(manifest, 'maxClipSeconds') ?? most, most);
       if (seconds > max) return { refused: 'clip-too-long' };
-      const languages = field(manifest.skills[skill], 'languages');
-      if (params.language != null) {
-        if (typeof params.language !== 'string') return { refused: 'params-invalid' };
-        if (Array.isArray(languages) && !languages.includes(params.language)) return { refused: 'language-not-declared' };
-      }
-      return { summary, params };
-    }
-    if (skill === 'text.generate') {
+    } else if (declared.input === 'messages') {
       const messages = field(input, 'messages');
       const fine = Array.isArray(messages) && messages.length > 0 && messages.every(
         (m) => isObject(m) && typeof m.role === 'string' && typeof m.content === 'string');
@@ -258,19 +272,22 @@
       const textChars = messages.reduce((sum, m) => sum + codePoints(m.content), 0);
       const maxText = limit(manifest, 'maxTextChars');
       if (maxText !== undefined && textChars > maxText) return { refused: 'text-too-long' };
-      if (params.maxTokens != null && !(Number.isInteger(params.maxTokens) && params.maxTokens >= 1)) {
-        return { refused: 'params-invalid' };
-      }
-      if (params.choices != null && !(Array.isArray(params.choices) && params.choices.every((c) => typeof c === 'string'))) {
-        return { refused: 'params-invalid' };
-      }
-      const cap = limit(manifest, 'maxAnswerTokens');
-      if (cap !== undefined && Number.isInteger(cap)) {
-        params = { ...params, maxTokens: Math.min(params.maxTokens ?? cap, cap) };
-      }
-      return { summary: { messages: messages.length, textChars }, params };
+      summary = { messages: messages.length, textChars };
+    } else {
+      return { refused: 'skill-not-served' };
     }
-    return { refused: 'skill-not-served' };
+    for (const [name, type] of Object.entries(declared.params)) {
+      if (params[name] != null && !PARAM_TYPES[type]?.(params[name])) return { refused: 'params-invalid' };
+    }
+    const languages = field(manifest.skills[skill], 'languages');
+    if (declared.params.language && params.language != null && Array.isArray(languages) && !languages.includes(params.language)) {
+      return { refused: 'language-not-declared' };
+    }
+    const cap = limit(manifest, 'maxAnswerTokens');
+    if (declared.params.maxTokens && cap !== undefined && Number.isInteger(cap)) {
+      params = { ...params, maxTokens: Math.min(params.maxTokens ?? cap, cap) };
+    }
+    return { summary, params };
   }
 
   /**
@@ -381,27 +398,40 @@
    * @returns {Promise<Record<string, unknown> | null>}
    */
   async function defaultOutput(skill, input, params, summary) {
-    const relayed = binding() === null && RELAY !== null
-      && (skill === 'text.generate' || (skill === 'audio.transcribe' && RELAY.transcribes));
+    const kind = SKILLS[skill].input;
+    const relayed = binding() === null && RELAY !== null && (kind === 'messages' || (kind === 'audio' && RELAY.transcribes));
     if (relayed) {
       try {
-        const text = skill === 'text.generate' ? await RELAY.generate(input, params) : await RELAY.transcribe(input, params);
+        const text = kind === 'messages' ? await RELAY.generate(input, params) : await RELAY.transcribe(input, params);
         return { text };
       } catch (error) {
         console.warn('testwallet byoa: the relay failed; the call answers { ok: false }:', String(error));
         return null;
       }
     }
-    if (skill === 'audio.transcribe') {
-      const labelled = `(test wallet) audio of ${summary.audio.clipSeconds.toFixed(1)} s`;
-      if (binding() !== null) return { text: labelled };
+    const labelled = labelledDefault(skill, input, summary);
+    if (kind === 'audio' && binding() === null) {
       // Alone, a person is trying a voice page by hand: the stand-in cannot hear, so it asks.
       const said = await askWhatWasSaid(summary.audio.clipSeconds);
       return { text: said || labelled };
     }
-    const users = input.messages.filter((/** @type {any} */ m) => m.role === 'user');
-    const prompt = (users.length ? users[users.length - 1] : input.messages[input.messages.length - 1]).content;
-    return { text: `(test wallet) ${prompt}` };
+    return { text: labelled };
+  }
+
+  /**
+   * The skill's default answer from the table, with the clip's seconds or the prompt filled in.
+   * @param {string} skill
+   * @param {Record<string, any>} input
+   * @param {Record<string, any>} summary
+   */
+  function labelledDefault(skill, input, summary) {
+    const users = Array.isArray(input.messages) ? input.messages.filter((/** @type {any} */ m) => m.role === 'user') : [];
+    const last = users.length ? users[users.length - 1] : input.messages?.[input.messages.length - 1];
+    const values = /** @type {Record<string, string>} */ ({
+      clipSeconds: summary.audio ? summary.audio.clipSeconds.toFixed(1) : '',
+      prompt: last ? last.content : '',
+    });
+    return SKILLS[skill].default.replace(/\{(\w+)\}/g, (_, name) => values[name] ?? '');
   }
 
   /**

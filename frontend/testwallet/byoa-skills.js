@@ -1,0 +1,32 @@
+// Written by `npm run build:skills` from skills.json: edit that file, not this one.
+// The test wallet's skill table for byoa.js, which takes window.__testwalletByoaSkills and removes it.
+(() => {
+  'use strict';
+  const skills = {
+    "audio.transcribe": {
+      "input": "audio",
+      "maxClipSeconds": 15,
+      "params": {
+        "language": "string"
+      },
+      "output": {
+        "text": "string"
+      },
+      "default": "(test wallet) audio of {clipSeconds} s"
+    },
+    "text.generate": {
+      "input": "messages",
+      "models": true,
+      "params": {
+        "maxTokens": "positiveInteger",
+        "choices": "strings",
+        "model": "string"
+      },
+      "output": {
+        "text": "string"
+      },
+      "default": "(test wallet) {prompt}"
+    }
+  };
+  Object.defineProperty(window, '__testwalletByoaSkills', { value: skills, configurable: true });
+})();
