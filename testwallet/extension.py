@@ -523,7 +523,9 @@ def _check_output(skill: object, output: object) -> None:
         )
     body = output.get("output", output)
     shape = SKILLS[skill]["output"] if isinstance(skill, str) and skill in SKILLS else {}
-    if not (isinstance(body, dict) and all(isinstance(body.get(k), OUTPUT_TYPES[t]) for k, t in shape.items())):
+    if not (
+        isinstance(body, dict) and all(isinstance(body.get(k), OUTPUT_TYPES[t]) for k, t in shape.items())
+    ):
         fields = ", ".join(f"'{k}': <{t}>" for k, t in shape.items())
         raise TypeError(f"an output of {skill} is {{{fields}}} (specs/byoa-sites.md); got {output!r}")
 
