@@ -7,7 +7,7 @@ class BookshopConfig(AppConfig):
     verbose_name = "Bookshop demo"
     # What the home page lists (sites/home/demos.py).
     demo_title = "Bookshop"
-    demo_description = "The visitor's AI (through AI Wallet) recommends books with the shop's own MCP tools."
+    demo_description = "Ask your own AI for a book: it searches this shop's shelves and fills your basket."
 
     def ready(self):
         from sites.bookshop import signals

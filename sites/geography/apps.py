@@ -7,8 +7,6 @@ class GeographyConfig(AppConfig):
     verbose_name = "Voice geography game"
     # What the home page lists (sites/home/demos.py).
     demo_title = "Voice geography game"
-    demo_description = (
-        "Answer out loud: the visitor's agent wallet turns speech into text (BYOA audio.transcribe)."
-    )
+    demo_description = "Name the country out loud: your own AI listens, and the site checks the answer."
     #: The page offers the BYOA direct link (the home page says how to try it).
     demo_direct_link = True

@@ -7,7 +7,9 @@ class TwentyQConfig(AppConfig):
     verbose_name = "Twenty Questions demo"
     # What the home page lists (sites/home/demos.py).
     demo_title = "Twenty Questions"
-    demo_description = "Play against the visitor's own model (BYOA text.generate, or AI Wallet chat)."
+    demo_description = (
+        "Think of something and your own AI asks yes or no questions, or guess what the site thinks of."
+    )
     #: The page offers the BYOA direct link (the home page says how to try it).
     demo_direct_link = True
 

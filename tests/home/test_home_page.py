@@ -40,3 +40,16 @@ async def test_home_page_finds_a_wallet_that_announces_itself(daphne_server, pag
     await page.locator("html[data-wallets-checked=true]").wait_for(timeout=5000)
     assert await page.locator('[data-wallet="aiwallet"] .status').text_content() == "found"
     assert await page.locator('[data-wallet="byoa"] .status').text_content() == "found"
+
+
+async def test_on_a_phone_the_first_demo_is_on_the_first_screen_in_plain_words(daphne_server, page):
+    await page.set_viewport_size({"width": 375, "height": 740})
+    await page.goto(daphne_server.url + "/")
+    first = await page.locator("ul.demos > li").first.bounding_box()
+    assert first["y"] < 740 / 2  # its title and words start in the upper half, not 1,050 px down
+    descriptions = await page.locator("ul.demos > li > p").all_text_contents()
+    assert len(descriptions) == 3
+    for words in ("MCP", "BYOA", "audio.transcribe", "text.generate"):
+        assert all(words not in text for text in descriptions), words
+    assert all("…" not in code for code in await page.locator("code").all_text_contents())
+    assert await page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
