@@ -44,7 +44,7 @@ from byoa import clock
 from byoa.conf import byoa_setting
 from byoa.models import Pairing, ServerProcess
 
-__all__ = ["ProcessRecords", "sweep"]
+__all__ = ["ProcessRecords", "is_beating", "sweep"]
 
 logger = logging.getLogger(__name__)
 
@@ -96,6 +96,34 @@ def _unregister(inbox: str) -> None:
     with transaction.atomic():
         _detach_process(inbox)
         ServerProcess.objects.filter(inbox=inbox).delete()
+
+
+# inbox -> (loop time it was read, whether its process was beating): read at most once a beat.
+_beating: dict[str, tuple[float, bool]] = {}
+
+
+async def is_beating(inbox: str) -> bool:
+    """Return True while the record of the process with this inbox is fresh (a caller's liveness watch).
+
+    A caller whose call that process acknowledged asks this once a beat while it
+    waits: a process that died after the acknowledgement stops beating, and
+    within ``BYOA["STALE_SECONDS"]`` its callers give up instead of waiting out
+    their deadlines. Answers are kept for a beat, so that many callers waiting
+    on one process cost one query a beat.
+    """
+    loop = asyncio.get_running_loop()
+    read_at, beating = _beating.get(inbox, (-1e9, True))
+    if loop.time() - read_at < byoa_setting("BEAT_SECONDS"):
+        return beating
+    try:
+        beating = await ServerProcess.objects.filter(inbox=inbox, beat_at__gte=_cutoff()).aexists()
+    except Exception as exc:  # the database is away: say nothing new (the deadline still ends the call)
+        logger.warning("BYOA could not read a process's record (%s)", type(exc).__name__)
+        return beating
+    if len(_beating) > 1024:  # processes come and go: forget what is old rather than grow
+        _beating.clear()
+    _beating[inbox] = (loop.time(), beating)
+    return beating
 
 
 class ProcessRecords:

@@ -19,7 +19,10 @@ layer's ``channel_capacity`` option, as this project's settings do for Redis.
 The inbox acknowledges each call at once (``events.ACCEPTANCE``), before the
 connection sends it to its wallet: a caller that hears nothing within the
 acceptance window of its deadline (``byoa.deadlines``) knows that the process
-is gone. The reader survives channel-layer errors (Redis restarting, say): it
+is gone. After the acknowledgement the caller looks at that process's record
+once a beat (``byoa.processes.is_beating``): a process that dies mid-call ends
+its callers' waits within ``BYOA["STALE_SECONDS"]``, not at their deadlines.
+The reader survives channel-layer errors (Redis restarting, say): it
 tries again with a backoff of at most ``MAX_BACKOFF`` seconds.
 
 Every event carries a MAC (``byoa.signing``, a key derived from
@@ -45,7 +48,9 @@ from channels.exceptions import ChannelFull
 from channels.layers import get_channel_layer
 
 from byoa import events
+from byoa.conf import byoa_setting
 from byoa.events import NoticeEvent, ReplyEvent
+from byoa.processes import is_beating
 from byoa.signing import sign_event, verified_event
 
 if TYPE_CHECKING:
@@ -160,11 +165,12 @@ class ChannelReply:
     ``receive`` waits no longer than the deadline's acceptance window.
     """
 
-    __slots__ = ("acknowledged", "channel", "layer", "unacknowledged")
+    __slots__ = ("acknowledged", "channel", "layer", "process", "unacknowledged")
 
-    def __init__(self, layer: ChannelLayer, channel: str) -> None:
+    def __init__(self, layer: ChannelLayer, channel: str, process: str = "") -> None:
         self.layer = layer
         self.channel = channel
+        self.process = process  # the inbox of the connection's process, watched once it acknowledged
         self.acknowledged = False
         self.unacknowledged = False  # set when receive gave up for want of the acknowledgement
 
@@ -197,9 +203,17 @@ class ChannelReply:
             if remaining <= 0:
                 self.unacknowledged = deadline.ends_unacknowledged(self.acknowledged)
                 return None
+            # Once acknowledged, a beat at a time: the process may die after its acknowledgement.
+            watched = self.acknowledged and bool(self.process)
+            wait = min(remaining, byoa_setting("BEAT_SECONDS")) if watched else remaining
             try:
-                event = await asyncio.wait_for(self.layer.receive(self.channel), remaining)
+                event = await asyncio.wait_for(self.layer.receive(self.channel), wait)
             except TimeoutError:
+                if wait < remaining:
+                    if await is_beating(self.process):
+                        continue
+                    self.unacknowledged = True  # gone after all: the caller takes its process for dead
+                    return None
                 self.unacknowledged = deadline.ends_unacknowledged(self.acknowledged)
                 return None
             except Exception as exc:  # as in send: the call cannot end well, so it ends now
@@ -267,7 +281,7 @@ class ChannelLayerTransport:
     ) -> ChannelReply | None:
         """Send a call to the connection at ``address``; return where its outcome comes (None: not sent)."""
         layer = self.layer
-        reply = ChannelReply(layer, await layer.new_channel(CHANNEL_PREFIX))
+        reply = ChannelReply(layer, await layer.new_channel(CHANNEL_PREFIX), inbox_of(address))
         event = events.call(reply.channel, skill, params, body, deadline.remaining())
         try:
             channel, addressed_event = addressed(address, event)

@@ -71,8 +71,9 @@ import orjson
 from byoa import events
 from byoa.conf import byoa_setting
 from byoa.events import NoticeEvent, ReplyEvent
+from byoa.processes import is_beating
 from byoa.signing import seal, unseal
-from byoa.transport import CHANNEL_PREFIX, SEPARATOR, addressed
+from byoa.transport import CHANNEL_PREFIX, SEPARATOR, addressed, inbox_of
 
 if TYPE_CHECKING:
     from redis.asyncio import Connection, ConnectionPool
@@ -122,11 +123,12 @@ def _new_connection(pool: ConnectionPool) -> Connection:
 class RedisReply:
     """A call this process sent to another: the events the caller's inbox matched to it, in order."""
 
-    __slots__ = ("_events", "_waiter", "_waiting", "acknowledged", "call_id", "unacknowledged")
+    __slots__ = ("_events", "_waiter", "_waiting", "acknowledged", "call_id", "process", "unacknowledged")
 
-    def __init__(self, waiting: dict[int, RedisReply], call_id: int) -> None:
+    def __init__(self, waiting: dict[int, RedisReply], call_id: int, process: str = "") -> None:
         self._waiting = waiting  # the transport's, which this reply leaves when the call ends
         self.call_id = call_id
+        self.process = process  # the inbox of the connection's process, watched once it acknowledged
         self.acknowledged = False
         self.unacknowledged = False  # set when receive gave up for want of the acknowledgement
         # Lighter than an asyncio.Queue, which a call would build and drop each time.
@@ -161,8 +163,11 @@ class RedisReply:
                 self.unacknowledged = deadline.ends_unacknowledged(self.acknowledged)
                 self.close()
                 return None
+            # Once acknowledged, a beat at a time: the process may die after its acknowledgement.
+            watched = self.acknowledged and bool(self.process)
+            wait = min(remaining, byoa_setting("BEAT_SECONDS")) if watched else remaining
             waiter = self._waiter = loop.create_future()
-            timer = loop.call_later(remaining, _wake, waiter)
+            timer = loop.call_later(wait, _wake, waiter)
             try:
                 await waiter
             except BaseException:  # cancelled: the caller is gone, so is the call's entry
@@ -171,6 +176,10 @@ class RedisReply:
             finally:
                 timer.cancel()
                 self._waiter = None
+            if watched and not self._events and wait < remaining and not await is_beating(self.process):
+                self.unacknowledged = True  # gone after all: the caller takes its process for dead
+                self.close()
+                return None
 
 
 def _wake(waiter: asyncio.Future[None]) -> None:
@@ -391,7 +400,8 @@ class RedisTransport:
             return None
         channel, event = addressed(address, events.call("", skill, params, body, deadline.remaining()))
         call_id = _new_call_id(self._waiting)
-        reply = RedisReply(self._waiting, call_id)  # before the write: the result may come right after
+        # Before the write: the result may come right after.
+        reply = RedisReply(self._waiting, call_id, inbox_of(address))
         done, index = self._writer.publish(channel, _encode({**event, "reply": f"{self.inbox}#{call_id}"}))
         readers = (await done)[index]
         if readers == FAILED_WRITE:
