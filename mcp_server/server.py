@@ -5,17 +5,14 @@ The SDK validates arguments with pydantic, whose messages name pydantic
 internals and which ignores unknown keys. A model acts better on a message that
 says which argument is wrong and what is allowed, so each call is first checked
 with ``jsonschema`` against the exact schema ``tools/list`` advertised, and the
-advertised schema forbids keys it does not name. ``jsonschema-rs`` (compiled)
-answers first whether the arguments are valid at all, in about a microsecond
-against ``jsonschema``'s hundred; only invalid arguments go through
-``jsonschema`` for the message.
+advertised schema forbids keys it does not name. Each tool's validator is
+built once, on first use: the schemas never change while the server runs.
 """
 
 from collections.abc import Mapping
 from typing import Any
 
 import jsonschema
-import jsonschema_rs
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from django.db import close_old_connections
 from mcp.server import MCPServer
@@ -26,8 +23,8 @@ from mcp_types import CallToolResult, InputRequiredResult, Tool
 from mcp_server.conf import mcp_setting
 from mcp_server.registry import registrations
 
-#: Per tool name: the fast check of its arguments, and the validator that words the errors.
-Validators = dict[str, tuple[jsonschema_rs.Draft202012Validator, jsonschema.Draft202012Validator]]
+#: Per tool name: the validator of its arguments.
+Validators = dict[str, jsonschema.Draft202012Validator]
 
 
 class SiteMCPServer(MCPServer[Any]):
@@ -51,11 +48,9 @@ class SiteMCPServer(MCPServer[Any]):
         if found is None:
             known = ", ".join(sorted(validators))
             raise ToolError(f"There is no tool named {name!r}. The tools are: {known}.")
-        fast, validator = found
-        if not fast.is_valid(arguments):
-            problems = sorted(validator.iter_errors(arguments), key=lambda error: list(error.path))
-            if problems:
-                raise ToolError(f"Invalid arguments for {name}: " + "; ".join(map(_describe, problems)))
+        problems = sorted(found.iter_errors(arguments), key=lambda error: list(error.path))
+        if problems:
+            raise ToolError(f"Invalid arguments for {name}: " + "; ".join(map(_describe, problems)))
         # A tool call is this endpoint's request: its queries get a thread and a
         # database connection of their own, returned when it ends, as Django's
         # handler does for a view. Without that they would share one thread whose
@@ -70,10 +65,7 @@ class SiteMCPServer(MCPServer[Any]):
         # Built on first use: the schemas never change while the server runs.
         if not hasattr(self, "_validator_cache"):
             self._validator_cache = {
-                listed.name: (
-                    jsonschema_rs.Draft202012Validator(listed.input_schema),
-                    jsonschema.Draft202012Validator(listed.input_schema),
-                )
+                listed.name: jsonschema.Draft202012Validator(listed.input_schema)
                 for listed in await self.list_tools()
             }
         return self._validator_cache

@@ -39,6 +39,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+import django
 from whitenoise.storage import CompressedManifestStaticFilesStorage
 
 from ._minify import find_esbuild, minify_scripts, scripts_in
@@ -50,6 +51,8 @@ __all__ = ["MinifiedManifestStaticFilesStorage"]
 RELATIVE_URL = r"""(?P<matched>new URL\(["'](?P<url>\.{1,2}/[^"']*?)["'],\s*import\.meta\.url\))"""
 # After minification there are no comments left to skip: this matches nothing.
 NOTHING = re.compile(r"(?!)")
+# Django 6.0 takes a third item, what to skip (else CSS comments); 5.2 takes two.
+_NEW_URL = (RELATIVE_URL, """new URL("%(url)s",import.meta.url)""", NOTHING)
 # Every way a module names another by a relative path, as esbuild writes it.
 SPECIFIERS = re.compile(r"""(?:\bfrom\s*|\bimport\s*\(?\s*|new URL\(\s*)["'](?P<url>\.{1,2}/[^"']+)["']""")
 HASHED = re.compile(r"\.[0-9a-f]{12}\.[A-Za-z0-9]+$")
@@ -64,7 +67,7 @@ class MinifiedManifestStaticFilesStorage(CompressedManifestStaticFilesStorage): 
     # One pass per level of imports at worst (page -> ways -> byoa -> ...): Django's 5 is tight.
     max_post_process_passes = 12
     patterns = CompressedManifestStaticFilesStorage.patterns + (
-        ("*.js", ((RELATIVE_URL, """new URL("%(url)s",import.meta.url)""", NOTHING),)),
+        ("*.js", (_NEW_URL if django.VERSION >= (6, 0) else _NEW_URL[:2],)),
     )
 
     def __init__(
