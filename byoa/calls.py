@@ -64,7 +64,7 @@ import asyncio
 import logging
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any, Protocol
 
 from byoa import events, pairings, protocol
@@ -296,7 +296,7 @@ class LocalReply:
     is gone (``byoa.consumers``).
     """
 
-    __slots__ = ("_events", "_waiter")
+    __slots__ = ("_events", "_waiter", "cancel")
 
     unacknowledged = False  # the connection is right here: there is no acknowledgement to miss
 
@@ -304,6 +304,8 @@ class LocalReply:
         # Lighter than an asyncio.Queue, which a call would build and drop each time.
         self._events: deque[ReplyEvent] = deque()
         self._waiter: asyncio.Future[None] | None = None
+        # Set by the connection that took the call: it forgets the call and frees its slot.
+        self.cancel: Callable[[], None] | None = None
 
     def _put(self, event: ReplyEvent) -> None:
         self._events.append(event)
@@ -319,7 +321,10 @@ class LocalReply:
         self._put(events.failed("timeout"))
 
     def close(self) -> None:
-        """Do nothing: the connection holds this reply only while the call is in flight."""
+        """Stop the call if it is still in flight (its caller left): the grant's slot is freed at once."""
+        cancel, self.cancel = self.cancel, None
+        if cancel is not None:
+            cancel()
 
     async def receive(self, deadline: Deadline) -> ReplyEvent:
         """Return the next event for the caller (the connection keeps the deadline)."""

@@ -23,6 +23,7 @@ client may send that one, but a browser page of another site cannot.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 from collections.abc import Awaitable, Callable, Coroutine
@@ -297,6 +298,8 @@ class WalletConsumer(AsyncWebsocketConsumer):
         model = model if isinstance(model, str) else ""
         pending = Pending(reply, skill, deadline, model, params.get("stream") is True)
         call_id = self.calls.add(pending)
+        if hasattr(reply, "cancel"):  # a caller in this process (calls.LocalReply) may leave before the end
+            reply.cancel = functools.partial(self._cancel, call_id)
         self.inflow.call_sent()
         pending.timer = asyncio.get_running_loop().call_later(deadline.remaining(), self._expire, call_id)
         sent = await self._send_frame(protocol.call_text(call_id, skill, params, body))
@@ -311,6 +314,12 @@ class WalletConsumer(AsyncWebsocketConsumer):
         reply = self.hub.transport.reply_to(event["reply"])
         deadline = Deadline.arrived(event["timeout"])  # what the caller had left when it sent the call
         await self.start_call(reply, event["skill"], event["params"], event["input"], deadline)
+
+    def _cancel(self, call_id: int) -> None:
+        # The caller left (a page closed its stream): the call no longer counts against the grant.
+        pending = self.calls.cancel(call_id)
+        if pending is not None:
+            self._receipt(pending, False)
 
     def _expire(self, call_id: int) -> None:
         # The caller gave up, but the wallet may still be working on the call:

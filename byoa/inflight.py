@@ -109,6 +109,20 @@ class InFlight:
             self._late[call_id] = pending.deadline.hold_until(max_call_seconds)
         return pending
 
+    def cancel(self, call_id: int) -> Pending | None:
+        """Remove and return a call whose caller left (a closed stream), or None; its slot is free at once.
+
+        The wallet may still answer it: that late result is dropped quietly.
+        """
+        pending = self._pending.pop(call_id, None)
+        if pending is not None:
+            if pending.timer is not None:
+                pending.timer.cancel()
+            if self._expired is None:
+                self._expired = deque(maxlen=self._remember_expired)
+            self._expired.append(call_id)
+        return pending
+
     def was_expired(self, call_id: object) -> bool:
         """Return True for the id of a call whose caller gave up (its late result is no flood)."""
         return type(call_id) is int and self._expired is not None and call_id in self._expired

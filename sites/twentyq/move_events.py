@@ -9,8 +9,9 @@ write (``_batches``), so a fast wallet does not queue one write per chunk.
 The page reads the stream with ``fetch``; its Stop aborts that fetch. Django
 then cancels this generator (``CancelledError`` at its current ``await``),
 which stops waiting for the wallet: nothing is recorded, and the call's slot
-on the wallet connection is freed when the wallet's late result arrives
-(``byoa.inflight``). A call that ends without an output (declined, dropped,
+on the wallet connection is freed at once (the stream's close cancels the
+call: ``byoa.calls.LocalReply.close``); the wallet's late result is dropped.
+A call that ends without an output (declined, dropped,
 timed out, ...) raises its ``WalletCallError``: the log names which, and the
 page gets ``error`` / ``wallet-no-answer`` (a page never learns which).
 """

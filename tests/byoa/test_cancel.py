@@ -1,0 +1,39 @@
+"""
+A caller that leaves mid-call (a page that closes its streamed answer, as
+Twenty Questions' Stop does) frees the call's slot on the wallet connection at
+once: the grant's maxParallelCalls counts it no more, and the wallet's late
+result is dropped quietly (issue 40, item 10).
+"""
+
+import asyncio
+
+import pytest
+from channels.db import database_sync_to_async
+
+from byoa import protocol, tokens
+from byoa.calls import call_wallet, stream_wallet
+from byoa.models import Pairing
+from tests.byoa.conftest import pair
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+get_pairing = database_sync_to_async(lambda **kw: Pairing.objects.get(**kw))
+
+
+async def test_a_closed_stream_frees_its_slot_at_once_and_its_late_result_is_dropped(wallet_socket):
+    communicator, welcome = await pair(wallet_socket, limits={"maxParallelCalls": 1})
+    pairing = await get_pairing(token_digest=tokens.digest(welcome["pairing"]))
+    stream = stream_wallet(pairing, "audio.transcribe", {"audio": {}}, timeout=60)
+    deltas = aiter(stream)
+    reading = asyncio.ensure_future(anext(deltas))
+    first = await communicator.receive_json_from(timeout=5)
+    reading.cancel()  # the page closed its stream: Django cancels the generator that reads it
+    await asyncio.gather(reading, return_exceptions=True)
+    await deltas.aclose()
+    # The only slot is free: the next call reaches the wallet, not refused as over the limit.
+    caller = asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", {"audio": {}}, timeout=10))
+    second = await communicator.receive_json_from(timeout=5)
+    assert second["id"] != first["id"]
+    await communicator.send_json_to(protocol.result(first["id"], True, {"text": "late"}))  # dropped quietly
+    await communicator.send_json_to(protocol.result(second["id"], True, {"text": "second"}))
+    assert await asyncio.wait_for(caller, 10) == {"text": "second"}
