@@ -111,7 +111,12 @@ class ApiReference(MarkdownDirective):
         first_described: dict[int, str] = {}  # a name two modules export is described where it first appears
         for module_name in public_modules(package):
             self.env.note_dependency(str(ROOT / (module_name.replace(".", "/") + ".py")))
-            module = importlib.import_module(module_name)
+            try:
+                module = importlib.import_module(module_name)
+            except Exception as error:  # whatever the import raises: the page cannot say what the module has
+                raise self.error(
+                    f"{module_name} cannot be imported: {type(error).__name__}: {error}"
+                ) from error
             again = {}
             for name in module.__all__:
                 value = getattr(module, name)
@@ -351,6 +356,34 @@ class JsReference(MarkdownDirective):
         return self.render("\n".join(js_module(path) for path in modules))
 
 
+TUTORIAL_STEP = re.compile(r"^(<!-- site: (?P<action>.+?) -->)\n+```(?P<lang>[a-z]*)\n", re.MULTILINE)
+
+
+def caption(action: str) -> str:
+    """Return what a tutorial step's block is, as its caption says it: the file it writes, or where."""
+    verb, _, rest = action.partition(" ")
+    if verb == "write":
+        return rest
+    if verb == "append":
+        return f"{rest}, at its end"
+    if verb == "replace":
+        name, _, path = rest.partition(" in ")
+        return f"{path}: {name}"
+    return "in your shell, in the project's folder"
+
+
+def show_tutorial_steps(app: Sphinx, docname: str, source: list[str]) -> None:
+    """Caption each marked block of the tutorial with its file: the marker itself is an HTML comment."""
+    if docname != "tutorial":
+        return
+    source[0] = TUTORIAL_STEP.sub(
+        lambda step: (
+            f"{step[1]}\n```{{code-block}} {step['lang'] or 'text'}\n:caption: {caption(step['action'])}\n\n"
+        ),
+        source[0],
+    )
+
+
 def leave_out_pending_pages(app: Sphinx, docname: str, source: list[str]) -> None:
     """Drop a toctree's entry for a page of ``pending_pages`` that is not written yet."""
     for pending in app.config.pending_pages:
@@ -366,6 +399,7 @@ def leave_out_pending_pages(app: Sphinx, docname: str, source: list[str]) -> Non
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("pending_pages", [], "env")
     app.connect("source-read", leave_out_pending_pages)
+    app.connect("source-read", show_tutorial_steps)
     app.add_directive("api-reference", ApiReference)
     app.add_directive("byoa-settings", ByoaSettings)
     app.add_directive("declared-settings", DeclaredSettings)
