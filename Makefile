@@ -22,7 +22,7 @@ export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 # pytest rewrites every test module again, seconds of CPU per process. Python treats empty as unset.
 export PYTHONDONTWRITEBYTECODE :=
 
-.PHONY: run test test-main test-examples test-frontend cluster frontend-deps debian-packages check check-django check-lint check-format check-types \
+.PHONY: run test test-main test-examples test-frontend test-lts matrix cluster frontend-deps debian-packages check check-django check-lint check-format check-types \
 	check-js clean vendor-if-npm
 
 # `make run` is a development server on loopback, so DEBUG is on unless you say
@@ -70,11 +70,13 @@ PYTEST_XDIST = $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --maxpro
 #                  examples/script/bookshop_check.py, the same wallet from a plain script
 #   test-frontend  the frontend's node tests (`make check` ran its tsc), and `npm run e2e`, the
 #                  Playwright Test example (frontend/e2e) on Debian's Chromium and this venv
+#   test-lts       the framework's tests on Django 5.2 LTS and Channels 4.2 (`make matrix` runs
+#                  every supported Python, Django and Channels)
 test:
 	@# The installs and `make check` in one run of make, at once: each step starts when what it
 	@# needs is there (mypy, the longest, as soon as the venv is, while npm still installs).
 	@$(MAKE) --no-print-directory -j6 --output-sync=target check docs $(VENDOR) debian-packages
-	@$(MAKE) --no-print-directory -j3 --output-sync=target test-main test-examples test-frontend
+	@$(MAKE) --no-print-directory -j4 --output-sync=target test-main test-examples test-frontend test-lts
 
 test-main: $(VENV)/.installed-test debian-packages
 	$(BIN)/python -m pytest $(PYTEST_XDIST) --durations=10 $(PYTEST_ARGS)
@@ -82,6 +84,18 @@ test-main: $(VENV)/.installed-test debian-packages
 test-examples: $(VENV)/.installed-test debian-packages
 	$(BIN)/python -m pytest examples/pytest-sync
 	$(BIN)/python examples/script/bookshop_check.py
+
+# The framework's tests on Django 5.2 LTS (the oldest Django upstream supports, where most sites
+# are) and Channels 4.2, in a venv of their own (scripts/matrix.py: the row 3.12-5.2-4.2). Its
+# browser tests drive the page library, the same files on every Django: they run in test-main.
+PYTEST_LTS_ARGS ?= -n 2 --dist loadgroup -m "not browser" -q
+test-lts: $(VENV)/.installed-test debian-packages
+	$(BIN)/python scripts/matrix.py 3.12-5.2-4.2 -- $(PYTEST_LTS_ARGS)
+
+# Every supported Python, Django and Channels (scripts/matrix.py says which rows, and why make).
+MATRIX_ROWS ?=
+matrix: $(VENV)/.installed-test debian-packages
+	$(BIN)/python scripts/matrix.py $(MATRIX_ROWS) -- $(PYTEST_XDIST) $(PYTEST_ARGS)
 
 test-frontend: $(VENV)/.installed-test frontend-deps $(VENDOR) debian-packages
 	cd frontend && npm run --silent test:unit
