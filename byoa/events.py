@@ -9,7 +9,7 @@ wallet's socket are another matter: see ``byoa.protocol``.
 """
 
 from collections.abc import Mapping
-from typing import Final, Literal, TypedDict
+from typing import Final, Literal, NotRequired, TypedDict
 
 CALL: Final = "byoa.call"  # caller -> connection: send this call to the wallet
 REPLACED: Final = "byoa.replaced"  # newer connection -> older one of the same pairing: say bye
@@ -51,12 +51,12 @@ Failure = Literal[
 
 
 class ResultEvent(TypedDict):
-    """Connection -> caller: the call's outcome (``output`` None unless ``ok``; ``failure`` None if ``ok``)."""
+    """Connection -> caller: the call's outcome (``output`` None unless ``ok``; ``failure`` only unless ``ok``)."""
 
     type: Literal["byoa.result"]
     ok: bool
     output: dict[str, object] | None
-    failure: Failure | None
+    failure: NotRequired[Failure]
 
 
 class ChunkEvent(TypedDict):
@@ -130,7 +130,7 @@ def is_call(event: Mapping[str, object]) -> bool:
 def result(ok: bool, output: dict[str, object] | None) -> ResultEvent:
     """Return the outcome of a call the wallet answered: its output, or ``declined``."""
     if ok and output is not None:
-        return {"type": RESULT, "ok": True, "output": output, "failure": None}
+        return {"type": RESULT, "ok": True, "output": output}
     return failed("declined")
 
 

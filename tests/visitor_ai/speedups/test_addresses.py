@@ -19,6 +19,7 @@ from django.apps import apps
 
 from byoa import clock, events, pairings
 from byoa.calls import call_wallet
+from byoa.exceptions import WalletOffline
 from byoa.hub import Hub
 from byoa.models import Pairing, ServerProcess
 from tests.polling import until
@@ -133,7 +134,7 @@ async def test_a_call_to_a_wallet_that_reconnected_elsewhere_falls_back_to_its_n
     assert (first.calls, second.calls) == (1, 2)  # never the old connection again
 
 
-async def test_a_call_to_a_wallet_gone_away_is_none_at_once_and_forgets_its_address(remote_hub):
+async def test_a_call_to_a_wallet_gone_away_raises_wallet_offline_at_once_and_forgets_its_address(remote_hub):
     first = Remote(remote_hub, "first")
     pairing = await new_pairing(first.channel_name)
     assert await call_wallet(pairing, "audio.transcribe", {}, timeout=5) == {"text": "first"}
@@ -141,7 +142,8 @@ async def test_a_call_to_a_wallet_gone_away_is_none_at_once_and_forgets_its_addr
     await pairings.detach(pairing.pk, first.channel_name)  # as its consumer does
     loop = asyncio.get_running_loop()
     started = loop.time()
-    assert await call_wallet(pairing, "audio.transcribe", {}, timeout=30) is None
+    with pytest.raises(WalletOffline):
+        await call_wallet(pairing, "audio.transcribe", {}, timeout=30)
     assert loop.time() - started < 1
     assert remote_hub.addresses.get(pairing.pk) == ""
 
@@ -154,7 +156,8 @@ async def test_pausing_a_pairing_in_this_process_forgets_its_address_at_once(rem
         Pairing.objects.filter(pk=pairing.pk), Pairing.Status.PAUSED
     )
     assert await pairings.live_channel(pairing) == ""
-    assert await call_wallet(pairing, "audio.transcribe", {}, timeout=5) is None
+    with pytest.raises(WalletOffline):
+        await call_wallet(pairing, "audio.transcribe", {}, timeout=5)
     assert first.calls == 0
 
 
@@ -162,9 +165,11 @@ async def test_deleting_a_pairing_in_this_process_forgets_its_address_at_once(re
     first = Remote(remote_hub, "first")
     pairing = await new_pairing(first.channel_name)
     assert await pairings.live_channel(pairing) == first.channel_name
+    pk = pairing.pk  # delete() sets it to None
     await pairing.adelete()
     assert len(remote_hub.addresses) == 0
-    assert await call_wallet(pairing.pk, "audio.transcribe", {}, timeout=5) is None
+    with pytest.raises(WalletOffline):
+        await call_wallet(pk, "audio.transcribe", {}, timeout=5)
     assert first.calls == 0
 
 
