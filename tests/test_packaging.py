@@ -314,3 +314,71 @@ STORAGES = {{
     imported = re.findall(r'from ?"(\./[^"]+)"', index)
     assert imported and all(re.search(r"\.[0-9a-f]{12}\.js$", name) for name in imported), imported
     assert (project / "collected" / (url.removeprefix("/static/") + ".br")).exists()
+
+
+#: The most a site's environment takes for the package alone, no extras (pip itself not counted).
+MOST_DISTRIBUTIONS = 45
+MOST_MEGABYTES = 100
+
+
+def test_the_package_alone_installs_what_the_framework_imports_and_stays_lean(wheel, tmp_path):
+    # A real new venv, as `pip install visitor-ai` makes it (bytecode compiled), offline from
+    # the cache that this checkout's own install filled.
+    uv = ROOT / ".venv" / "bin" / "uv"
+    venv = tmp_path / "venv"
+    run([uv, "venv", "--quiet", "--python", sys.executable, venv], cwd=tmp_path)
+    install = [
+        uv,
+        "pip",
+        "install",
+        "--quiet",
+        "--offline",
+        "--compile-bytecode",
+        "--python",
+        venv / "bin" / "python",
+    ]
+    run([*install, wheel], cwd=tmp_path)
+    (site_packages,) = (venv / "lib").glob("python3.*/site-packages")
+    installed = sorted(path.name.split("-")[0] for path in site_packages.glob("*.dist-info"))
+    assert "pip" not in installed  # a uv venv has none: nothing to leave out
+    megabytes = sum(path.stat().st_size for path in site_packages.rglob("*") if path.is_file()) / 1e6
+    assert len(installed) <= MOST_DISTRIBUTIONS, installed
+    assert megabytes <= MOST_MEGABYTES, f"{megabytes:.0f} MB: {installed}"
+    # One JSON Schema validator, and none of the servers', the demos' or the scale parts' packages.
+    for extra_only in (
+        "jsonschema_rs",
+        "daphne",
+        "Twisted",
+        "babel",
+        "dj_database_url",
+        "channels_redis",
+        "redis",
+    ):
+        assert extra_only not in installed
+    done = subprocess.run(
+        [venv / "bin" / "python", "-c", CORE_IMPORTS],
+        cwd=tmp_path,
+        env=site_environment(venv / "bin" / "python"),
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+# A site's minimal settings, then every module of the framework's apps a site's process imports.
+CORE_IMPORTS = """
+import django
+from django.conf import settings
+
+settings.configure(
+    INSTALLED_APPS=["django.contrib.auth", "django.contrib.contenttypes", "django.contrib.sessions",
+                    "django.contrib.staticfiles", "channels", "visitor_ai", "mcp_server", "byoa"],
+    DATABASES={"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": ":memory:"}},
+    ROOT_URLCONF="byoa.urls", STATIC_URL="static/",
+)
+django.setup()
+import byoa.consumers, mcp_server.server, visitor_ai.storage
+from visitor_ai.asgi import get_asgi_application
+
+get_asgi_application()
+"""
