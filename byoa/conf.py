@@ -123,7 +123,7 @@ SETTINGS: tuple[Setting, ...] = (
     _number(
         "ACCEPT_SECONDS",
         2,
-        "a call sent to another process that is not acknowledged this soon resolves `None`, "
+        "a call sent to another process that is not acknowledged this soon raises `WalletProcessGone`, "
         "and that process counts as gone until it beats again",
     ),
     _number(

@@ -8,7 +8,7 @@ caller gave up is held by it (``byoa.inflight``), and a caller in another
 process stops waiting for an acknowledgement at it (``byoa.transport``).
 
 - The call's timeout: ``timeout=`` of the call, else ``BYOA["CALL_SECONDS"]``.
-  The caller gets None when it passes.
+  The caller gets ``WalletTimeout`` when it passes.
 - The acceptance window, for a call sent to a connection in another process:
   that process acknowledges the call at once, and a caller that hears nothing
   within ``BYOA["ACCEPT_SECONDS"]`` gives up and takes the process for dead.
@@ -41,7 +41,7 @@ class Deadline:
 
     #: The call's timeout, in seconds (as the caller asked, or what was left of it on arrival).
     timeout: float
-    #: Loop time at which the caller stops waiting and gets None.
+    #: Loop time at which the caller stops waiting (``WalletTimeout``).
     at: float
     #: Loop time by which another process must acknowledge the call (None: no acknowledgement awaited).
     accept_by: float | None = None

@@ -198,7 +198,7 @@ async def aget_pairing(
     (``byoa.visitor_ids``); a session that never asked has none, and none is
     created. With ``connected=True``, return it only while its wallet is
     connected now (``live_channel``); otherwise ``call_wallet`` finds out, and
-    answers ``None`` at once for a wallet that is away. A pairing found is kept for the
+    raises ``WalletOffline`` at once for a wallet that is away. A pairing found is kept for the
     session a moment with the ``pairing_cache`` speed-up (``visitor_ai.speedups.session_pairings``).
     """
     found = current_hub().session_pairings

@@ -54,7 +54,7 @@ for issue 26: docs/explanation/performance.md), with no second codec.
   end at once (their events may have been published while nobody read) and
   the writer takes a new connection for its next batch. A batch whose write
   fails is written once more on a new connection; should that fail too, its
-  calls end at once (the caller gets None).
+  calls end at once (the caller gets ``WalletProcessGone``).
 """
 
 from __future__ import annotations
@@ -358,7 +358,7 @@ class RedisTransport:
         return self.inbox
 
     def cancel(self) -> None:
-        """Stop reading and writing at once; the calls this process waits on end with None."""
+        """Stop reading and writing at once; the calls this process waits on end (``WalletProcessGone``)."""
         self._stop()
 
     def _stop(self) -> list[asyncio.Task[None]]:
