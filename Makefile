@@ -117,8 +117,10 @@ $(BIN)/uv: $(VENV)/bin/python
 	$(BIN)/python -m pip install --quiet uv
 	$(UV_INSTALL) --upgrade pip
 
+# `make run`: the package, and what the demo project adds to it (its server, daphne's runserver,
+# the demos' own needs); a site's own install is the package alone (docs: "Installation").
 $(VENV)/.installed: pyproject.toml $(BIN)/uv
-	$(UV_INSTALL) -e .
+	$(UV_INSTALL) -e '.[uvicorn,daphne,demos]'
 	@touch $@
 
 # The project with [dev] is a superset of .installed, so it stands for both: one uv run, not
