@@ -60,3 +60,6 @@ export { AiWallet } from './aiwallet-driver.js';
 export { ByoaExtension, FAILED } from './byoa-driver.js';
 export { CONSENTS, ScriptError, TimeoutError } from './driver.js';
 export { BrowserAgent, WEBMCP_FLAG, WebMCPMissing } from './webmcp-driver.js';
+// The in-page scripts, for a test that installs a stand-in by hand (addInitScript) or serves it.
+export { SCRIPT_PATH as AIWALLET_SCRIPT_PATH } from './aiwallet-driver.js';
+export { SCRIPT_PATHS as BYOA_SCRIPT_PATHS, SKILLS } from './byoa-driver.js';

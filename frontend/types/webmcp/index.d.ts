@@ -1,0 +1,2 @@
+export { webMcpTool } from "./tool.js";
+export { exposeTools, findModelContext } from "./expose.js";
