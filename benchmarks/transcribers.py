@@ -1,14 +1,18 @@
 """
-The headless wallet's transcribers on the same spoken clips: accuracy per
-language, free-form and with the vocabulary, seconds per clip and memory;
-and the time from the end of speech to the verdict through the page, per language.
+The headless wallet's transcribers on the same spoken clips: accuracy and CPU per
+clip per language, free-form and with the full vocabulary (every CLDR country
+name of the language), today's Whisper matcher beside the hotwords method it
+replaced (issue 42); and the time from the end of speech to the verdict
+through the page, per language.
 
-    .venv/bin/python benchmarks/transcribers.py [--limit 83] [--threads 1] [--no-page] [--answers 5]
+    nice -n 10 .venv/bin/python benchmarks/transcribers.py [--limit 20] [--old-clips 3] [--threads 1]
+        [--no-page] [--answers 5] [--transcribers ...] [--misses]
 
 What it does:
 
-1. espeak-ng says the name of each of the game's countries (83; ``--limit`` takes
-   the first N) in English (en-us), Russian and Slovak: CLDR's name in that language;
+1. espeak-ng says the name of each of the game's countries (the first ``--limit``
+   of its 83, 20 unless told) in English (en-us), Russian and Slovak: CLDR's name
+   in that language;
 2. "direct": that clip as it is (0.3 s of silence around the speech);
    "page": the same speech (1.5 s of silence around it) played by Chromium's fake
    microphone to the page's recorder (frontend/byoa/recorder.js, the AudioWorklet
@@ -17,20 +21,25 @@ What it does:
 3. each transcriber runs in its own process (so its memory is its own) on every
    clip of the languages it hears: PocketSphinx (English only; the vocabulary is the
    names in its dictionary, the others count as misses), Whisper tiny.en (English
-   only) and Whisper base; free-form, then with the vocabulary (the game's names in
-   that language); a clip counts as right when the game's own scoring
+   only), Whisper base (testwallet.direct.whisper: with a vocabulary, one decode and
+   the phrase it matches), and "whisper base hotwords", the method before issue 42
+   (the vocabulary as Whisper's prompt, one decode per prompt-sized part, faster-whisper's
+   temperature fallback), on the first ``--old-clips`` clips of each language only
+   (3 unless told: it takes about a minute a Russian clip); free-form, then with
+   the vocabulary: every CLDR country name of the language (babel's, as the game
+   has them, about 250); a clip counts as right when the game's own scoring
    (sites/geography/scoring.py) judges its transcript correct;
 4. end to end (unless ``--no-page``): per language, the geography page on a real
    daphne paired over the direct link with a headless wallet running Whisper base
-   with the vocabulary; ``--answers`` answers by voice, each timed by the page's
+   with the full vocabulary; ``--answers`` answers by voice, each timed by the page's
    ``geography:clip-to-verdict`` (from the recorder's clip to the verdict on the
    page); the end of speech is 1.5 s before the clip (the recorder's silence wait).
 
-Seconds per clip is decoding time only (the model is loaded before), as wall time
-and as the process's CPU time (``cpu s``: what the clip costs whatever else runs on
-the machine; with ``--threads 1`` the two agree on an idle machine); memory is
-the process's peak resident size, with the model loaded. CTranslate2's and
-OpenMP's threads are set to ``--threads``.
+CPU per clip is the median over the clips of the decoding's CPU time in the
+transcriber's process (the model loaded before; what the clip costs whatever else
+runs on the machine), beside the mean wall time; memory is the process's peak
+resident size, with the model loaded. CTranslate2's and OpenMP's threads are set
+to ``--threads`` (1 unless told).
 """
 
 import argparse
@@ -38,6 +47,7 @@ import asyncio
 import base64
 import json
 import os
+import re
 import resource
 import statistics
 import subprocess
@@ -52,12 +62,17 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sites.config.settings")
 
 LANGUAGES = ("en", "ru", "sk")
 VOICES = {"en": "en-us", "ru": "ru", "sk": "sk"}
-#: name -> (languages it hears, how to build it with an optional vocabulary)
+#: name -> the languages it hears
 TRANSCRIBERS = {
     "pocketsphinx": ("en",),
     "whisper tiny.en": ("en",),
     "whisper base": LANGUAGES,
+    "whisper base hotwords": LANGUAGES,
 }
+#: The method before issue 42, measured on the first --old-clips clips of each language only.
+OLD = "whisper base hotwords"
+#: Whisper's prompt holds half its 448-token context, less one token (faster-whisper cuts the rest off).
+PROMPT_TOKENS = 223
 
 
 def setup_django():
@@ -76,6 +91,13 @@ def name(country, language):
     from sites.geography import names
 
     return names.display_name(country, language)
+
+
+def full_vocabulary(language):
+    """Every CLDR country name of a language, as the game has them (babel's): what a player gives the wallet."""
+    from sites.geography import names
+
+    return [name(code, language) for code in sorted(names.accepted_names(language))]
 
 
 # -- clips ---------------------------------------------------------------------------------
@@ -189,7 +211,58 @@ def build(transcriber, vocabulary, threads):
         return PocketSphinxBackend([p for p in words if p.replace(" ", "").replace("-", "").isalpha()])
     from testwallet.direct.whisper import WhisperBackend
 
+    if transcriber == OLD:
+        return hotwords_backend_class()("base", vocabulary=vocabulary, cpu_threads=threads)
     return WhisperBackend(transcriber.split()[1], vocabulary=vocabulary, cpu_threads=threads)
+
+
+def folded(text):
+    return " ".join(re.findall(r"\w+", text.casefold()))
+
+
+def hotwords_backend_class():
+    """Return the Whisper backend as it was before issue 42, for comparison (imported only when measured)."""
+    from testwallet.direct.whisper import ANY_LANGUAGE, DECODING, WhisperBackend
+
+    class Hotwords(WhisperBackend):
+        """The vocabulary as Whisper's prompt (``hotwords``), split into prompt-sized parts, one decode
+        each with faster-whisper's temperature fallback; a text that is one of the phrases wins, else
+        the surest text."""
+
+        def transcribe(self, samples, language):
+            import numpy
+
+            audio = numpy.frombuffer(samples[: len(samples) // 2 * 2], dtype="<i2").astype(numpy.float32)
+            audio /= 32768.0
+            book = self.vocabularies.get(language or "") or self.vocabularies.get(ANY_LANGUAGE)
+            if book is None:
+                return self._free(audio, language)
+            heard = []
+            for prompt in self.prompts(list(book.phrases)):
+                segments = list(
+                    self.model.transcribe(audio, **DECODING, language=language, hotwords=prompt)[0]
+                )
+                if not segments:
+                    return ""
+                text = "".join(segment.text for segment in segments).strip()
+                logprob = sum(segment.avg_logprob for segment in segments) / len(segments)
+                # A text that is one of this part's phrases wins over a surer near miss.
+                heard.append((folded(text) in {folded(p) for p in prompt.split(", ")}, logprob, text))
+            return max(heard)[2]
+
+        def prompts(self, phrases):
+            tokenizer = self.model.hf_tokenizer
+            parts, current = [], []
+            for phrase in phrases:
+                trial = ", ".join([*current, phrase])
+                if current and len(tokenizer.encode(" " + trial).ids) >= PROMPT_TOKENS:
+                    parts.append(", ".join(current))
+                    current = [phrase]
+                else:
+                    current.append(phrase)
+            return [*parts, ", ".join(current)]
+
+    return Hotwords
 
 
 def worker(options):
@@ -198,22 +271,24 @@ def worker(options):
     from sites.geography import names, scoring
 
     codes = countries(options.limit)
+    if options.worker == OLD:
+        codes = codes[: options.old_clips]
     languages = TRANSCRIBERS[options.worker]
-    vocabulary = {language: [name(code, language) for code in countries(None)] for language in languages}
+    vocabulary = {language: full_vocabulary(language) for language in languages}
     results = []
-    for biased in (False, True):
+    for biased in (False, True) if options.worker != OLD else (True,):
         backend = build(options.worker, vocabulary if biased else None, options.threads)
         for source in options.sources:
             for language in languages:
                 prepared = scoring.prepare(names.accepted_names(language))
-                right, seconds, cpu_seconds, misses = 0, 0.0, 0.0, []
+                right, seconds, cpu_seconds, misses = 0, [], [], []
                 for code in codes:
                     data = (Path(options.clips) / source / f"{language}-{code}.wav").read_bytes()
                     clip = {"audio": {"mime": "audio/wav", "base64": base64.b64encode(data).decode()}}
                     started, cpu_started = time.perf_counter(), time.process_time()
                     text = asyncio.run(backend.run("audio.transcribe", clip, {"language": language}))["text"]
-                    seconds += time.perf_counter() - started
-                    cpu_seconds += time.process_time() - cpu_started
+                    seconds.append(time.perf_counter() - started)
+                    cpu_seconds.append(time.process_time() - cpu_started)
                     if scoring.judge(text, code, prepared).outcome is scoring.Outcome.CORRECT:
                         right += 1
                     else:
@@ -226,8 +301,8 @@ def worker(options):
                         "language": language,
                         "right": right,
                         "clips": len(codes),
-                        "seconds": seconds / len(codes),
-                        "cpu_seconds": cpu_seconds / len(codes),
+                        "seconds": statistics.mean(seconds),
+                        "cpu_seconds": statistics.median(cpu_seconds),
                         "misses": misses,
                     }
                 )
@@ -240,7 +315,8 @@ def worker(options):
 
 
 async def end_to_end(url, answers, threads, folder):
-    """Return {language: [clip-to-verdict ms]} for answers by voice through the link to Whisper base."""
+    """Return {language: [clip-to-verdict ms]} for answers by voice through the link to Whisper base
+    with the full vocabulary."""
     from playwright.async_api import async_playwright
 
     from testwallet.chromium import CHROMIUM_ARGS, chromium_executable
@@ -249,7 +325,7 @@ async def end_to_end(url, answers, threads, folder):
     from testwallet.speech import spoken_wav
 
     spoken = {"en": "AR", "ru": "DE", "sk": "DE"}
-    vocabulary = {language: [name(code, language) for code in countries(None)] for language in LANGUAGES}
+    vocabulary = {language: full_vocabulary(language) for language in LANGUAGES}
     backend = WhisperBackend("base", vocabulary=vocabulary, cpu_threads=threads)
     times = {}
     async with async_playwright() as playwright:
@@ -321,6 +397,8 @@ def run_worker(name_, options, clips, sources):
         str(clips),
         "--limit",
         str(options.limit),
+        "--old-clips",
+        str(options.old_clips),
         "--threads",
         str(options.threads),
         "--sources",
@@ -334,8 +412,12 @@ def run_worker(name_, options, clips, sources):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[1])
+    parser.add_argument("--limit", type=int, default=20, help="the first N of the game's 83 countries")
     parser.add_argument(
-        "--limit", type=int, default=None, help="the first N of the game's countries (all 83)"
+        "--old-clips",
+        type=int,
+        default=3,
+        help=f"the first N clips of each language only for {OLD!r}, the method before issue 42 (slow)",
     )
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--no-page", action="store_true", help="only the direct clips, no Chromium")
@@ -377,34 +459,32 @@ def main():
             rows.extend({**row, "peak_mb": measured["peak_mb"]} for row in measured["results"])
     print(
         f"{len(codes)} country names per language, espeak-ng voices {', '.join(VOICES.values())}; "
-        f"{options.threads} thread(s); right = the game's scoring says correct"
+        f"{options.threads} thread(s); right = the game's scoring says correct; vocabulary = every CLDR "
+        f"country name of the language ({', '.join(f'{lang} {len(full_vocabulary(lang))}' for lang in LANGUAGES)}); "
+        f"cpu s = median CPU seconds per clip; {OLD!r} = the method before issue 42, on the first "
+        f"{min(options.old_clips, len(codes))} clips of each language only (--old-clips)"
     )
     print(
-        f"{'transcriber':<17} {'vocabulary':<10} {'clips':<7} "
-        + " ".join(f"{lang:>12}" for lang in LANGUAGES)
-        + f" {'s/clip':>7} {'cpu s':>6} {'peak MB':>8}"
+        f"{'transcriber':<22} {'vocabulary':<10} {'clips':<7} {'language':<8} {'right':>7} "
+        f"{'cpu s':>6} {'wall s':>7} {'peak MB':>8}"
     )
     for transcriber in options.transcribers:
         for biased in (False, True):
             for source in sources:
-                cells = [
-                    r
-                    for r in rows
-                    if r["transcriber"] == transcriber and r["vocabulary"] == biased and r["source"] == source
-                ]
-                by_language = {r["language"]: r for r in cells}
-                marks = " ".join(
-                    f"{by_language[lang]['right']:>4}/{by_language[lang]['clips']:<3}{'':>4}"
-                    if lang in by_language
-                    else f"{'-':>12}"
-                    for lang in LANGUAGES
-                )
-                seconds = statistics.mean(r["seconds"] for r in cells)
-                cpu_seconds = statistics.mean(r["cpu_seconds"] for r in cells)
-                print(
-                    f"{transcriber:<17} {'yes' if biased else 'no':<10} {source:<7} {marks}"
-                    f" {seconds:7.2f} {cpu_seconds:6.2f} {cells[0]['peak_mb']:8.0f}"
-                )
+                for language in LANGUAGES:
+                    for r in rows:
+                        if (r["transcriber"], r["vocabulary"], r["source"], r["language"]) != (
+                            transcriber,
+                            biased,
+                            source,
+                            language,
+                        ):
+                            continue
+                        print(
+                            f"{transcriber:<22} {'full' if biased else 'no':<10} {source:<7} {language:<8} "
+                            f"{r['right']:>3}/{r['clips']:<3} {r['cpu_seconds']:6.2f} {r['seconds']:7.2f} "
+                            f"{r['peak_mb']:8.0f}"
+                        )
     if options.misses:
         for row in rows:
             print(
@@ -413,7 +493,8 @@ def main():
             )
     if e2e:
         print(
-            "\nend of speech -> verdict on the page, through the direct link to Whisper base with the vocabulary "
+            "\nend of speech -> verdict on the page, through the direct link to Whisper base with the full "
+            "vocabulary "
             "(clip-to-verdict + the recorder's 1.5 s silence wait)"
         )
         for language, measured in e2e.items():

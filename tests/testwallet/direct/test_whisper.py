@@ -14,12 +14,13 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from babel import Locale
 from websockets.asyncio.server import serve
 
 from byoa import manifests, protocol, wav
 from byoa.invitations import build
 from tests.whisper_models import whisper_model
-from testwallet.direct import DirectWallet, WhisperBackend, whisper
+from testwallet.direct import DirectWallet, WhisperBackend, whisper, whisper_match
 from testwallet.direct import __main__ as cli
 from testwallet.direct.exceptions import BackendError
 from testwallet.speech import spoken_wav
@@ -87,61 +88,6 @@ async def test_without_a_vocabulary_nothing_biases_the_model():
     model = RecordingModel()
     await transcribe(WhisperBackend(model))
     assert "hotwords" not in model.asked[0] and "initial_prompt" not in model.asked[0]
-
-
-async def test_a_vocabulary_is_the_hotwords_of_every_language_and_a_language_s_own_come_first():
-    model = RecordingModel()
-    backend = WhisperBackend(model, vocabulary={"*": ["Peru"], "ru": ["Перу", "Франция"]})
-    await transcribe(backend, language="ru")
-    await transcribe(backend, language="sk")
-    assert [asked["hotwords"] for asked in model.asked] == ["Перу, Франция, Peru", "Peru"]
-
-
-async def test_a_vocabulary_too_long_for_one_prompt_is_decoded_in_parts_and_the_surest_text_wins():
-    model = RecordingModel(text=lambda options: "Peru" if "Peru" in options["hotwords"] else "Paris")
-    tokens = SimpleNamespace(encode=lambda text: SimpleNamespace(ids=text.split()))  # a token a word
-    model.hf_tokenizer = tokens
-    model.text_logprob = {}
-    phrases = [f"Name{i}" for i in range(300)] + ["Peru"]
-    backend = WhisperBackend(model, vocabulary=phrases)
-    assert len(backend.prompts["*"]) == 2 and all(
-        len(p.split()) < whisper.PROMPT_TOKENS for p in backend.prompts["*"]
-    )
-    logprobs = iter([-0.9, -0.1])  # the second part (with Peru) is surer
-    model.transcribe = lambda audio, **options: (
-        iter(
-            [
-                SimpleNamespace(
-                    text=" " + ("Peru" if "Peru" in options["hotwords"] else "Paris"),
-                    avg_logprob=next(logprobs),
-                )
-            ]
-        ),
-        None,
-    )
-    assert await transcribe(backend) == "Peru"
-
-
-async def test_with_the_vocabulary_in_parts_a_text_that_is_one_of_its_phrases_beats_a_surer_near_miss():
-    model = RecordingModel()
-    model.hf_tokenizer = SimpleNamespace(encode=lambda text: SimpleNamespace(ids=text.split()))
-    backend = WhisperBackend(model, vocabulary=["Германия"] + [f"Name{i}" for i in range(300)])
-    answers = iter([("Германия.", -0.8), ("Димандия", -0.3)])
-
-    def decode(audio, **options):
-        text, logprob = next(answers)
-        return iter([SimpleNamespace(text=" " + text, avg_logprob=logprob)]), None
-
-    model.transcribe = decode
-    assert await transcribe(backend, language="ru") == "Германия."
-
-
-async def test_a_clip_with_no_speech_is_empty_text_without_trying_the_other_prompts():
-    model = RecordingModel(text=None)
-    model.hf_tokenizer = SimpleNamespace(encode=lambda text: SimpleNamespace(ids=text.split()))
-    backend = WhisperBackend(model, vocabulary=[f"Name{i}" for i in range(400)])
-    assert await transcribe(backend) == ""
-    assert len(model.asked) == 1
 
 
 @pytest.mark.parametrize(
@@ -270,7 +216,10 @@ def test_the_command_line_builds_whisper_with_the_default_model_and_vocabularies
     ]
     backend = cli.build_backend(cli.parse_args(argv))
     assert isinstance(backend, WhisperBackend) and loads == [whisper.DEFAULT_MODEL]
-    assert backend.prompts == {"*": ["Peru, France"], "ru": ["Перу, Peru, France"]}
+    assert {language: book.phrases for language, book in backend.vocabularies.items()} == {
+        "*": ("Peru", "France"),
+        "ru": ("Перу", "Peru", "France"),
+    }
 
 
 def test_the_command_line_loads_the_whisper_model_it_is_given(loads):
@@ -321,27 +270,98 @@ def say(tmp_path_factory):
     return spoken
 
 
+def country_names(language):
+    """Every CLDR country name of a language, as babel gives them: the vocabulary a geography player gives."""
+    return [name for code, name in Locale(language).territories.items() if len(code) == 2 and code.isalpha()]
+
+
+class Counting:
+    """A model (or its CTranslate2 model) that counts the calls of its costly methods."""
+
+    COUNTED = {"encode", "generate", "align", "detect_language", "transcribe"}
+
+    def __init__(self, inner, calls):
+        self._inner, self._calls = inner, calls
+
+    def __getattr__(self, name):
+        found = getattr(self._inner, name)
+        if name == "model":
+            return Counting(found, self._calls)
+        if name not in self.COUNTED:
+            return found
+
+        def counted(*args, **kwargs):
+            self._calls.append(name)
+            return found(*args, **kwargs)
+
+        return counted
+
+
 @pytest.mark.parametrize(
     "model, language, voice, said",
     [("tiny.en", "en", "en-us", "Argentina"), ("base", "en", "en-us", "Argentina"), ("base", "ru", "ru", "Германия"),
-     ("base", "sk", "sk", "Nemecko")],
+     ("base", "sk", "sk", "Francúzsko")],
 )  # fmt: skip
-async def test_a_spoken_country_name_is_heard_in_its_language(model, language, voice, said, say):
-    backend = WhisperBackend(whisper_model(model), vocabulary={language: [said]})
-    heard = await transcribe(backend, say(said, voice), language)
-    assert said.casefold() in heard.casefold()
+async def test_a_spoken_country_name_is_answered_as_its_phrase_among_all_the_language_s_names(
+    model, language, voice, said, say
+):
+    backend = WhisperBackend(whisper_model(model), vocabulary={language: country_names(language)})
+    assert await transcribe(backend, say(said, voice), language) == said
+
+
+async def test_the_answer_is_the_phrase_as_spelled_in_the_vocabulary(say):
+    backend = WhisperBackend(whisper_model("base"), vocabulary={"sk": ["Rakúsko", "Nemecko", "Slovensko"]})
+    assert await transcribe(backend, say("Rakúsko", "sk"), "sk") == "Rakúsko"
+
+
+async def test_a_phrase_said_twice_is_that_phrase(say):
+    backend = WhisperBackend(whisper_model("base"), vocabulary={"en": country_names("en")})
+    assert await transcribe(backend, say("Peru, Peru", "en-us"), "en") == "Peru"
+
+
+async def test_a_longer_phrase_said_is_not_answered_as_a_phrase_it_begins_with(say):
+    backend = WhisperBackend(whisper_model("base"), vocabulary={"en": country_names("en")})
+    assert await transcribe(backend, say("Nigeria", "en-us"), "en") == "Nigeria"
+
+
+@pytest.mark.parametrize("text", ["what is the weather like today", "hello"])
+async def test_speech_far_from_every_phrase_of_the_vocabulary_is_empty_text(text, say):
+    backend = WhisperBackend(whisper_model("base"), vocabulary={"en": country_names("en")})
+    assert await transcribe(backend, say(text, "en-us"), "en") == ""
+
+
+async def test_with_no_language_given_the_language_heard_chooses_the_vocabulary(say):
+    backend = WhisperBackend(
+        whisper_model("base"), vocabulary={"sk": country_names("sk"), "en": country_names("en")}
+    )
+    assert await transcribe(backend, say("Argentina", "en-us"), None) == "Argentina"
+
+
+async def test_a_language_without_a_vocabulary_is_heard_free_form(say):
+    backend = WhisperBackend(whisper_model("base"), vocabulary={"sk": ["Nemecko", "Rakúsko"]})
+    assert "argentina" in (await transcribe(backend, say("Argentina", "en-us"), "en")).casefold()
+
+
+async def test_a_clip_costs_the_same_decodes_with_three_phrases_or_every_country_name(say):
+    calls = {3: [], None: []}
+    for size, made in calls.items():
+        backend = WhisperBackend(
+            Counting(whisper_model("base"), made), vocabulary={"ru": country_names("ru")[:size]}
+        )
+        await transcribe(backend, say("Германия", "ru"), "ru")
+    scored = whisper_match.SPELLED_CANDIDATES + whisper_match.SOUNDED_CANDIDATES + 1  # and the transcript
+    for made in calls.values():  # one encoding, the free decoding, the first step, the candidates' batches
+        assert made.count("encode") == 1 and made.count("generate") == 2 and "transcribe" not in made
+        assert made.count("align") <= -(-scored // whisper_match.BATCH)
 
 
 @pytest.mark.parametrize("model", ["tiny.en", "base"])
 async def test_silence_is_empty_text_not_a_hallucinated_sentence(model):
-    backend = WhisperBackend(whisper_model(model), vocabulary=["Peru", "France"])
+    calls = []
+    backend = WhisperBackend(Counting(whisper_model(model), calls), vocabulary=["Peru", "France"])
     assert await transcribe(backend, wav.silent_clip(3)) == ""
+    assert calls == []  # Silero VAD found no speech: the model was never asked
     assert await transcribe(WhisperBackend(whisper_model(model)), wav.silent_clip(15)) == ""
-
-
-async def test_a_word_outside_the_vocabulary_is_still_heard(say):
-    backend = WhisperBackend(whisper_model("base"), vocabulary={"en": ["Peru", "France", "Chile"]})
-    assert "argentina" in (await transcribe(backend, say("Argentina", "en-us"))).casefold()
 
 
 # -- the event loop goes on -----------------------------------------------------------------
