@@ -25,7 +25,7 @@ def ids(messages):
 def django_62(monkeypatch):
     """Make the installed Django read as 6.2, a release no speed-up was verified on."""
     real = metadata.version
-    monkeypatch.setattr(metadata, "version", lambda name: "6.2.0" if name == "django" else real(name))
+    monkeypatch.setattr(metadata, "version", lambda name: "6.2.0" if name.lower() == "django" else real(name))
 
 
 def test_nothing_is_on_by_default(settings):
@@ -99,7 +99,7 @@ def test_on_an_unverified_django_the_handlers_speedups_fall_back_to_djangos_hand
 
 def test_on_an_unverified_redis_py_the_hub_keeps_the_channel_layer(settings, monkeypatch):
     real = metadata.version
-    monkeypatch.setattr(metadata, "version", lambda name: "99.0" if name == "redis" else real(name))
+    monkeypatch.setattr(metadata, "version", lambda name: "99.0" if name.lower() == "redis" else real(name))
     settings.VISITOR_AI_SPEEDUPS = {"redis_transport": {"URL": "redis://127.0.0.1:6379/0"}}
     assert isinstance(Hub().transport, ChannelLayerTransport)
     assert ids(check_speedups()) == ["speedups.W001"]
