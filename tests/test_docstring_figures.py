@@ -4,9 +4,10 @@ framework's docstrings and comments (issue 36): at most MOST_FIGURES are left in
 visitor_ai, each in a docstring or comment block that names the benchmark printing it.
 
 A measured figure is a number with a unit of time (µs, us, ms, ns), of CPU (CPU-s, CPU seconds,
-s of CPU), of measured memory (KiB, MiB, GiB, kB), a percentage, or "N commands per call". Limits and
-timeouts ("4 MB frames", "120 s codes", "every 30 s") are not: the spec's and settings' own units (MB,
-s) are left out on purpose.
+s of CPU), a percentage, "N commands per call", or an amount of measured memory: KiB, MiB, GiB or kB
+said to be about that much ("~3.5 KiB") or per something ("3.5 KiB per call", "2 MiB of RSS"). Limits
+and timeouts ("4 MB frames", "120 s codes", "every 30 s", "one frame of 16 KiB") are not: the spec's
+and settings' own units (MB, s) and bare sizes are left out on purpose.
 """
 
 import ast
@@ -23,8 +24,11 @@ MOST_FIGURES = 3
 _NUMBER = r"\d+(?:[.,]\d+)*"
 FIGURE = re.compile(
     rf"(?<![\w.]){_NUMBER}(?:\s*(?:-|–|->|→|to)\s*{_NUMBER})*\s*"
-    r"(?:µs|us|ms|ns|CPU[-\s]s(?:econds)?|s\s+of\s+CPU|seconds\s+of\s+CPU|KiB|MiB|GiB|kB|%"
+    r"(?:µs|us|ms|ns|CPU[-\s]s(?:econds)?|s\s+of\s+CPU|seconds\s+of\s+CPU|%"
     r"|(?:Redis\s+)?commands\s+(?:per|a|each)\s+(?:call|request|send|receive))(?![\w])"
+    # Memory: about so much, or so much per something, or of RSS / memory.
+    rf"|(?:~|\babout\s+){_NUMBER}\s*(?:KiB|MiB|GiB|kB)\b"
+    rf"|(?<![\w.]){_NUMBER}\s*(?:KiB|MiB|GiB|kB)\s+(?:per|a|an|each|of\s+(?:RSS|memory))\b"
 )
 
 
@@ -116,7 +120,7 @@ per call, and a leak of ~3.5 KiB."""
 def f():
     """A migrate 1.6 -> 1.0 CPU-s, 250 µs a request, 0.28 s of CPU a launch."""
     # channels-redis 8.2 ms [7.6-8.4] at W = 1; 12% of the
-    # request's time
+    # request's time; 2 MiB of RSS, 1.5 KiB per idle wallet
     return "5 ms in a string is code, not a docstring"
 '''
     found = [(figure.line, figure.text) for figure in figures_in(source)]
@@ -124,12 +128,14 @@ def f():
         (2, "2.9 ms"),
         (2, "25-40 us"),
         (2, "2.0 commands per call"),
-        (3, "3.5 KiB"),
+        (3, "~3.5 KiB"),
         (7, "1.6 -> 1.0 CPU-s"),
         (7, "250 µs"),
         (7, "0.28 s of CPU"),
         (8, "8.2 ms"),
         (8, "12%"),
+        (9, "2 MiB of RSS"),
+        (9, "1.5 KiB per"),
     ]
 
 
@@ -137,5 +143,6 @@ def test_limits_and_timeouts_are_not_measured_figures():
     source = '''
 """Frames of up to 4 MB; codes live 120 s, a hello waits 10 s; wallets ping every 30 s."""
 # daphne's default is 1 MB; at most 16 threads, W = 10 wallets, HTTP/1.1, Django 5.2.
+# One frame of 16 KiB before the hello, 64 KiB in all, then two 4 MiB frames.
 '''
     assert figures_in(source) == []
