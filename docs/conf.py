@@ -30,10 +30,6 @@ exclude_patterns = ["_build", "_ext", "README.md"]
 myst_enable_extensions = ["colon_fence", "deflist"]
 myst_heading_anchors = 3
 
-# Pages another issue is writing (issue 36: howto/speedups, explanation/performance): their
-# toctrees name them, and visitor_ai_docs leaves an entry out while its page does not exist yet.
-pending_pages = ["howto/speedups", "explanation/performance"]
-
 html_theme = "furo"
 html_title = "Visitor AI"
 html_static_path: list[str] = []

@@ -384,21 +384,7 @@ def show_tutorial_steps(app: Sphinx, docname: str, source: list[str]) -> None:
     )
 
 
-def leave_out_pending_pages(app: Sphinx, docname: str, source: list[str]) -> None:
-    """Drop a toctree's entry for a page of ``pending_pages`` that is not written yet."""
-    for pending in app.config.pending_pages:
-        folder, _, name = pending.rpartition("/")
-        page = Path(app.srcdir) / f"{pending}.md"
-        if docname != f"{folder}/index":
-            continue
-        app.env.note_dependency(str(page))  # read again once the page is written
-        if not page.is_file():
-            source[0] = re.sub(rf"^{re.escape(name)}\n", "", source[0], flags=re.MULTILINE)
-
-
 def setup(app: Sphinx) -> dict[str, Any]:
-    app.add_config_value("pending_pages", [], "env")
-    app.connect("source-read", leave_out_pending_pages)
     app.connect("source-read", show_tutorial_steps)
     app.add_directive("api-reference", ApiReference)
     app.add_directive("byoa-settings", ByoaSettings)
