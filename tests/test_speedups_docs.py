@@ -54,7 +54,7 @@ def test_the_daphne_block_names_the_speedups_app_config():
 
 def test_the_warning_shown_is_the_one_an_unverified_django_gets(settings, monkeypatch):
     real = metadata.version
-    monkeypatch.setattr(metadata, "version", lambda name: "6.2.0" if name == "django" else real(name))
+    monkeypatch.setattr(metadata, "version", lambda name: "6.2.0" if name.lower() == "django" else real(name))
     settings.VISITOR_AI_SPEEDUPS = {"request_threads": {}}
     [warning] = check_speedups()
     [block] = [body for body in blocks(SPEEDUPS_PAGE, "text") if "speedups.W001" in body]
