@@ -11,6 +11,8 @@ its own demo). It is not routed at all when DEBUG is off.
 
 A site that wants `?testwallet=1` adds "testwallet.relay" to INSTALLED_APPS,
 "testwallet.relay.middleware.TestWalletMiddleware" to MIDDLEWARE (after the
-session and CSRF middleware) and, when DEBUG is on,
-``path("testwallet/relay/", include("testwallet.relay.urls"))`` to its URLs.
+session and CSRF middleware), when DEBUG is on
+``path("testwallet/relay/", include("testwallet.relay.urls"))`` to its URLs, and
+``{% load testwallet %}{% testwallet_scripts %}`` to the ``<head>`` of its base
+template (templatetags/testwallet.py), which loads the stand-ins.
 """
