@@ -93,10 +93,12 @@ PYTEST_LTS_ARGS ?= -n 2 --dist loadgroup -m "not browser or slow" -q
 test-lts: $(VENV)/.installed-test debian-packages
 	$(BIN)/python scripts/matrix.py 3.12-5.2-4.2 -- $(PYTEST_LTS_ARGS)
 
-# Every supported Python, Django and Channels (scripts/matrix.py says which rows, and why make).
+# Every supported Python, Django and Channels (scripts/matrix.py says which rows, and why make),
+# with test-lts's selection: MATRIX_ARGS= runs the browser tests on each row too.
 MATRIX_ROWS ?=
+MATRIX_ARGS ?= -m "not browser or slow"
 matrix: $(VENV)/.installed-test debian-packages
-	$(BIN)/python scripts/matrix.py $(MATRIX_ROWS) -- $(PYTEST_XDIST) $(PYTEST_ARGS)
+	$(BIN)/python scripts/matrix.py $(MATRIX_ROWS) -- $(PYTEST_XDIST) -q $(MATRIX_ARGS) $(PYTEST_ARGS)
 
 test-frontend: $(VENV)/.installed-test frontend-deps $(VENDOR) debian-packages
 	cd frontend && npm run --silent test:unit
