@@ -55,14 +55,15 @@ async def _flood_async(ws_url, base, sockets, seconds, paired, counts):
 
     async def hello_text(http):
         # A paired socket: a code for a browser session of its own, then the wallet's hello.
-        from tests.byoa.conftest import hello
+        from byoa.protocol import hello  # Django-free, as a wallet imports it
 
+        grant = {"skills": ["audio.transcribe"], "expiresAt": "2099-01-01T00:00:00Z"}
         await http.get("/_test/page")
         answer = await http.post("/byoa/code", headers={"x-csrftoken": http.cookies["csrftoken"]})
         from urllib.parse import parse_qsl, urlsplit
 
         code = dict(parse_qsl(urlsplit(answer.json()["link"]).query))["session"]
-        return json.dumps(hello(session=code))
+        return json.dumps(hello(code, None, {"name": "flood"}, grant))
 
     async def one(index):
         async with httpx.AsyncClient(base_url=base, timeout=30) as http:
