@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from testwallet.pageweight import measure, total  # noqa: E402  (after the path: run as a script)
+from tests.pageweight import measure, total  # noqa: E402  (after the path: run as a script)
 
 PAGES = ("/bookshop/", "/geography/", "/twentyq/")
 LIBRARY = tuple(f"/static/{folder}/" for folder in ("aiconnect", "byoa", "ways", "ui", "webmcp"))

@@ -12,7 +12,7 @@ from collections import Counter
 
 import pytest
 
-from testwallet.pageweight import HASHED_NAME, measure, total
+from tests.pageweight import HASHED_NAME, measure, total
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
