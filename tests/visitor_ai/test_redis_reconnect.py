@@ -40,10 +40,12 @@ class Wallet:
         self.transport = transport
         self.go = asyncio.Event()
         self.called = asyncio.Event()
+        self.skills = []
         self.channel_name = transport.address(transport.connections.new_key(self))
 
     async def dispatch(self, message):
         if message["type"] == events.CALL:
+            self.skills.append(message["skill"])
             reply = self.transport.reply_to(message["reply"])
             await reply.send(events.chunk("thinking"))  # the caller knows its call reached a live process
             self.called.set()
@@ -124,3 +126,31 @@ async def test_the_first_call_after_a_redis_restart_crosses_and_its_result_comes
     await restart(redis, caller.inbox, holder.inbox)
     outcome = await call(caller, wallet.channel_name, timeout=10)
     assert outcome is not None and outcome["type"] == events.RESULT and outcome["ok"], outcome
+
+
+async def test_an_event_published_on_redis_without_the_sites_mac_reaches_no_connection(processes, redis):
+    import orjson
+
+    from byoa import signing
+    from byoa.transport import addressed
+
+    caller, holder = processes
+    wallet = Wallet(holder)
+    wallet.go.set()
+    channel, forged = addressed(
+        wallet.channel_name, events.call(f"{caller.inbox}#1", "text.generate", {}, "{}", 5.0)
+    )
+    client = redis_py.asyncio.Redis.from_url(redis.url)
+    try:
+        # Heard by the inbox (one reader), and dropped there: no call reaches the connection.
+        assert await client.publish(channel, orjson.dumps(forged)) == 1
+        assert await client.publish(channel, b"\0" * 32 + orjson.dumps(forged)) == 1
+        # An event behind the site's MAC is a call: so the two above could have been one.
+        _channel, signed = addressed(
+            wallet.channel_name, events.call(f"{caller.inbox}#2", "audio.transcribe", {}, "{}", 5.0)
+        )
+        assert await client.publish(channel, signing.seal(orjson.dumps(signed))) == 1
+        await asyncio.wait_for(wallet.called.wait(), 5)
+    finally:
+        await client.aclose()
+    assert wallet.skills == ["audio.transcribe"]
