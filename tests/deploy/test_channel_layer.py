@@ -68,3 +68,22 @@ async def test_a_send_to_a_stopped_redis_fails_within_the_connect_timeout():
         assert type(raised.value) is not TimeoutError, "it hung instead of failing"
         assert loop.time() - started < 5
         await layer.close_pools()
+
+
+async def test_a_signed_event_verifies_after_a_trip_through_the_redis_layer(redis_server):
+    # channels-redis packs events with msgpack and adds (then removes) a key of its own on
+    # process-local channels: the MAC must still hold on the other side (byoa.signing).
+    from byoa import events, signing
+
+    layer = RedisChannelLayer(**layer_config(redis_server.url))
+    channel = await layer.new_channel("byoa")
+    event = {**events.call("byoa.x!y", "audio.transcribe", {"language": "é", "n": 1.5}, '{"a":[1]}', 19.75)}
+    event["connection"] = "k-1"
+    await layer.send(channel, signing.sign_event(event))
+    async with asyncio.timeout(5):
+        received = await layer.receive(channel)
+    assert signing.verified_event(received) == event
+    await layer.send(channel, {**signing.sign_event(event), "skill": "text.generate"})
+    async with asyncio.timeout(5):
+        assert signing.verified_event(await layer.receive(channel)) is None
+    await layer.close_pools()
