@@ -12,7 +12,9 @@ code in a log could pair a stranger's wallet with this visitor. The page
 treats both as opaque strings, exactly as in the spec's sample.
 
 These are ordinary Django POST views: CSRF protection stays on, so the page
-sends Django's token (``X-CSRFToken``) with its fetch.
+sends Django's token (``X-CSRFToken``) with its fetch. A JSON body is read by
+``byoa.protocol.parse``; one that is not a JSON object of text (not JSON,
+invalid UTF-8, a lone UTF-16 surrogate) answers 400 ``{"error": "bad-request"}``.
 
 A link whose endpoint a wallet would refuse (``byoa.endpoints``: an IP
 address, localhost without DEBUG, a local name, not wss://) is never built:
