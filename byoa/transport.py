@@ -79,6 +79,10 @@ SEPARATOR = "#"
 CHANNEL_PREFIX = "byoa"
 # The longest wait between two attempts to read the inbox after channel-layer errors.
 MAX_BACKOFF = 2.0
+# How long an event for a full channel is tried again before it is dropped. A process's BYOA
+# channels share one capacity in channels-redis (its default, 100 events, is what a site gets
+# by configuring the layer as Channels' docs do): a burst waits for the reader to drain it.
+FULL_SECONDS = 2.0
 
 
 class ChannelLayer(Protocol):
@@ -157,6 +161,23 @@ def key_of(address: str) -> str:
     return address.rpartition(SEPARATOR)[2]
 
 
+async def send_when_room(
+    layer: ChannelLayer, channel: str, event: Mapping[str, object], seconds: float
+) -> None:
+    """Send ``event``; while the channel is full, try again for up to ``seconds``, then raise ChannelFull."""
+    loop = asyncio.get_running_loop()
+    until, pause = loop.time() + seconds, 0.02
+    while True:
+        try:
+            await layer.send(channel, event)
+            return
+        except ChannelFull:
+            if loop.time() + pause > until:
+                raise
+        await asyncio.sleep(pause)  # a backoff between attempts, bounded by ``seconds``
+        pause = min(pause * 2, 0.25)
+
+
 class ChannelReply:
     """A caller reached over the channel layer, at its own reply channel.
 
@@ -183,7 +204,7 @@ class ChannelReply:
     async def send(self, event: Mapping[str, object]) -> None:
         """Send the event to the caller's channel; one that cannot go is dropped (the deadline ends it)."""
         try:
-            await self.layer.send(self.channel, sign_event(event))
+            await send_when_room(self.layer, self.channel, sign_event(event), FULL_SECONDS)
         except ChannelFull:
             logger.warning("BYOA channel full; a message for a caller was dropped")
         except Exception as exc:  # the layer's backend has its own errors (redis-py's ConnectionError ...)
@@ -285,8 +306,10 @@ class ChannelLayerTransport:
         event = events.call(reply.channel, skill, params, body, deadline.remaining())
         try:
             channel, addressed_event = addressed(address, event)
-            await layer.send(channel, sign_event(addressed_event))
+            window = deadline.wait_until(False) - asyncio.get_running_loop().time()
+            await send_when_room(layer, channel, sign_event(addressed_event), window)
         except ChannelFull:
+            logger.warning("BYOA channel full; a call was not sent")
             return None
         except Exception as exc:  # the layer's backend has its own errors (redis-py's ConnectionError ...)
             logger.warning("BYOA channel layer failed; a call was not sent (%s)", type(exc).__name__)
