@@ -79,10 +79,16 @@ def venv_for(row: str) -> Path:
     env = {**os.environ, "UV_PYTHON_DOWNLOADS": "never"}
     if not (venv / "bin" / "python").exists():
         subprocess.run(
-            [UV, "venv", "--quiet", "--python", find_python(python_version), venv], check=True, env=env
+            # --seed: pip too, which the packaging test builds its wheel with, as a site would.
+            [UV, "venv", "--quiet", "--seed", "--python", find_python(python_version), venv],
+            check=True,
+            env=env,
         )
     install = [UV, "pip", "install", "--quiet", "--python", venv / "bin" / "python"]
-    subprocess.run([*install, "-e", ".[dev]", *requirements(django, channels)], check=True, cwd=ROOT, env=env)
+    # pip as well: a venv made before --seed has none.
+    subprocess.run(
+        [*install, "-e", ".[dev]", "pip", *requirements(django, channels)], check=True, cwd=ROOT, env=env
+    )
     return venv
 
 
