@@ -6,7 +6,7 @@ replaced (issue 42); and the time from the end of speech to the verdict
 through the page, per language.
 
     nice -n 10 .venv/bin/python benchmarks/transcribers.py [--limit 20] [--old-clips 3] [--threads 1]
-        [--no-page] [--answers 5] [--transcribers ...] [--misses]
+        [--no-page] [--answers 5] [--transcribers ...] [--vocabulary-only] [--jobs 1] [--misses]
 
 What it does:
 
@@ -276,7 +276,7 @@ def worker(options):
     languages = TRANSCRIBERS[options.worker]
     vocabulary = {language: full_vocabulary(language) for language in languages}
     results = []
-    for biased in (False, True) if options.worker != OLD else (True,):
+    for biased in (True,) if options.worker == OLD or options.vocabulary_only else (False, True):
         backend = build(options.worker, vocabulary if biased else None, options.threads)
         for source in options.sources:
             for language in languages:
@@ -387,7 +387,7 @@ async def end_to_end(url, answers, threads, folder):
 # -- the table -------------------------------------------------------------------------------
 
 
-def run_worker(name_, options, clips, sources):
+def start_worker(name_, options, clips, sources):
     command = [
         sys.executable,
         __file__,
@@ -403,11 +403,17 @@ def run_worker(name_, options, clips, sources):
         str(options.threads),
         "--sources",
         *sources,
+        *(["--vocabulary-only"] if options.vocabulary_only else []),
     ]
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        raise RuntimeError(f"{name_} failed:\n{done.stderr[-3000:]}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def finished(name_, process):
+    """Return a worker's results once it has ended; raise with its error output if it failed."""
+    stdout, stderr = process.communicate()
+    if process.returncode != 0:
+        raise RuntimeError(f"{name_} failed:\n{stderr[-3000:]}")
+    return json.loads(stdout.strip().splitlines()[-1])
 
 
 def main():
@@ -420,6 +426,12 @@ def main():
         help=f"the first N clips of each language only for {OLD!r}, the method before issue 42 (slow)",
     )
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument(
+        "--jobs", type=int, default=1, help="transcribers measured at once, each in its process"
+    )
+    parser.add_argument(
+        "--vocabulary-only", action="store_true", help="only with the full vocabulary (no free-form rows)"
+    )
     parser.add_argument("--no-page", action="store_true", help="only the direct clips, no Chromium")
     parser.add_argument("--answers", type=int, default=5, help="end-to-end answers per language")
     parser.add_argument("--clips", help="keep the clips in this folder (made once)")
@@ -454,8 +466,15 @@ def main():
                 if options.answers:
                     e2e = asyncio.run(end_to_end(server.url, options.answers, options.threads, Path(scratch)))
         rows = []
-        for transcriber in options.transcribers:
-            measured = run_worker(transcriber, options, clips, sources)
+        waiting = list(options.transcribers)
+        running = {}
+        while waiting or running:
+            # Each transcriber in a process of its own, --jobs at a time: its CPU seconds are its own.
+            while waiting and len(running) < options.jobs:
+                name_ = waiting.pop(0)
+                running[name_] = start_worker(name_, options, clips, sources)
+            name_ = next(iter(running))
+            measured = finished(name_, running.pop(name_))
             rows.extend({**row, "peak_mb": measured["peak_mb"]} for row in measured["results"])
     print(
         f"{len(codes)} country names per language, espeak-ng voices {', '.join(VOICES.values())}; "
