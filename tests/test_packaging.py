@@ -313,7 +313,8 @@ STORAGES = {{
     assert "@ts-check" not in index  # minified: no comments
     imported = re.findall(r'from ?"(\./[^"]+)"', index)
     assert imported and all(re.search(r"\.[0-9a-f]{12}\.js$", name) for name in imported), imported
-    assert (project / "collected" / (url.removeprefix("/static/") + ".br")).exists()
+    # Compressed beside it: gzip always, brotli too where the site installs whitenoise[brotli].
+    assert (project / "collected" / (url.removeprefix("/static/") + ".gz")).exists()
 
 
 #: The most a site's environment takes for the package alone, no extras (pip itself not counted).

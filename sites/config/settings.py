@@ -181,13 +181,13 @@ if (
 ):
     DATABASES["default"]["CONN_MAX_AGE"] = None  # kept as long as its thread: a local file
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    from psycopg_pool import ConnectionPool
-
+    # Django checks each pooled connection before handing it out with CONN_HEALTH_CHECKS
+    # (psycopg_pool's check_connection), on 5.2 as on 6.x.
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 1,
         "max_size": _env_int("DATABASE_POOL_SIZE", 10),
         "timeout": 5.0,
-        "check": ConnectionPool.check_connection,
         # The pool retries a failed connection with a doubling delay (1, 2, 4, 8 s ...)
         # for this long, then leaves the next request to start again at once: a
         # database back after a long gap is found within seconds, not a delay's length.

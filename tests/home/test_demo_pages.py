@@ -143,7 +143,7 @@ async def test_home_page_says_how_to_try_each_demo_now_and_links_it_with_the_tes
             == url + "?testwallet=1"
         )
         text = await demo.text_content()
-        assert "README" in text and "direct link" in text.lower()
+        assert "Try the demos with your own local model" in text and "direct link" in text.lower()
     explained = await page.locator(".ways-explained").text_content()
     for words in (
         "no AI at all",
