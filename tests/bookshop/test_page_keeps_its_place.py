@@ -39,8 +39,9 @@ async def test_add_to_basket_on_a_phone_keeps_the_place_and_the_focus_and_says_w
     await status.filter(has_text="Added").wait_for(timeout=10000)
     assert await status.text_content() == f"Added “{title}” to your basket (1 book in it)."
     assert await status.get_attribute("role") == "status"
-    # Where the visitor was (a reload went from 2,441 px to 0); covers loading nearby may nudge it.
-    assert abs(await page.evaluate("() => scrollY") - scrolled) < 50
+    # Where the visitor was (a reload went from 2,441 px to 0); covers loading nearby and the
+    # confirmation's own line may nudge it by a line or two.
+    assert abs(await page.evaluate("() => scrollY") - scrolled) < 120
     assert (await focused_text(page)).startswith("Add to basket")
     assert await page.locator("#basket-count").text_content() == "(1)"
     await page.keyboard.press("Enter")  # the same button again: a second copy

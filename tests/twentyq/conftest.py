@@ -62,7 +62,7 @@ async def new_game(page, mode):
     selector = (
         f"#game[data-mode='{mode}']:not([data-game-id='{old}'])" if old else f"#game[data-mode='{mode}']"
     )
-    await page.locator(selector).wait_for(timeout=5000)
+    await page.locator(selector).wait_for(timeout=15000)
 
 
 async def idle(page, timeout=10000):

@@ -95,7 +95,7 @@ async def test_the_keyboard_alone_answers_every_question_with_the_focus_on_the_n
     assert await focused(page) == "play-again"
     assert await page.locator("#play-again").is_visible()
     await page.keyboard.press("Enter")
-    await page.locator(f"#game:not([data-game-id='{game['id']}'])").wait_for(timeout=5000)
+    await page.locator(f"#game:not([data-game-id='{game['id']}'])").wait_for(timeout=15000)
     assert (await state(page))["mode"] == "ai-asks"
     assert console == []
 
@@ -108,18 +108,18 @@ async def test_the_sites_questions_are_asked_with_enter_and_the_focus_stays_on_t
     await page.locator("#attribute").focus()
     await page.keyboard.press("ArrowDown")
     await page.keyboard.press("Enter")
-    await page.locator("#history li").first.wait_for(timeout=5000)
-    await page.locator("#ask-own:enabled").wait_for(timeout=5000)
+    await page.locator("#history li").first.wait_for(timeout=15000)
+    await page.locator("#ask-own:enabled").wait_for(timeout=15000)
     assert await focused(page) == "attribute"
     await page.keyboard.press("ArrowDown")
     await page.keyboard.press("Enter")
-    await page.locator("#history li").nth(1).wait_for(timeout=5000)
-    await page.locator("#ask-own:enabled").wait_for(timeout=5000)
+    await page.locator("#history li").nth(1).wait_for(timeout=15000)
+    await page.locator("#ask-own:enabled").wait_for(timeout=15000)
     assert await focused(page) == "attribute"
     await page.locator("#guess").fill("a teapot")
     await page.keyboard.press("Enter")
-    await page.locator("#history li").nth(2).wait_for(timeout=5000)
-    await page.locator("#guess-button:enabled").wait_for(timeout=5000)
+    await page.locator("#history li").nth(2).wait_for(timeout=15000)
+    await page.locator("#guess-button:enabled").wait_for(timeout=15000)
     assert await focused(page) == "guess"
     assert console == []
 
@@ -144,7 +144,7 @@ async def test_a_wrong_guess_and_the_games_end_read_as_sentences(page, daphne_se
     # A thing that is in no catalog: always wrong.
     await page.locator("#guess").fill("a unicorn.")
     await page.locator("#guess-button").click()
-    await page.locator("#history li").first.wait_for(timeout=5000)
+    await page.locator("#history li").first.wait_for(timeout=15000)
     assert await page.locator("#history li").first.text_content() == "You guessed: a unicorn. Wrong."
     secret = None
     for turn in range(25):
@@ -154,7 +154,7 @@ async def test_a_wrong_guess_and_the_games_end_read_as_sentences(page, daphne_se
             break
         await page.locator("#guess").fill(f"unicorn number {turn}")
         await page.locator("#guess-button").click()
-        await page.locator("#history li").nth(len(game["history"])).wait_for(timeout=5000)
+        await page.locator("#history li").nth(len(game["history"])).wait_for(timeout=15000)
     assert secret is not None
     assert (
         await page.locator("#game-result").text_content()
