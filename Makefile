@@ -75,7 +75,8 @@ PYTEST_XDIST = $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --maxpro
 test:
 	@# The installs and `make check` in one run of make, at once: each step starts when what it
 	@# needs is there (mypy, the longest, as soon as the venv is, while npm still installs).
-	@$(MAKE) --no-print-directory -j6 --output-sync=target check docs $(VENDOR) debian-packages
+	@# The docs site is built by tests/test_docs.py exactly as `make docs` builds it (-W -n): once.
+	@$(MAKE) --no-print-directory -j6 --output-sync=target check $(VENDOR) debian-packages
 	@$(MAKE) --no-print-directory -j4 --output-sync=target test-main test-examples test-frontend test-lts
 
 test-main: $(VENV)/.installed-test debian-packages
@@ -85,11 +86,14 @@ test-examples: $(VENV)/.installed-test debian-packages
 	$(BIN)/python -m pytest examples/pytest-sync
 	$(BIN)/python examples/script/bookshop_check.py
 
-# The framework's tests on Django 5.2 LTS (the oldest Django upstream supports, where most sites
-# are) and Channels 4.2, in a venv of their own (scripts/matrix.py: the row 3.12-5.2-4.2). Its
-# browser tests drive the page library, the same files on every Django: they run in test-main;
-# but for the packaging test's (slow), whose new startproject site here runs on Django 5.2.
-PYTEST_LTS_ARGS ?= -n 2 --dist loadgroup -m "not browser or slow" -q
+# The framework's apps on Django 5.2 LTS (the oldest Django upstream supports, where most sites
+# are) and Channels 4.2, in a venv of their own (scripts/matrix.py: the row 3.12-5.2-4.2): the
+# in-process tests of byoa, mcp_server and visitor_ai, and the packaging test, whose new
+# startproject site then runs on Django 5.2 with a BYOA round trip. What drives real servers and
+# browsers, and testwallet's tests, run once in test-main (on every row with `make matrix`):
+# the whole set beside the main session made `make test` minutes longer on 2 cores.
+PYTEST_LTS_ARGS ?= -n 2 --dist loadgroup -q -m "(not browser and not live) or slow" \
+	tests/byoa tests/mcp_server tests/visitor_ai tests/test_packaging.py
 test-lts: $(VENV)/.installed-test debian-packages
 	$(BIN)/python scripts/matrix.py 3.12-5.2-4.2 -- $(PYTEST_LTS_ARGS)
 

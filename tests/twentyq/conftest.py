@@ -57,6 +57,7 @@ async def use_way(page, way):
 
 async def new_game(page, mode):
     """Start a new game in `mode` ('ai-asks' or 'site-thinks') and wait until it shows."""
+    await idle(page)  # a move still being played keeps the buttons busy: a click then does nothing
     old = await page.locator("#game").get_attribute("data-game-id")
     await page.locator("#new-ai-asks" if mode == "ai-asks" else "#new-site-thinks").click()
     selector = (
