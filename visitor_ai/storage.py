@@ -51,7 +51,7 @@ __all__ = ["MinifiedManifestStaticFilesStorage"]
 RELATIVE_URL = r"""(?P<matched>new URL\(["'](?P<url>\.{1,2}/[^"']*?)["'],\s*import\.meta\.url\))"""
 # After minification there are no comments left to skip: this matches nothing.
 NOTHING = re.compile(r"(?!)")
-# Django 6.0 takes a third item, what to skip (else CSS comments); 5.2 takes two.
+# Django 6.1 takes a third item, what to skip (else CSS comments); 5.2 and 6.0 take two.
 _NEW_URL = (RELATIVE_URL, """new URL("%(url)s",import.meta.url)""", NOTHING)
 # Every way a module names another by a relative path, as esbuild writes it.
 SPECIFIERS = re.compile(r"""(?:\bfrom\s*|\bimport\s*\(?\s*|new URL\(\s*)["'](?P<url>\.{1,2}/[^"']+)["']""")
@@ -67,7 +67,7 @@ class MinifiedManifestStaticFilesStorage(CompressedManifestStaticFilesStorage): 
     # One pass per level of imports at worst (page -> ways -> byoa -> ...): Django's 5 is tight.
     max_post_process_passes = 12
     patterns = CompressedManifestStaticFilesStorage.patterns + (
-        ("*.js", (_NEW_URL if django.VERSION >= (6, 0) else _NEW_URL[:2],)),
+        ("*.js", (_NEW_URL if django.VERSION >= (6, 1) else _NEW_URL[:2],)),
     )
 
     def __init__(
