@@ -9,12 +9,12 @@ server drives it, over ASGI; Django's own handler, for comparison, hops for each
 
 import httpx
 import pytest
-from django.contrib import messages
 from django.core.handlers.asgi import ASGIHandler as DjangosHandler
-from django.http import HttpResponse, JsonResponse
+from django.http import HttpResponse
 from django.test import RequestFactory
 from django.urls import path
 
+from tests.test_middleware import recall, remember, shown, warn
 from visitor_ai.speedups.handler import STATIC_FILES, ASGIHandler
 from visitor_ai.speedups.middleware import ON_THE_LOOP
 from visitor_ai.speedups.staticfiles import StaticFilesMiddleware
@@ -26,24 +26,6 @@ PAGE = b"<p>A page.</p>"
 
 async def page(request):
     return HttpResponse(PAGE)
-
-
-async def remember(request):
-    await request.session.aset("seen", "Peru")
-    return JsonResponse({})
-
-
-async def recall(request):
-    return JsonResponse({"seen": await request.session.aget("seen")})
-
-
-async def warn(request):
-    messages.warning(request, "Careful: that was the last question.")
-    return HttpResponse("ok")
-
-
-async def shown(request):
-    return JsonResponse({"messages": [str(message) for message in messages.get_messages(request)]})
 
 
 urlpatterns = [
