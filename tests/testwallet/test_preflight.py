@@ -36,6 +36,8 @@ def run_site_tests(folder, settings, ini="", settings_module="mysite.settings"):
         for name, value in os.environ.items()
         if name not in ("DJANGO_SETTINGS_MODULE", "DATABASE_URL")
     }
+    # A fixed width: a wide terminal (CI's) would repeat the error in pytest's short summary line.
+    env["COLUMNS"] = "80"
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"],
         cwd=folder,
