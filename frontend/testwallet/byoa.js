@@ -343,7 +343,7 @@
       lines: [
         'The BYOA extension stand-in (not an AI).',
         `The site says what for: ${message.manifest.purpose.summary}`,
-        answeredBy(),
+        answeredBy(presentKeys(message.manifest.skills)),
       ],
       actions: [{ label: 'Allow', value: 'allow' }, { label: 'Decline', value: 'decline' }],
       cancel: 'decline',
@@ -351,11 +351,19 @@
     return { decision: action === 'allow' ? 'allow' : 'decline' };
   }
 
-  /** Who answers the calls, as the consent panel says it. */
-  function answeredBy() {
+  /**
+   * Who answers the calls, as the consent panel says it: clips only for a site that asks for a
+   * skill that takes audio (a text game has none to speak of).
+   * @param {string[]} skills the skills the manifest asks for
+   */
+  function answeredBy(skills) {
     if (RELAY === null) return 'Answers will be fixed test texts.';
-    const speech = RELAY.transcribes ? ' and transcribes your clips' : '; it asks you what your clips say';
-    return (RELAY.scripted ? 'A scripted player (not an AI) writes the texts' : 'Your own model server writes the texts') + speech + '.';
+    const clips = skills.some((skill) => SKILLS[skill]?.input === 'audio');
+    const texts = skills.some((skill) => SKILLS[skill]?.input !== 'audio');
+    const hearing = RELAY.transcribes ? 'your own transcription server transcribes your clips' : 'it cannot hear, so it asks you what your clips say';
+    if (!texts) return `${hearing.replace(/^\w/, (first) => first.toUpperCase())}.`;
+    const writer = RELAY.scripted ? 'A scripted player (not an AI) writes the texts' : 'Your own model server writes the texts';
+    return clips ? `${writer}; ${hearing}.` : `${writer}.`;
   }
 
   /**

@@ -30,6 +30,7 @@ async def test_a_person_plays_the_voice_path_with_the_labelled_stand_in(mic_page
 
     assert dialogs == []  # asked in the test wallet's panel, never in a native dialog
     assert "not part of this site" in consent and "The BYOA extension stand-in (not an AI)." in consent
+    assert "It cannot hear, so it asks you what your clips say." in consent
     assert "The BYOA stand-in is not a speech recogniser" in asked
     assert await panel(page).count() == 0  # the panel goes once answered
     assert await page.locator("#transcript").text_content() == answer

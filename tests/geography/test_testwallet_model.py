@@ -31,7 +31,7 @@ async def test_spoken_answer_is_transcribed_by_the_named_server_through_the_rela
 
     assert await page.locator("#transcript").text_content() == answer
     assert await panel(page).count() == 0  # no question about the clip: the server heard it
-    assert "Your own model server writes the texts and transcribes your clips." in consent
+    assert "Your own transcription server transcribes your clips." in consent  # it asks for no texts
     assert dialogs == []
     ((path, sent),) = model.requests
     assert path == "transcribe" and sent["model"] == "double-whisper"

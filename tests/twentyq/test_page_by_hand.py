@@ -50,3 +50,13 @@ async def test_a_person_plays_both_modes_through_the_labelled_built_in_model_sta
         assert "Answer as the built-in model" in words and "this stand-in is not an AI" in words
     assert "The page allows only these answers:" in asked[2]
     assert console == []
+
+
+async def test_the_byoa_stand_ins_consent_for_a_text_game_says_nothing_of_clips(page, debug_server):
+    await page.goto(debug_server.url + "/twentyq/?testwallet=1")
+    await page.locator("#ways[data-ready='true'] button[data-way='extension']").click()
+    consent = await press(page, "Decline")
+    await answering(page, "own")
+    assert "The BYOA extension stand-in (not an AI)." in consent
+    assert "A scripted player (not an AI) writes the texts." in consent
+    assert "clip" not in consent
