@@ -52,6 +52,11 @@ connection's process does not acknowledge the call (it died); otherwise at
 the latest after ``timeout`` seconds. Every limit is the call's ``Deadline``
 (``byoa.deadlines``).
 
+A caller that leaves mid-call (its request or task cancelled, a stream closed
+unfinished) cancels the call: the connection frees the grant's slot at once,
+in this process or, by an event of the transport, in another; the wallet is
+not told (the protocol has no cancel frame) and its late result is dropped.
+
 Results are the wallet's: treat ``output`` as something the visitor typed.
 
 While a call waits, the request's database connection goes back to its pool
@@ -251,7 +256,11 @@ class WalletStream:
         ``WalletProcessGone`` when the transport could not send the call.
         """
         reply, deadline = await self._hand_over(hub, deadline, fresh)
-        await give_back_pooled_connections()  # nothing of the database is needed while we wait
+        try:
+            await give_back_pooled_connections()  # nothing of the database is needed while we wait
+        except BaseException:  # cancelled here, before the caller's loop owns the reply: cancel the call
+            reply.close()
+            raise
         return reply, deadline
 
     async def _hand_over(self, hub: Hub, deadline: Deadline | None, fresh: bool) -> tuple[_Reply, Deadline]:

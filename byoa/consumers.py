@@ -12,6 +12,9 @@ connection is in its hub's ``connections``, ``byoa.hub``); a caller in another
 process sends a ``byoa.call`` event to the connection's address
 (``byoa.transport``), which ends in the same method. Each call comes with its
 ``Deadline`` (``byoa.deadlines``): the connection's timer ends it there.
+A caller that leaves before the outcome frees the call's slot at once: one in
+this process through its ``LocalReply``, one in another process by a
+``byoa.cancel`` event; should that event be lost, the deadline ends the call.
 
 The wallet authenticates only by its hello, and no cookie is read. A
 request with an ``Origin`` header is refused at the handshake (HTTP 403),
@@ -36,7 +39,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from byoa import clock, events, invitations, pairings, protocol
 from byoa.conf import byoa_setting
 from byoa.deadlines import Deadline
-from byoa.events import CallEvent, NoticeEvent
+from byoa.events import CallEvent, CancelEvent, NoticeEvent
 from byoa.grants import Grant, warn_unreadable
 from byoa.hub import current_hub
 from byoa.inflight import InFlight, Pending, Reply
@@ -277,12 +280,21 @@ class WalletConsumer(AsyncWebsocketConsumer):
     }
 
     async def start_call(
-        self, reply: Reply, skill: str, params: dict[str, object], body: str, deadline: Deadline
+        self,
+        reply: Reply,
+        skill: str,
+        params: dict[str, object],
+        body: str,
+        deadline: Deadline,
+        *,
+        caller: str = "",
     ) -> None:
         """Send a call to the wallet, or refuse it at once; its outcome goes to ``reply``, by ``deadline``.
 
         ``body`` is the call's input as JSON (``protocol.call_input``); the frame
         is built from it and from the ``skill`` and ``params`` checked here.
+        ``caller``: the reply channel of a caller in another process, which its
+        cancel names (``byoa_cancel``).
         """
         # Refused before the wallet sees it; the caller learns why (byoa.events.Failure), a page never does.
         if self.closing or self.grant is None:
@@ -296,7 +308,7 @@ class WalletConsumer(AsyncWebsocketConsumer):
             return
         model = params.get("model")
         model = model if isinstance(model, str) else ""
-        pending = Pending(reply, skill, deadline, model, params.get("stream") is True)
+        pending = Pending(reply, skill, deadline, model, params.get("stream") is True, caller=caller)
         call_id = self.calls.add(pending)
         if hasattr(reply, "cancel"):  # a caller in this process (calls.LocalReply) may leave before the end
             reply.cancel = functools.partial(self._cancel, call_id)
@@ -313,10 +325,23 @@ class WalletConsumer(AsyncWebsocketConsumer):
             return
         reply = self.hub.transport.reply_to(event["reply"])
         deadline = Deadline.arrived(event["timeout"])  # what the caller had left when it sent the call
-        await self.start_call(reply, event["skill"], event["params"], event["input"], deadline)
+        await self.start_call(
+            reply, event["skill"], event["params"], event["input"], deadline, caller=event["reply"]
+        )
+
+    async def byoa_cancel(self, event: CancelEvent) -> None:
+        """Called when a caller in another process left mid-call: as a caller here that leaves (``_cancel``).
+
+        A cancel for a call already ended, or not started yet, changes nothing:
+        that call ends with its result or at its deadline, as it would have.
+        """
+        call_id = self.calls.of_caller(event.get("reply"))  # authenticated, but its shape is checked too
+        if call_id is not None:
+            self._cancel(call_id)
 
     def _cancel(self, call_id: int) -> None:
-        # The caller left (a page closed its stream): the call no longer counts against the grant.
+        # The caller left (a page closed its stream, a request was cancelled): the call no longer
+        # counts against the grant.
         pending = self.calls.cancel(call_id)
         if pending is not None:
             self._receipt(pending, False)

@@ -18,6 +18,7 @@ RESULT: Final = "byoa.result"  # connection -> caller: the call's outcome
 CHUNK: Final = "byoa.chunk"  # connection -> caller: one streamed delta
 ACCEPTED: Final = "byoa.accepted"  # connection's process -> caller: the call reached a live process
 GONE: Final = "byoa.gone"  # transport -> caller: no connection at that address; the call reached no wallet
+CANCEL: Final = "byoa.cancel"  # caller in another process -> connection: the caller left, forget its call
 
 
 class CallEvent(TypedDict):
@@ -29,6 +30,18 @@ class CallEvent(TypedDict):
     params: dict[str, object]
     input: str  # the call's input, as JSON (protocol.call_input)
     timeout: float  # the seconds the caller had left when it sent the call
+
+
+class CancelEvent(TypedDict):
+    """Caller in another process -> connection: the caller whose reply channel is ``reply`` left mid-call.
+
+    The connection forgets that call and frees its slot, as for a caller in its own process
+    (``calls.LocalReply.close``). Sent once, at most once delivered: a cancel that is lost
+    leaves the call to end at its deadline.
+    """
+
+    type: Literal["byoa.cancel"]
+    reply: str
 
 
 class NoticeEvent(TypedDict):
@@ -125,6 +138,11 @@ def is_call(event: Mapping[str, object]) -> bool:
         and isinstance(timeout, (int, float))
         and not isinstance(timeout, bool)
     )
+
+
+def cancel(reply: str) -> CancelEvent:
+    """Return the event that tells a connection the caller at channel ``reply`` left before the outcome."""
+    return {"type": CANCEL, "reply": reply}
 
 
 def result(ok: bool, output: dict[str, object] | None) -> ResultEvent:

@@ -46,6 +46,7 @@ class Pending:
     stream: bool = False
     started: float = field(default_factory=time.monotonic)
     timer: asyncio.TimerHandle | None = None  # the handle that expires it at its deadline
+    caller: str = ""  # the reply channel of a caller in another process: what its cancel names
 
 
 class InFlight:
@@ -110,7 +111,9 @@ class InFlight:
         return pending
 
     def cancel(self, call_id: int) -> Pending | None:
-        """Remove and return a call whose caller left (a closed stream), or None; its slot is free at once.
+        """Remove and return a call whose caller left (a closed stream, a request cancelled), or None.
+
+        Its slot is free at once.
 
         The wallet may still answer it: that late result is dropped quietly.
         """
@@ -122,6 +125,16 @@ class InFlight:
                 self._expired = deque(maxlen=self._remember_expired)
             self._expired.append(call_id)
         return pending
+
+    def of_caller(self, caller: object) -> int | None:
+        """Return the wire id of the pending call whose caller in another process is at ``caller``, or None."""
+        if not isinstance(caller, str) or not caller:  # a caller in this process has none: it cancels by id
+            return None
+        # A scan: a connection has at most the grant's maxParallelCalls pending, and cancels are rare.
+        for call_id, pending in self._pending.items():
+            if pending.caller == caller:
+                return call_id
+        return None
 
     def was_expired(self, call_id: object) -> bool:
         """Return True for the id of a call whose caller gave up (its late result is no flood)."""

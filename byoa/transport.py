@@ -22,6 +22,12 @@ acceptance window of its deadline (``byoa.deadlines``) knows that the process
 is gone. After the acknowledgement the caller looks at that process's record
 once a beat (``byoa.processes.is_beating``): a process that dies mid-call ends
 its callers' waits within ``BYOA["STALE_SECONDS"]``, not at their deadlines.
+A caller that leaves before its call's outcome (its request cancelled, a
+stream closed) sends the connection ``events.cancel`` on its way out
+(``ChannelReply.close``), which frees the call's slot at once, as a caller in
+the connection's own process does. It is sent once and not waited for: the
+channel layer delivers at most once, and a cancel that is lost leaves the call
+to end at its deadline, as every call without one does.
 The reader survives channel-layer errors (Redis restarting, say): it
 tries again with a backoff of at most ``MAX_BACKOFF`` seconds.
 
@@ -40,8 +46,9 @@ caller may look the address up again and resend it (``byoa.calls``).
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
-from collections.abc import Coroutine, Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from channels.exceptions import ChannelFull
@@ -49,7 +56,7 @@ from channels.layers import get_channel_layer
 
 from byoa import events
 from byoa.conf import byoa_setting
-from byoa.events import NoticeEvent, ReplyEvent
+from byoa.events import CancelEvent, NoticeEvent, ReplyEvent
 from byoa.processes import is_beating
 from byoa.signing import sign_event, verified_event
 
@@ -105,7 +112,7 @@ class CallerReply(Protocol):
         """Return the call's next event (never ``ACCEPTED``), or None at the deadline or on a failure."""
 
     def close(self) -> None:
-        """Stop waiting for the call's events (its caller is done with it)."""
+        """Stop waiting for the call's events (its caller is done with it; if it had not ended, cancel it)."""
 
 
 class Transport(Protocol):
@@ -138,7 +145,7 @@ class Transport(Protocol):
     def reply_to(self, channel: str) -> Reply:
         """Return the reply of a call that came from another process, whose caller is at ``channel``."""
 
-    async def notify(self, address: str, event: NoticeEvent) -> None:
+    async def notify(self, address: str, event: NoticeEvent | CancelEvent) -> None:
         """Send an event to the connection at ``address`` (wherever it is); if it cannot go, it is dropped."""
 
 
@@ -186,7 +193,7 @@ class ChannelReply:
     ``receive`` waits no longer than the deadline's acceptance window.
     """
 
-    __slots__ = ("acknowledged", "channel", "layer", "process", "unacknowledged")
+    __slots__ = ("acknowledged", "cancel", "channel", "ended", "layer", "process", "unacknowledged")
 
     def __init__(self, layer: ChannelLayer, channel: str, process: str = "") -> None:
         self.layer = layer
@@ -194,12 +201,21 @@ class ChannelReply:
         self.process = process  # the inbox of the connection's process, watched once it acknowledged
         self.acknowledged = False
         self.unacknowledged = False  # set when receive gave up for want of the acknowledgement
+        self.ended = False  # set when receive returned the call's last event (or gave up)
+        # The caller's side only: sends the connection the call's cancel (set by send_call).
+        self.cancel: Callable[[], None] | None = None
 
     def expired(self) -> None:
         """Do nothing: a caller in another process timed out on its own clock already."""
 
     def close(self) -> None:
-        """Do nothing: the reply channel is the layer's, and it holds nothing of ours."""
+        """Cancel the call if it has not ended (its caller left): the connection frees its slot at once.
+
+        The reply channel itself is the layer's, and holds nothing of ours.
+        """
+        cancel, self.cancel = self.cancel, None
+        if cancel is not None and not self.ended:
+            cancel()
 
     async def send(self, event: Mapping[str, object]) -> None:
         """Send the event to the caller's channel; one that cannot go is dropped (the deadline ends it)."""
@@ -223,7 +239,7 @@ class ChannelReply:
             remaining = deadline.wait_until(self.acknowledged) - loop.time()
             if remaining <= 0:
                 self.unacknowledged = deadline.ends_unacknowledged(self.acknowledged)
-                return None
+                return self._end(None)
             # Once acknowledged, a beat at a time: the process may die after its acknowledgement.
             watched = self.acknowledged and bool(self.process)
             wait = min(remaining, byoa_setting("BEAT_SECONDS")) if watched else remaining
@@ -234,20 +250,26 @@ class ChannelReply:
                     if await is_beating(self.process):
                         continue
                     self.unacknowledged = True  # gone after all: the caller takes its process for dead
-                    return None
+                    return self._end(None)
                 self.unacknowledged = deadline.ends_unacknowledged(self.acknowledged)
-                return None
+                return self._end(None)
             except Exception as exc:  # as in send: the call cannot end well, so it ends now
                 logger.warning("BYOA channel layer failed while a caller waited (%s)", type(exc).__name__)
-                return None
+                return self._end(None)
             verified = verified_event(event)
             if verified is None:  # not from a process of this site (byoa.signing): as if never sent
                 logger.warning("BYOA dropped an event without a valid MAC on a caller's channel")
                 continue
             if verified.get("type") != events.ACCEPTED:
                 # A caller's channel gets only what a connection sends it (byoa.events).
-                return cast(ReplyEvent, verified)
+                received = cast(ReplyEvent, verified)
+                return received if received["type"] == events.CHUNK else self._end(received)
             self.acknowledged = True
+
+    def _end(self, event: ReplyEvent | None) -> ReplyEvent | None:
+        """Return the call's last event (None: given up), noting that nothing more is awaited for it."""
+        self.ended = True
+        return event
 
 
 class ChannelLayerTransport:
@@ -314,16 +336,25 @@ class ChannelLayerTransport:
         except Exception as exc:  # the layer's backend has its own errors (redis-py's ConnectionError ...)
             logger.warning("BYOA channel layer failed; a call was not sent (%s)", type(exc).__name__)
             return None
+        reply.cancel = functools.partial(self._send_cancel, address, reply.channel)
         return reply
 
     def reply_to(self, channel: str) -> ChannelReply:
         """Return the reply of a call that came from another process, whose caller reads ``channel``."""
         return ChannelReply(self.layer, channel)
 
-    async def notify(self, address: str, event: NoticeEvent) -> None:
+    async def notify(self, address: str, event: NoticeEvent | CancelEvent) -> None:
         """Send an event to the connection at ``address`` (wherever it is); if it cannot go, it is dropped."""
         channel, addressed_event = addressed(address, event)
         await ChannelReply(self.layer, channel).send(addressed_event)
+
+    def _send_cancel(self, address: str, caller: str) -> None:
+        """Tell the connection at ``address`` that the caller at channel ``caller`` left (not waited for)."""
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:  # no loop to send it on (a stream finalized at exit): the deadline ends it
+            return
+        self._in_background(self.notify(address, events.cancel(caller)))
 
     async def _read(self, layer: ChannelLayer, channel: str) -> None:
         failures = 0

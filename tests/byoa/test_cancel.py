@@ -37,3 +37,24 @@ async def test_a_closed_stream_frees_its_slot_at_once_and_its_late_result_is_dro
     await communicator.send_json_to(protocol.result(first["id"], True, {"text": "late"}))  # dropped quietly
     await communicator.send_json_to(protocol.result(second["id"], True, {"text": "second"}))
     assert await asyncio.wait_for(caller, 10) == {"text": "second"}
+
+
+async def test_a_caller_reached_over_the_channel_layer_that_leaves_frees_its_slot_at_once(
+    wallet_socket, monkeypatch, hub
+):
+    communicator, welcome = await pair(wallet_socket, limits={"maxParallelCalls": 1})
+    pairing = await get_pairing(token_digest=tokens.digest(welcome["pairing"]))
+    await hub.start()
+    # The caller takes the connection for one in another process: the call and its cancel cross the layer.
+    monkeypatch.setattr(hub.connections, "get", lambda pairing_id: None)
+    caller = asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", {"audio": {}}, timeout=60))
+    first = await communicator.receive_json_from(timeout=5)
+    caller.cancel()  # the request that made the call was cancelled (its client went away)
+    await asyncio.gather(caller, return_exceptions=True)
+    # The only slot is free once the cancel arrives: the next call reaches the wallet, not refused.
+    second_caller = asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", {"audio": {}}, timeout=10))
+    second = await communicator.receive_json_from(timeout=5)
+    assert second["id"] != first["id"]
+    await communicator.send_json_to(protocol.result(first["id"], True, {"text": "late"}))  # dropped quietly
+    await communicator.send_json_to(protocol.result(second["id"], True, {"text": "second"}))
+    assert await asyncio.wait_for(second_caller, 10) == {"text": "second"}

@@ -98,11 +98,19 @@ def database_url(postgres, migrated_template):
 
 
 @pytest.fixture
-def cluster(redis, database_url, tmp_path):
+def speedups():
+    """The speed-ups the cluster's processes turn on (VISITOR_AI_SPEEDUPS): none, the channel layer's path."""
+    return ""
+
+
+@pytest.fixture
+def cluster(redis, database_url, tmp_path, speedups):
     """Two daphne processes behind one address: one PostgreSQL database, one Redis channel layer."""
     shared = socket.create_server(("127.0.0.1", 0))
     # One database and one secret key (it signs the session cookie) for both; a log file each.
     env = {"REDIS_URL": redis.url, "DATABASE_URL": database_url, "VISITOR_AI_VAR_DIR": str(tmp_path)}
+    if speedups:
+        env["VISITOR_AI_SPEEDUPS"] = speedups
     options = dict(settings_module="tests.byoa.fault_settings", env=env, shared_sockets=[shared])
     (tmp_path / "first").mkdir()
     (tmp_path / "second").mkdir()
@@ -403,6 +411,56 @@ async def test_a_late_result_is_dropped_and_never_reaches_another_caller(cluster
     first_caller_gone.set()
     outputs = [output for output, _seconds in await asyncio.gather(*waiting)]
     assert outputs == [{"text": "fresh"}, {"text": "fresh"}]
+
+
+@pytest.mark.parametrize("speedups", ["", "redis_transport"], ids=["channel-layer", "redis-transport"])
+async def test_a_caller_in_another_process_that_leaves_frees_its_calls_slot_at_once(
+    cluster, browser, direct_wallet
+):
+    working = asyncio.Event()
+    release = asyncio.Event()
+
+    async def transcribe(input, params):
+        if not working.is_set():
+            working.set()
+            await release.wait()  # the wallet is still at it when its caller leaves
+            return {"text": "late"}
+        return {"text": "Peru"}
+
+    wallet = await direct_wallet(
+        (await browser.new_link())["link"],
+        {"audio.transcribe": transcribe},
+        limits={"maxParallelCalls": 1},
+        ping_seconds=PING_EVERY,
+    )
+    assert wallet.opened, wallet.activity
+    # The site holds the grant of one call at a time; this wallet would answer a second one meanwhile,
+    # so what is tested is the site's count alone.
+    wallet.grant["limits"]["maxParallelCalls"] = 2
+    held, other = await holder(cluster, browser)
+    leaving = asyncio.ensure_future(call_on(browser, other, timeout=60))
+    async with asyncio.timeout(10):
+        await working.wait()
+    leaving.cancel()  # the visitor's request goes: its connection closes and Django cancels the view
+    left = time.monotonic()
+    await asyncio.gather(leaving, return_exceptions=True)
+    # Before the cancel arrives, a call is refused as over the grant; once it has, the call is sent.
+    # Without it the slot stays taken until the first call's deadline (the grant's 20 s maxCallSeconds).
+    outcomes = []
+    async with asyncio.timeout(8):
+        while not outcomes or outcomes[-1] != "output":
+            response = await browser.http.post(
+                f"{other.url}/_test/call",
+                json={"skill": "audio.transcribe", "input": clip(), "params": {}, "timeout": 10},
+            )
+            outcomes.append(response.headers["X-Test-Outcome"])
+    assert set(outcomes[:-1]) <= {"TooManyCalls"}, outcomes
+    assert response.json()["output"] == {"text": "Peru"}
+    report(
+        f"caller left -> its slot free for the next call ({len(outcomes)} call(s))", time.monotonic() - left
+    )
+    release.set()  # the first call's late result is dropped quietly
+    assert (await call_on(browser, held, timeout=10))[0] == {"text": "Peru"}
 
 
 async def test_uvicorn_stopped_with_sigterm_removes_its_record_and_detaches_its_pairings(

@@ -41,7 +41,10 @@ for issue 26: docs/explanation/performance.md), with no second codec.
   ``<caller's inbox>#<id>``, and the events for it come to the caller's inbox
   carrying the id (``call``), matched to its ``RedisReply`` in ``_waiting``.
   The entry goes when the call ends (result, deadline, ``close``): nothing is
-  subscribed, stored or left behind per call.
+  subscribed, stored or left behind per call. A caller that leaves before the
+  outcome publishes ``events.cancel`` to the connection on its way out
+  (``RedisReply.close``), which frees the call's slot at once; a cancel that
+  is lost leaves the call to end at its deadline (``byoa.transport``).
 - A process's inbox acknowledges a call (``events.ACCEPTANCE``) only when the
   connection has sent the caller nothing within a quarter of
   ``BYOA["ACCEPT_SECONDS"]`` (``ACCEPT_AFTER``): a call answered sooner needs
@@ -60,17 +63,18 @@ for issue 26: docs/explanation/performance.md), with no second codec.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import secrets
 from collections import deque
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any, cast
 
 import orjson
 
 from byoa import events
 from byoa.conf import byoa_setting
-from byoa.events import NoticeEvent, ReplyEvent
+from byoa.events import CancelEvent, NoticeEvent, ReplyEvent
 from byoa.processes import is_beating
 from byoa.signing import seal, unseal
 from byoa.transport import CHANNEL_PREFIX, SEPARATOR, addressed, inbox_of
@@ -123,7 +127,17 @@ def _new_connection(pool: ConnectionPool) -> Connection:
 class RedisReply:
     """A call this process sent to another: the events the caller's inbox matched to it, in order."""
 
-    __slots__ = ("_events", "_waiter", "_waiting", "acknowledged", "call_id", "process", "unacknowledged")
+    __slots__ = (
+        "_events",
+        "_waiter",
+        "_waiting",
+        "acknowledged",
+        "call_id",
+        "cancel",
+        "ended",
+        "process",
+        "unacknowledged",
+    )
 
     def __init__(self, waiting: dict[int, RedisReply], call_id: int, process: str = "") -> None:
         self._waiting = waiting  # the transport's, which this reply leaves when the call ends
@@ -131,6 +145,8 @@ class RedisReply:
         self.process = process  # the inbox of the connection's process, watched once it acknowledged
         self.acknowledged = False
         self.unacknowledged = False  # set when receive gave up for want of the acknowledgement
+        self.ended = False  # set when receive returned the call's last event (or gave up)
+        self.cancel: Callable[[], None] | None = None  # sends the connection the call's cancel (send_call)
         # Lighter than an asyncio.Queue, which a call would build and drop each time.
         self._events: deque[ReplyEvent] = deque()
         self._waiter: asyncio.Future[None] | None = None
@@ -143,9 +159,21 @@ class RedisReply:
             self._waiter.set_result(None)
 
     def close(self) -> None:
-        """Stop matching events to this call: whatever still comes for it is dropped."""
+        """Stop matching events to this call (whatever still comes is dropped); cancel it if it had not ended."""
+        self._forget()
+        cancel, self.cancel = self.cancel, None
+        if cancel is not None and not self.ended:
+            cancel()  # the caller left mid-call: the connection frees its slot at once
+
+    def _forget(self) -> None:
         if self._waiting.get(self.call_id) is self:
             del self._waiting[self.call_id]
+
+    def _end(self, event: ReplyEvent | None) -> ReplyEvent | None:
+        """Return the call's last event (None: given up): nothing more is matched to it."""
+        self.ended = True
+        self._forget()
+        return event
 
     async def receive(self, deadline: Deadline) -> ReplyEvent | None:
         """Return the call's next event, or None at the deadline (the call then ends here)."""
@@ -155,14 +183,12 @@ class RedisReply:
                 event = self._events.popleft()
                 self.acknowledged = True  # anything from the connection's process says it is alive
                 if event["type"] != events.ACCEPTED:
-                    if event["type"] != events.CHUNK:
-                        self.close()  # a result or a gone: nothing more comes
-                    return event
+                    # A result or a gone is the last: nothing more comes.
+                    return event if event["type"] == events.CHUNK else self._end(event)
             remaining = deadline.wait_until(self.acknowledged) - loop.time()
             if remaining <= 0:
                 self.unacknowledged = deadline.ends_unacknowledged(self.acknowledged)
-                self.close()
-                return None
+                return self._end(None)
             # Once acknowledged, a beat at a time: the process may die after its acknowledgement.
             watched = self.acknowledged and bool(self.process)
             wait = min(remaining, byoa_setting("BEAT_SECONDS")) if watched else remaining
@@ -170,16 +196,15 @@ class RedisReply:
             timer = loop.call_later(wait, _wake, waiter)
             try:
                 await waiter
-            except BaseException:  # cancelled: the caller is gone, so is the call's entry
-                self.close()
+            except BaseException:  # cancelled: the caller is gone (its close() cancels the call)
+                self._forget()
                 raise
             finally:
                 timer.cancel()
                 self._waiter = None
             if watched and not self._events and wait < remaining and not await is_beating(self.process):
                 self.unacknowledged = True  # gone after all: the caller takes its process for dead
-                self.close()
-                return None
+                return self._end(None)
 
 
 def _wake(waiter: asyncio.Future[None]) -> None:
@@ -409,7 +434,14 @@ class RedisTransport:
             return None
         if readers == 0:  # nobody reads that inbox: the process is gone, or not subscribed yet
             reply.put(events.UNREAD)
+        else:
+            reply.cancel = functools.partial(self._send_cancel, address, f"{self.inbox}#{call_id}")
         return reply
+
+    def _send_cancel(self, address: str, caller: str) -> None:
+        """Tell the connection at ``address`` that the caller at ``caller`` left (queued, not waited for)."""
+        channel, event = addressed(address, events.cancel(caller))
+        self.publish(channel, _encode(event))
 
     # -- the connection's side
 
@@ -433,7 +465,7 @@ class RedisTransport:
         if self._unaccepted.pop((inbox, call_id), None) is not None:
             self.publish(inbox, _encode({**events.ACCEPTANCE, "call": call_id}))
 
-    async def notify(self, address: str, event: NoticeEvent) -> None:
+    async def notify(self, address: str, event: NoticeEvent | CancelEvent) -> None:
         """Send an event to the connection at ``address`` (wherever it is); if it cannot go, it is dropped."""
         channel, addressed_event = addressed(address, event)
         payload = _encode(addressed_event)
@@ -533,6 +565,12 @@ class RedisTransport:
                 self.publish(inbox, _encode({**events.LEFT, "call": int(reply_id)}))
                 return
             self._expect_answer(inbox, int(reply_id))
+        elif event.get("type") == events.CANCEL and isinstance(event.get("reply"), str):
+            # The caller left: it waits for no acknowledgement either.
+            inbox, _separator, reply_id = event["reply"].rpartition(SEPARATOR)
+            timer = self._unaccepted.pop((inbox, int(reply_id)), None) if reply_id.isdigit() else None
+            if timer is not None:
+                timer.cancel()
         if connection is not None:
             # A task each: a connection whose wallet reads slowly must not hold up the others.
             self._in_background(self._deliver(connection, event))
