@@ -11,6 +11,11 @@
  * own (the site's styles do not reach it), fixed in a corner; it shows one question at a time, in
  * the order asked. Everything in it is text (`textContent`): a page's words are untrusted.
  *
+ * It never moves the page: taking the focus and giving it back scroll nothing. It sits in the
+ * bottom corner unless there it would cover the page's focused control or a status line the page
+ * shows (a live region with words: "Your AI is listening…" and its "Stop waiting" button), and the
+ * top corner would not; on a phone it is compact.
+ *
  * Keyboard: the panel takes the focus when it opens (its text field, else its first button), Tab
  * moves between its controls, Enter submits the field, Escape answers with the question's
  * `cancel` action, and the focus goes back where it was when the panel closes.
@@ -51,6 +56,15 @@
     button { padding: .35rem .8rem; font: inherit; border: 1px solid #92400e; border-radius: .35rem; background: #fff; color: #1f2937; cursor: pointer; }
     button.primary { background: #92400e; color: #fff; }
     :focus-visible { outline: 3px solid #2563eb; outline-offset: 2px; }
+    section[data-place="top"] { top: 1rem; bottom: auto; }
+    @media (max-width: 30rem) {
+      section { right: .5rem; left: .5rem; bottom: .5rem; max-width: none; padding: .5rem .7rem; font-size: 14px; line-height: 1.3; }
+      section[data-place="top"] { top: .5rem; }
+      .badge { font-size: 11px; margin: 0 0 .15rem; }
+      h2 { font-size: 15px; margin: 0 0 .25rem; }
+      p { margin: 0 0 .3rem; }
+      label { margin: .15rem 0 .4rem; }
+    }
   `;
 
   /** @type {{ question: PanelQuestion, resolve: (answer: PanelAnswer) => void }[]} */
@@ -133,12 +147,17 @@
     section.append(form);
     root.append(section);
     document.body.append(host);
+    const avoid = mustStayInView(host, before);
+    if (covers(section, avoid)) {
+      section.dataset.place = 'top';
+      if (covers(section, avoid)) delete section.dataset.place; // covered either way: the usual corner
+    }
 
     return new Promise((resolve) => {
       /** @param {string} action */
       const answer = (action) => {
         host.remove();
-        if (before instanceof HTMLElement && before.isConnected) before.focus();
+        if (before instanceof HTMLElement && before.isConnected) before.focus({ preventScroll: true });
         resolve({ action, text: input ? input.value : '' });
       };
       form.addEventListener('submit', (event) => {
@@ -153,7 +172,34 @@
         event.preventDefault();
         answer(question.cancel);
       });
-      (input ?? buttons[0]).focus();
+      (input ?? buttons[0]).focus({ preventScroll: true });
+    });
+  }
+
+  /**
+   * What of the page the panel must not cover: its focused control, and each status line it shows
+   * (a live region with words) with that line's controls.
+   * @param {Element} host the panel's own element
+   * @param {Element | null} focused
+   * @returns {Element[]}
+   */
+  function mustStayInView(host, focused) {
+    const live = [...document.querySelectorAll('[role="status"], [role="alert"], [role="log"], [aria-live]:not([aria-live="off"])')]
+      .filter((region) => region !== host && (region.textContent ?? '').trim() !== '');
+    const shown = focused && focused !== document.body && focused !== document.documentElement ? [focused] : [];
+    return [...shown, ...live].filter((element) => element.getClientRects().length > 0);
+  }
+
+  /**
+   * Whether the panel, where it is now, covers any of `elements`.
+   * @param {HTMLElement} section
+   * @param {Element[]} elements
+   */
+  function covers(section, elements) {
+    const box = section.getBoundingClientRect();
+    return elements.some((element) => {
+      const { left, right, top, bottom } = element.getBoundingClientRect();
+      return left < box.right && right > box.left && top < box.bottom && bottom > box.top;
     });
   }
 
