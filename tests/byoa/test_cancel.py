@@ -12,8 +12,10 @@ from channels.db import database_sync_to_async
 
 from byoa import protocol, tokens
 from byoa.calls import call_wallet, stream_wallet
+from byoa.exceptions import TooManyCalls, WalletCallError
 from byoa.models import Pairing
 from tests.byoa.conftest import pair
+from tests.polling import until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -58,3 +60,33 @@ async def test_a_caller_reached_over_the_channel_layer_that_leaves_frees_its_slo
     await communicator.send_json_to(protocol.result(first["id"], True, {"text": "late"}))  # dropped quietly
     await communicator.send_json_to(protocol.result(second["id"], True, {"text": "second"}))
     assert await asyncio.wait_for(second_caller, 10) == {"text": "second"}
+
+
+async def test_a_cancel_lost_on_the_way_leaves_the_call_to_end_at_its_deadline_as_before(
+    wallet_socket, monkeypatch, hub
+):
+    communicator, welcome = await pair(wallet_socket, limits={"maxParallelCalls": 1, "maxCallSeconds": 1})
+    pairing = await get_pairing(token_digest=tokens.digest(welcome["pairing"]))
+    await hub.start()
+    monkeypatch.setattr(hub.connections, "get", lambda pairing_id: None)
+    monkeypatch.setattr(hub.transport, "_send_cancel", lambda address, caller: None)  # the layer lost it
+    caller = asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", {"audio": {}}, timeout=1))
+    first = await communicator.receive_json_from(timeout=5)
+    caller.cancel()
+    await asyncio.gather(caller, return_exceptions=True)
+    with pytest.raises(TooManyCalls):  # the slot is still taken: nothing told the connection
+        await call_wallet(pairing, "audio.transcribe", {"audio": {}}, timeout=5)
+    # The connection's own timer ends it: after the deadline and the grant's maxCallSeconds, the slot is free.
+    second_caller = asyncio.ensure_future(until(lambda: outcome(pairing), lambda got: got != "TooManyCalls"))
+    second = await communicator.receive_json_from(timeout=10)
+    assert second["id"] != first["id"]
+    await communicator.send_json_to(protocol.result(second["id"], True, {"text": "second"}))
+    assert await asyncio.wait_for(second_caller, 10) == {"text": "second"}
+
+
+async def outcome(pairing):
+    """Make a call; return its output, or the class name of what it raised."""
+    try:
+        return await call_wallet(pairing, "audio.transcribe", {"audio": {}}, timeout=5)
+    except WalletCallError as exc:
+        return type(exc).__name__

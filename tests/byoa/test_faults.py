@@ -26,6 +26,7 @@ import pytest
 from tests.byoa.conftest import Browser
 from tests.byoa.fault_settings import BYOA as FAULT_BYOA
 from tests.byoa.test_direct_link import clip
+from tests.polling import until as until_answered
 from testwallet.direct import Consent
 from testwallet.server import DaphneServer, UvicornServer
 from testwallet.services import PostgresServer, RedisServer
@@ -445,15 +446,21 @@ async def test_a_caller_in_another_process_that_leaves_frees_its_calls_slot_at_o
     left = time.monotonic()
     await asyncio.gather(leaving, return_exceptions=True)
     # Before the cancel arrives, a call is refused as over the grant; once it has, the call is sent.
-    # Without it the slot stays taken until the first call's deadline (the grant's 20 s maxCallSeconds).
+    # Without it the slot stays taken until the wallet ends the first call (at the grant's 20 s maxCallSeconds).
     outcomes = []
+
+    async def next_call():
+        response = await browser.http.post(
+            f"{other.url}/_test/call",
+            json={"skill": "audio.transcribe", "input": clip(), "params": {}, "timeout": 10},
+        )
+        outcomes.append(response.headers["X-Test-Outcome"])
+        return response
+
     async with asyncio.timeout(8):
-        while not outcomes or outcomes[-1] != "output":
-            response = await browser.http.post(
-                f"{other.url}/_test/call",
-                json={"skill": "audio.transcribe", "input": clip(), "params": {}, "timeout": 10},
-            )
-            outcomes.append(response.headers["X-Test-Outcome"])
+        response = await until_answered(
+            next_call, lambda response: response.headers["X-Test-Outcome"] == "output"
+        )
     assert set(outcomes[:-1]) <= {"TooManyCalls"}, outcomes
     assert response.json()["output"] == {"text": "Peru"}
     report(
