@@ -1,24 +1,27 @@
 """
 The wheel gives a site everything, and the docs' tutorial (docs/tutorial.md) is a program.
 
-The wheel is built from this working tree (not an editable install) with pip,
+The wheel is built from a copy of this working tree (not an editable install) with pip,
 offline (setuptools comes with the dev extra). The tutorial's steps run in an empty
-directory in a venv where the wheel is the only copy of our packages, installed as
-the tutorial's `pip install "visitor-ai[...]" ...` line would: its dependencies, the
-extras the line names and the other packages it names, and nothing else. They come
-from this environment, offline: the distributions those requirements need (read from
-the wheel's metadata, followed through each dependency's own) are linked into one
-directory that a .pth line puts on the venv's path, so another extra's packages
-(psycopg, hypercorn, pocketsphinx, hypothesis) are not importable there. The one step
-not run as written is that install line: the venv gets the wheel in place of the index.
+directory in a new venv. Its install line runs as written, with the venv's own pip (the
+one `python -m venv` gives), in a folder holding a copy of the working tree named as the
+line names the checkout: pip builds our package from it and installs it. The rest of what
+the line installs (our dependencies, the extras it names and the other packages it names,
+and nothing else) comes from this environment, offline: the distributions those
+requirements need (read from the wheel's metadata, followed through each dependency's
+own) are linked into one directory that a .pth line puts on the venv's path, where pip
+finds them installed; another extra's packages (psycopg, hypercorn, pocketsphinx,
+hypothesis) are not importable there.
 """
 
 import email
+import ensurepip
 import os
 import re
 import shlex
 import subprocess
 import sys
+import sysconfig
 import zipfile
 from importlib import metadata
 from pathlib import Path
@@ -53,14 +56,33 @@ def tutorial_steps():
     return [(match["action"], match["body"]) for match in STEP.finditer(page)]
 
 
-def tutorial_requirements():
-    """Return the requirements of the tutorial's one install step (``pip install ...``)."""
+def tutorial_install_line():
+    """Return the tutorial's one install step (``pip install ...``), as written."""
     (body,) = [body for action, body in tutorial_steps() if action == "install"]
+    return body
+
+
+# A local path as pip takes one (./folder, ../folder, /folder, or a built wheel), then any [extras].
+LOCAL_PATH = re.compile(r"(?P<path>\.{0,2}/[^\[]+?|[^\[]+?\.whl)(?:\[(?P<extras>[^\]]*)\])?")
+
+
+def tutorial_requirements():
+    """Return (checkout, requirements) of the tutorial's install step.
+
+    ``checkout`` is the folder the line installs our package from, relative to where it
+    runs; in ``requirements`` that path is ``visitor-ai`` with the line's extras.
+    """
+    body = tutorial_install_line()
     words = shlex.split(body)
     assert words[:2] == ["pip", "install"] and len(words) > 2, f"the tutorial's install step: {body!r}"
-    requirements = [Requirement(word) for word in words[2:]]
-    assert "visitor-ai" in [canonicalize_name(r.name) for r in requirements], body
-    return requirements
+    paths = [match for word in words[2:] if (match := LOCAL_PATH.fullmatch(word))]
+    # Our package is on no index: pip installs it from the checkout, found from where the line runs.
+    assert len(paths) == 1, f"the tutorial's install step names no checkout, or several: {body!r}"
+    (path,) = paths
+    assert not path["path"].endswith(".whl") and not path["path"].startswith("/"), body
+    requirements = [Requirement(f"visitor-ai[{path['extras'] or ''}]")]
+    requirements += [Requirement(word) for word in words[2:] if not LOCAL_PATH.fullmatch(word)]
+    return Path(path["path"]), requirements
 
 
 def run(command, cwd, env=None, timeout=300):
@@ -71,10 +93,8 @@ def run(command, cwd, env=None, timeout=300):
     return output
 
 
-@pytest.fixture(scope="module")
-def wheel(tmp_path_factory):
-    """Build the wheel of this working tree: its tracked files and new ones git does not ignore."""
-    source = tmp_path_factory.mktemp("source")
+def copy_working_tree(source):
+    """Copy this working tree into ``source``: its tracked files and new ones git does not ignore."""
     listed = run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT)
     for name in filter(None, listed.split("\0")):
         origin, copy = ROOT / name, source / name
@@ -85,6 +105,13 @@ def wheel(tmp_path_factory):
             copy.symlink_to(os.readlink(origin))
         else:
             copy.write_bytes(origin.read_bytes())
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory):
+    """Build the wheel of this working tree."""
+    source = tmp_path_factory.mktemp("source")
+    copy_working_tree(source)
     dist = tmp_path_factory.mktemp("dist")
     pip_wheel = [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation"]
     run([*pip_wheel, "-w", dist, source], cwd=source)
@@ -127,30 +154,59 @@ def link_distributions(distributions, directory):
                 target.symlink_to(Path(distribution.locate_file(top)).resolve())
 
 
+def make_venv_with_its_pip(venv):
+    """Make a venv holding the pip that ``python -m venv`` would put in it (ensurepip's)."""
+    # ensurepip's wheel, from the stdlib's copy or the directory a distribution keeps it in
+    # (WHEEL_PKG_DIR), installed by uv: the same pip as `python -m venv` installs, without the
+    # seconds of CPU its bootstrap spends compiling all of pip on a shared machine.
+    places = [Path(ensurepip.__file__).parent]
+    if distribution_wheels := sysconfig.get_config_var("WHEEL_PKG_DIR"):
+        places.append(Path(distribution_wheels))
+    found = [wheel for place in places for wheel in place.rglob(f"pip-{ensurepip.version()}-*.whl")]
+    if not found:  # ensurepip keeps it elsewhere: let it install it
+        run([sys.executable, "-m", "venv", venv], cwd=venv)
+        return
+    run([sys.executable, "-m", "venv", "--without-pip", venv], cwd=venv)
+    uv_install = [ROOT / ".venv" / "bin" / "uv", "pip", "install", "--quiet", "--offline", "--no-deps"]
+    run([*uv_install, "--python", venv / "bin" / "python", found[0]], cwd=venv)
+
+
 @pytest.fixture(scope="module")
 def site_python(wheel, tmp_path_factory):
-    """Return the python of a new venv with the wheel installed and what the tutorial installs reachable."""
+    """Return the python of a new venv where the tutorial's install line ran as written."""
     venv = tmp_path_factory.mktemp("venv")
-    run([sys.executable, "-m", "venv", "--without-pip", venv], cwd=venv)
+    make_venv_with_its_pip(venv)
     python = venv / "bin" / "python"
     purelib = Path(
         run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], cwd=venv).strip()
     )
+    checkout, requirements = tutorial_requirements()
     dependencies = tmp_path_factory.mktemp("dependencies")
-    link_distributions(distributions_needed(wheel, tutorial_requirements()), dependencies)
+    link_distributions(distributions_needed(wheel, requirements), dependencies)
     (purelib / "dependencies.pth").write_text(f"{dependencies}\n")
-    pip_install = [
-        sys.executable,
-        "-m",
-        "pip",
-        "--python",
-        python,
-        "install",
-        "--quiet",
-        "--no-deps",
-        "--no-index",
-    ]
-    run([*pip_install, wheel], cwd=venv)
+    here = tmp_path_factory.mktemp("checkouts")  # where the developer runs the line
+    copy_working_tree(here / checkout)
+    build_backend = tmp_path_factory.mktemp("build-backend")
+    link_distributions({"setuptools": metadata.distribution("setuptools")}, build_backend)
+    # The line as written, its pip configured through the environment: against PyPI, pip spends
+    # minutes resolving what the venv already reaches. With no index, pip finds every
+    # dependency installed (the linked directory) and only builds and installs our package; the
+    # build uses this environment's setuptools, put on the path for this command only, in place of
+    # an isolated build environment that would need a setuptools wheel from an index.
+    # PIP_NO_BUILD_ISOLATION=0 is pip's spelling of --no-build-isolation (pypa/pip#5735), and
+    # PIP_CONFIG_FILE=os.devnull keeps the machine's own pip settings out.
+    env = {name: value for name, value in site_environment(python).items() if not name.startswith("PIP_")}
+    env |= {
+        "PIP_CONFIG_FILE": os.devnull,
+        "PIP_NO_INDEX": "1",
+        "PIP_NO_BUILD_ISOLATION": "0",
+        "PIP_CACHE_DIR": str(tmp_path_factory.mktemp("pip-cache")),
+        "PYTHONPATH": str(build_backend),
+    }
+    output = run(["bash", "-e", "-c", tutorial_install_line()], cwd=here, env=env)
+    # Nothing came from elsewhere: the one package installed is ours.
+    installed = re.findall(r"^Successfully installed (.+)$", output, re.MULTILINE)
+    assert len(installed) == 1 and re.fullmatch(r"visitor-ai-\S+", installed[0]), output
     return python
 
 
@@ -249,7 +305,7 @@ def test_the_tutorial_makes_a_new_project_a_site_whose_test_passes(site_python, 
     assert [action for action, _ in steps].count("test") == 1
     assert steps[0][0] == "install" and "startproject" in steps[1][1]
     for action, body in steps:
-        if action not in ("install", "test"):  # the venv has the wheel in place of the install line
+        if action not in ("install", "test"):  # the install line ran in the venv (site_python)
             apply_step(project, action, body, env)
     (command,) = [body for action, body in steps if action == "test"]
 
