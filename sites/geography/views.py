@@ -81,10 +81,13 @@ def _field(request, name):
         return request.POST.get(name)
     try:
         body = json.loads(request.body or b"{}")
+        # "\ud800" alone is JSON but not text: the session's game and the wallet's call could not
+        # encode it later. UnicodeEncodeError is a ValueError: refused here, as bad JSON is.
+        json.dumps(body, ensure_ascii=False).encode("utf-8")
     except ValueError:
-        raise BadAnswer("bad-json", 'Send a JSON object, e.g. {"text": "Peru"}.') from None
+        raise BadAnswer("bad-json", 'Send a JSON object of text, e.g. {"text": "Peru"}.') from None
     if not isinstance(body, dict):
-        raise BadAnswer("bad-json", 'Send a JSON object, e.g. {"text": "Peru"}.')
+        raise BadAnswer("bad-json", 'Send a JSON object of text, e.g. {"text": "Peru"}.')
     return body.get(name)
 
 

@@ -230,10 +230,13 @@ def _body(request):
     if request.content_type == "application/json":
         try:
             body = json.loads(request.body or b"{}")
+            # "\ud800" alone is JSON but not text: the game (and the wallet's calls it makes) could
+            # not encode it later. UnicodeEncodeError is a ValueError: refused here, as bad JSON is.
+            json.dumps(body, ensure_ascii=False).encode("utf-8")
         except ValueError:
             body = None
         if not isinstance(body, dict):
-            raise BadInput("bad-request", "Send a JSON object.")
+            raise BadInput("bad-request", "Send a JSON object of text.")
         return body
     return {key: request.POST.get(key) for key in request.POST} | {"_form": True}
 

@@ -216,3 +216,18 @@ def test_a_clip_is_measured_from_its_samples_as_the_wallet_measures_it(player):
 def test_an_oversized_body_is_refused_by_its_declared_length_before_it_is_read(player):
     response = player.post("/geography/clip/", b"", content_type="audio/wav", CONTENT_LENGTH="5000000")
     assert response.status_code == 413 and response.json()["error"] == "clip-too-large"
+
+
+@pytest.mark.parametrize(
+    ("url", "field"), [("/geography/answer/", "text"), ("/geography/language/", "language")]
+)
+def test_a_json_body_with_a_lone_surrogate_is_refused_with_400_and_the_game_is_unchanged(player, url, field):
+    before = _state(player)
+    # "\ud800" alone: JSON syntax, but no Unicode text.
+    response = player.post(url, f'{{"{field}": "\\ud800"}}', content_type="application/json")
+    assert response.status_code == 400
+    assert response.json() == {
+        "error": "bad-json",
+        "message": 'Send a JSON object of text, e.g. {"text": "Peru"}.',
+    }
+    assert _state(player) == before

@@ -47,6 +47,29 @@ async def test_a_body_that_is_not_a_json_object_is_refused(player):
         assert response.status_code == 400 and response.json()["error"] == "bad-request"
 
 
+async def test_a_json_body_with_a_lone_surrogate_is_refused_with_400_and_the_game_is_unchanged(player):
+    game = await player.ok("new", {"mode": "site-thinks"})
+    # "\ud800" alone: JSON syntax, but no Unicode text; the question and the replies would go into
+    # the game, and from it into the wallet's calls.
+    for name, body in (
+        ("new", b'{"mode": "\\ud800"}'),
+        ("prompt", b'{"question": "Is it \\ud800 big?"}'),
+        ("reply", b'{"way": "builtin", "turn": 1, "replies": [{"model": null, "text": "\\udfff"}]}'),
+    ):
+        response = await player.http.post(
+            f"/twentyq/api/{name}",
+            content=body,
+            headers={**player.headers, "content-type": "application/json"},
+        )
+        assert response.status_code == 400, (name, response.text)
+        assert response.json() == {
+            "error": "bad-request",
+            "message": "Send a JSON object of text.",
+            "game": game,
+        }
+    assert (await player.http.get("/twentyq/api/state")).json()["game"] == game
+
+
 async def test_own_mode_ai_asks_is_played_to_a_right_guess(player):
     from sites.twentyq.catalog import load
 
