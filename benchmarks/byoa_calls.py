@@ -386,7 +386,7 @@ class TwoProcesses:
         self.redis = self.first = self.second = None
 
     def __enter__(self):
-        from testwallet.services import RedisServer
+        from tests.services import RedisServer
 
         self.redis = RedisServer(persistent=False).__enter__()
         try:

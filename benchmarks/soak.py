@@ -9,7 +9,7 @@ answered twice. Loopback only, bounded in time.
 
 The site: N uvicorn processes as ``make run`` serves it (websockets-sansio,
 uvloop and httptools when installed), each on its own loopback port, sharing
-one Redis channel layer and one PostgreSQL database (``testwallet.services``,
+one Redis channel layer and one PostgreSQL database (``tests.services``,
 from Debian's packages; SQLite when PostgreSQL is not installed, or with
 ``--database sqlite``). Settings: tests/byoa/server_settings.py (whose
 ``/_test/call`` calls the requesting browser session's wallet, as a demo
@@ -580,7 +580,7 @@ SOAK_LIMITS = {
 
 
 async def _main(args):
-    from testwallet.services import PostgresServer, RedisServer, ServiceMissing
+    from tests.services import PostgresServer, RedisServer, ServiceMissing
 
     workdir = Path(tempfile.mkdtemp(prefix="byoa-soak-"))
     pinning = _pin_for_servers()

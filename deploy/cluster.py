@@ -1,6 +1,6 @@
 """
 The project as a deployment runs it, on one machine: PostgreSQL and Redis
-(``testwallet.services``), N uvicorn processes (``make run``'s server) on one
+(``tests.services``, this repository's own), N uvicorn processes (``make run``'s server) on one
 database and one channel layer, and nginx in front of them on one address
 (``deploy/nginx.conf.template``), serving ``collectstatic``'s files itself.
 
@@ -29,10 +29,9 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+# _Service: the process handling every server of tests.services shares (start, ready line, output).
+from tests.services import PostgresServer, RedisServer, ServiceFailedToStart, ServiceMissing, _Service
 from testwallet.server import ServerFailedToStart, UvicornServer
-
-# _Service: the process handling every server of testwallet.services shares (start, ready line, output).
-from testwallet.services import PostgresServer, RedisServer, ServiceFailedToStart, ServiceMissing, _Service
 
 __all__ = ["Cluster", "NginxLimits", "NginxProxy", "PRODUCTION_LIMITS", "PasswordRedis"]
 

@@ -14,6 +14,7 @@ pytest_plugins = [
     "tests.testwallet.relay.model_double",
     "tests.twentyq.player",
     "tests.testwallet.aiwallet_cases",
+    "tests.service_fixtures",
 ]
 
 

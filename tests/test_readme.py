@@ -191,13 +191,6 @@ PUBLIC = {
     "testwallet.preflight": ["Misconfigured", "asgi_application", "check_own_database"],
     "testwallet.server": ["DaphneServer", "HypercornServer", "ServerFailedToStart", "UvicornServer"],
     "testwallet.setup_cache": ["ENVIRONMENT_VARIABLE", "SetupCache", "from_environment"],
-    "testwallet.services": [
-        "PostgresServer",
-        "RedisServer",
-        "ServiceFailedToStart",
-        "ServiceMissing",
-        "postgres_bindir",
-    ],
     "testwallet.speech": ["SpeechSynthesizerMissing", "resample", "spoken_wav"],
     "testwallet.serve": ["main"],
     "testwallet.transcribe": ["application", "main"],

@@ -12,10 +12,7 @@ The headless test wallet for CI.
   (sync) suites and plain scripts.
 - ``testwallet.serve``: ``python -m testwallet.serve``, the project served as
   ``daphne_server`` serves it, for test runners in other languages.
-- ``testwallet.services``: private PostgreSQL and Redis servers from Debian's
-  packages, for tests that run a site as deployed.
 - ``testwallet.plugin``: the pytest plugin (a ``pytest11`` entry point), giving
-  a site's tests the ``daphne_server``, ``aiwallet``, ``byoa_extension``,
-  ``direct_wallet``, ``postgres_server`` and ``redis_server`` fixtures and
-  Chromium launch settings.
+  a site's tests the ``daphne_server``, ``aiwallet``, ``byoa_extension``
+  and ``direct_wallet`` fixtures and Chromium launch settings.
 """

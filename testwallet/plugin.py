@@ -20,10 +20,6 @@ installing this package gives a site's own test suite these fixtures.
   (a site's ``conftest.py`` makes it autouse for its BYOA tests).
 - ``builtin_model`` (``testwallet.languagemodel``): a stand-in of Chrome's
   built-in model (``LanguageModel``), with the test as the model.
-- ``postgres_server`` / ``redis_server`` (``testwallet.services``): a private
-  PostgreSQL / Redis from Debian's packages on a free loopback port, shared by
-  the session (``.url``); a test that stops or restarts one makes its own.
-  They skip, saying how to install, when the package is missing.
 - The servers' set-up commands (``daphne_setup_commands``, ``setup_commands=``)
   run once per session; later servers with the same set-up start from a copy of
   its database and files (``testwallet.setup_cache``; set
@@ -43,7 +39,7 @@ import contextlib
 import os
 import shutil
 import tempfile
-from collections.abc import AsyncIterator, Awaitable, Callable, Generator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Generator, Iterator
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import pytest
@@ -63,7 +59,6 @@ if TYPE_CHECKING:
     from byoa.hub import Hub
     from testwallet.direct import DirectWallet
     from testwallet.direct.backends import Answer, SkillBackend
-    from testwallet.services import PostgresServer, RedisServer
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -137,11 +132,6 @@ def daphne_server(
 
 _SERVER_KEY = pytest.StashKey[DaphneServer]()
 _SETUP_CACHE_KEY = pytest.StashKey[str]()
-_SERVICES_KEY = pytest.StashKey[dict[str, "_Service"]]()
-
-
-class _Service(Protocol):
-    def output(self) -> str: ...
 
 
 class OpenLink(Protocol):
@@ -157,35 +147,6 @@ class OpenLink(Protocol):
     ) -> Awaitable["DirectWallet"]: ...
 
 
-def _service[S](kind: Callable[[], S]) -> S:
-    from testwallet.services import ServiceMissing
-
-    try:
-        return kind()
-    except ServiceMissing as error:
-        pytest.skip(str(error))
-
-
-@pytest.fixture(scope="session")
-def postgres_server(request: pytest.FixtureRequest) -> Iterator["PostgresServer"]:
-    """Run a private PostgreSQL (Debian's package) for the session; its ``url`` is a DATABASE_URL."""
-    from testwallet.services import PostgresServer
-
-    with _service(PostgresServer) as server:
-        request.config.stash.setdefault(_SERVICES_KEY, {})["postgres_server"] = server
-        yield server
-
-
-@pytest.fixture(scope="session")
-def redis_server(request: pytest.FixtureRequest) -> Iterator["RedisServer"]:
-    """Run a private Redis (Debian's package) for the session; its ``url`` is a REDIS_URL."""
-    from testwallet.services import RedisServer
-
-    with _service(RedisServer) as server:
-        request.config.stash.setdefault(_SERVICES_KEY, {})["redis_server"] = server
-        yield server
-
-
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(
     item: pytest.Item, call: pytest.CallInfo[None]
@@ -194,10 +155,6 @@ def pytest_runtest_makereport(
     server = item.config.stash.get(_SERVER_KEY, None)
     if report.failed and server is not None and "daphne_server" in getattr(item, "fixturenames", ()):
         report.sections.append(("daphne output", server.output()[-20000:]))
-    if report.failed:
-        for name, service in item.config.stash.get(_SERVICES_KEY, {}).items():
-            if name in getattr(item, "fixturenames", ()):
-                report.sections.append((f"{name} output", service.output()[-20000:]))
     return report
 
 

@@ -2,7 +2,7 @@
 Faults across server processes (issue 12): two daphne processes of the project
 behind one address (one listening socket that both accept on, each also on a
 port of its own), a private PostgreSQL and a private Redis channel layer
-(testwallet.services, from Debian's packages: ``make test`` installs them). A process
+(tests.services, from Debian's packages: ``make test`` installs them). A process
 stops or is killed, Redis restarts, a wallet goes silent or answers late.
 
 The liveness bounds are short here (tests/byoa/fault_settings.py). Each test
@@ -27,9 +27,9 @@ from tests.byoa.conftest import Browser
 from tests.byoa.fault_settings import BYOA as FAULT_BYOA
 from tests.byoa.test_direct_link import clip
 from tests.polling import until as until_answered
+from tests.services import PostgresServer, RedisServer
 from testwallet.direct import Consent
 from testwallet.server import DaphneServer, UvicornServer
-from testwallet.services import PostgresServer, RedisServer
 
 # make test's --dist loadgroup runs the module in one worker: its PostgreSQL, Redis and template start once.
 pytestmark = [pytest.mark.live, pytest.mark.xdist_group("byoa-faults")]

@@ -12,7 +12,7 @@ from tests.byoa.conftest import Browser
 from tests.byoa.test_direct_link import clip
 from testwallet.server import DaphneServer
 
-# redis_server (the test wallet's plugin) skips, saying how to install it, without Debian's redis-server.
+# redis_server (tests/service_fixtures.py) skips, saying how to install it, without Debian's redis-server.
 # make test's --dist loadgroup runs the module in one worker: the two daphnes start once.
 pytestmark = [pytest.mark.live, pytest.mark.xdist_group("byoa-scale")]
 

@@ -9,7 +9,7 @@ ADMIN = ("admin", "a-password-for-the-cluster-tests")
 def cluster(request):
     """Run the project as deployed, with the BYOA test manifests and test views (tests/byoa/server_settings.py)."""
     from deploy.cluster import Cluster
-    from testwallet.services import ServiceMissing
+    from tests.services import ServiceMissing
 
     setup = [
         ("migrate", "--noinput"),
@@ -35,7 +35,7 @@ def cluster(request):
 def production_cluster(request):
     """Run the project's own settings with DEBUG off on two processes, as a deployment does (minus TLS)."""
     from deploy.cluster import Cluster
-    from testwallet.services import ServiceMissing
+    from tests.services import ServiceMissing
 
     setup = [("migrate", "--noinput"), ("load_catalog",)]
     try:

@@ -50,7 +50,7 @@ async def test_a_receive_idle_longer_than_the_blocking_pop_keeps_waiting(redis_s
 
 
 async def test_a_send_to_a_stopped_redis_fails_within_the_connect_timeout():
-    from testwallet.services import RedisServer, ServiceMissing
+    from tests.services import RedisServer, ServiceMissing
 
     try:
         server = RedisServer()

@@ -74,7 +74,7 @@ def test_the_clusters_redis_answers_only_with_the_password_its_url_carries():
     import redis
 
     from deploy.cluster import PasswordRedis
-    from testwallet.services import ServiceMissing
+    from tests.services import ServiceMissing
 
     try:
         server = PasswordRedis()

@@ -18,7 +18,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
 from deploy.cluster import NginxLimits, NginxProxy
-from testwallet.services import ServiceMissing
+from tests.services import ServiceMissing
 
 pytestmark = pytest.mark.live
 

@@ -6,7 +6,7 @@ import subprocess
 import pytest
 
 from deploy.cluster import NginxProxy
-from testwallet.services import ServiceMissing
+from tests.services import ServiceMissing
 
 
 @pytest.fixture

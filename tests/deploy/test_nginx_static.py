@@ -6,7 +6,7 @@ import httpx
 import pytest
 
 from deploy.cluster import NginxProxy
-from testwallet.services import ServiceMissing
+from tests.services import ServiceMissing
 
 SCRIPT = b"export const answer=42;\n" * 40
 

@@ -32,9 +32,6 @@ PUBLIC_FACE = {
     "testwallet.transcribe",
     "testwallet.serve",
 }
-#: Not yet moved under tests/: the plugin's postgres_server and redis_server fixtures and
-#: deploy/cluster.py import it (issue 38's note says what the move takes).
-STILL_TO_MOVE = {"testwallet.services"}
 
 
 def test_top_level_modules_are_the_public_face():
@@ -43,7 +40,7 @@ def test_top_level_modules_are_the_public_face():
         for module in pkgutil.iter_modules(testwallet.__path__, "testwallet.")
         if not module.name.rpartition(".")[2].startswith("_")
     }
-    assert found == PUBLIC_FACE | STILL_TO_MOVE
+    assert found == PUBLIC_FACE
 
 
 def test_the_package_never_imports_this_repositorys_suite():

@@ -15,7 +15,7 @@ from byoa import events
 from byoa.connections import Connections
 from byoa.deadlines import Deadline
 from tests.polling import until
-from testwallet.services import RedisServer, ServiceMissing
+from tests.services import RedisServer, ServiceMissing
 from visitor_ai.speedups.redis_transport import RedisTransport
 
 pytestmark = pytest.mark.live

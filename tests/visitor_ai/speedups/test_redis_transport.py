@@ -17,7 +17,7 @@ import redis as redis_py
 from byoa import events
 from byoa.connections import Connections
 from byoa.deadlines import Deadline
-from testwallet.services import RedisServer, ServiceMissing
+from tests.services import RedisServer, ServiceMissing
 from visitor_ai.speedups.redis_transport import RedisTransport
 
 pytestmark = pytest.mark.live

@@ -1,11 +1,11 @@
-"""testwallet.services: private PostgreSQL and Redis servers that keep their port and data across restarts."""
+"""tests.services: private PostgreSQL and Redis servers that keep their port and data across restarts."""
 
 import dj_database_url
 import psycopg
 import pytest
 import redis
 
-from testwallet.services import PostgresServer, RedisServer, ServiceFailedToStart, ServiceMissing
+from tests.services import PostgresServer, RedisServer, ServiceFailedToStart, ServiceMissing
 
 pytestmark = pytest.mark.live
 

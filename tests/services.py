@@ -1,5 +1,7 @@
 """
-Run private PostgreSQL and Redis servers from Debian's packages, for tests.
+Run private PostgreSQL and Redis servers from Debian's packages, for this repository's tests,
+benchmarks and ``make cluster`` (deploy/cluster.py); the ``postgres_server`` and
+``redis_server`` fixtures (tests/service_fixtures.py) give a test one for the session.
 
 Each server gets a temporary directory and a free loopback port. ``stop()``
 and ``start()`` keep both, so a test can restart a server under a running
