@@ -386,3 +386,15 @@ def test_each_demos_how_this_page_works_names_the_docs_page_of_its_pattern(demo)
     details = template.split("<summary>How this page works</summary>", 1)[1].split("</details>", 1)[0]
     pages = re.findall(r"<code>(docs/howto/[\w-]+\.md)</code>", details)
     assert pages and all((ROOT / page).is_file() for page in pages), pages
+
+
+@pytest.mark.slow
+@pytest.mark.xdist_group("docs")
+@pytest.mark.parametrize("demo", ["bookshop", "geography", "twentyq"])
+def test_each_demos_docs_links_open_pages_of_the_built_site(site, demo):
+    # With DEBUG on the demo serves the built site at {{ docs_url }} (tests/home/test_docs_site.py).
+    template = (ROOT / "sites" / demo / "templates" / demo / "index.html").read_text(encoding="utf-8")
+    details = template.split("<summary>How this page works</summary>", 1)[1].split("</details>", 1)[0]
+    linked = re.findall(r'href="\{\{ docs_url \}\}([^"]+)"', details)
+    assert any(page.startswith("howto/") for page in linked), linked
+    assert [page for page in linked if not (site / page).is_file()] == []

@@ -128,6 +128,8 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "sites.config.urls"
+# The docs site `make docs` builds; with DEBUG on the demos serve it at /docs/ (sites/config/docs.py).
+DOCS_ROOT = BASE_DIR / "docs" / "_build" / "html"
 ASGI_APPLICATION = "sites.config.asgi.application"
 
 TEMPLATES = [
@@ -141,6 +143,7 @@ TEMPLATES = [
                 "django.template.context_processors.csp",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "sites.config.docs.docs_url",  # the demos link to the docs where they are served
             ],
         },
     },

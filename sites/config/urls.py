@@ -14,3 +14,5 @@ urlpatterns = [
 if settings.DEBUG:
     # The by-hand stand-ins' model relay (testwallet.relay) does not exist without DEBUG.
     urlpatterns.append(path("testwallet/relay/", include("testwallet.relay.urls")))
+    # The docs site `make docs` builds, for the demos' links to their how-to pages (sites/config/docs.py).
+    urlpatterns.append(path("docs/", include("sites.config.docs")))
