@@ -13,8 +13,9 @@
  *   turn.finish();            // or turn.finish(error) in the catch
  *
  * It renders in the light DOM of `container` with the classes `turn user` / `turn assistant` (and
- * `stopped` / `failed` once so ended), `who`, `tools`, `tool` (with `data-state` running, done or
- * failed) and `text`; frontend/ui/ui.css styles them under `.transcript`. Give the container
+ * `stopped` / `failed` once so ended), `who`, `tools` (an ordered list of the turn's steps), `tool`
+ * (with `data-state` running, done or failed), `typing` (the dots shown until the first words
+ * come) and `text`; frontend/ui/ui.css styles them under `.transcript`. Give the container
  * `aria-live="polite"` (or role="log") so screen readers hear the answers.
  */
 
@@ -84,9 +85,11 @@ export class TranscriptTurn {
   #text;
   #status;
   #format;
+  /** @type {HTMLElement} */
+  #typing;
   /** the answer's text so far, which `format` draws whole on each piece */
   #said = '';
-  /** @type {Map<string, { item: HTMLElement, label: string }>} the tool items by call id */
+  /** @type {Map<string, { item: HTMLElement, label: string, done: string }>} the tool items by call id */
   #calls = new Map();
   /** @type {Element} the last element this turn placed in the container: attachments go after it */
   #last;
@@ -108,13 +111,24 @@ export class TranscriptTurn {
     this.element.className = 'turn assistant';
     this.#who = document.createElement('span');
     this.#who.className = 'who';
-    this.#tools = document.createElement('ul');
+    this.#tools = document.createElement('ol');
     this.#tools.className = 'tools';
+    this.#tools.setAttribute('aria-label', 'Steps');
     this.#tools.hidden = true;
     // A formatted answer holds paragraphs and lists: a block of its own.
     this.#text = document.createElement(format ? 'div' : 'span');
     this.#text.className = format ? 'text formatted' : 'text';
-    this.element.append(this.#who, this.#tools, this.#text);
+    // Until the first words: a typing indicator where they will come (its words for screen readers).
+    this.#typing = document.createElement('span');
+    this.#typing.className = 'typing';
+    const dots = document.createElement('span');
+    dots.className = 'typing__dots';
+    dots.setAttribute('aria-hidden', 'true');
+    const words = document.createElement('span');
+    words.className = 'visually-hidden';
+    words.textContent = 'Writing the answer…';
+    this.#typing.append(dots, words);
+    this.element.append(this.#who, this.#tools, this.#text, this.#typing);
     this.#last = this.element;
     // Bound, so a page can pass them as hooks as they are (`onText: turn.append`).
     this.append = this.append.bind(this);
@@ -132,6 +146,7 @@ export class TranscriptTurn {
    * @param {string} delta
    */
   append(delta) {
+    if (String(delta) !== '') this.#typing.remove();
     if (!this.#format) {
       this.#text.append(String(delta));
       return;
@@ -150,19 +165,22 @@ export class TranscriptTurn {
   }
 
   /**
-   * Show a tool call as running, in the turn and in the status element.
+   * Show a tool call as a running step, in the turn and in the status element.
    *
    * @param {ToolCall} call
-   * @param {string} [label] The words for it ("Looking for calm books…"); by default its name.
+   * @param {string} [label] The words for it while it runs ("Looking for calm books…"); by
+   *   default its name.
+   * @param {string} [done] The step's words once it is done ("Searched: calm books"); by default
+   *   `label`.
    */
-  toolStarted(call, label = `Using the ${call.name} tool…`) {
+  toolStarted(call, label = `Using the ${call.name} tool…`, done = label) {
     const item = this.element.ownerDocument.createElement('li');
     item.className = 'tool';
     item.dataset.state = 'running';
     item.textContent = label;
     this.#tools.append(item);
     this.#tools.hidden = false;
-    this.#calls.set(call.id, { item, label });
+    this.#calls.set(call.id, { item, label, done });
     if (this.#status) this.#status.textContent = label;
   }
 
@@ -175,9 +193,9 @@ export class TranscriptTurn {
    */
   toolFinished(call, { isError }) {
     if (!this.#calls.has(call.id)) this.toolStarted(call);
-    const { item, label } = /** @type {{ item: HTMLElement, label: string }} */ (this.#calls.get(call.id));
+    const { item, label, done } = /** @type {{ item: HTMLElement, label: string, done: string }} */ (this.#calls.get(call.id));
     item.dataset.state = isError ? 'failed' : 'done';
-    item.textContent = isError ? `${label} (failed)` : label;
+    item.textContent = isError ? `${label} (failed)` : done;
     if (this.#status?.textContent === label && isError) this.#status.textContent = item.textContent;
   }
 
@@ -201,6 +219,7 @@ export class TranscriptTurn {
    */
   finish(error) {
     this.#outcome = outcomeOf(error);
+    this.#typing.remove();
     if (this.#outcome !== 'answered') this.element.classList.add(this.#outcome);
     for (const [id, { item }] of this.#calls) {
       if (item.dataset.state === 'running') this.toolFinished({ id, name: '', arguments: {} }, { isError: true });

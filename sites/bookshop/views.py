@@ -26,6 +26,15 @@ from sites.home.snippet import integration_snippet
 # the others, rather than every book at once (its HTML was 93 KB with 60 books).
 CATALOG_PAGE_SIZE = 12
 
+# The suggestions beside the question: each the shop's own search by a mood (own mode, no script),
+# or these words asked of the visitor's AI once it is connected. Moods the catalog has.
+SUGGESTIONS = (
+    ("calm", "A calm book for tonight"),
+    ("funny", "Something funny"),
+    ("adventurous", "A big adventure"),
+    ("cosy", "A cosy read for a rainy day"),
+)
+
 
 # Django's Paginator in a thread: AsyncPaginator is Django 6.0's, and the framework's tests run
 # this project on Django 5.2 too (`make matrix`).
@@ -62,6 +71,7 @@ async def index(request):
         "query": query or "",
         "results": results,
         "search_error": search_error,
+        "suggestions": SUGGESTIONS,
         "basket_count": await Basket(request.session).count(),
         "snippet": integration_snippet("bookshop/assistant.js"),
         "browser_agent_snippet": integration_snippet("bookshop/browser-agent.js"),

@@ -26,7 +26,7 @@ async def shop(aiwallet, page, daphne_server):
     return page
 
 
-async def widget_state(page, state, timeout=5000):
+async def widget_state(page, state, timeout=15000):
     await page.locator(f'ai-connect-widget[data-state="{state}"]').wait_for(timeout=timeout)
     return (await page.locator("ai-connect-widget").text_content()).strip()
 
@@ -42,26 +42,39 @@ async def ask(page, question):
     await page.get_by_role("button", name="Ask", exact=True).click()
 
 
-async def answered(page, timeout=5000):
+async def answered(page, timeout=15000):
     """Wait until the page is ready for the next question; return the last answer's text."""
     await page.locator("#ask-button:enabled").wait_for(state="attached", timeout=timeout)
     await page.locator("#stop").wait_for(state="hidden", timeout=timeout)
     return await page.locator(".turn.assistant .text").last.text_content()
 
 
-async def test_the_model_searches_the_shop_and_the_answer_streams_in_with_cards(shop, aiwallet):
+async def test_the_model_searches_the_shop_and_the_answer_streams_in_with_cards_after_its_steps(
+    shop, aiwallet
+):
     aiwallet.reply(tool_calls=[ToolCall("search_books", {"mood": "calm", "limit": 3})])
     final = aiwallet.reply(["Three calm ", "books for ", "tonight."], hold_after=0)
     await connect(shop)
     await ask(shop, "A calm book for tonight")
-    await final.held()
+    await final.held(timeout=15)
     # While the model writes its answer, the page says what the tool did and shows the cards.
     assert await shop.locator("#activity").text_content() == "Looking for calm books…"
+    # The search is a done step of the answer, and until its first words a typing indicator says it comes.
+    step = shop.locator(".turn.assistant ol.tools > li.tool")
+    assert [await step.get_attribute("data-state"), await step.text_content()] == [
+        "done",
+        "Searched: calm books",
+    ]
+    typing = shop.locator(".turn.assistant .typing")
+    assert await typing.is_visible()
+    assert await typing.text_content() == "Writing the answer…"
+    assert await typing.locator(".typing__dots").get_attribute("aria-hidden") == "true"
     cards = shop.locator(".assistant-cards .title")
     await cards.nth(2).wait_for()
     titles = await cards.all_text_contents()
     final.resume()
     assert await answered(shop) == "Three calm books for tonight."
+    assert await typing.count() == 0  # the words took its place
     chat = aiwallet.chats[1]
     tool_message = next(m for m in chat.messages if m["role"] == "tool")
     assert all(f"{title} by" in tool_message["content"] for title in titles)
@@ -106,7 +119,7 @@ async def test_stop_on_the_page_aborts_the_answer_at_once(shop, aiwallet):
     reply = aiwallet.reply(["Once ", "upon ", "a time"], hold_after=1)
     await connect(shop)
     await ask(shop, "Tell me a story")
-    await reply.held()
+    await reply.held(timeout=15)
     await shop.get_by_role("button", name="Stop").click()
     await answered(shop)
     chat = aiwallet.chats[-1]
@@ -121,7 +134,7 @@ async def test_stop_in_the_wallet_shows_that_the_visitor_stopped_it(shop, aiwall
     reply = aiwallet.reply(["Once ", "upon"], hold_after=1)
     await connect(shop)
     await ask(shop, "Tell me a story")
-    await reply.held()
+    await reply.held(timeout=15)
     aiwallet.press_stop()
     await answered(shop)
     error = shop.locator("#assistant-error")
@@ -175,7 +188,7 @@ async def test_a_site_switched_off_mid_answer_gets_401_and_says_connect_again(sh
     first = aiwallet.reply(tool_calls=[ToolCall("list_moods", {})], hold_after=0)
     await connect(shop)
     await ask(shop, "Which moods?")
-    await first.held()
+    await first.held(timeout=15)
     aiwallet.switch_off()
     await widget_state(shop, "disconnected")
     first.resume()
@@ -350,7 +363,7 @@ async def test_slugs_in_the_tool_text_without_structured_books_show_no_cards(sho
     await connect(shop)
     await ask(shop, "Herbert?")
     assert await answered(shop) == "Dune."
-    assert await shop.locator(".turn.assistant .tool").text_content() == "Searching the shop for “Herbert”…"
+    assert await shop.locator(".turn.assistant .tool").text_content() == "Searched: “Herbert”"
     assert await shop.locator(".assistant-cards").count() == 0
 
 

@@ -108,6 +108,35 @@ async def test_the_ais_reply_reads_as_paragraphs_and_a_list_with_each_book_linke
     assert await reply.locator("b").count() == 0  # the model's markup stays text
 
 
+async def test_a_suggestion_searches_the_shop_without_an_ai_and_asks_your_ai_once_connected(
+    aiwallet, page, daphne_server
+):
+    await aiwallet.install(page)
+    await page.goto(daphne_server.url + "/bookshop/")
+    suggestions = page.get_by_role("form", name="Or search the shop:")
+    await suggestions.get_by_role("button", name="Something funny").click()
+    await page.wait_for_url("**/bookshop/?mood=funny#search-results", timeout=15000)
+    found = page.locator("#search-results > li")
+    assert await found.count() > 0
+    assert all("funny" in moods for moods in await found.locator(".moods").all_text_contents())
+
+    aiwallet.reply("Try **Gilead**.")
+    await page.get_by_role("button", name="Connect your AI").click()
+    await page.locator('ai-connect-widget[data-state="connected"]').wait_for(timeout=15000)
+    suggestions = page.get_by_role("form", name="Or ask:")
+    await suggestions.get_by_role("button", name="A calm book for tonight").click()
+    await page.locator(".turn.assistant strong", has_text="Gilead").wait_for(timeout=15000)
+    await page.locator("#stop").wait_for(state="hidden", timeout=15000)
+    assert await page.locator(".turn.user").all_text_contents() == ["A calm book for tonight"]
+    assert aiwallet.chats[-1].messages[-1] == {"role": "user", "content": "A calm book for tonight"}
+    assert page.url.endswith("/bookshop/?mood=funny#search-results")  # asked in place, no page load
+    assert await focused_id(page) == "question"
+
+
+async def focused_id(page):
+    return await page.evaluate("() => document.activeElement?.id ?? ''")
+
+
 async def test_every_covers_title_stays_inside_its_frame(page, daphne_server):
     """Each catalog book's cover, drawn by Chromium: every title line ends inside the frame (x 12 to 228)."""
     slugs = [book["slug"] for book in json.loads(CATALOG.read_text())]

@@ -90,6 +90,11 @@ class TinyElement {
     }
   }
 
+  /** Take this element out of its parent, as Element.remove() does. */
+  remove() {
+    this.parentNode?.removeChild(this);
+  }
+
   /** @param {string} name @param {string} value */
   setAttribute(name, value) {
     this.attributes.set(name, String(value));

@@ -64,6 +64,32 @@ describe('Transcript', () => {
     assert.deepEqual([item.dataset.state, item.textContent, status.textContent], ['done', 'Looking for calm books…', 'Looking for calm books…']);
   });
 
+  it('should say a step in its own done words once it is done, the steps in order', () => {
+    const { container, status, transcript } = setUp();
+    const turn = transcript.ask('Calm?');
+    turn.toolStarted(call('a', 'search_books'), 'Looking for calm books…', 'Searched: calm books');
+    turn.toolStarted(call('b', 'get_book'), 'Reading about a book…', 'Read about a book');
+    turn.toolFinished(call('a', 'search_books'), { isError: false });
+    assert.equal(container.byClass('tools')[0].tagName, 'OL');
+    assert.deepEqual(container.byClass('tool').map((i) => [i.dataset.state, i.textContent]),
+      [['done', 'Searched: calm books'], ['running', 'Reading about a book…']]);
+    assert.equal(status.textContent, 'Reading about a book…');
+  });
+
+  it('should show a typing indicator, with words for screen readers, until the first words or the end', () => {
+    const { container, transcript } = setUp();
+    const first = transcript.ask('Hi');
+    const second = transcript.ask('Again');
+    const typing = () => container.byClass('typing').map((t) => t.textContent);
+    assert.deepEqual(typing(), ['Writing the answer…', 'Writing the answer…']);
+    first.append('');
+    assert.equal(typing().length, 2, 'an empty piece is no words yet');
+    first.append('Hello');
+    second.finish(new Error('the wallet failed'));
+    assert.deepEqual(typing(), []);
+    assert.equal(container.byClass('typing__dots').length, 0);
+  });
+
   it('should show a failed tool as failed', () => {
     const { container, status, transcript } = setUp();
     const turn = transcript.ask('Sad?');

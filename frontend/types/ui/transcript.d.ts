@@ -63,12 +63,15 @@ export class TranscriptTurn {
     /** How the turn ended, or `null` while it runs. */
     get outcome(): TurnOutcome | null;
     /**
-     * Show a tool call as running, in the turn and in the status element.
+     * Show a tool call as a running step, in the turn and in the status element.
      *
      * @param {ToolCall} call
-     * @param {string} [label] The words for it ("Looking for calm books…"); by default its name.
+     * @param {string} [label] The words for it while it runs ("Looking for calm books…"); by
+     *   default its name.
+     * @param {string} [done] The step's words once it is done ("Searched: calm books"); by default
+     *   `label`.
      */
-    toolStarted(call: ToolCall, label?: string): void;
+    toolStarted(call: ToolCall, label?: string, done?: string): void;
     /**
      * Show a tool call as done, or as failed when its result says so (`ToolResult.isError`).
      * A call this turn did not start is shown as started and finished at once.

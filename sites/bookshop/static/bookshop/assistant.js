@@ -23,6 +23,7 @@ const errorView = $('#assistant-error');
 const form = /** @type {HTMLFormElement} */ ($('#ask'));
 const question = /** @type {HTMLInputElement} */ ($('#question'));
 const stopButton = $('#stop');
+const suggestions = /** @type {HTMLFormElement} */ ($('#suggestions'));
 
 /** @type {import('../aiconnect/types.js').ChatMessage[]} the conversation so far, for follow-ups */
 const history = [];
@@ -57,7 +58,7 @@ async function ask(/** @type {string} */ text) {
       messages: [{ role: 'system', content: SYSTEM }, ...history, asked],
       signal: controller.signal,
       onText: turn.append,
-      onToolCall: (call) => turn.toolStarted(call, toolActivity(call)),
+      onToolCall: (call) => turn.toolStarted(call, toolActivity(call), toolStep(call)),
       onToolResult: (call, _text, result) => {
         turn.toolFinished(call, result);
         // The cards come from the tool's structured content, never from the model's words.
@@ -81,6 +82,8 @@ async function ask(/** @type {string} */ text) {
  */
 function showPanelFor(state) {
   form.hidden = state.status !== 'connected';
+  // The suggestions ask the visitor's AI once it is connected; before that they search the shop.
+  $('#suggestions-label').textContent = state.status === 'connected' ? 'Or ask:' : 'Or search the shop:';
   // Just connected from the widget's button: the next thing to do is to ask.
   if (state.status === 'connected' && lastStatus !== 'connected' && $('#connect').contains(document.activeElement)) {
     question.focus();
@@ -90,7 +93,20 @@ function showPanelFor(state) {
 
 form.addEventListener('submit', async (event) => {
   event.preventDefault();
-  const text = question.value.trim();
+  await askFromPage(question.value.trim());
+});
+
+// A suggestion asks the visitor's AI its words when one is connected; else the form searches the shop.
+suggestions.addEventListener('submit', (event) => {
+  if (client.state.status !== 'connected') return;
+  event.preventDefault();
+  const chip = /** @type {HTMLElement | null} */ (event.submitter);
+  if (!chip || controller) return;
+  void askFromPage(chip.textContent?.trim() ?? '');
+});
+
+/** Ask `text` (the question box's, or a suggestion's), one question at a time. @param {string} text */
+async function askFromPage(text) {
   if (!text || controller) return;
   question.value = '';
   errorView.hidden = true;
@@ -103,7 +119,7 @@ form.addEventListener('submit', async (event) => {
     controller = null;
     setBusy(false);
   }
-});
+}
 
 stopButton.addEventListener('click', () => controller?.abort(new DOMException('Stopped on the page', 'AbortError')));
 
@@ -152,6 +168,26 @@ export function toolActivity({ name, arguments: args }) {
     case 'add_to_basket': return 'Adding a book to your basket…';
     case 'view_basket': return 'Looking in your basket…';
     default: return `Using the shop's ${name} tool…`;
+  }
+}
+
+/**
+ * What a tool did, as a done step of the answer ("Searched: calm books").
+ *
+ * @param {import('../aiconnect/types.js').ToolCall} call
+ */
+export function toolStep({ name, arguments: args }) {
+  const text = (/** @type {unknown} */ value) => (typeof value === 'string' ? value : '');
+  switch (name) {
+    case 'search_books':
+      if (text(args.mood) && text(args.query)) return `Searched: ${text(args.mood)} books about “${text(args.query)}”`;
+      if (text(args.mood)) return `Searched: ${text(args.mood)} books`;
+      return text(args.query) ? `Searched: “${text(args.query)}”` : 'Looked through the shop';
+    case 'get_book': return 'Read about a book';
+    case 'list_moods': return 'Checked which moods the shop has';
+    case 'add_to_basket': return 'Added a book to your basket';
+    case 'view_basket': return 'Looked in your basket';
+    default: return `Used the shop's ${name} tool`;
   }
 }
 
