@@ -9,6 +9,7 @@ import pytest
 
 from tests.geography.conftest import right_answer
 from tests.geography.test_voice_extension import use_extension
+from testwallet.speech import spoken_wav
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -123,3 +124,45 @@ async def test_with_voice_on_a_phone_speak_comes_first_in_view_and_the_focus_fol
     await mic_page.locator("#verdict[data-verdict]").wait_for(timeout=10000)
     await mic_page.wait_for_function("() => document.activeElement?.id === 'speak'", timeout=5000)
     assert await mic_page.locator("#transcript").text_content() == "Atlantis"
+
+
+async def test_speak_explains_the_microphone_before_it_is_asked_for_and_a_pause_ends_the_clip(
+    browser_type, browser_type_launch_args, daphne_server, byoa_extension, tmp_path
+):
+    # A short answer between silences, looped by the fake microphone: only a pause can end the clip early.
+    speech = spoken_wav("Peru", tmp_path / "peru.wav", pad_seconds=1.5)
+    args = [
+        *browser_type_launch_args.get("args", []),
+        "--use-fake-ui-for-media-stream",
+        "--use-fake-device-for-media-stream",
+        f"--use-file-for-fake-audio-capture={speech}",
+    ]
+    browser = await browser_type.launch(**{**browser_type_launch_args, "args": args})
+    try:
+        page = await (await browser.new_context(viewport=PHONE)).new_page()
+        await byoa_extension.install(page)
+        byoa_extension.allow()
+        byoa_extension.reply("audio.transcribe", {"text": "Peru"})
+        await page.goto(daphne_server.url + "/geography/")
+        await use_extension(page)
+        note = page.locator("#mic-note")
+        await note.filter(has_text="microphone").wait_for(timeout=15000)
+        explained = await note.text_content()
+        assert explained == (
+            "Speak asks your browser for the microphone, then records your answer, and the clip goes to "
+            "your AI. It stops when you pause, or after 15 s."
+        )
+        assert await note.is_visible()
+        speak = page.get_by_role("button", name="Speak your answer")
+        assert await speak.get_attribute("aria-describedby") == "mic-note"
+
+        await page.keyboard.press("Enter")  # Speak has the focus; nobody presses Stop after it
+        await note.filter(has_text="Pause when you are done").wait_for(timeout=15000)
+        await page.locator("#verdict[data-verdict]").wait_for(timeout=15000)
+        assert "(stopped when you paused)" in await page.locator("#clip-info").text_content()
+        assert float(await page.locator("#clip-info").get_attribute("data-seconds")) < 10
+        assert (
+            await note.text_content() == "Speak records your answer. It stops when you pause, or after 15 s."
+        )
+    finally:
+        await browser.close()

@@ -172,10 +172,32 @@ function setMode(next) {
   $('recorder').hidden = next === 'own';
   // Once the visitor's AI listens, Speak is the one main action: the ways in step aside.
   $('ways').hidden = next !== 'own' || finished();
+  if (next !== 'own') void explainMicrophone();
   if (toVoice) {
     $('speak').focus({ preventScroll: true });
     $('speak').scrollIntoView({ block: 'nearest' });
   }
+}
+
+/** Whether this page has recorded a clip: the browser has asked for the microphone by then. */
+let recorded = false;
+
+/**
+ * Say under Speak what it does with the microphone before the browser asks for it (where the clip
+ * goes, that a pause ends it); once the microphone is allowed, only how a clip ends.
+ */
+async function explainMicrophone() {
+  const ends = `It stops when you pause, or after ${MAX_CLIP_SECONDS} s.`;
+  const goes = mode === 'link' ? 'and this site passes the clip to your AI' : 'and the clip goes to your AI';
+  let allowed = recorded;
+  try {
+    allowed ||= (await navigator.permissions.query({ name: /** @type {PermissionName} */ ('microphone') })).state === 'granted';
+  } catch {
+    // No Permissions API for the microphone in this browser: explain it in full.
+  }
+  $('mic-note').textContent = allowed
+    ? `Speak records your answer. ${ends}`
+    : `Speak asks your browser for the microphone, then records your answer, ${goes}. ${ends}`;
 }
 
 /** Whether the game shown is over (then "Play again" is its one action). */
@@ -197,6 +219,8 @@ $('speak').addEventListener('click', async () => {
       onLevel: (level) => { /** @type {HTMLMeterElement} */ ($('level')).value = level; },
       onTick: (left) => { $('clip-countdown').textContent = `${left} s left`; },
     });
+    recorded = true;
+    $('mic-note').textContent = 'Listening… Pause when you are done, or press Stop.';
     $('stop').hidden = false;
     $('stop').onclick = () => recording.stop();
     // Speak is disabled while it records: the keyboard's focus goes to Stop, not to the page's body.
@@ -211,11 +235,15 @@ $('speak').addEventListener('click', async () => {
     $('stop').hidden = true;
     delete $('clip-countdown').dataset.recording;
     $('clip-countdown').textContent = '';
+    if (mode !== 'own') void explainMicrophone();
     // The microphone is closed: the meter shows no level, and the next recording's starts from none.
     /** @type {HTMLMeterElement} */ ($('level')).value = 0;
   }
   performance.mark('geography:clip-end');
-  $('clip-info').textContent = `Clip: ${clip.seconds.toFixed(2)} s${clip.stoppedBy === 'cap' ? ` (stopped at the ${MAX_CLIP_SECONDS} s limit)` : ''}`;
+  /** @type {Record<string, string>} */
+  const endings = { cap: ` (stopped at the ${MAX_CLIP_SECONDS} s limit)`, silence: ' (stopped when you paused)' };
+  const ended = endings[clip.stoppedBy] ?? '';
+  $('clip-info').textContent = `Clip: ${clip.seconds.toFixed(2)} s${ended}`;
   $('clip-info').dataset.seconds = String(clip.seconds);
   if (clip.seconds > MAX_CLIP_SECONDS || clip.seconds === 0) {
     speak.disabled = false;
