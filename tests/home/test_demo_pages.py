@@ -74,7 +74,7 @@ async def test_games_in_play_with_their_consent_opened_have_no_serious_axe_viola
 ):
     await open_page(page, debug_site, "/twentyq/", viewport)
     await page.locator("#manifest-plain summary").click()
-    await page.locator("#ways[data-ready='true']").wait_for(timeout=5000)
+    await page.locator("#ways[data-ready='true']").wait_for(state="attached", timeout=15000)
     await page.locator("#new-ai-asks").click()
     await page.locator("#answer-form:not([hidden])").wait_for(timeout=10000)
     assert await serious_violations(page) == []
@@ -123,9 +123,13 @@ async def test_geographys_question_answer_and_ways_in_are_on_the_first_screen(pa
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280x800", "375x740"])
 async def test_twenty_questions_first_move_and_ways_in_are_on_the_first_screen(page, debug_site, viewport):
     await open_page(page, debug_site, "/twentyq/", viewport)
-    await page.locator("#ways[data-ready='true']").wait_for(timeout=5000)
+    await page.locator("#ways[data-ready='true']").wait_for(state="attached", timeout=15000)
     for selector in ("#manifest-plain summary", "#new-ai-asks", "#way-status"):
         assert await bottom_of(page, selector) <= viewport["height"], selector
+    change = page.locator("#change-way")
+    if await change.is_visible():  # a phone: the ways fold into the status line; "Change" opens them
+        assert await bottom_of(page, "#change-way") <= viewport["height"]
+        await change.click()
     for index in range(await page.locator("#ways button.way").count()):
         assert await bottom_of(page, f"#ways button.way >> nth={index}") <= viewport["height"]
 

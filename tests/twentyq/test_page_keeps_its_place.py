@@ -8,7 +8,7 @@ truly, and a game's end offers "Play again".
 
 import pytest
 
-from tests.twentyq.conftest import Player, ai_move_shown, new_game, open_game, state
+from tests.twentyq.conftest import Player, ai_move_shown, answering, new_game, open_game, state
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -161,4 +161,36 @@ async def test_a_wrong_guess_and_the_games_end_read_as_sentences(page, daphne_se
         == f"Out of questions: the site wins. The answer was: {secret}."
     )
     assert await page.locator("#play-again").is_visible()
+    assert console == []
+
+
+async def test_on_a_phone_who_plays_is_a_status_changed_by_keyboard_and_the_first_move_is_on_the_first_screen(
+    page, debug_server, console
+):
+    await page.set_viewport_size(PHONE)
+    await page.goto(debug_server.url + "/twentyq/?testwallet=1")  # five ways, and the banner above
+    await page.locator("#ways[data-ready='true']").wait_for(state="attached", timeout=15000)
+    change = page.get_by_role("button", name="Change who plays")
+    assert await change.get_attribute("aria-expanded") == "false"
+    assert await page.locator("#ways button.way").count() == 5
+    assert not await page.locator("#ways").is_visible()  # folded into the status
+    for selector in ("#way-status", "#change-way", "#new-ai-asks"):
+        box = await page.locator(selector).bounding_box()
+        assert box["y"] + box["height"] <= PHONE["height"], selector
+
+    await change.focus()
+    await page.keyboard.press("Enter")
+    assert await change.get_attribute("aria-expanded") == "true"
+    assert await page.evaluate("() => document.activeElement.dataset.way") == "own"  # the one answering now
+    assert all([await b.is_visible() for b in await page.locator("#ways button.way").all()])
+    await page.keyboard.press("Escape")
+    assert await change.get_attribute("aria-expanded") == "false"
+    assert await focused(page) == "change-way"
+
+    await page.keyboard.press("Enter")
+    await page.locator("#ways button[data-way='builtin']").click()
+    assert "built-in model" in await answering(page, "builtin", timeout=15000)
+    assert await change.get_attribute("aria-expanded") == "false"
+    assert await focused(page) == "change-way"  # the focus stays on a shown control
+    assert await sideways(page) == 0
     assert console == []

@@ -148,12 +148,38 @@ function renderWays() {
   draw();
 }
 
+// -- on a phone, "who plays" is a status with "Change": the ways open under it ---------------------
+
+const changeWay = $('change-way');
+changeWay.hidden = false;
+/** Whether the ways are folded into the status (a phone's width: "Change" is shown). */
+const folded = () => changeWay.getClientRects().length > 0;
+
+/** Open or fold the ways; opened, the focus goes to the way answering now. @param {boolean} open */
+function openWays(open) {
+  changeWay.setAttribute('aria-expanded', String(open));
+  $('ways-box').dataset.open = String(open);
+  if (open) /** @type {HTMLElement | null} */ ($('ways').querySelector('[aria-pressed="true"]:not(:disabled)') ?? $('ways').querySelector('button:not(:disabled)'))?.focus();
+}
+
+changeWay.addEventListener('click', () => openWays(changeWay.getAttribute('aria-expanded') !== 'true'));
+$('ways').addEventListener('keydown', (event) => {
+  if (event.key !== 'Escape' || !folded()) return;
+  openWays(false);
+  changeWay.focus();
+});
+
 /**
  * The visitor picked `way`: start it inside this click (wallets answer only after one).
  *
  * @param {Way} way
  */
 async function switchTo(way) {
+  // Folded on a phone: the choice is made, the ways fold back and the focus stays on a shown control.
+  if (folded() && changeWay.getAttribute('aria-expanded') === 'true') {
+    openWays(false);
+    changeWay.focus();
+  }
   const progress = /** @type {HTMLProgressElement | null} */ (document.getElementById('way-progress'));
   // Show what the page waits for (specs/byoa-sites.md: "Show that you are waiting"); the visitor may stop.
   connecting?.abort();
