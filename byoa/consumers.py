@@ -32,7 +32,6 @@ import time
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 
@@ -104,8 +103,9 @@ class WalletConsumer(AsyncWebsocketConsumer):
         # Channels closes stale database connections before every message, a
         # thread hop each time (a third of a call's CPU). Every database access
         # here goes through database_sync_to_async, which does that itself.
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
+        # Channels' documented naming: "websocket.receive" is handled by websocket_receive().
+        handler = getattr(self, message["type"].replace(".", "_"), None)
+        if handler is None or message["type"].startswith("_"):
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
 
