@@ -69,12 +69,17 @@ async def test_the_model_searches_the_shop_and_the_answer_streams_in_with_cards_
     assert await typing.is_visible()
     assert await typing.text_content() == "Writing the answer…"
     assert await typing.locator(".typing__dots").get_attribute("aria-hidden") == "true"
+    chips = shop.locator("#suggestions button")  # one question at a time: the suggestions wait too
+    assert set(await chips.evaluate_all("(all) => all.map((b) => b.getAttribute('aria-disabled'))")) == {
+        "true"
+    }
     cards = shop.locator(".assistant-cards .title")
     await cards.nth(2).wait_for()
     titles = await cards.all_text_contents()
     final.resume()
     assert await answered(shop) == "Three calm books for tonight."
     assert await typing.count() == 0  # the words took its place
+    assert await chips.first.get_attribute("aria-disabled") == "false"
     chat = aiwallet.chats[1]
     tool_message = next(m for m in chat.messages if m["role"] == "tool")
     assert all(f"{title} by" in tool_message["content"] for title in titles)

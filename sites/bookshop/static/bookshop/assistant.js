@@ -126,6 +126,8 @@ stopButton.addEventListener('click', () => controller?.abort(new DOMException('S
 /** @param {boolean} busy */
 function setBusy(busy) {
   stopButton.hidden = !busy;
+  // One question at a time: the suggestions say they wait too (aria-disabled keeps them focusable).
+  for (const chip of suggestions.querySelectorAll('button')) chip.setAttribute('aria-disabled', String(busy));
   /** @type {HTMLButtonElement} */ ($('#ask-button')).disabled = busy;
   if (!busy) question.focus();
 }
