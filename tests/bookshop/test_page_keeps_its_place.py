@@ -133,6 +133,30 @@ async def test_a_suggestion_searches_the_shop_without_an_ai_and_asks_your_ai_onc
     assert await focused_id(page) == "question"
 
 
+async def test_on_a_phone_an_answer_is_read_from_its_start_with_the_question_box_at_hand(
+    aiwallet, page, daphne_server
+):
+    await page.set_viewport_size(PHONE)
+    await aiwallet.install(page)
+    await page.goto(daphne_server.url + "/bookshop/")
+    aiwallet.reply(tool_calls=[ToolCall("search_books", {"mood": "calm", "limit": 5})])
+    aiwallet.reply("Calm books:\n" + "\n".join(f"- Book {n} [dune]" for n in range(1, 9)))
+    await page.get_by_role("button", name="Connect your AI").click()
+    await page.locator('ai-connect-widget[data-state="connected"]').wait_for(timeout=15000)
+    await page.locator("#question").fill("A calm book")
+    await page.keyboard.press("Enter")
+    await page.locator(".assistant-cards .title").nth(4).wait_for(timeout=15000)
+    await page.locator(".turn.assistant li", has_text="Book 8").wait_for(timeout=15000)
+    await page.locator("#ask-button:enabled").wait_for(timeout=15000)
+    # The answer (and five cards) is taller than the screen: its start, not its end, is in view...
+    asked = await page.locator(".turn.user").bounding_box()
+    assert 0 <= asked["y"] < PHONE["height"] / 2
+    # ...and the question box, focused for the next question, is on screen too.
+    assert await focused_id(page) == "question"
+    box = await page.locator("#question").bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]
+
+
 async def focused_id(page):
     return await page.evaluate("() => document.activeElement?.id ?? ''")
 

@@ -47,6 +47,7 @@ async function ask(/** @type {string} */ text) {
   if (state.status !== 'connected') return;
   const asked = /** @type {const} */ ({ role: 'user', content: text });
   const turn = transcript.ask(asked.content);
+  keepInView(turn.element);
   // The start event names who answers (with Auto, the account the wallet picked).
   const session = { ...state.session, chat: (/** @type {any} */ request) =>
     state.session.chat({ ...request, onStart: turn.showWho }) };
@@ -123,13 +124,27 @@ async function askFromPage(text) {
 
 stopButton.addEventListener('click', () => controller?.abort(new DOMException('Stopped on the page', 'AbortError')));
 
+/**
+ * Bring the visitor's question, and so the start of its answer, to the top of the screen when it
+ * is not in its upper half: the answer grows below it, and the question box stays at the bottom
+ * (sticky, bookshop.css), so the visitor reads from the start with the box at hand.
+ *
+ * @param {HTMLElement} answer the answer's turn, right after the question's
+ */
+function keepInView(answer) {
+  const asked = /** @type {HTMLElement} */ (answer.previousElementSibling ?? answer);
+  const { top } = asked.getBoundingClientRect();
+  if (top < 0 || top > window.innerHeight / 2) asked.scrollIntoView({ block: 'start' });
+}
+
 /** @param {boolean} busy */
 function setBusy(busy) {
   stopButton.hidden = !busy;
   // One question at a time: the suggestions say they wait too (aria-disabled keeps them focusable).
   for (const chip of suggestions.querySelectorAll('button')) chip.setAttribute('aria-disabled', String(busy));
   /** @type {HTMLButtonElement} */ ($('#ask-button')).disabled = busy;
-  if (!busy) question.focus();
+  // The box is in view (sticky): taking the focus scrolls nothing, the answer's start stays on screen.
+  if (!busy) question.focus({ preventScroll: true });
 }
 
 /** @param {unknown} error */
