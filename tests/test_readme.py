@@ -191,6 +191,7 @@ PUBLIC = {
     "testwallet.preflight": ["Misconfigured", "asgi_application", "check_own_database"],
     "testwallet.server": ["DaphneServer", "HypercornServer", "ServerFailedToStart", "UvicornServer"],
     "testwallet.setup_cache": ["ENVIRONMENT_VARIABLE", "SetupCache", "from_environment"],
+    "testwallet.setup_commands": ["main", "run"],
     "testwallet.speech": ["SpeechSynthesizerMissing", "resample", "spoken_wav"],
     "testwallet.serve": ["main"],
     "testwallet.transcribe": ["application", "main"],

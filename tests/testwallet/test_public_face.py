@@ -21,6 +21,7 @@ PUBLIC_FACE = {
     "testwallet.sync_api",
     "testwallet.server",
     "testwallet.setup_cache",  # the daphne_server fixture's set-up cache (docs: howto/ci)
+    "testwallet.setup_commands",  # the servers' set-up commands in one process, without the checks
     "testwallet.preflight",
     "testwallet.chromium",  # Debian's Chromium for a site's Playwright suite (the plugin's launch settings)
     "testwallet.speech",  # spoken clips for a voice page's tests (docs: howto/voice)
