@@ -45,37 +45,39 @@ run: $(VENV)/.installed vendor-if-npm
 # daphne still serves `manage.py runserver` and the test fixtures. Either takes
 # sites.config.asgi:application as it is.
 
-# The main session runs on two pytest-xdist workers more than the cores (at most 4: each starts
-# its own servers and Chromium), each worker with its own daphne processes, databases, ports and
-# temporary directories (testwallet/plugin.py). Under `--dist loadgroup` the suite's scheduler
-# (tests/scheduling.py) hands out a whole module at a time, or a whole xdist_group (the
+# The main session runs on one pytest-xdist worker more than the cores (at most 4 workers: each
+# starts its own servers and Chromium), each worker with its own daphne processes, databases,
+# ports and temporary directories (testwallet/plugin.py). Under `--dist loadgroup` the suite's
+# scheduler (tests/scheduling.py) hands out a whole module at a time, or a whole xdist_group (the
 # multi-process fault and cluster tests, the five ASGI servers, the wheel), the groups and the
-# costliest modules first: each module's servers and browsers start on one worker, not on each.
-# The extra workers fill the time the others wait on a real clock (a 15 s recording, a PostgreSQL
-# restart, a rate limit's minute) or on a server starting: the cores stay busy (98% on 2 cores,
-# sampled from /proc/stat every 5 s). The session alone on an idle 2-core machine: 5 min 52 s
-# with 4 workers; 3 left the cores idle in those waits.
+# costliest modules first: each module's servers and browsers start on one worker, not on each
+# (the session alone, back to back: 5 min 51 s and 627 CPU-s against 6 min 15 s and 671 with the
+# tests handed out one by one). The extra worker fills the time the others wait on a real clock
+# (a 15 s recording, a PostgreSQL restart, a rate limit's minute): on 2 cores the session took
+# 7 min 43 s with 3 workers against 9 min 26 s with 2, the cores then 95% busy rather than 78%.
 # PYTEST_WORKERS=0 runs it in one process, for pdb, -s or -p no:xdist.
-PYTEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 2 )))
+PYTEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 PYTEST_XDIST = $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --maxprocesses 4 --dist loadgroup)
 
-# The installs first (the venv, npm's packages, Debian's Chromium), then `make check`'s steps and
-# the suites at once (`make -j`; each one's output is printed whole when it ends): on 2 cores the
-# suites keep both cores busy, so a step that waits for its turn only adds to the run. A lint or
-# type error fails `make test` all the same (make exits non-zero when any step does); `make check`
-# alone is the quick loop. The main session prints its ten slowest tests.
+# `make check` first, its steps at once: a lint or type error fails the run before the suites
+# start. Then the suites run at once (`make -j`; each one's output is printed whole when it
+# ends): the main session's workers spend much of their time waiting on servers and browsers,
+# and the others fill that time rather than queue behind it. The main session prints its ten
+# slowest tests.
 #   test-main      the main session (pytest, every test under tests/)
 #   test-examples  examples/pytest-sync, the test wallet's sync example (pytest-playwright: its
 #                  own session, since it cannot load beside pytest-playwright-asyncio), and
 #                  examples/script/bookshop_check.py, the same wallet from a plain script
-#   test-frontend  the frontend's node tests (`make check` runs its tsc), and `npm run e2e`, the
+#   test-frontend  the frontend's node tests (`make check` ran its tsc), and `npm run e2e`, the
 #                  Playwright Test example (frontend/e2e) on Debian's Chromium and this venv
 #   test-lts       the framework's tests on Django 5.2 LTS and Channels 4.2 (`make matrix` runs
 #                  every supported Python, Django and Channels)
 test:
+	@# The installs and `make check` in one run of make, at once: each step starts when what it
+	@# needs is there (mypy, the longest, as soon as the venv is, while npm still installs).
 	@# The docs site is built by tests/test_docs.py exactly as `make docs` builds it (-W -n): once.
-	@$(MAKE) --no-print-directory -j4 --output-sync=target $(VENV)/.installed-test $(VENDOR) debian-packages
-	@$(MAKE) --no-print-directory -j10 --output-sync=target test-main check test-examples test-frontend test-lts
+	@$(MAKE) --no-print-directory -j6 --output-sync=target check $(VENDOR) debian-packages
+	@$(MAKE) --no-print-directory -j4 --output-sync=target test-main test-examples test-frontend test-lts
 
 # The suites set Django up about a hundred times (workers, servers, their set-up commands), and
 # daphne's own app config imports daphne's Twisted server into each (benchmarks/django_setup.py):

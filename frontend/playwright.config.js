@@ -25,6 +25,9 @@ export default defineConfig({
     browserName: 'chromium',
     launchOptions: launchOptions(),
   },
+  // A fresh server's first tool call loads the MCP SDK, and CI's cores are shared with other suites:
+  // Playwright's 5 s default for an expectation ran out there.
+  expect: { timeout: 20_000 },
   webServer: {
     command: `"${PYTHON}" -m testwallet.serve --setup "migrate --noinput" --setup load_catalog sites.config.asgi:application`,
     cwd: ROOT,

@@ -54,6 +54,8 @@ def check_bookshop(browser, url):
 
 def main():
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sites.config.settings")
+    # A fresh server's first tool call loads the MCP SDK, and CI's cores are shared: 20 s, not 5.
+    expect.set_options(timeout=20_000)
     setup = [("migrate", "--noinput"), ("load_catalog",)]
     with (
         DaphneServer("sites.config.asgi:application", setup_commands=setup) as server,

@@ -8,10 +8,12 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { chromium, expect } from '@playwright/test';
+import { chromium, expect as baseExpect } from '@playwright/test';
 import { AiWallet } from '../playwright/aiwallet-driver.js';
 import { launchOptions } from '../playwright/chromium.js';
 
+// A fresh server's first tool call loads the MCP SDK, and CI's cores are shared: 20 s, not 5.
+const expect = baseExpect.configure({ timeout: 20_000 });
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const PYTHON = process.env.PYTHON ?? join(ROOT, '.venv', 'bin', 'python');
 
