@@ -9,6 +9,7 @@ import pytest
 
 from tests.geography.conftest import right_answer
 from tests.geography.test_voice_extension import use_extension
+from tests.home.test_demo_pages import AXE, serious_violations
 from testwallet.speech import spoken_wav
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
@@ -166,3 +167,41 @@ async def test_speak_explains_the_microphone_before_it_is_asked_for_and_a_pause_
         )
     finally:
         await browser.close()
+
+
+async def test_what_the_ai_heard_is_confirmed_beside_speak_as_text_in_a_polite_line_kept_from_the_start(
+    mic_page, daphne_server, byoa_extension
+):
+    await mic_page.set_viewport_size(PHONE)
+    await byoa_extension.install(mic_page)
+    byoa_extension.allow()
+    await mic_page.add_init_script(path=str(AXE))
+    await mic_page.goto(daphne_server.url + "/geography/")
+    # Untrusted words from the wallet: shown as text, never as markup.
+    heard = "<b>Peru</b>"
+    byoa_extension.reply("audio.transcribe", {"text": heard})
+    await use_extension(mic_page)
+    heard_line = mic_page.locator("#heard")
+    assert await heard_line.get_attribute("aria-live") == "polite"
+    assert await heard_line.is_visible()  # the line is reserved before anything is heard
+    reserved = (await heard_line.bounding_box())["height"]
+    assert reserved > 0
+    await mic_page.keyboard.press("Enter")
+    await mic_page.locator("#stop").wait_for(timeout=15000)
+    # The level meter beside Speak moves with the microphone while it records.
+    await mic_page.wait_for_function("() => document.querySelector('#level').value > 0", timeout=15000)
+    assert await mic_page.locator("#level").get_attribute("aria-label") == "Microphone level"
+    await mic_page.keyboard.press("Enter")
+    await mic_page.locator("#verdict[data-verdict]").wait_for(timeout=15000)
+    await mic_page.locator("#heard", has_text="Heard:").wait_for(timeout=15000)
+    assert (await heard_line.inner_text()).strip().startswith("Heard:")
+    assert await mic_page.locator("#transcript").text_content() == heard
+    assert await mic_page.locator("#heard b").count() == 0
+    # Beside Speak: under its row, above the microphone's note, in the line it had before (nothing jumps).
+    speak = await mic_page.locator("#speak").bounding_box()
+    line = await heard_line.bounding_box()
+    note = await mic_page.locator("#mic-note").bounding_box()
+    assert speak["y"] + speak["height"] <= line["y"] < note["y"]
+    assert line["height"] == reserved
+    await mic_page.wait_for_function("() => document.activeElement?.id === 'speak'", timeout=15000)
+    assert await serious_violations(mic_page) == []

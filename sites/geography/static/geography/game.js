@@ -211,6 +211,7 @@ $('speak').addEventListener('click', async () => {
   const speak = /** @type {HTMLButtonElement} */ ($('speak'));
   speak.disabled = true;
   say('');
+  showHeard('');                                       // a new answer: the last one's words go
   let clip;
   try {
     const { record } = await recorder();
@@ -348,10 +349,13 @@ function showFinished(over) {
   if (over && !was) again.focus();
 }
 
-/** @param {string} text what the visitor's AI heard: user input, shown as text, never as HTML */
+/**
+ * Confirm beside Speak what the visitor's AI heard ('' clears the line, which keeps its place).
+ * @param {string} text user input: shown as text, never as HTML
+ */
 function showHeard(text) {
   $('transcript').textContent = text;
-  $('heard').hidden = false;
+  $('heard-said').hidden = !text;
 }
 
 /** @param {string} text */
@@ -392,7 +396,7 @@ function showLinkState(text) {
 $('type-form').addEventListener('submit', async (event) => {
   event.preventDefault();
   const input = /** @type {HTMLInputElement} */ ($('answer'));
-  $('heard').hidden = true;
+  showHeard('');
   const result = await post(/** @type {string} */ (urls.answerUrl), JSON.stringify({ text: input.value }));
   if (!result.error) input.value = '';
   show(result);
