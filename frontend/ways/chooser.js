@@ -115,7 +115,8 @@ export class WayChooser {
       }
     }
     if (options?.signal?.aborted) {
-      this.#fallBack(`You stopped waiting for ${way.label}, so the site plays on its own.`);
+      // Mid-sentence, a "Your …" label reads "your …".
+      this.#fallBack(`You stopped waiting for ${way.label.replace(/^Your /, 'your ')}, so the site plays on its own.`);
       return false;
     }
     if (!started) {

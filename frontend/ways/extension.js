@@ -41,7 +41,8 @@ export function extensionWay({ manifest, find = () => findByoa() }) {
   /** @type {Way} */
   const way = {
     id: 'extension',
-    label: 'BYOA extension',
+    // The visitor's words; the protocol's ("the BYOA extension") are for the developer's panel.
+    label: "Your AI's browser extension",
     streams: false,
     status: 'absent',
     detail: '',

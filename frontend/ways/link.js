@@ -34,7 +34,8 @@ export function linkWay(server) {
   /** @type {Way} */
   const way = {
     id: 'link',
-    label: 'BYOA wallet by link',
+    // The visitor's words; the protocol's ("a BYOA wallet by link") are for the developer's panel.
+    label: 'Your AI app by link',
     streams: server.streams ?? true,
     status: 'offered',
     detail: '',

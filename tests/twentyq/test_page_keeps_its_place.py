@@ -194,3 +194,22 @@ async def test_on_a_phone_who_plays_is_a_status_changed_by_keyboard_and_the_firs
     assert await focused(page) == "change-way"  # the focus stays on a shown control
     assert await sideways(page) == 0
     assert console == []
+
+
+async def test_who_plays_names_the_ways_in_plain_words_and_the_developers_panel_gives_their_protocols(
+    page, debug_server, console
+):
+    await page.goto(debug_server.url + "/twentyq/?testwallet=1")
+    await page.locator("#ways[data-ready='true']").wait_for(state="attached", timeout=15000)
+    names = {
+        await b.get_attribute("data-way"): await b.text_content()
+        for b in await page.locator("#ways button.way").all()
+    }
+    assert names["extension"] == "Your AI's browser extension"
+    assert names["link"] == "Your AI app by link"
+    assert not [name for name in names.values() if "BYOA" in name]
+    await page.locator("#how-it-works summary").click()
+    panel = await page.locator("#way-names").inner_text()
+    assert "“Your AI's browser extension”: the BYOA extension, window.byoa." in panel
+    assert "“Your AI app by link”: a BYOA wallet by link" in panel
+    assert console == []

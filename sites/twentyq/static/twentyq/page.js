@@ -109,6 +109,11 @@ function draw() {
   });
 }
 
+/** @param {{ label: string }} way @returns {string} its name inside a sentence ("your AI app by link") */
+function inSentence(way) {
+  return way.label.replace(/^Your /, 'your ');
+}
+
 /** @param {string | undefined} way @returns {string} who played a model's move, as a sentence's subject */
 function aiName(way) {
   return scripted(way) ? 'The scripted stand-in' : 'Your AI';
@@ -187,7 +192,7 @@ async function switchTo(way) {
   connecting = way.id === 'own' || way.status === 'ready' ? null : stop;
   connectingId = connecting ? way.id : null;
   if (connecting) {
-    setText('way-connecting-text', `Waiting for ${way.label}: ${WAITING_FOR[way.id] ?? 'it is starting…'}`);
+    setText('way-connecting-text', `Waiting for ${inSentence(way)}: ${WAITING_FOR[way.id] ?? 'it is starting…'}`);
     show('way-connecting', true);
   }
   const connected = await chooser.use(way.id, {
@@ -359,7 +364,7 @@ function runModel(prompt, signal, { model, check = false } = {}) {
  */
 async function aiMove(body, signal) {
   const way = chooser.current;
-  setText('move-waiting-text', `Waiting for ${way.label} to answer… (Stop, and the site plays)`);
+  setText('move-waiting-text', `Waiting for ${inSentence(way)} to answer… (Stop, and the site plays)`);
   show('move-waiting', true);
   if (way.id === 'link') {
     const answer = await chooser.generate({ messages: [], serverBody: body, signal, onText: (d) => $('stream-text').append(d) });
