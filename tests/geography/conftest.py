@@ -31,16 +31,22 @@ def spoken_wav(tmp_path_factory):
     return path
 
 
+def with_microphone_playing(launch_args, wav):
+    """Return Chromium's launch arguments with a fake microphone that plays `wav` in a loop, allowed
+    without asking."""
+    args = [
+        *launch_args.get("args", []),
+        "--use-fake-ui-for-media-stream",
+        "--use-fake-device-for-media-stream",
+        f"--use-file-for-fake-audio-capture={wav}",
+    ]
+    return {**launch_args, "args": args}
+
+
 @pytest_asyncio.fixture(scope="module", loop_scope="session")
 async def mic_browser(browser_type, browser_type_launch_args, spoken_wav):
     """Chromium whose microphone plays spoken_wav in a loop, allowed without asking."""
-    args = [
-        *browser_type_launch_args.get("args", []),
-        "--use-fake-ui-for-media-stream",
-        "--use-fake-device-for-media-stream",
-        f"--use-file-for-fake-audio-capture={spoken_wav}",
-    ]
-    browser = await browser_type.launch(**{**browser_type_launch_args, "args": args})
+    browser = await browser_type.launch(**with_microphone_playing(browser_type_launch_args, spoken_wav))
     yield browser
     await browser.close()
 

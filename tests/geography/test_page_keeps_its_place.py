@@ -7,7 +7,7 @@ voice puts Speak first, in view and focused, and the focus follows each step of 
 
 import pytest
 
-from tests.geography.conftest import right_answer
+from tests.geography.conftest import right_answer, with_microphone_playing
 from tests.geography.test_voice_extension import use_extension
 from tests.home.test_demo_pages import AXE, serious_violations
 from testwallet.speech import spoken_wav
@@ -132,13 +132,7 @@ async def test_speak_explains_the_microphone_before_it_is_asked_for_and_a_pause_
 ):
     # A short answer between silences, looped by the fake microphone: only a pause can end the clip early.
     speech = spoken_wav("Peru", tmp_path / "peru.wav", pad_seconds=1.5)
-    args = [
-        *browser_type_launch_args.get("args", []),
-        "--use-fake-ui-for-media-stream",
-        "--use-fake-device-for-media-stream",
-        f"--use-file-for-fake-audio-capture={speech}",
-    ]
-    browser = await browser_type.launch(**{**browser_type_launch_args, "args": args})
+    browser = await browser_type.launch(**with_microphone_playing(browser_type_launch_args, speech))
     try:
         page = await (await browser.new_context(viewport=PHONE)).new_page()
         await byoa_extension.install(page)

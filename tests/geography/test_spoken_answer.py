@@ -7,7 +7,7 @@ PocketSphinx (testwallet.direct.transcriber), and the server judges the text.
 
 import pytest
 
-from tests.geography.conftest import question_country
+from tests.geography.conftest import question_country, with_microphone_playing
 from testwallet.speech import spoken_wav
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
@@ -51,13 +51,7 @@ async def test_a_spoken_country_name_is_transcribed_offline_and_scored(
     country = await a_game_asking_for_a_country_heard_well(page, dev_server)
     # The name between silences: the page's recorder stops by itself after 1.5 s of it.
     speech = spoken_wav(HEARD_WELL[country], tmp_path / "answer.wav", voice="en-us", pad_seconds=1.5)
-    args = [
-        *browser_type_launch_args.get("args", []),
-        "--use-fake-ui-for-media-stream",
-        "--use-fake-device-for-media-stream",
-        f"--use-file-for-fake-audio-capture={speech}",
-    ]
-    browser = await browser_type.launch(**{**browser_type_launch_args, "args": args})
+    browser = await browser_type.launch(**with_microphone_playing(browser_type_launch_args, speech))
     try:
         context = await browser.new_context()
         await context.add_cookies(await page.context.cookies())  # the same visitor, the same game

@@ -17,7 +17,7 @@ import pytest_asyncio
 
 from byoa import wav as wallet_wav
 from sites.geography import names, places
-from tests.geography.conftest import question_country
+from tests.geography.conftest import question_country, with_microphone_playing
 from tests.whisper_models import whisper_model
 from testwallet.direct import WhisperBackend
 from testwallet.speech import spoken_wav
@@ -80,13 +80,9 @@ async def speaking(browser_type, browser_type_launch_args, tmp_path_factory):
     async def launch(name, make):
         if name not in browsers:
             path = make(tmp_path_factory.mktemp("speech") / f"{name}.wav")
-            args = [
-                *browser_type_launch_args.get("args", []),
-                "--use-fake-ui-for-media-stream",
-                "--use-fake-device-for-media-stream",
-                f"--use-file-for-fake-audio-capture={path}",
-            ]
-            browsers[name] = await browser_type.launch(**{**browser_type_launch_args, "args": args})
+            browsers[name] = await browser_type.launch(
+                **with_microphone_playing(browser_type_launch_args, path)
+            )
         return browsers[name]
 
     yield launch
