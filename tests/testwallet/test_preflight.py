@@ -36,10 +36,10 @@ def run_site_tests(folder, settings, ini="", settings_module="mysite.settings"):
         for name, value in os.environ.items()
         if name not in ("DJANGO_SETTINGS_MODULE", "DATABASE_URL")
     }
-    # A fixed width: a wide terminal (CI's) would repeat the error in pytest's short summary line.
-    env["COLUMNS"] = "80"
+    # No short summary (-rN): under CI (its CI variable set) pytest prints the summary line untruncated,
+    # which would repeat the error text the tests count.
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"],
+        [sys.executable, "-m", "pytest", "-q", "-rN", "-p", "no:cacheprovider"],
         cwd=folder,
         env=env,
         capture_output=True,
