@@ -178,7 +178,10 @@ async def measure_game(browser, way, server, turns, counter):
         model.answer_with(next_question)
         await model.install(page)
     await page.goto(server.url + "/twentyq/")
-    await page.locator("#ways[data-ready='true']").wait_for(timeout=20000)
+    # The ways are folded into the status line: "Change" opens them.
+    await page.locator("#ways[data-ready='true']").wait_for(state="attached", timeout=20000)
+    if way != "own":
+        await page.locator("#change-way").click()
     if way == "link":
         await page.locator("#ways button[data-way='link']").click()
         anchor = page.locator("#open-wallet:not([hidden])")
@@ -214,7 +217,8 @@ async def measure_chunks(browser, server, chunks, pace):
     context = await browser.new_context()
     page = await context.new_page()
     await page.goto(server.url + "/twentyq/")
-    await page.locator("#ways[data-ready='true']").wait_for(timeout=20000)
+    await page.locator("#ways[data-ready='true']").wait_for(state="attached", timeout=20000)
+    await page.locator("#change-way").click()
     await page.locator("#ways button[data-way='link']").click()
     anchor = page.locator("#open-wallet:not([hidden])")
     await anchor.wait_for(timeout=20000)

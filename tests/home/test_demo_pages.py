@@ -127,7 +127,7 @@ async def test_twenty_questions_first_move_and_ways_in_are_on_the_first_screen(p
     for selector in ("#manifest-plain summary", "#new-ai-asks", "#way-status"):
         assert await bottom_of(page, selector) <= viewport["height"], selector
     change = page.locator("#change-way")
-    if await change.is_visible():  # a phone: the ways fold into the status line; "Change" opens them
+    if await change.is_visible():  # the ways fold into the status line; "Change" opens them
         assert await bottom_of(page, "#change-way") <= viewport["height"]
         await change.click()
     for index in range(await page.locator("#ways button.way").count()):
@@ -185,7 +185,7 @@ async def test_twenty_questions_is_played_with_the_keyboard_alone_and_its_moves_
     page, debug_site
 ):
     await page.goto(debug_site.url + "/twentyq/")
-    await page.locator("#ways[data-ready='true']").wait_for(timeout=5000)
+    await page.locator("#ways[data-ready='true']").wait_for(state="attached", timeout=15000)
     for live in ("#pending", "#stream-text"):
         assert await page.locator(live).get_attribute("aria-live") == "polite", live
     await tab_to(page, "#new-ai-asks")

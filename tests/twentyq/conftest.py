@@ -33,7 +33,7 @@ async def no_builtin_model(page, builtin_model):
 async def open_game(page, server):
     """Open the game page and wait until the chooser has detected the ways."""
     await page.goto(server.url + "/twentyq/")
-    # Attached, not visible: on a phone the ways are folded behind "Change".
+    # Attached, not visible: the ways are folded behind "Change".
     await page.locator("#ways[data-ready='true'] button[data-way='own']").wait_for(
         state="attached", timeout=15000
     )
@@ -52,12 +52,17 @@ async def answering(page, way, timeout=5000):
     return (await page.locator("#way-status").text_content()).strip()
 
 
-async def use_way(page, way):
-    """Click the way's button (opening the ways first on a phone) and wait until the page says it answers."""
+async def click_way(page, way):
+    """Click the way's button, opening the ways with "Change" first (they are folded into the status)."""
     change = page.locator("#change-way")
     if await change.is_visible() and await change.get_attribute("aria-expanded") != "true":
         await change.click()
     await page.locator(f"#ways button[data-way='{way}']").click()
+
+
+async def use_way(page, way):
+    """Click the way's button and wait until the page says it answers."""
+    await click_way(page, way)
     return await answering(page, way, timeout=10000)
 
 

@@ -8,7 +8,16 @@ write the model's answer (or pick one of the allowed answers); this test is that
 import pytest
 
 from tests.testwallet.panel import press, record_native_dialogs, type_answer
-from tests.twentyq.conftest import ai_move_shown, answering, idle, new_game, state, use_way, way_ids
+from tests.twentyq.conftest import (
+    ai_move_shown,
+    answering,
+    click_way,
+    idle,
+    new_game,
+    state,
+    use_way,
+    way_ids,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -21,7 +30,7 @@ async def test_a_person_plays_both_modes_through_the_labelled_built_in_model_sta
     await page.goto(debug_server.url + "/twentyq/?testwallet=1")
     banner = page.locator(".testwallet-banner")
     assert "not from an AI" in await banner.text_content()
-    await page.locator("#ways[data-ready='true']").wait_for(timeout=5000)
+    await page.locator("#ways[data-ready='true']").wait_for(state="attached", timeout=15000)
     assert await way_ids(page) == ["aiwallet", "extension", "link", "builtin", "own"]
     assert await answering(page, "own")  # the stand-in model is "downloadable": nothing runs before a click
 
@@ -54,7 +63,8 @@ async def test_a_person_plays_both_modes_through_the_labelled_built_in_model_sta
 
 async def test_the_byoa_stand_ins_consent_for_a_text_game_says_nothing_of_clips(page, debug_server):
     await page.goto(debug_server.url + "/twentyq/?testwallet=1")
-    await page.locator("#ways[data-ready='true'] button[data-way='extension']").click()
+    await page.locator("#ways[data-ready='true']").wait_for(state="attached", timeout=15000)
+    await click_way(page, "extension")
     consent = await press(page, "Decline")
     await answering(page, "own")
     assert "The BYOA extension stand-in (not an AI)." in consent

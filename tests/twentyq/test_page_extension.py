@@ -15,6 +15,7 @@ from tests.twentyq.conftest import (
     ai_move_shown,
     answer_pending,
     answering,
+    click_way,
     idle,
     new_game,
     open_game,
@@ -129,7 +130,7 @@ async def test_a_declined_grant_leaves_the_site_playing_on_its_own_with_no_error
     game_page, byoa_extension, console
 ):
     byoa_extension.decline()
-    await game_page.locator("#ways button[data-way='extension']").click()
+    await click_way(game_page, "extension")
     await game_page.locator("#way-notice:not([hidden])").wait_for(timeout=5000)
     assert (
         await game_page.locator("#way-notice").text_content()

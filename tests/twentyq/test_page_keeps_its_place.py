@@ -6,6 +6,8 @@ keyboard alone plays without hunting for it), the lines say who played once and
 truly, and a game's end offers "Play again".
 """
 
+from pathlib import Path
+
 import pytest
 
 from tests.twentyq.conftest import Player, ai_move_shown, answering, new_game, open_game, state
@@ -13,6 +15,8 @@ from tests.twentyq.conftest import Player, ai_move_shown, answering, new_game, o
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
 PHONE = {"width": 375, "height": 740}
+DESKTOP = {"width": 1280, "height": 800}
+AXE = Path(__file__).resolve().parents[2] / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
 
 
 async def focused(page):
@@ -20,6 +24,16 @@ async def focused(page):
     return await page.evaluate(
         "() => document.activeElement === document.body ? 'BODY' : (document.activeElement?.id ?? '')"
     )
+
+
+async def serious_violations(page):
+    """Run axe-core (loaded as an init script) on the page; return its serious or critical findings."""
+    result = await page.evaluate("() => axe.run(document, { resultTypes: ['violations'] })")
+    return [
+        f"{v['id']}: {v['impact']} ({v['nodes'][0]['target']})"
+        for v in result["violations"]
+        if v["impact"] in {"serious", "critical"}
+    ]
 
 
 async def sideways(page):
@@ -164,35 +178,51 @@ async def test_a_wrong_guess_and_the_games_end_read_as_sentences(page, daphne_se
     assert console == []
 
 
-async def test_on_a_phone_who_plays_is_a_status_changed_by_keyboard_and_the_first_move_is_on_the_first_screen(
-    page, debug_server, console
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280x800", "375x740"])
+async def test_who_plays_is_a_status_changed_by_keyboard_and_the_first_move_is_on_the_first_screen(
+    page, debug_server, console, viewport
 ):
-    await page.set_viewport_size(PHONE)
+    await page.set_viewport_size(viewport)
+    await page.add_init_script(path=str(AXE))
     await page.goto(debug_server.url + "/twentyq/?testwallet=1")  # five ways, and the banner above
     await page.locator("#ways[data-ready='true']").wait_for(state="attached", timeout=15000)
     change = page.get_by_role("button", name="Change who plays")
     assert await change.get_attribute("aria-expanded") == "false"
     assert await page.locator("#ways button.way").count() == 5
     assert not await page.locator("#ways").is_visible()  # folded into the status
+    status, button = await page.locator("#way-status").bounding_box(), await change.bounding_box()
+    assert status["height"] < 60  # one compact line, Change beside it
+    assert button["y"] < status["y"] + status["height"]
     for selector in ("#way-status", "#change-way", "#new-ai-asks"):
         box = await page.locator(selector).bounding_box()
-        assert box["y"] + box["height"] <= PHONE["height"], selector
+        assert box["y"] + box["height"] <= viewport["height"], selector
+    assert await serious_violations(page) == []
 
     await change.focus()
     await page.keyboard.press("Enter")
     assert await change.get_attribute("aria-expanded") == "true"
     assert await page.evaluate("() => document.activeElement.dataset.way") == "own"  # the one answering now
     assert all([await b.is_visible() for b in await page.locator("#ways button.way").all()])
+    assert await serious_violations(page) == []
+    assert await sideways(page) == 0
     await page.keyboard.press("Escape")
     assert await change.get_attribute("aria-expanded") == "false"
     assert await focused(page) == "change-way"
+    assert not await page.locator("#ways").is_visible()
+
+    await page.keyboard.press("Enter")
+    await change.focus()  # back on Change, the ways still open: Escape there folds them too
+    await page.keyboard.press("Escape")
+    assert await change.get_attribute("aria-expanded") == "false"
 
     await page.keyboard.press("Enter")
     await page.locator("#ways button[data-way='builtin']").click()
     assert "built-in model" in await answering(page, "builtin", timeout=15000)
     assert await change.get_attribute("aria-expanded") == "false"
     assert await focused(page) == "change-way"  # the focus stays on a shown control
+    assert await page.locator("#change-way").is_visible()
     assert await sideways(page) == 0
+    assert await serious_violations(page) == []
     assert console == []
 
 

@@ -9,7 +9,7 @@ import asyncio
 
 import pytest
 
-from tests.twentyq.conftest import Player, ai_move_shown, answering, idle, open_game, state
+from tests.twentyq.conftest import Player, ai_move_shown, answering, click_way, idle, open_game, state
 from testwallet.direct import ScriptedBackend
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
@@ -43,7 +43,7 @@ class GatedBackend(ScriptedBackend):
 
 async def link_wallet(page, direct_wallet, backend):
     """Click the link way, hand the link the page shows to a headless wallet, wait until it answers."""
-    await page.locator("#ways button[data-way='link']").click()
+    await click_way(page, "link")
     anchor = page.locator("#open-wallet:not([hidden])")
     await anchor.wait_for(timeout=10000)
     link = await anchor.get_attribute("href")

@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from tests.twentyq.conftest import ai_move_shown, answering, new_game, open_game, use_way
+from tests.twentyq.conftest import ai_move_shown, answering, click_way, new_game, open_game, use_way
 from testwallet.extension import Consent
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
@@ -20,7 +20,7 @@ async def test_a_consent_left_open_shows_the_wait_and_stopping_hands_the_game_to
     await byoa_extension.install(page)
     byoa_extension.consent = Consent.WAIT  # the wallet's window stays open: request() does not answer
     await open_game(page, daphne_server)
-    await page.locator("#ways button[data-way='extension']").click()
+    await click_way(page, "extension")
     waiting = page.locator("#way-connecting")
     await waiting.wait_for(timeout=5000)
     assert await page.locator("#way-connecting-text").text_content() == (

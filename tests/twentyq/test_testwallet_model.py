@@ -9,7 +9,16 @@ import pytest
 
 from tests.testwallet.panel import press
 from tests.testwallet.relay.model_double import MODEL
-from tests.twentyq.conftest import Player, ai_move_shown, answer_pending, answering, idle, new_game, state
+from tests.twentyq.conftest import (
+    Player,
+    ai_move_shown,
+    answer_pending,
+    answering,
+    click_way,
+    idle,
+    new_game,
+    state,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -20,8 +29,10 @@ async def open_by_hand(page, server):
     page.on("pageerror", lambda error: page.problems.append(str(error)))
     page.on("dialog", lambda dialog: page.problems.append(f"a native {dialog.type} dialog"))
     await page.goto(server.url + "/twentyq/?testwallet=1")
-    await page.locator("#ways[data-ready='true'] button[data-way='aiwallet']").wait_for(timeout=5000)
-    await page.locator("#ways button[data-way='aiwallet']").click()
+    await page.locator("#ways[data-ready='true'] button[data-way='aiwallet']").wait_for(
+        state="attached", timeout=15000
+    )
+    await click_way(page, "aiwallet")
     await press(page, "Approve")
     return await answering(page, "aiwallet", timeout=10000)
 
@@ -79,8 +90,10 @@ async def test_model_server_answers_the_extension_stand_ins_text_generate_throug
     page.on("pageerror", lambda error: page.problems.append(str(error)))
     page.on("dialog", lambda dialog: page.problems.append(f"a native {dialog.type} dialog"))
     await page.goto(model_server.url + "/twentyq/?testwallet=1")
-    await page.locator("#ways[data-ready='true'] button[data-way='extension']").wait_for(timeout=5000)
-    await page.locator("#ways button[data-way='extension']").click()
+    await page.locator("#ways[data-ready='true'] button[data-way='extension']").wait_for(
+        state="attached", timeout=15000
+    )
+    await click_way(page, "extension")
     await press(page, "Allow")
     await answering(page, "extension", timeout=10000)
     await new_game(page, "site-thinks")

@@ -17,7 +17,9 @@ test('the bookshop answers through the AI Wallet stand-in', async ({ page, aiwal
 test('a BYOA page gets its answer from the BYOA stand-in', async ({ page, byoaExtension }) => {
   byoaExtension.reply('text.generate', { text: 'Yes.' });
   await page.goto('/twentyq/');
-  await page.locator("#ways[data-ready='true'] button[data-way='extension']").click();
+  await page.locator("#ways[data-ready='true'] button[data-way='extension']").waitFor({ state: 'attached' });
+  await page.getByRole('button', { name: 'Change who plays' }).click(); // the ways are folded into the status
+  await page.locator("#ways button[data-way='extension']").click();
   await expect(page.locator("#way-status[data-way='extension']")).toBeAttached();
   await page.locator('#new-site-thinks').click();
   await expect(page.locator("#game[data-mode='site-thinks']")).toBeAttached();

@@ -153,11 +153,11 @@ function renderWays() {
   draw();
 }
 
-// -- on a phone, "who plays" is a status with "Change": the ways open under it ---------------------
+// -- "who plays" is a status with "Change" at every width: the ways open under it --------------------
 
 const changeWay = $('change-way');
 changeWay.hidden = false;
-/** Whether the ways are folded into the status (a phone's width: "Change" is shown). */
+/** Whether the ways fold into the status ("Change" is shown: the page's script and style are in). */
 const folded = () => changeWay.getClientRects().length > 0;
 
 /** Open or fold the ways; opened, the focus goes to the way answering now. @param {boolean} open */
@@ -168,8 +168,9 @@ function openWays(open) {
 }
 
 changeWay.addEventListener('click', () => openWays(changeWay.getAttribute('aria-expanded') !== 'true'));
-$('ways').addEventListener('keydown', (event) => {
-  if (event.key !== 'Escape' || !folded()) return;
+// Escape on an opened way, or on Change itself, folds the ways back and leaves the focus on Change.
+$('ways-box').addEventListener('keydown', (event) => {
+  if (event.key !== 'Escape' || !folded() || changeWay.getAttribute('aria-expanded') !== 'true') return;
   openWays(false);
   changeWay.focus();
 });
@@ -180,7 +181,7 @@ $('ways').addEventListener('keydown', (event) => {
  * @param {Way} way
  */
 async function switchTo(way) {
-  // Folded on a phone: the choice is made, the ways fold back and the focus stays on a shown control.
+  // The choice is made: the ways fold back and the focus stays on a shown control.
   if (folded() && changeWay.getAttribute('aria-expanded') === 'true') {
     openWays(false);
     changeWay.focus();
