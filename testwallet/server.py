@@ -68,6 +68,7 @@ class DaphneServer:
         self._log_path = self.workdir / "daphne.log"
         self._socket: socket.socket | None = None
         self._copier: threading.Thread | None = None
+        self._printed = threading.Condition()  # notified by the copying thread after each line
 
     @property
     def url(self) -> str:
@@ -182,6 +183,8 @@ class DaphneServer:
             for line in self.process.stdout:
                 log.write(line)
                 log.flush()
+                with self._printed:
+                    self._printed.notify_all()
         # The server exited. If it never started, our copy of the socket is all
         # that keeps the start-up request waiting: shutting it down ends that now.
         with contextlib.suppress(OSError):
@@ -193,6 +196,15 @@ class DaphneServer:
             return self._log_path.read_text(errors="replace")
         except FileNotFoundError:
             return ""
+
+    def wait_for_output(self, text: str, *, count: int = 1, timeout: float = 10.0) -> bool:
+        """Wait until ``text`` has been printed ``count`` times in all; return False after ``timeout`` seconds.
+
+        A server logs after it has answered: a test that checks a log line right after the
+        response must wait for it, with a bound.
+        """
+        with self._printed:
+            return self._printed.wait_for(lambda: self.output().count(text) >= count, timeout)
 
     def stop(self, timeout: float = 10.0) -> int | None:
         """Stop daphne with SIGTERM (SIGKILL after `timeout`) and return its exit code."""

@@ -141,7 +141,9 @@ async def test_a_wallet_dropping_mid_stream_ends_the_stream_with_an_error_at_onc
         assert time.monotonic() - dropped < 1.5  # long before the 2 s call bound
         assert name == "error" and data["error"] == "wallet-no-answer" and data["game"]["pending"] is None
         assert [event async for event in events] == []  # and the stream is over
-    assert twentyq_server.output().count(logged) == before + 1  # the server's log says which, once
+    # The server's log says which, once (written as the stream ends: waited for, with a bound).
+    assert twentyq_server.wait_for_output(logged, count=before + 1, timeout=5)
+    assert twentyq_server.output().count(logged) == before + 1
 
 
 async def test_a_wallet_that_never_answers_times_out_and_the_stream_ends(
@@ -161,6 +163,7 @@ async def test_a_wallet_that_never_answers_times_out_and_the_stream_ends(
     assert time.monotonic() - started > 1.5  # it waited for the 2 s call bound of daphne_settings.py
     assert events[-1][0] == "error" and events[-1][1]["error"] == "wallet-no-answer"
     assert events[-1][1]["game"]["history"] == []
+    assert twentyq_server.wait_for_output(logged, count=before + 1, timeout=5)
     assert twentyq_server.output().count(logged) == before + 1
 
 
