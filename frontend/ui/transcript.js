@@ -24,6 +24,7 @@ import { answeredBy } from './answered-by.js';
 /** @typedef {import('../aiconnect/types.js').ToolCall} ToolCall */
 /** @typedef {'answered' | 'stopped' | 'failed'} TurnOutcome */
 /** @typedef {(element: HTMLElement, text: string) => void} Format */
+/** @typedef {(start: { providerName: string, model?: string }) => string} Who */
 
 /**
  * How a turn that ended with `error` ended: `answered` without one, `stopped` when the visitor
@@ -47,18 +48,23 @@ export class Transcript {
   #container;
   #status;
   #format;
+  #who;
 
   /**
    * @param {HTMLElement} container Where the turns go, one after the other.
-   * @param {{ status?: HTMLElement | null, format?: Format | null }} [options] `status`: an element
-   *   (say `role="status"`) that shows what the open turn's latest tool is doing, and is emptied
-   *   when the turn ends. `format`: draws an answer's whole text so far into its element, as
+   * @param {{ status?: HTMLElement | null, format?: Format | null, who?: Who }} [options] `status`:
+   *   an element (say `role="status"`) that shows what the open turn's latest tool is doing, and is
+   *   emptied when the turn ends. `format`: draws an answer's whole text so far into its element, as
    *   reply-text.js's `drawReply` does (paragraphs, lists); without it the text is shown as it is.
+   *   `who`: the words that name who answers a turn, from its chat's start (by default
+   *   `answeredBy`'s, "Answered by Claude (claude-haiku-4-5)"); a page that knows more (a test
+   *   wallet's scripted stand-in, not an AI) says so.
    */
-  constructor(container, { status = null, format = null } = {}) {
+  constructor(container, { status = null, format = null, who = answeredBy } = {}) {
     this.#container = container;
     this.#status = status;
     this.#format = format;
+    this.#who = who;
   }
 
   /**
@@ -72,7 +78,7 @@ export class Transcript {
     const asked = document.createElement('div');
     asked.className = 'turn user';
     asked.textContent = text;
-    const answer = new TranscriptTurn(document, this.#status, this.#format);
+    const answer = new TranscriptTurn(document, this.#status, this.#format, this.#who);
     this.#container.append(asked, answer.element);
     return answer;
   }
@@ -85,6 +91,7 @@ export class TranscriptTurn {
   #text;
   #status;
   #format;
+  #name;
   /** @type {HTMLElement} */
   #typing;
   /** the answer's text so far, which `format` draws whole on each piece */
@@ -102,10 +109,12 @@ export class TranscriptTurn {
    * @param {Document} document
    * @param {HTMLElement | null} status
    * @param {Format | null} [format]
+   * @param {Who} [who] the words that name who answers
    */
-  constructor(document, status, format = null) {
+  constructor(document, status, format = null, who = answeredBy) {
     this.#status = status;
     this.#format = format;
+    this.#name = who;
     /** The turn's element, `div.turn.assistant`. */
     this.element = document.createElement('div');
     this.element.className = 'turn assistant';
@@ -156,12 +165,13 @@ export class TranscriptTurn {
   }
 
   /**
-   * Say who answers (a chat's `onStart`), as `answeredBy` words.
+   * Say who answers (a chat's `onStart`), once a turn: a later start (the same turn's next chat,
+   * after a tool) replaces the words, never adds to them.
    *
    * @param {{ providerName: string, model?: string }} start
    */
   showWho(start) {
-    this.#who.textContent = answeredBy(start);
+    this.#who.textContent = this.#name(start);
   }
 
   /**

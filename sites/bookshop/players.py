@@ -3,14 +3,16 @@ The bookshop's scripted player, for the relay of the `?testwallet=1` stand-ins
 (testwallet.relay) when no model is named. With a `search_books` tool it learns
 the moods (`list_moods`), searches the shop by a mood the visitor names or with
 their words (then with single words, longest first, while nothing matches) and
-answers from the results the page's tool calls returned.
+answers from the results the page's tool calls returned. Its text does not say what it is:
+the page names who answered each turn once ("Scripted stand-in, not an AI", assistant.js), as the
+test wallet's banner does for the page.
 """
 
 import json
 import re
 from typing import Any
 
-from testwallet.relay.scripted import LABEL, Chat, Completion, completion, text_of, tool_name
+from testwallet.relay.scripted import Chat, Completion, completion, text_of, tool_name
 
 #: Searches one question may make before the player answers with what it has.
 MAX_SEARCHES = 3
@@ -70,11 +72,11 @@ def answer(chat: Chat) -> Completion | None:
         if untried:
             return completion("", [("search_books", {"query": untried[0]})])
     if not found or found.startswith("No books match"):
-        return completion(f"{LABEL} I searched the shop for {tried[0]!r} and found no book.")
+        return completion(f"I searched the shop for {tried[0]!r} and found no book.")
     # One book a line, as the tool lists them ("- Title by Author ..."): the page draws a list.
     books = "\n".join(line.strip() for line in found.splitlines()[1:] if line.strip())
     what = f"{arguments['mood']} books" if arguments.get("mood") else repr(arguments.get("query"))
-    return completion(f"{LABEL} I searched the shop for {what}. It has:\n{books}")
+    return completion(f"I searched the shop for {what}. It has:\n{books}")
 
 
 def _search_words(text: str) -> list[str]:

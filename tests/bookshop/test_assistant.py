@@ -234,7 +234,7 @@ async def test_with_auto_the_widget_and_answer_name_the_account_that_answered(sh
     await ask(shop, "One book")
     await answered(shop)
     who = await shop.locator(".turn.assistant .who").last.text_content()
-    assert who == f"Answered by {aiwallet.chats[-1].account} ({aiwallet.chats[-1].model})"
+    assert who == f"Your model: {aiwallet.chats[-1].model} ({aiwallet.chats[-1].account})"
 
 
 async def test_model_markup_and_remote_images_stay_inert_text(shop, aiwallet, daphne_server):

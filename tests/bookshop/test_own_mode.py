@@ -91,3 +91,22 @@ async def test_book_covers_are_generated_svg_with_the_title_as_text(daphne_serve
         response = await client.get(daphne_server.url + "/bookshop/covers/dune.svg")
     assert response.headers["content-type"] == "image/svg+xml"
     assert ">Dune<" in response.text
+
+
+async def test_own_mode_says_once_on_every_search_that_the_site_found_the_books_with_no_ai(
+    daphne_server, page
+):
+    await page.goto(daphne_server.url + "/bookshop/")
+    for search in ("suggestion", "form"):
+        if search == "suggestion":
+            await page.locator("#suggestions .chip").first.click()
+        else:
+            await page.locator("select[name=mood]").select_option("")  # the suggestion's mood was kept
+            await page.locator("input[name=q]").fill("Frank Herbert")
+            await page.get_by_role("button", name="Search").click()
+        await page.locator("#search-results .title").first.wait_for()
+        section = await page.locator(".own-mode").inner_text()
+        assert section.count("The site (no AI)") + section.count("the site (no AI)") == 1, search
+        assert "AI" not in section.replace("the site (no AI)", ""), search
+        found = await page.locator("#search-found").text_content()
+        assert found.endswith("found by the site (no AI)"), found

@@ -50,10 +50,7 @@ def test_bookshop_searches_with_the_visitors_words_then_single_words_then_answer
         {"messages": [*asked, first, nothing, searched("stories", "c2"), found], "tools": SEARCH}
     )
     assert calls == []
-    assert (
-        text == "(scripted stand-in, not an AI) I searched the shop for 'stories'."
-        " It has:\n- Robot Tales by A. Writer (robot-tales)"
-    )
+    assert text == "I searched the shop for 'stories'. It has:\n- Robot Tales by A. Writer (robot-tales)"
 
 
 def test_a_garbled_history_from_the_page_still_gets_an_answer():
@@ -62,7 +59,7 @@ def test_a_garbled_history_from_the_page_still_gets_an_answer():
     messages = [{"role": "user", "content": "dune"}, garbled, {"role": "tool", "content": 7}, "x"]
     body = {"messages": messages, "tools": SEARCH + ["x"]}
     text, calls = said(body)
-    assert calls == [] and text.startswith("(scripted stand-in, not an AI) I searched the shop for ''")
+    assert calls == [] and text.startswith("I searched the shop for ''")
     assert said({"messages": [{"role": "user", "content": "hi"}], "tools": "search_books"})[0].endswith(
         "You said: hi"
     )
@@ -90,7 +87,5 @@ def test_bookshop_learns_the_moods_first_and_searches_by_the_mood_the_visitor_na
     text, calls = said({"messages": [*history, searched(None, "s", mood="cosy"), found], "tools": tools})
     assert (
         calls == []
-        and text
-        == "(scripted stand-in, not an AI) I searched the shop for cosy books."
-        " It has:\n- Tea Time by B. Writer (tea-time)"
+        and text == "I searched the shop for cosy books. It has:\n- Tea Time by B. Writer (tea-time)"
     )

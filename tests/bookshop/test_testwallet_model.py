@@ -6,6 +6,7 @@ whole tool loop runs: a real search_books over MCP, cards, the streamed answer.
 """
 
 import asyncio
+import re
 
 import pytest
 
@@ -80,7 +81,7 @@ async def test_scripted_stand_in_searches_the_shop_with_the_visitors_words_and_s
 
     titles = await page.locator(".assistant-cards .title").all_text_contents()
     assert titles and all("dune" in title.lower() for title in titles)
-    assert answer.startswith("(scripted stand-in, not an AI) I searched the shop for 'dune'.")
+    assert answer.startswith("I searched the shop for 'dune'.")
     assert all(title in answer for title in titles)
     # Drawn as it reads: one list item a book, each slug a link to its page, no raw "[slug]" or "- ".
     reply = page.locator(".turn.assistant .text").last
@@ -89,9 +90,7 @@ async def test_scripted_stand_in_searches_the_shop_with_the_visitors_words_and_s
     assert "[" not in answer and "- " not in answer
     assert await reply.locator("a", has_text="details").count() == len(titles)
     # Who answered, named once: "Test wallet (scripted) (scripted)" doubled it.
-    assert (
-        await page.locator(".turn.assistant .who").last.text_content() == "Answered by Test wallet (scripted)"
-    )
+    assert await page.locator(".turn.assistant .who").last.text_content() == "Scripted stand-in, not an AI"
     assert "(scripted) (scripted)" not in await page.locator("ai-connect-widget").text_content()
     assert page.problems == []
 
@@ -114,5 +113,42 @@ async def test_scripted_stand_in_searches_by_the_mood_the_visitor_names(page, sc
     await open_shop(page, scripted_server)
     answer = await ask(page, "A calm book for tonight")
     titles = await page.locator(".assistant-cards .title").all_text_contents()
-    assert titles and answer.startswith("(scripted stand-in, not an AI) I searched the shop for calm books.")
+    assert titles and answer.startswith("I searched the shop for calm books.")
     assert all(title in answer for title in titles)
+
+
+#: Any words that name who answered a turn (the page's, the old ones, the scripted player's own).
+WHO = re.compile(
+    r"Scripted stand-in, not an AI|Your model: |The site \(no AI\)|Answered by|scripted stand-in"
+)
+
+
+async def each_turns_who(page):
+    """Return, for every answer in the transcript, the words in it that name who answered."""
+    turns = await page.locator(".turn.assistant").all_inner_texts()
+    return [WHO.findall(turn) for turn in turns]
+
+
+async def test_scripted_stand_in_is_named_once_on_every_turn_and_never_called_an_ai(page, scripted_server):
+    await open_shop(page, scripted_server)
+    for question in ("dune", "A calm book for tonight", "something for a rainy day"):
+        await ask(page, question)
+    turns = await page.locator(".turn.assistant").all_inner_texts()
+    assert len(turns) == 3
+    assert await each_turns_who(page) == [["Scripted stand-in, not an AI"]] * 3
+    for turn in turns:
+        assert turn.count("not an AI") == 1 and "AI" not in turn.replace("not an AI", ""), turn
+    assert page.problems == []
+
+
+async def test_a_model_behind_the_test_wallet_is_named_once_on_every_turn(page, model_server, model):
+    model.reply(tool_calls=[("search_books", {"mood": "calm", "limit": 2})])
+    model.reply("Two calm books.")
+    model.reply("A second answer, with no tool.")
+    await open_shop(page, model_server)
+    await ask(page, "A calm book for tonight")  # two chats in one turn: the label is set once
+    await ask(page, "And another?")
+    assert await each_turns_who(page) == [["Your model: "]] * 2
+    for who in await page.locator(".turn.assistant .who").all_text_contents():
+        assert who == f"Your model: {MODEL} (Test wallet)"
+    assert page.problems == []

@@ -56,7 +56,7 @@ async def test_you_think_the_wallet_model_asks_streams_and_guesses_until_it_wins
     await use_way(game_page, "aiwallet")
     await new_game(game_page, "ai-asks")
     await ai_move_shown(game_page, 0)
-    assert await game_page.locator("#pending").text_content() == "Your AI asks: Is it an animal?"
+    assert await game_page.locator("#pending").text_content() == "Your model (echo-1) asks: Is it an animal?"
     assert await game_page.locator("#stream-text").text_content() == ""  # the question is shown once
     first = aiwallet.chats[0]
     assert first.options == {"maxTokens": 60}
@@ -79,7 +79,10 @@ async def test_you_think_the_wallet_model_asks_streams_and_guesses_until_it_wins
     await ai_move_shown(game_page, 4)
     game = await state(game_page)
     assert (game["status"], game["winner"]) == ("over", "ai")
-    assert await game_page.locator("#game-result").text_content() == "Your AI found it in 4 questions."
+    assert (
+        await game_page.locator("#game-result").text_content()
+        == "Your model (echo-1) found it in 4 questions."
+    )
     assert len(aiwallet.chats) == 4
     assert console == []
 
@@ -100,7 +103,7 @@ async def test_the_site_thinks_the_wallet_model_answers_typed_questions_and_the_
     assert (entry["text"], entry["answer"], entry["answeredBy"]) == ("Is it alive?", "yes", "model")
     assert (
         await game_page.locator("#history li").first.text_content()
-        == "You asked: Is it alive? Your AI said yes."
+        == "You asked: Is it alive? Your model (echo-1) said yes."
     )
     chat = aiwallet.chats[0]
     assert chat.options == {"maxTokens": 5}

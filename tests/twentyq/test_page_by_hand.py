@@ -38,7 +38,10 @@ async def test_a_person_plays_both_modes_through_the_labelled_built_in_model_sta
     await new_game(page, "ai-asks")
     asked.append(await type_answer(page, "QUESTION: Is it alive?"))
     await ai_move_shown(page, 0)
-    assert await page.locator("#pending").text_content() == "The scripted stand-in asks: Is it alive?"
+    assert (
+        await page.locator("#pending").text_content()
+        == "The scripted stand-in (not an AI) asks: Is it alive?"
+    )
     await page.locator("#answer-yes").click()
     asked.append(await type_answer(page, "GUESS: a cat"))
     await ai_move_shown(page, 1)

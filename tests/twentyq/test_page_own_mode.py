@@ -68,7 +68,7 @@ async def test_own_mode_you_think_the_site_asks_until_the_game_ends(page, daphne
     )
     items = await page.locator("#history li").all_text_contents()
     assert len(items) == len(game["history"])
-    assert items[0].startswith("The site asked: ")  # the list numbers it, once
+    assert items[0].startswith("The site (no AI) asked: ")  # the list numbers it, once
     assert await page.locator("#answer-form").is_hidden()
     assert console == []
 

@@ -43,7 +43,7 @@ async def test_model_server_asks_a_question_through_the_relay(page, model_server
     assert MODEL in status
     await new_game(page, "ai-asks")
     await ai_move_shown(page, 0)
-    assert await page.locator("#pending").text_content() == "Your AI asks: Is it an animal?"
+    assert await page.locator("#pending").text_content() == f"Your model ({MODEL}) asks: Is it an animal?"
     assert await page.locator("#stream-text").text_content() == ""  # the question is shown once
     (chat,) = model.chats()
     assert [m["role"] for m in chat["messages"]] == ["system", "user"] and chat["max_tokens"] == 60
@@ -79,7 +79,7 @@ async def test_scripted_host_answers_a_typed_question_about_the_secret(page, scr
     assert entry["answeredBy"] == "model" and entry["answer"] in ("yes", "no")
     # Not "Your AI said yes": no AI played.
     shown = await page.locator("#history li").first.text_content()
-    assert shown == f"You asked: Is it alive? The scripted stand-in said {entry['answer']}."
+    assert shown == f"You asked: Is it alive? The scripted stand-in (not an AI) said {entry['answer']}."
     assert page.problems == []
 
 

@@ -52,6 +52,16 @@ describe('Transcript', () => {
     assert.equal(container.byClass('who')[0].textContent, 'Answered by Claude (claude-haiku-4-5)');
   });
 
+  it('should name who answers in the page\'s words, once a turn however many chats it takes', () => {
+    const { container, status } = setUp();
+    const transcript = new Transcript(asHtmlElement(container), { status: asHtmlElement(status), who: ({ model }) => `Your model: ${model}` });
+    const turn = transcript.ask('Hi');
+    turn.showWho({ providerName: 'Claude', model: 'claude-haiku-4-5' });
+    turn.showWho({ providerName: 'Claude', model: 'claude-haiku-4-5' }); // the chat after a tool call
+    assert.equal(container.byClass('who').length, 1);
+    assert.equal(container.byClass('who')[0].textContent, 'Your model: claude-haiku-4-5');
+  });
+
   it('should show each tool as running, then done, and say the latest in the status', () => {
     const { container, status, transcript } = setUp();
     const turn = transcript.ask('Calm?');

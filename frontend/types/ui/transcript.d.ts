@@ -1,6 +1,7 @@
 /** @typedef {import('../aiconnect/types.js').ToolCall} ToolCall */
 /** @typedef {'answered' | 'stopped' | 'failed'} TurnOutcome */
 /** @typedef {(element: HTMLElement, text: string) => void} Format */
+/** @typedef {(start: { providerName: string, model?: string }) => string} Who */
 /**
  * How a turn that ended with `error` ended: `answered` without one, `stopped` when the visitor
  * stopped it (an `AbortError` from the page's signal, or the wallet's 499 "stopped in AI
@@ -15,14 +16,18 @@ export function outcomeOf(error?: unknown): TurnOutcome;
 export class Transcript {
     /**
      * @param {HTMLElement} container Where the turns go, one after the other.
-     * @param {{ status?: HTMLElement | null, format?: Format | null }} [options] `status`: an element
-     *   (say `role="status"`) that shows what the open turn's latest tool is doing, and is emptied
-     *   when the turn ends. `format`: draws an answer's whole text so far into its element, as
+     * @param {{ status?: HTMLElement | null, format?: Format | null, who?: Who }} [options] `status`:
+     *   an element (say `role="status"`) that shows what the open turn's latest tool is doing, and is
+     *   emptied when the turn ends. `format`: draws an answer's whole text so far into its element, as
      *   reply-text.js's `drawReply` does (paragraphs, lists); without it the text is shown as it is.
+     *   `who`: the words that name who answers a turn, from its chat's start (by default
+     *   `answeredBy`'s, "Answered by Claude (claude-haiku-4-5)"); a page that knows more (a test
+     *   wallet's scripted stand-in, not an AI) says so.
      */
-    constructor(container: HTMLElement, { status, format }?: {
+    constructor(container: HTMLElement, { status, format, who }?: {
         status?: HTMLElement | null;
         format?: Format | null;
+        who?: Who;
     });
     /**
      * Add the visitor's words and an empty answer below them; return the answer's turn.
@@ -41,8 +46,9 @@ export class TranscriptTurn {
      * @param {Document} document
      * @param {HTMLElement | null} status
      * @param {Format | null} [format]
+     * @param {Who} [who] the words that name who answers
      */
-    constructor(document: Document, status: HTMLElement | null, format?: Format | null);
+    constructor(document: Document, status: HTMLElement | null, format?: Format | null, who?: Who);
     /** The turn's element, `div.turn.assistant`. */
     element: HTMLDivElement;
     /**
@@ -52,7 +58,8 @@ export class TranscriptTurn {
      */
     append(delta: string): void;
     /**
-     * Say who answers (a chat's `onStart`), as `answeredBy` words.
+     * Say who answers (a chat's `onStart`), once a turn: a later start (the same turn's next chat,
+     * after a tool) replaces the words, never adds to them.
      *
      * @param {{ providerName: string, model?: string }} start
      */
@@ -102,3 +109,7 @@ export class TranscriptTurn {
 export type ToolCall = import("../aiconnect/types.js").ToolCall;
 export type TurnOutcome = "answered" | "stopped" | "failed";
 export type Format = (element: HTMLElement, text: string) => void;
+export type Who = (start: {
+    providerName: string;
+    model?: string;
+}) => string;

@@ -35,7 +35,7 @@ let lastStatus = '';
 // --- how this page works: start
 const client = new AiConnect();
 const tools = new McpToolSource('/api/mcp', 'Bookshop');
-const transcript = new Transcript($('#transcript'), { status: $('#activity'), format: showReply });
+const transcript = new Transcript($('#transcript'), { status: $('#activity'), format: showReply, who: whoAnswered });
 
 /** @type {any} */ ($('#connect')).client = client;
 client.subscribe(showPanelFor);
@@ -153,6 +153,32 @@ function showError(error) {
   errorView.textContent = failure.message;
   errorView.dataset.status = String(failure.status ?? '');
   errorView.hidden = false;
+}
+
+/**
+ * Whether the test wallet's scripted stand-in answers this page's chats (`?testwallet=1`, DEBUG):
+ * its banner is on the page and its relay settings, read as data, name no model server.
+ */
+function scriptedStandIn() {
+  if (!document.querySelector('.testwallet-banner')) return false;
+  try {
+    const relay = JSON.parse(document.getElementById('testwallet-relay')?.textContent ?? 'null');
+    return !relay || relay.scripted === true;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Who answered a turn, once, as it is: the test wallet's scripted stand-in is not an AI; a model
+ * is named by the wallet's start event, with the account it runs in.
+ *
+ * @param {{ providerName: string, model?: string }} start
+ * @returns {string}
+ */
+export function whoAnswered({ providerName, model }) {
+  if (scriptedStandIn()) return 'Scripted stand-in, not an AI';
+  return model && model !== providerName ? `Your model: ${model} (${providerName})` : `Your model: ${providerName}`;
 }
 
 /**

@@ -33,12 +33,42 @@ const limiter = new CallLimiter(MANIFEST.purpose.limits.maxCallsPerMinute);
 const urls = /** @type {DOMStringMap} */ ($('game').dataset);
 const language = /** @type {HTMLSelectElement} */ ($('language'));
 
+// -- who listens: said truly, and once a turn ---------------------------------------------------
+
+/**
+ * Whether the extension way is the test wallet's scripted stand-in (`?testwallet=1`, DEBUG): its
+ * banner is on the page and its relay settings, read as data, name no transcription server, so
+ * it asks the person what they said. It is not an AI.
+ */
+const scriptedStandIn = (() => {
+  if (!document.querySelector('.testwallet-banner')) return false;
+  try {
+    const relay = JSON.parse(document.getElementById('testwallet-relay')?.textContent ?? 'null');
+    return !relay || !relay.transcribe;
+  } catch {
+    return true;
+  }
+})();
+
+/** @param {Mode} way @returns {string} who listens for that way, mid-sentence */
+function listener(way) {
+  return way === 'extension' && scriptedStandIn ? 'the scripted stand-in (not an AI)' : 'your AI';
+}
+
+/** @param {string} words @returns {string} the words with their first letter capitalised */
+const capital = (words) => words.charAt(0).toUpperCase() + words.slice(1);
+
 /** @type {Record<Mode, string>} */
 const MODES = {
   own: 'Answering by typing (own mode)',
-  extension: 'Answering by voice with your AI, through the BYOA extension',
+  extension: `Answering by voice with ${listener('extension')}, through the BYOA extension`,
   link: 'Answering by voice with your AI, through the direct link',
 };
+
+/** @param {Mode} way @returns {string} who answered a turn that way, and who judged it: once a turn */
+function answeredBy(way) {
+  return `${way === 'own' ? 'Typed by you' : `Heard by ${listener(way)}`} · judged by the site (no AI)`;
+}
 
 /** @type {ByoaProvider | null} */
 let provider = null;
@@ -188,7 +218,7 @@ let recorded = false;
  */
 async function explainMicrophone() {
   const ends = `It stops when you pause, or after ${MAX_CLIP_SECONDS} s.`;
-  const goes = mode === 'link' ? 'and this site passes the clip to your AI' : 'and the clip goes to your AI';
+  const goes = mode === 'link' ? 'and this site passes the clip to your AI' : `and the clip goes to ${listener(mode)}`;
   let allowed = recorded;
   try {
     allowed ||= (await navigator.permissions.query({ name: /** @type {PermissionName} */ ('microphone') })).state === 'granted';
@@ -269,11 +299,12 @@ async function send(clip) {
   delete $('notice').dataset.waiting;
   say('');
   if (mode === 'extension') {
-    const text = await waitFor('Your AI is listening to your answer…', transcribeInPage(clip));
+    const who = capital(listener('extension'));
+    const text = await waitFor(`${who} is listening to your answer…`, transcribeInPage(clip));
     if (text === GAVE_UP) return;
-    if (text === null) return useOwnMode('Your AI did not answer this time. Type your answer instead.');
+    if (text === null) return useOwnMode(`${who} did not answer this time. Type your answer instead.`);
     showHeard(text);
-    return show(await post(/** @type {string} */ (urls.answerUrl), JSON.stringify({ text: text.slice(0, MAX_ANSWER_CHARS) })));
+    return show(await post(/** @type {string} */ (urls.answerUrl), JSON.stringify({ text: text.slice(0, MAX_ANSWER_CHARS) })), 'extension');
   }
   if (mode === 'link') {
     const stop = new AbortController();
@@ -281,7 +312,7 @@ async function send(clip) {
     if (result === GAVE_UP) return;
     if (result.transcript === null) return useOwnMode(result.message);
     if (typeof result.transcript === 'string') showHeard(result.transcript);
-    return show(result);
+    return show(result, 'link');
   }
   useOwnMode('Type your answer.');
 }
@@ -310,13 +341,18 @@ async function post(url, body, type = 'application/json', signal) {
   }
 }
 
-/** Show the server's verdict (with the question it answers) and the next question. @param {Record<string, any>} result */
-function show(result) {
+/**
+ * Show the server's verdict (with the question it answers and who answered it) and the next question.
+ * @param {Record<string, any>} result
+ * @param {Mode} [way] how the answer came: typed, or heard through a way
+ */
+function show(result, way = 'own') {
   if (result.error) return say(result.message);
   say('');
   const verdict = $('verdict');
   if (result.verdict) {
     $('answered').textContent = typeof result.asked === 'string' ? result.asked : '';
+    $('answered-by').textContent = answeredBy(way);
     verdict.textContent = result.message;
     verdict.dataset.verdict = result.verdict;
     if (performance.getEntriesByName('geography:clip-end').length) {
@@ -411,6 +447,7 @@ $('new-form').addEventListener('submit', async (event) => {
   event.preventDefault();
   $('verdict').textContent = '';
   $('answered').textContent = '';
+  $('answered-by').textContent = '';
   delete $('verdict').dataset.verdict;
   $('heard').hidden = true;
   show(await post(/** @type {string} */ (urls.newUrl), '{}'));

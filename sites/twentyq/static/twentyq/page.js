@@ -104,7 +104,7 @@ function draw() {
   renderGame(game, {
     usingAi: way !== 'own',
     busy: moving !== null,
-    asker: way === 'own' ? 'the site' : aiName(way).replace(/^\w/, (first) => first.toLowerCase()),
+    asker: way === 'own' ? 'the site' : scripted(way) ? 'the scripted stand-in' : 'your AI',
     aiName,
   });
 }
@@ -114,9 +114,22 @@ function inSentence(way) {
   return way.label.replace(/^Your /, 'your ');
 }
 
-/** @param {string | undefined} way @returns {string} who played a model's move, as a sentence's subject */
+/** @type {Map<string, string>} the model each way last named in its answer (AI Wallet names it) */
+const modelNames = new Map();
+
+/**
+ * Who played a model's move, as a sentence's subject, once a turn: the test wallet's scripted
+ * stand-in is "not an AI"; a model is named when its way said which ("Your model (qwen2.5)").
+ *
+ * @param {string | undefined} way
+ * @returns {string}
+ */
 function aiName(way) {
-  return scripted(way) ? 'The scripted stand-in' : 'Your AI';
+  if (scripted(way)) return 'The scripted stand-in (not an AI)';
+  // The test wallet's stand-ins pass a chat to the developer's model server ('default': its own pick).
+  const relayed = testWallet && relay && way !== 'link' ? relay.modelName.replace(/^default$/, 'the default model') : null;
+  const name = relayed ?? modelNames.get(String(way));
+  return name ? `Your model (${name})` : 'Your AI';
 }
 
 // -- the ways: one button each, in the chooser's order; the current one is pressed ---------------
@@ -387,6 +400,8 @@ async function aiMove(body, signal) {
     checking ? runModel(prompt, signal, { model: models[1], check: true }) : Promise.resolve(null),
   ]);
   if (first === null) return 'own';
+  // AI Wallet names the model that answered; a BYOA grant's models are codes (m1), not names.
+  if (way.id === 'aiwallet' && first.model) modelNames.set(way.id, first.model);
   const replies = [{ model: models[0] ?? null, text: first.text }];
   if (checking) replies.push({ model: models[1], text: second?.text ?? '' });
   if (apply(await post(urls.reply, { promptId, turn, way: way.id, replies }, signal))) answered();

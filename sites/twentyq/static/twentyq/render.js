@@ -60,11 +60,15 @@ export function setText(id, text) {
 }
 
 /**
- * Who played a move: "The site" for the site's own moves, else `aiName(entry.way)` ("Your AI",
- * "The scripted stand-in"), so a turn names who answered once and truly.
+ * Who played a move: `SITE` for the site's own moves, else `aiName(entry.way)` ("Your model
+ * (name)", "Your AI", "The scripted stand-in (not an AI)"), so a turn names who answered once and
+ * truly.
  *
  * @typedef {(way: string | undefined) => string} AiName
  */
+
+/** The site's own moves, as a sentence's subject: no AI played them. */
+export const SITE = 'The site (no AI)';
 
 /** @type {AiName} */
 const YOUR_AI = () => 'Your AI';
@@ -81,14 +85,14 @@ const YOUR_AI = () => 'Your AI';
 export function entryText(mode, entry, aiName = YOUR_AI) {
   const answer = ANSWER_WORDS[entry.answer] ?? String(entry.answer);
   if (entry.kind === 'guess') {
-    const who = mode === 'site-thinks' ? 'You' : entry.by === 'model' ? aiName(entry.way) : 'The site';
+    const who = mode === 'site-thinks' ? 'You' : entry.by === 'model' ? aiName(entry.way) : SITE;
     return `${who} guessed: ${withoutEndStop(entry.text)}. ${capitalised(answer)}.`;
   }
   if (mode === 'ai-asks') {
-    const who = entry.by === 'model' ? aiName(entry.way) : 'The site';
+    const who = entry.by === 'model' ? aiName(entry.way) : SITE;
     return `${who} asked: ${entry.text} You said ${answer}.`;
   }
-  const source = entry.answeredBy === 'model' ? aiName(entry.way) : 'The site';
+  const source = entry.answeredBy === 'model' ? aiName(entry.way) : SITE;
   return `You asked: ${entry.text} ${source} said ${answer}.`;
 }
 
@@ -194,7 +198,7 @@ export function renderGame(game, { usingAi, busy, asker = usingAi ? 'your AI' : 
  * @param {AiName} aiName
  */
 function pendingText(pending, aiName) {
-  const who = pending.by === 'model' ? aiName(pending.way) : 'The site';
+  const who = pending.by === 'model' ? aiName(pending.way) : SITE;
   return pending.kind === 'guess' ? `${who} guesses: ${pending.text}` : `${who} asks: ${pending.text}`;
 }
 
