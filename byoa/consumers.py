@@ -206,7 +206,8 @@ class WalletConsumer(AsyncWebsocketConsumer):
             await self._close(CloseCode.POLICY)
             return
         self.pairing_id, self.grant = opened.pairing_id, opened.grant
-        self.inflow.paired(byoa_setting("MAX_FRAME_BYTES"))
+        # The pairing's allowance, not a fresh one: coming back with the token refills nothing.
+        self.inflow = self.hub.allowances.of(self.pairing_id, byoa_setting("MAX_FRAME_BYTES"))
         self.hub.connections.add(self.pairing_id, self)
         if opened.previous_channel:
             await self.hub.transport.notify(opened.previous_channel, {"type": events.REPLACED})

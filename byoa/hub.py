@@ -51,6 +51,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 from byoa.conf import byoa_setting
 from byoa.connections import Connection, Connections
+from byoa.inflow import Allowances
 from byoa.processes import ProcessRecords
 from byoa.receipts import ReceiptWriter
 from byoa.transport import ChannelLayerTransport, Transport, key_of
@@ -99,6 +100,7 @@ class Hub:
         self.session_pairings = SessionPairings(pairing_cache["SECONDS"] if pairing_cache else 0)
         self.processes = ProcessRecords()
         self.receipts = ReceiptWriter()
+        self.allowances = Allowances()  # what each pairing's wallet may still send (byoa.inflow)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._starting: asyncio.Task[None] | None = None
         self._watch: asyncio.Task[None] | None = None

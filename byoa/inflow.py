@@ -13,7 +13,9 @@ After the hello the wallet may send frames of up to ``BYOA["MAX_FRAME_BYTES"]``
 refills at one such frame every ten seconds, and each call sent to the wallet
 adds one (the room for its result). A wallet that answers its calls never meets the
 bound; one that floods is closed within a few frames, whatever its server
-queues meanwhile.
+queues meanwhile. That allowance is the pairing's, not the connection's
+(``Allowances``, kept by the process's hub): a wallet closed for flooding that
+comes back with its token finds what it left, so reconnecting buys it nothing.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import time
 
 from byoa.protocol import MAX_BEFORE_HELLO_BYTES, MAX_HELLO_BYTES
 
-__all__ = ["Inflow"]
+__all__ = ["Allowances", "Inflow"]
 
 # After the hello: the allowance's room and refill, in frames of the largest size.
 BURST_FRAMES = 2
@@ -46,6 +48,12 @@ class Inflow:
         self._frame_limit = frame_limit
         self._allowance = float(BURST_FRAMES * frame_limit)
         self._updated = time.monotonic()
+
+    def refilled(self) -> bool:
+        """Return True when a paired allowance is back to its full room (or was never spent)."""
+        ceiling = BURST_FRAMES * self._frame_limit
+        elapsed = time.monotonic() - self._updated
+        return self._allowance + elapsed * REFILL_FRAMES_PER_SECOND * self._frame_limit >= ceiling
 
     def call_sent(self) -> None:
         """Make room for the result of a call just sent to the wallet."""
@@ -75,3 +83,41 @@ class Inflow:
             return False
         self._allowance -= size
         return True
+
+
+class Allowances:
+    """Each pairing's allowance after its hello, shared by its connections and kept across reconnects.
+
+    One per process (``byoa.hub``). A pairing's entry is forgotten once it has
+    refilled, so the map holds only pairings that sent much in the last
+    ``BURST_FRAMES / REFILL_FRAMES_PER_SECOND`` seconds.
+    """
+
+    __slots__ = ("_by_pairing", "_prune_at")
+
+    def __init__(self) -> None:
+        self._by_pairing: dict[int, Inflow] = {}
+        self._prune_at = _PRUNE_AT
+
+    def of(self, pairing_id: int, frame_limit: int) -> Inflow:
+        """Return the allowance of a pairing whose wallet just said a valid hello."""
+        inflow = self._by_pairing.get(pairing_id)
+        if inflow is None or inflow._frame_limit != frame_limit or inflow.refilled():
+            if len(self._by_pairing) >= self._prune_at:
+                self._forget_refilled()
+            inflow = Inflow()
+            inflow.paired(frame_limit)
+            self._by_pairing[pairing_id] = inflow
+        return inflow
+
+    def _forget_refilled(self) -> None:
+        # Amortised: a full pass only when the map has doubled since the last one.
+        for pairing_id in [key for key, inflow in self._by_pairing.items() if inflow.refilled()]:
+            del self._by_pairing[pairing_id]
+        self._prune_at = max(_PRUNE_AT, 2 * len(self._by_pairing))
+
+    def __len__(self) -> int:
+        return len(self._by_pairing)
+
+
+_PRUNE_AT = 64

@@ -1,0 +1,91 @@
+"""What a paired wallet may send is its pairing's allowance, kept across reconnects (issue 40, item 1)."""
+
+import json
+
+import pytest
+
+from byoa import inflow, protocol
+from byoa.inflow import Allowances
+from tests.byoa.conftest import hello, pair
+from tests.byoa.test_consumer import close_code
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+FRAME_LIMIT = 10_000
+
+
+async def test_a_wallet_closed_for_flooding_that_comes_back_with_its_token_is_closed_on_its_next_large_frame_unparsed(
+    wallet_socket, settings, monkeypatch
+):
+    settings.BYOA = {**settings.BYOA, "MAX_FRAME_BYTES": FRAME_LIMIT}
+    communicator, welcome = await pair(wallet_socket)
+    frame = json.dumps({"type": "ping", "pad": "x" * (FRAME_LIMIT - 100)})
+    for _ in range(inflow.BURST_FRAMES + 1):  # the burst, then one frame that does not fit
+        await communicator.send_to(text_data=frame)
+    assert await close_code(communicator) == 4009
+    await communicator.disconnect()
+
+    parsed = []
+    real_parse = protocol.parse
+    monkeypatch.setattr(protocol, "parse", lambda text: parsed.append(len(text)) or real_parse(text))
+    again, _ = await wallet_socket()
+    await again.send_json_to(hello(pairing=welcome["pairing"]))
+    assert (await again.receive_json_from(timeout=5))["type"] == "welcome"
+    await again.send_to(text_data=frame)
+    assert await close_code(again) == 4009
+    assert parsed == [len(json.dumps(hello(pairing=welcome["pairing"])))]  # the hello only
+
+
+async def test_a_wallet_that_comes_back_after_sending_little_keeps_its_room_for_large_frames(
+    wallet_socket, settings
+):
+    settings.BYOA = {**settings.BYOA, "MAX_FRAME_BYTES": FRAME_LIMIT}
+    communicator, welcome = await pair(wallet_socket)
+    await communicator.send_json_to({"type": "ping"})
+    await communicator.disconnect()
+
+    again, _ = await wallet_socket()
+    await again.send_json_to(hello(pairing=welcome["pairing"]))
+    assert (await again.receive_json_from(timeout=5))["type"] == "welcome"
+    frame = json.dumps({"type": "ping", "pad": "x" * (FRAME_LIMIT - 100)})
+    for _ in range(inflow.BURST_FRAMES - 1):  # a little less than the burst: the ping took a little
+        await again.send_to(text_data=frame)
+    assert await again.receive_nothing(timeout=0.2)
+
+
+def test_the_allowances_forget_pairings_once_refilled_so_the_map_stays_bounded(monkeypatch):
+    now = [1000.0]
+    monkeypatch.setattr(inflow.time, "monotonic", lambda: now[0])
+    allowances = Allowances()
+    for pairing_id in range(500):
+        assert allowances.of(pairing_id, FRAME_LIMIT).take(FRAME_LIMIT)  # each spent a frame
+    assert len(allowances) == 500  # none refilled yet: each is remembered
+    now[0] += inflow.BURST_FRAMES / inflow.REFILL_FRAMES_PER_SECOND
+    for pairing_id in range(1000, 1200):
+        allowances.of(pairing_id, FRAME_LIMIT)
+    assert len(allowances) < 200
+
+
+def test_a_pairings_connections_share_one_allowance():
+    allowances = Allowances()
+    first = allowances.of(7, FRAME_LIMIT)
+    assert first.take(FRAME_LIMIT) and first.take(FRAME_LIMIT)
+    assert not allowances.of(7, FRAME_LIMIT).take(FRAME_LIMIT)
+    assert allowances.of(8, FRAME_LIMIT).take(FRAME_LIMIT)  # another pairing's is its own
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"type":"result","id":1,"output":{"n":123456789012345678901234567890}}',
+        '{"type":"result","id":1,"output":{"n":-99999999999999999999}}',
+        '{"type":"result","id":1,"output":{"s":"é' + "1" * 30 + '","n":18446744073709551616}}',
+    ],
+)
+def test_long_integers_stay_exact_wherever_the_digits_are(text):
+    assert protocol.parse(text) == json.loads(text)
+
+
+def test_digits_of_other_scripts_and_short_runs_parse_as_json():
+    text = '{"type":"chunk","id":1,"delta":"' + "٣" * 40 + "123456789012345678 " * 50 + '"}'
+    assert protocol.parse(text) == json.loads(text)
