@@ -19,6 +19,7 @@ MATRIX_ROWS=3.12-5.2-4.2` runs one.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -38,6 +39,9 @@ ROWS = [
     "3.12-6.1-4.2",
     "3.13-6.1-new",
 ]
+# A row as ROWS writes it: Python's minor, Django's minor, Channels' minor or "new".
+ROW = re.compile(r"3\.\d+-\d+\.\d+-(\d+\.\d+|new)")
+
 #: The framework's tests: every app a site installs, and the wheel a site installs them from.
 FRAMEWORK_TESTS = [
     "tests/byoa",
@@ -121,8 +125,13 @@ def run_row(row: str, pytest_args: list[str]) -> tuple[str, str, int, float]:
 def main(argv: list[str]) -> int:
     split = argv.index("--") if "--" in argv else len(argv)
     rows, pytest_args = argv[:split], argv[split + 1 :]
-    unknown = [row for row in rows if row.count("-") != 2]
+    if {"-h", "--help"} & set(rows):
+        print(__doc__.strip())
+        print("\nrows:", " ".join(ROWS))
+        return 0
+    unknown = [row for row in rows if not ROW.fullmatch(row)]
     if unknown:
+        # Checked before any venv is made: a mistyped row must not leave a .matrix/ directory behind.
         raise SystemExit(f"matrix: a row is PYTHON-DJANGO-CHANNELS (e.g. 3.12-5.2-4.2), not {unknown[0]!r}")
     results = [run_row(row, pytest_args) for row in rows or ROWS]
     print("\nmatrix:")
