@@ -103,7 +103,12 @@ async def _flood_async(ws_url, base, sockets, seconds, paired, counts):
                                 else hello(code, None, wallet, grant)
                             )
                             await ws.send(json.dumps(said))
-                            welcome = json.loads(await ws.recv())
+                            try:
+                                welcome = json.loads(await ws.recv())
+                            except ConnectionClosed:
+                                # Closed at its hello (4009: came back too soon after a flood).
+                                counts["closed_at_hello"] += 1
+                                raise
                             if welcome.get("type") != "welcome":
                                 counts["hellos_refused"] += 1
                                 token = None
@@ -170,7 +175,10 @@ def main():
     probe_file = workdir / "loop-probe.json"
     # As deploy.cluster runs each process: nginx serves /static/, so no WhiteNoise (a sync-only
     # middleware: each page request would hop from the loop to a thread and back once more).
-    env = {"LOOP_PROBE_FILE": str(probe_file), "DJANGO_SERVE_STATIC": "0"}
+    # glibc's fixed mmap threshold too (deploy.cluster.MALLOC_ENV).
+    from deploy.cluster import MALLOC_ENV
+
+    env = {"LOOP_PROBE_FILE": str(probe_file), "DJANGO_SERVE_STATIC": "0", **MALLOC_ENV}
     options = {"settings_module": SETTINGS, "workdir": workdir, "env": env}
     application = PROBED if args.probe else "sites.config.asgi:application"
     if args.server == "daphne":
@@ -202,7 +210,14 @@ def _run(args, server, base, httpx, probe_file):
         rss_before = _proc.rss_kib(pids)
         cpu_before = _proc.cpu_seconds(pids)
         counts = multiprocessing.Manager().dict(
-            sockets=0, frames=0, refused=0, pairings=0, resumed=0, codes_refused=0, hellos_refused=0
+            sockets=0,
+            frames=0,
+            refused=0,
+            pairings=0,
+            resumed=0,
+            codes_refused=0,
+            hellos_refused=0,
+            closed_at_hello=0,
         )
         flooder = multiprocessing.Process(
             target=_flood, args=(ws_url, base, args.sockets, args.seconds, args.paired, counts)
@@ -249,7 +264,7 @@ def _run(args, server, base, httpx, probe_file):
         print(
             f"  paired with a code {counts['pairings']}, came back with the token {counts['resumed']},"
             f" codes refused (rate limits, waited 2 s each) {counts['codes_refused']},"
-            f" hellos refused {counts['hellos_refused']}"
+            f" hellos refused {counts['hellos_refused']}, sockets closed at their hello {counts['closed_at_hello']}"
         )
     print(f"  server CPU during the flood: {cpu:.1f} s")
     print(

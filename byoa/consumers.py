@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from byoa import clock, events, invitations, pairings, protocol
+from byoa import clock, events, invitations, pairings, protocol, tokens
 from byoa.conf import byoa_setting
 from byoa.deadlines import Deadline
 from byoa.events import CallEvent, CancelEvent, NoticeEvent
@@ -72,6 +72,7 @@ class WalletConsumer(AsyncWebsocketConsumer):
         self.scope = scope
         self.base_send = send
         self.pairing_id: int | None = None  # set by a valid hello
+        self.token_digest = ""  # the pairing token's digest, set by a valid hello
         self.grant: Grant | None = None  # the grant in force, from the hello on
         self.closing = False
         self.gone = False
@@ -128,6 +129,9 @@ class WalletConsumer(AsyncWebsocketConsumer):
         own = invitations.own_origin(host, self.scope.get("scheme") == "wss")
         return bool(own) and all(invitations.origin_of(origin) == own for origin in origins)
 
+    def _closed_for_flooding(self, token: str) -> bool:
+        return 1 <= len(token) <= 256 and self.hub.allowances.refuses(tokens.digest(token))
+
     def _no_hello(self) -> None:
         self._task(self._close(CloseCode.POLICY))
 
@@ -177,6 +181,8 @@ class WalletConsumer(AsyncWebsocketConsumer):
         else:
             fits = self.inflow.take(len(bytes_data or b""))
         if not fits:
+            if self.pairing_id is not None:
+                self.hub.allowances.closed(self.token_digest, self.inflow)
             await self._close(CloseCode.TOO_BIG)
             return
         if text_data is None:
@@ -200,12 +206,19 @@ class WalletConsumer(AsyncWebsocketConsumer):
     async def on_hello(self, frame: Frame) -> None:
         if self.hello_timer is not None:  # set in connect(), which comes first
             self.hello_timer.cancel()
+        token = frame.get("pairing")
+        if frame.get("session") is None and isinstance(token, str) and self._closed_for_flooding(token):
+            # Closed for sending past its allowance moments ago: no database work, no frame read,
+            # until that allowance holds a frame of the largest size again (byoa.inflow).
+            await self._close(CloseCode.TOO_BIG)
+            return
         opened = await pairings.open_from_hello(frame, self.channel_name)
         if opened is None:
             await self._send_frame(protocol.dump(protocol.bad_session()))
             await self._close(CloseCode.POLICY)
             return
         self.pairing_id, self.grant = opened.pairing_id, opened.grant
+        self.token_digest = tokens.digest(opened.token)  # the digest only, as the database keeps it
         # The pairing's allowance, not a fresh one: coming back with the token refills nothing.
         self.inflow = self.hub.allowances.of(self.pairing_id, byoa_setting("MAX_FRAME_BYTES"))
         self.hub.connections.add(self.pairing_id, self)

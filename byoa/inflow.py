@@ -15,7 +15,10 @@ adds one (the room for its result). A wallet that answers its calls never meets 
 bound; one that floods is closed within a few frames, whatever its server
 queues meanwhile. That allowance is the pairing's, not the connection's
 (``Allowances``, kept by the process's hub): a wallet closed for flooding that
-comes back with its token finds what it left, so reconnecting buys it nothing.
+comes back with its token finds what it left, so reconnecting buys it nothing;
+and until that holds one frame of the largest size again, its hello is refused
+with 4009 before any database work, so its server does not read a 4 MiB frame
+and write the pairing twice for each reconnect.
 """
 
 from __future__ import annotations
@@ -55,6 +58,12 @@ class Inflow:
         elapsed = time.monotonic() - self._updated
         return self._allowance + elapsed * REFILL_FRAMES_PER_SECOND * self._frame_limit >= ceiling
 
+    def seconds_to_one_frame(self) -> float:
+        """Return how long until a paired allowance holds one frame of the largest size again."""
+        now = time.monotonic()
+        refilled = self._allowance + (now - self._updated) * REFILL_FRAMES_PER_SECOND * self._frame_limit
+        return max(0.0, (self._frame_limit - refilled) / (REFILL_FRAMES_PER_SECOND * self._frame_limit))
+
     def call_sent(self) -> None:
         """Make room for the result of a call just sent to the wallet."""
         self._allowance += self._frame_limit
@@ -93,11 +102,25 @@ class Allowances:
     ``BURST_FRAMES / REFILL_FRAMES_PER_SECOND`` seconds.
     """
 
-    __slots__ = ("_by_pairing", "_prune_at")
+    __slots__ = ("_by_pairing", "_closed_until", "_prune_at")
 
     def __init__(self) -> None:
         self._by_pairing: dict[int, Inflow] = {}
+        self._closed_until: dict[str, float] = {}  # token digest -> monotonic time
         self._prune_at = _PRUNE_AT
+
+    def closed(self, token_digest: str, inflow: Inflow) -> None:
+        """Note that a pairing's connection was closed for sending past its allowance."""
+        now = time.monotonic()
+        if len(self._closed_until) >= _PRUNE_AT:
+            for key in [key for key, until in self._closed_until.items() if until <= now]:
+                del self._closed_until[key]
+        self._closed_until[token_digest] = now + inflow.seconds_to_one_frame()
+
+    def refuses(self, token_digest: str) -> bool:
+        """Return True while the pairing of this token digest was closed for flooding and has not refilled."""
+        until = self._closed_until.get(token_digest)
+        return until is not None and time.monotonic() < until
 
     def of(self, pairing_id: int, frame_limit: int) -> Inflow:
         """Return the allowance of a pairing whose wallet just said a valid hello."""

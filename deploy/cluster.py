@@ -40,6 +40,13 @@ PID_FILE = Path(__file__).resolve().parent.parent / "var" / "cluster.pid"
 TEMP_PATHS = ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
 
 
+#: glibc's allocator, for each process: a fixed threshold for mmap (128 KiB, its default start) turns
+#: off its dynamic one, which after the first 4 MiB WebSocket frame was freed put later ones on the
+#: heap, where the process kept them after a flood of such frames (benchmarks/ws_flood.py, issue 40).
+#: Other C libraries ignore it.
+MALLOC_ENV = {"MALLOC_MMAP_THRESHOLD_": "131072"}
+
+
 @dataclass(frozen=True)
 class NginxLimits:
     """The per-address limits the template's placeholders take (README.md, "Deployment")."""
@@ -232,6 +239,7 @@ class Cluster:
             "DJANGO_SECRET_KEY": self._secret_key,
             "VISITOR_AI_VAR_DIR": str(self.workdir),
             "DJANGO_SERVE_STATIC": "0",
+            **MALLOC_ENV,
             # This deployment turns every speed-up on (visitor_ai.speedups; the docs' "Turn on the
             # speed-ups"), the Redis transport of BYOA's calls included; a site chooses its own.
             "VISITOR_AI_SPEEDUPS": "all",

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from byoa import inflow, protocol
+from byoa import inflow, pairings, protocol
 from byoa.inflow import Allowances
 from tests.byoa.conftest import hello, pair
 from tests.byoa.test_consumer import close_code
@@ -14,15 +14,16 @@ pytestmark = pytest.mark.django_db(transaction=True)
 FRAME_LIMIT = 10_000
 
 
-async def test_a_wallet_closed_for_flooding_that_comes_back_with_its_token_is_closed_on_its_next_large_frame_unparsed(
+async def test_a_wallet_that_spent_its_allowance_and_comes_back_is_closed_on_its_next_large_frame_unparsed(
     wallet_socket, settings, monkeypatch
 ):
     settings.BYOA = {**settings.BYOA, "MAX_FRAME_BYTES": FRAME_LIMIT}
     communicator, welcome = await pair(wallet_socket)
     frame = json.dumps({"type": "ping", "pad": "x" * (FRAME_LIMIT - 100)})
-    for _ in range(inflow.BURST_FRAMES + 1):  # the burst, then one frame that does not fit
+    for _ in range(inflow.BURST_FRAMES):  # the whole burst, within the allowance
         await communicator.send_to(text_data=frame)
-    assert await close_code(communicator) == 4009
+    await communicator.send_json_to({"type": "ping"})  # read after the burst, so the burst was counted
+    assert await communicator.receive_nothing(timeout=0.2)
     await communicator.disconnect()
 
     parsed = []
@@ -34,6 +35,44 @@ async def test_a_wallet_closed_for_flooding_that_comes_back_with_its_token_is_cl
     await again.send_to(text_data=frame)
     assert await close_code(again) == 4009
     assert parsed == [len(json.dumps(hello(pairing=welcome["pairing"])))]  # the hello only
+
+
+async def test_a_wallet_closed_for_flooding_that_comes_back_at_once_is_refused_with_4009_before_any_database_work(
+    wallet_socket, settings, monkeypatch
+):
+    settings.BYOA = {**settings.BYOA, "MAX_FRAME_BYTES": FRAME_LIMIT}
+    communicator, welcome = await pair(wallet_socket)
+    frame = json.dumps({"type": "ping", "pad": "x" * (FRAME_LIMIT - 100)})
+    for _ in range(inflow.BURST_FRAMES + 1):  # the burst, then one frame that does not fit
+        await communicator.send_to(text_data=frame)
+    assert await close_code(communicator) == 4009
+    await communicator.disconnect()
+
+    opened = []
+    real_open = pairings.open_from_hello
+    monkeypatch.setattr(pairings, "open_from_hello", lambda *args: opened.append(args) or real_open(*args))
+    again, _ = await wallet_socket()
+    await again.send_json_to(hello(pairing=welcome["pairing"]))
+    assert await close_code(again) == 4009  # no welcome before it
+    assert opened == []
+    # Another pairing's wallet is not touched by it.
+    other, _ = await pair(wallet_socket)
+    await other.send_to(text_data=frame)
+    assert await other.receive_nothing(timeout=0.2)
+
+
+def test_a_pairing_closed_for_flooding_is_refused_until_its_allowance_holds_a_frame_again(monkeypatch):
+    now = [1000.0]
+    monkeypatch.setattr(inflow.time, "monotonic", lambda: now[0])
+    allowances = Allowances()
+    spent = allowances.of(1, FRAME_LIMIT)
+    assert spent.take(FRAME_LIMIT) and spent.take(FRAME_LIMIT)  # nothing left
+    allowances.closed("digest-1", spent)
+    assert allowances.refuses("digest-1") and not allowances.refuses("digest-2")
+    now[0] += 0.9 / inflow.REFILL_FRAMES_PER_SECOND  # nine tenths of a frame refilled
+    assert allowances.refuses("digest-1")
+    now[0] += 0.1 / inflow.REFILL_FRAMES_PER_SECOND
+    assert not allowances.refuses("digest-1")
 
 
 async def test_a_wallet_that_comes_back_after_sending_little_keeps_its_room_for_large_frames(
