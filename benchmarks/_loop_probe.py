@@ -70,8 +70,9 @@ class _Probe:
             if any(time.monotonic() - started > _STALL for started in list(self.open.values())):
                 me = threading.get_ident()
                 for ident, frame in sys._current_frames().items():
-                    if ident not in (me, self.loop_thread):
-                        where = "".join(traceback.format_stack(frame)[-5:])
+                    if ident != me:
+                        label = "[loop] " if ident == self.loop_thread else ""
+                        where = label + "".join(traceback.format_stack(frame)[-5:])
                         with self._lock:
                             self.slow.append((time.time(), where))
 

@@ -289,7 +289,7 @@ def _run(args, server, base, httpx, probe_file):
             print(f"  loop blocked ({samples} samples of 50 ms) in:")
             print("    " + stack.rstrip().replace("\n", "\n    "))
         for stack, samples in probe["slow"][: args.stacks]:
-            print(f"  while a request waited over 200 ms, another thread was ({samples} samples) in:")
+            print(f"  while a request waited over 200 ms, a thread was ({samples} samples) in:")
             print("    " + stack.rstrip().replace("\n", "\n    "))
 
 
