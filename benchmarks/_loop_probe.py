@@ -29,7 +29,7 @@ class _Probe:
         self.last = time.monotonic()
         self.lags = []  # (wall clock, how late a tick ran), seconds
         self.gc_pauses = []  # (wall clock, seconds)
-        self.requests = []  # (wall clock, seconds from an HTTP request to its response's start)
+        self.requests = []  # (wall clock, seconds to its response's start, seconds to its first receive())
         self.stacks = []  # (wall clock, where the loop's thread was during a stall)
         self.slow = []  # (wall clock, where each other thread was while a request waited over 200 ms)
         self.open = {}  # requests without a response yet: id -> monotonic start
@@ -108,13 +108,22 @@ async def application(scope, receive, send):
     key = object()
     _probe.open[key] = started
 
+    body_read = []
+
+    async def timed_receive():
+        message = await receive()
+        if not body_read:
+            body_read.append(time.monotonic() - started)
+        return message
+
     async def timed_send(message):
         if message["type"] == "http.response.start":
-            _probe.requests.append((time.time(), time.monotonic() - started))
+            took = time.monotonic() - started
+            _probe.requests.append((time.time(), took, body_read[0] if body_read else took))
             _probe.open.pop(key, None)
         await send(message)
 
     try:
-        await _application(scope, receive, timed_send)
+        await _application(scope, timed_receive, timed_send)
     finally:
         _probe.open.pop(key, None)

@@ -129,7 +129,8 @@ def _probe_summary(figures, since, until):
     """Return the figures of benchmarks/_loop_probe.py between two wall-clock times."""
     lags = sorted(lag for at, lag in figures["lags"] if since <= at <= until)
     pauses = [pause for at, pause in figures["gc_pauses"] if since <= at <= until]
-    requests = sorted(took for at, took in figures["requests"] if since <= at <= until)
+    requests = sorted(took for at, took, _ in figures["requests"] if since <= at <= until)
+    first_receive = sorted(read for at, _, read in figures["requests"] if since <= at <= until)
     stacks = collections.Counter(where for at, where in figures["stacks"] if since <= at <= until)
     slow = collections.Counter(where for at, where in figures["slow"] if since <= at <= until)
     return {
@@ -143,6 +144,7 @@ def _probe_summary(figures, since, until):
         "requests": len(requests),
         "request_median": requests[len(requests) // 2] if requests else 0.0,
         "request_max": requests[-1] if requests else 0.0,
+        "first_receive_max": first_receive[-1] if first_receive else 0.0,
         "stacks": stacks.most_common(),
         "slow": slow.most_common(),
     }
@@ -279,7 +281,8 @@ def _run(args, server, base, httpx, probe_file):
         )
         print(
             f"  page requests inside the server (to the response's start): {probe['requests']},"
-            f" median {probe['request_median'] * 1000:.0f} ms, worst {probe['request_max'] * 1000:.0f} ms"
+            f" median {probe['request_median'] * 1000:.0f} ms, worst {probe['request_max'] * 1000:.0f} ms;"
+            f" worst wait for its first receive() {probe['first_receive_max'] * 1000:.0f} ms"
         )
         print(
             f"  garbage collector on the loop: {probe['gc_passes']} passes,"
