@@ -29,6 +29,7 @@ class _Probe:
         self.last = time.monotonic()
         self.lags = []  # (wall clock, how late a tick ran), seconds
         self.gc_pauses = []  # (wall clock, seconds)
+        self.wakeups = []  # (wall clock, seconds a callback from a thread waited for the loop)
         self.requests = []  # (wall clock, seconds to its response's start, seconds to its first receive())
         self.stacks = []  # (wall clock, where the loop's thread was during a stall)
         self.slow = []  # (wall clock, where each other thread was while a request waited over 200 ms)
@@ -50,6 +51,9 @@ class _Probe:
         self.lags.append((time.time(), now - due))
         self.loop.call_later(_TICK, self._tick, now + _TICK)
 
+    def _woken(self, sent):
+        self.wakeups.append((time.time(), time.monotonic() - sent))
+
     def _gc(self, phase, info):
         if threading.get_ident() != self.loop_thread:
             return
@@ -61,6 +65,8 @@ class _Probe:
     def _watch(self):
         while True:
             time.sleep(0.05)
+            # How long a callback sent from a thread waits for the loop (as each sync_to_async return does).
+            self.loop.call_soon_threadsafe(self._woken, time.monotonic())
             if time.monotonic() - self.last > _STALL:
                 frame = sys._current_frames().get(self.loop_thread)
                 if frame is not None:
@@ -83,6 +89,7 @@ class _Probe:
                 figures = {
                     "lags": list(self.lags),
                     "gc_pauses": list(self.gc_pauses),
+                    "wakeups": list(self.wakeups),
                     "requests": list(self.requests),
                     "stacks": list(self.stacks),
                     "slow": list(self.slow),

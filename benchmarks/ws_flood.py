@@ -129,6 +129,7 @@ def _probe_summary(figures, since, until):
     """Return the figures of benchmarks/_loop_probe.py between two wall-clock times."""
     lags = sorted(lag for at, lag in figures["lags"] if since <= at <= until)
     pauses = [pause for at, pause in figures["gc_pauses"] if since <= at <= until]
+    wakeups = sorted(waited for at, waited in figures["wakeups"] if since <= at <= until)
     requests = sorted(took for at, took, _ in figures["requests"] if since <= at <= until)
     first_receive = sorted(read for at, _, read in figures["requests"] if since <= at <= until)
     stacks = collections.Counter(where for at, where in figures["stacks"] if since <= at <= until)
@@ -138,6 +139,8 @@ def _probe_summary(figures, since, until):
         "lag_p99": lags[int(len(lags) * 0.99)] if lags else 0.0,
         "lags_over_100ms": sum(lag > 0.1 for lag in lags),
         "lags_over_500ms": sum(lag > 0.5 for lag in lags),
+        "wakeup_max": wakeups[-1] if wakeups else 0.0,
+        "wakeup_p99": wakeups[int(len(wakeups) * 0.99)] if wakeups else 0.0,
         "gc_passes": len(pauses),
         "gc_max": max(pauses, default=0.0),
         "gc_total": sum(pauses),
@@ -277,7 +280,8 @@ def _run(args, server, base, httpx, probe_file):
         print(
             f"  server's event loop (a 20 ms timer): late by p99 {probe['lag_p99'] * 1000:.0f} ms,"
             f" worst {probe['lag_max'] * 1000:.0f} ms; {probe['lags_over_100ms']} ticks over 100 ms,"
-            f" {probe['lags_over_500ms']} over 500 ms"
+            f" {probe['lags_over_500ms']} over 500 ms; a callback from a thread waited p99"
+            f" {probe['wakeup_p99'] * 1000:.0f} ms, worst {probe['wakeup_max'] * 1000:.0f} ms"
         )
         print(
             f"  page requests inside the server (to the response's start): {probe['requests']},"
