@@ -125,6 +125,16 @@ async def _flood_async(ws_url, base, sockets, seconds, paired, counts):
     await asyncio.gather(*(one(index) for index in range(sockets)))
 
 
+def _wait_for_a_newer_write(path: Path, *, than: float, bound: float) -> None:
+    """Wait, at most ``bound`` seconds, until ``path`` was written after ``than`` (the probe writes
+    its file twice a second: the last write then holds the flood's end)."""
+    deadline = time.monotonic() + bound
+    while time.monotonic() < deadline:
+        if path.exists() and path.stat().st_mtime > than:
+            return
+        time.sleep(0.05)
+
+
 def _probe_summary(figures, since, until):
     """Return the figures of benchmarks/_loop_probe.py between two wall-clock times."""
     lags = sorted(lag for at, lag in figures["lags"] if since <= at <= until)
@@ -246,9 +256,9 @@ def _run(args, server, base, httpx, probe_file):
             peak = max(peak, _proc.rss_kib(pids))
             time.sleep(0.2)
         rss_after = _proc.rss_kib(pids)
-        time.sleep(0.6)  # the probe writes its file twice a second
         probe = None
         if args.probe:
+            _wait_for_a_newer_write(probe_file, than=time.time(), bound=2.0)
             probe = _probe_summary(json.loads(probe_file.read_text()), flood_started, flood_ended)
     times.sort()
     p99 = times[min(len(times) - 1, int(len(times) * 0.99))]

@@ -222,7 +222,7 @@ _decoder = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite_flo
 # with a run of 19 ASCII digits anywhere (in a string too) goes to the standard decoder. The run
 # is found on the frame's UTF-8 bytes with every digit mapped to "0" and every other byte to a
 # space (no digit is part of another character's UTF-8 bytes), not by a regular expression:
-# that held the event loop ten times longer than orjson on a large frame (benchmarks/ws_flood.py).
+# that held the event loop far longer than orjson on a large frame (benchmarks/ws_flood.py --probe).
 _DIGITS_AS_ZEROS = bytes(0x30 if 0x30 <= byte <= 0x39 else 0x20 for byte in range(256))
 _LONG_NUMBER_RUN = b"0" * 19
 

@@ -6,6 +6,8 @@ on the page. The built-in model's stand-in is the test wallet's ``builtin_model`
 
 import pytest
 
+from tests.testwallet.panel import press
+
 
 @pytest.fixture
 async def console(page):
@@ -58,6 +60,23 @@ async def click_way(page, way):
     if await change.is_visible() and await change.get_attribute("aria-expanded") != "true":
         await change.click()
     await page.locator(f"#ways button[data-way='{way}']").click()
+
+
+async def open_by_hand(page, server):
+    """Open the game with the stand-ins on and answer through AI Wallet's stand-in (approved in its panel).
+
+    The page's errors and any native dialog are kept in ``page.problems``.
+    """
+    page.problems = []
+    page.on("pageerror", lambda error: page.problems.append(str(error)))
+    page.on("dialog", lambda dialog: page.problems.append(f"a native {dialog.type} dialog"))
+    await page.goto(server.url + "/twentyq/?testwallet=1")
+    await page.locator("#ways[data-ready='true'] button[data-way='aiwallet']").wait_for(
+        state="attached", timeout=15000
+    )
+    await click_way(page, "aiwallet")
+    await press(page, "Approve")
+    return await answering(page, "aiwallet", timeout=10000)
 
 
 async def use_way(page, way):

@@ -17,24 +17,11 @@ from tests.twentyq.conftest import (
     click_way,
     idle,
     new_game,
+    open_by_hand,
     state,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
-
-
-async def open_by_hand(page, server):
-    """Open the game with the stand-ins on and answer through AI Wallet's stand-in (approved in its panel)."""
-    page.problems = []
-    page.on("pageerror", lambda error: page.problems.append(str(error)))
-    page.on("dialog", lambda dialog: page.problems.append(f"a native {dialog.type} dialog"))
-    await page.goto(server.url + "/twentyq/?testwallet=1")
-    await page.locator("#ways[data-ready='true'] button[data-way='aiwallet']").wait_for(
-        state="attached", timeout=15000
-    )
-    await click_way(page, "aiwallet")
-    await press(page, "Approve")
-    return await answering(page, "aiwallet", timeout=10000)
 
 
 async def test_model_server_asks_a_question_through_the_relay(page, model_server, model):

@@ -9,16 +9,14 @@ import re
 
 import pytest
 
-from tests.testwallet.panel import press
 from tests.testwallet.relay.model_double import MODEL
 from tests.twentyq.conftest import (
     Player,
     ai_move_shown,
     answer_pending,
-    answering,
-    click_way,
     idle,
     new_game,
+    open_by_hand,
     open_game,
     state,
 )
@@ -45,17 +43,6 @@ async def assert_each_turn_names(page, who):
         assert LABEL.findall(line) == [who], line
         if "not an AI" in who or "no AI" in who:
             assert "AI" not in line.replace(who, ""), line
-
-
-async def open_by_hand(page, server):
-    """Open the game with the stand-ins on and play through AI Wallet's stand-in."""
-    await page.goto(server.url + "/twentyq/?testwallet=1")
-    await page.locator("#ways[data-ready='true'] button[data-way='aiwallet']").wait_for(
-        state="attached", timeout=15000
-    )
-    await click_way(page, "aiwallet")
-    await press(page, "Approve")
-    return await answering(page, "aiwallet", timeout=10000)
 
 
 async def test_own_mode_names_the_site_once_on_every_turn_of_both_modes(page, daphne_server, console):
