@@ -15,6 +15,9 @@ export const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
 export const CHROMIUM_ARGS = Object.freeze([
   '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--no-first-run',
+  // One renderer process for a context's pages: less renderer CPU for each new context's first
+  // page (benchmarks/browser_pages.py).
+  '--renderer-process-limit=1',
 ]);
 
 /**

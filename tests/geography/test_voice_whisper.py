@@ -160,6 +160,7 @@ async def answer_by_voice(page, answered=0):
         "document.querySelector('#mode').dataset.mode === 'own'",
         arg=answered,
         timeout=120000,
+        polling=100,  # not on every animation frame: the wait lasts a recording and a decoding
     )
     assert not await failed.is_visible(), "the wallet did not answer within the server's call timeout"
     return await verdict.get_attribute("data-verdict")
@@ -200,7 +201,9 @@ async def test_a_spoken_country_name_is_heard_by_whisper_and_scored_right(
         await context.close()
 
 
-@pytest.mark.parametrize("language", list(SPOKEN))
+# In one language only: every language's name is heard right above, and what the wallet heard is
+# then judged by the same code whatever the language (tests/geography/test_scoring.py).
+@pytest.mark.parametrize("language", ["ru"])
 async def test_a_spoken_name_of_another_country_is_scored_wrong(
     language, speaking, dev_server, direct_wallet, whisper_backend
 ):
