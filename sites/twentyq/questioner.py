@@ -13,6 +13,7 @@ question is left, or on the last turn.
 """
 
 from dataclasses import dataclass
+from itertools import compress
 
 MISTAKE = 0.05
 SURE = 0.5
@@ -70,7 +71,7 @@ def _best_split(catalog, table, total, asked):
     for attribute in catalog.attributes:
         if attribute.key in asked:
             continue
-        yes = sum(weight for weight, value in zip(table, catalog.column(attribute.key), strict=True) if value)
+        yes = sum(compress(table, catalog.column(attribute.key)))  # the weights of the things that have it
         gap = abs(yes / total - 0.5)
         if gap < 0.5 and (best_gap is None or gap < best_gap):
             best, best_gap = attribute, gap
