@@ -576,6 +576,8 @@ SOAK_LIMITS = {
     "connections": 65535,
     "post_rate": "100000r/s",
     "post_burst": 10**6,
+    "wallet_open_rate": "100000r/s",
+    "wallet_open_burst": 10**6,
 }
 
 

@@ -62,6 +62,11 @@ class NginxLimits:
     admin_login_rate: str = "6r/m"  # POST /admin/login/: a password guess each
     admin_login_burst: int = 5
     worker_connections: int = 16384  # per nginx worker, every address together
+    # Wallet sockets opened on /byoa/ws: a wallet comes back 1, 2, 5 and 10 s after a drop, then
+    # every 30 s (the spec), while a flooder closed for an oversized frame reopens at once, and each
+    # socket costs the process the frames it has to read before the close.
+    wallet_open_rate: str = "60r/m"
+    wallet_open_burst: int = 10
 
     def placeholders(self) -> dict[str, str]:
         """Return the template's placeholders and their values."""
@@ -77,6 +82,8 @@ class NginxLimits:
             "@ADMIN_LOGIN_RATE@": self.admin_login_rate,
             "@ADMIN_LOGIN_BURST@": str(self.admin_login_burst),
             "@WORKER_CONNECTIONS@": str(self.worker_connections),
+            "@WALLET_OPEN_RATE@": self.wallet_open_rate,
+            "@WALLET_OPEN_BURST@": str(self.wallet_open_burst),
             # A proxied connection holds two descriptors; the rest is room for logs and files.
             "@WORKER_FILES@": str(2 * self.worker_connections + 1024),
         }

@@ -67,6 +67,31 @@ async def test_a_third_wallet_socket_from_one_address_is_refused_while_two_are_o
                 assert second.state.name == third.state.name == "OPEN"
 
 
+async def test_wallet_sockets_opened_faster_than_the_rate_are_refused_past_the_burst(daphne_server, tmp_path):
+    # A flooder closed with 1009 for an oversized frame reopens at once; a wallet waits 1, 2, 5,
+    # 10, then 30 s. One a minute with a burst of two: three open one after another, the fourth not.
+    limits = NginxLimits(
+        wallet_sockets=10, code_rate="1r/s", code_burst=5, mcp_rate="1r/s", mcp_burst=5,
+        wallet_open_rate="1r/m", wallet_open_burst=2,
+    )  # fmt: skip
+    try:
+        proxy = NginxProxy([f"127.0.0.1:{daphne_server.port}"], tmp_path, limits=limits)
+    except ServiceMissing as error:
+        pytest.skip(str(error))
+    with proxy.start():
+        url = proxy.url.replace("http://", "ws://") + "/byoa/ws"
+        async with asyncio.timeout(20), httpx.AsyncClient(base_url=proxy.url, timeout=10) as http:
+            for _ in range(3):
+                async with connect(url) as wallet:
+                    assert wallet.state.name == "OPEN"
+            with pytest.raises(InvalidStatus) as refused:
+                async with connect(url):
+                    pass
+            assert refused_by_nginx(refused.value.response)
+            # Only the wallet route counts: a page from the same address is answered.
+            assert (await http.get("/")).status_code == 200
+
+
 async def test_sockets_with_a_route_id_count_against_the_same_wallet_socket_limit(proxy):
     from byoa.routes import new_route_id
 
