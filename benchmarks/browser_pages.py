@@ -16,7 +16,7 @@ Playwright's node driver and of the server, for
 each with ``testwallet.chromium.CHROMIUM_ARGS`` as they are and without
 ``--renderer-process-limit=1``, to show what that flag buys. The server is the demo
 project under daphne with DEBUG on, as the demos' tests serve it; the page is loaded until
-its load event.
+its load event. Run it on a machine doing nothing else: every Chromium process on it counts.
 """
 
 import argparse
