@@ -4,9 +4,10 @@ The ``BYOA`` settings namespace: each setting declared once, read when used, nev
 ``SETTINGS`` is the one declaration of every key (name, type, lower bound,
 default, one line of doc). The system checks are generated from it
 (``byoa.checks``: an unknown key is E001, a number out of bounds E002, a value
-of the wrong type E005), and the README's table of the ``BYOA`` keys is
-compared with it (``tests/test_readme.py``): a new setting declared here gets
-its check and needs its README row, and nothing else must be kept in step.
+of the wrong type E005), and so is the table of the ``BYOA`` keys on the docs'
+settings page (``docs/reference/settings.md``, its ``byoa-settings`` directive):
+a new setting declared here gets its check and its row, and nothing else must be
+kept in step.
 
 The values in force are cached by ``Settings``, which the ``byoa`` app owns
 (``ByoaConfig.settings``) and clears when Django announces a change of
@@ -52,7 +53,7 @@ class Setting:
 
     @property
     def shown_default(self) -> str:
-        """Return the default as the README's table writes it (``{}``, ``None``, ``"/byoa/ws"``, ``20``)."""
+        """Return the default as the settings page's table writes it (``{}``, ``None``, ``"/byoa/ws"``, ``20``)."""
         if isinstance(self.default, Mapping):
             return repr(dict(self.default))
         if isinstance(self.default, str):

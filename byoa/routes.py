@@ -1,7 +1,7 @@
 """
 The route id: which server process a browser and its wallet meet on.
 
-With several server processes behind a proxy (README.md, "Deployment"), a call
+With several server processes behind a proxy (docs/howto/deploy.md), a call
 costs about a hundred times less when the page's request lands on the process
 that holds its wallet's connection. A browser carries a random route id in a
 cookie (``BYOA["ROUTE_COOKIE"]``), and the link's endpoint carries the same id

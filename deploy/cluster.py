@@ -8,7 +8,7 @@ database and one channel layer, and nginx in front of them on one address
         cluster.url            # nginx: what a visitor reaches
         cluster.servers[1].url # one process, addressed directly
 
-From the checkout (README.md, "Deployment"), until Ctrl-C or ``down``::
+From the checkout (docs/howto/deploy.md), until Ctrl-C or ``down``::
 
     python -m deploy.cluster up [--processes N] [--port 8080]
     python -m deploy.cluster down
@@ -49,7 +49,7 @@ MALLOC_ENV = {"MALLOC_MMAP_THRESHOLD_": "131072"}
 
 @dataclass(frozen=True)
 class NginxLimits:
-    """The per-address limits the template's placeholders take (README.md, "Deployment")."""
+    """The per-address limits the template's placeholders take (docs/howto/deploy.md)."""
 
     wallet_sockets: int  # WebSockets open at once on /byoa/ws
     code_rate: str  # nginx's rate on POST /byoa/code, e.g. "30r/m"

