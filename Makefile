@@ -160,7 +160,7 @@ vendor-if-npm:
 debian-packages:
 	@scripts/ensure-debian-packages
 
-# The deployment on this machine (README.md, "Deployment"): PostgreSQL, Redis, uvicorn
+# The deployment on this machine (docs/howto/deploy.md): PostgreSQL, Redis, uvicorn
 # processes (PROCESSES=N, default one per core) and nginx on http://127.0.0.1:8080 until Ctrl-C.
 cluster: $(VENV)/.installed-test debian-packages
 	$(BIN)/python -m deploy.cluster up $(if $(PROCESSES),--processes $(PROCESSES))

@@ -1,4 +1,4 @@
-# The sync example of README.md's "Test your site in CI": pytest-playwright's `page`, and the
+# The sync example of docs/howto/ci.md ("Test your site in CI"): pytest-playwright's `page`, and the
 # same fixtures as the async suite (daphne_server, aiwallet, byoa_extension), with plain calls.
 
 from testwallet.aiwallet import ToolCall

@@ -1,5 +1,5 @@
 """
-The plain-script example of README.md's "Test your site in CI": the test wallet driven from a
+The plain-script example of docs/howto/ci.md ("Test your site in CI"): the test wallet driven from a
 Playwright script with no test runner, run by `make test`. It serves the project with daphne (a
 site may point it at any server it runs instead), then checks the bookshop: connect, a tool call,
 a streamed answer, a 429 from the provider, and a visitor who declines. It exits non-zero, saying

@@ -1,5 +1,5 @@
 // @ts-check
-// The Playwright Test example of README.md's "Test your site in CI": the test wallet's fixtures
+// The Playwright Test example of docs/howto/ci.md ("Test your site in CI"): the test wallet's fixtures
 // (playwright/fixtures.js) against the bookshop page, served by playwright.config.js's webServer.
 import { test, expect } from '../playwright/fixtures.js';
 

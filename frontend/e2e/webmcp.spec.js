@@ -1,5 +1,5 @@
 // @ts-check
-// The browser-agent example of README.md's "Test your site in CI": the agent built into the
+// The browser-agent example of docs/howto/ci.md ("Test your site in CI"): the agent built into the
 // visitor's browser (WebMCP) lists and calls the bookshop's tools, in a Chromium of its own with
 // --enable-features=WebMCP (playwright/webmcp-driver.js); the test's own page has no WebMCP.
 import { test, expect, WebMCPMissing } from '../playwright/fixtures.js';

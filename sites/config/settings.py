@@ -29,8 +29,8 @@ environment, with defaults that are safe to run on one machine:
                           Django's and Channels' own machinery); redis_transport
                           needs REDIS_URL
 
-README.md's "Configuration" and "Deployment" sections say which of these a
-production-like deployment sets.
+docs/howto/try-the-demos.md ("The demo project's environment") and
+docs/howto/deploy.md say which of these a production-like deployment sets.
 """
 
 import os

@@ -1,5 +1,5 @@
 """
-The Twenty Questions page and its JSON endpoints (the README's "The HTTP
+The Twenty Questions page and its JSON endpoints (sites/twentyq/README.md, "The HTTP
 API"). Each endpoint reads the body, asks the game for one change and answers
 with the game; the rules live in game.py.
 
