@@ -8,6 +8,7 @@ limits small enough to reach.
 """
 
 import asyncio
+import contextlib
 import json
 import socket
 import time
@@ -37,13 +38,20 @@ LIST_TOOLS = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "par
 MCP_HEADERS = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
 
 
-@pytest.fixture
-def proxy(daphne_server, tmp_path):
+@contextlib.contextmanager
+def nginx_in_front(daphne_server, tmp_path, limits):
+    """Run nginx with ``limits`` in front of the test's daphne; skip, saying how to install it, without nginx."""
     try:
-        proxy = NginxProxy([f"127.0.0.1:{daphne_server.port}"], tmp_path, limits=SMALL)
+        proxy = NginxProxy([f"127.0.0.1:{daphne_server.port}"], tmp_path, limits=limits)
     except ServiceMissing as error:
         pytest.skip(str(error))
     with proxy.start():
+        yield proxy
+
+
+@pytest.fixture
+def proxy(daphne_server, tmp_path):
+    with nginx_in_front(daphne_server, tmp_path, SMALL) as proxy:
         yield proxy
 
 
@@ -74,11 +82,7 @@ async def test_wallet_sockets_opened_faster_than_the_rate_are_refused_past_the_b
         wallet_sockets=10, code_rate="1r/s", code_burst=5, mcp_rate="1r/s", mcp_burst=5,
         wallet_open_rate="1r/m", wallet_open_burst=2,
     )  # fmt: skip
-    try:
-        proxy = NginxProxy([f"127.0.0.1:{daphne_server.port}"], tmp_path, limits=limits)
-    except ServiceMissing as error:
-        pytest.skip(str(error))
-    with proxy.start():
+    with nginx_in_front(daphne_server, tmp_path, limits) as proxy:
         url = proxy.url.replace("http://", "ws://") + "/byoa/ws"
         async with asyncio.timeout(20), httpx.AsyncClient(base_url=proxy.url, timeout=10) as http:
             for _ in range(3):
@@ -130,11 +134,7 @@ def few_connections(daphne_server, tmp_path):
     limits = NginxLimits(
         wallet_sockets=10, code_rate="1r/s", code_burst=5, mcp_rate="1r/s", mcp_burst=5, connections=2
     )
-    try:
-        proxy = NginxProxy([f"127.0.0.1:{daphne_server.port}"], tmp_path, limits=limits)
-    except ServiceMissing as error:
-        pytest.skip(str(error))
-    with proxy.start():
+    with nginx_in_front(daphne_server, tmp_path, limits) as proxy:
         yield proxy
 
 

@@ -62,8 +62,12 @@ async def click_way(page, way):
     await page.locator(f"#ways button[data-way='{way}']").click()
 
 
-async def open_by_hand(page, server):
-    """Open the game with the stand-ins on and answer through AI Wallet's stand-in (approved in its panel).
+# The button each stand-in's panel asks the visitor to press: AI Wallet's approval, the extension's consent.
+CONSENT = {"aiwallet": "Approve", "extension": "Allow"}
+
+
+async def open_by_hand(page, server, way="aiwallet"):
+    """Open the game with the stand-ins on and answer through the ``way`` stand-in (consented in its panel).
 
     The page's errors and any native dialog are kept in ``page.problems``.
     """
@@ -71,12 +75,12 @@ async def open_by_hand(page, server):
     page.on("pageerror", lambda error: page.problems.append(str(error)))
     page.on("dialog", lambda dialog: page.problems.append(f"a native {dialog.type} dialog"))
     await page.goto(server.url + "/twentyq/?testwallet=1")
-    await page.locator("#ways[data-ready='true'] button[data-way='aiwallet']").wait_for(
+    await page.locator(f"#ways[data-ready='true'] button[data-way='{way}']").wait_for(
         state="attached", timeout=15000
     )
-    await click_way(page, "aiwallet")
-    await press(page, "Approve")
-    return await answering(page, "aiwallet", timeout=10000)
+    await click_way(page, way)
+    await press(page, CONSENT[way])
+    return await answering(page, way, timeout=10000)
 
 
 async def use_way(page, way):

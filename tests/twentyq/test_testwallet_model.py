@@ -7,14 +7,11 @@ plays from the catalog.
 
 import pytest
 
-from tests.testwallet.panel import press
 from tests.testwallet.relay.model_double import MODEL
 from tests.twentyq.conftest import (
     Player,
     ai_move_shown,
     answer_pending,
-    answering,
-    click_way,
     idle,
     new_game,
     open_by_hand,
@@ -73,16 +70,7 @@ async def test_scripted_host_answers_a_typed_question_about_the_secret(page, scr
 async def test_model_server_answers_the_extension_stand_ins_text_generate_through_the_relay(
     page, model_server, model
 ):
-    page.problems = []
-    page.on("pageerror", lambda error: page.problems.append(str(error)))
-    page.on("dialog", lambda dialog: page.problems.append(f"a native {dialog.type} dialog"))
-    await page.goto(model_server.url + "/twentyq/?testwallet=1")
-    await page.locator("#ways[data-ready='true'] button[data-way='extension']").wait_for(
-        state="attached", timeout=15000
-    )
-    await click_way(page, "extension")
-    await press(page, "Allow")
-    await answering(page, "extension", timeout=10000)
+    await open_by_hand(page, model_server, "extension")
     await new_game(page, "site-thinks")
     model.reply("Yes.")
     await page.locator("#question").fill("Is it alive?")
