@@ -80,7 +80,9 @@ SPEEDUPS: dict[str, Speedup] = {
         Speedup("pairing_cache", "two queries a request to find the session's pairing", {"SECONDS": 10.0}),
         Speedup("address_cache", "a query a call to find another process's wallet", {"SECONDS": 2.0}),
         # Reads subscription messages as plain RESP2 replies on its own connections.
-        Speedup("redis_transport", "the channel layer between processes", {"URL": ""}, {"redis": ("8.1",)}),
+        Speedup(
+            "redis_transport", "the channel layer between processes", {"URL": ""}, {"redis": ("8.1", "8.2")}
+        ),
     )
 }
 
