@@ -6,7 +6,7 @@ from pathlib import Path
 
 from django.core.management import call_command
 
-from sites.bookshop.models import Book, Mood
+from sites.bookshop.models import Book, CatalogVersion, Mood
 
 CATALOG = Path(__file__).resolve().parents[2] / "sites" / "bookshop" / "catalog.json"
 
@@ -25,3 +25,29 @@ def test_load_catalog_is_idempotent(db):
     call_command("load_catalog", stdout=io.StringIO())
     assert (Book.objects.count(), Mood.objects.count()) == first
     assert first[0] >= 60
+
+
+def test_load_catalog_puts_back_a_changed_book_and_its_moods_and_counts_one_change(db):
+    call_command("load_catalog", stdout=io.StringIO())
+    book = Book.objects.get(slug="the-hobbit")
+    moods = set(book.moods.values_list("slug", flat=True))
+    book.title = "There and Back Again"
+    book.save()
+    book.moods.set([Mood.objects.create(slug="not-in-the-catalog")])
+    before = CatalogVersion.objects.get().number
+
+    call_command("load_catalog", stdout=io.StringIO())
+
+    book.refresh_from_db()
+    assert book.title == "The Hobbit"
+    assert set(book.moods.values_list("slug", flat=True)) == moods
+    assert CatalogVersion.objects.get().number == before + 1
+
+
+def test_load_catalog_over_an_unchanged_catalog_counts_no_change(db):
+    call_command("load_catalog", stdout=io.StringIO())
+    before = CatalogVersion.objects.get().number
+
+    call_command("load_catalog", stdout=io.StringIO())
+
+    assert CatalogVersion.objects.get().number == before
