@@ -11,10 +11,10 @@ import json
 import re
 import sqlite3
 
-import httpx
 import pytest
 
 from sites.geography import names, places
+from tests import loopback
 from tests.mcp_server.test_live import mcp_client
 from testwallet.server import DaphneServer
 
@@ -42,7 +42,7 @@ def debug_server(tmp_path_factory):
 
 
 async def page_views(server, query=""):
-    async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+    async with loopback.client(server.url, timeout=30) as http:
         for index in range(VIEWS):
             response = await http.get(PAGES[index % len(PAGES)] + query, headers={"cookie": ""})
             assert response.status_code == 200, (response.url, response.text[:500])
@@ -59,7 +59,7 @@ async def test_cookieless_page_views_with_the_debug_stand_ins_store_no_session(d
     before = sessions(debug_server)
     await page_views(debug_server, "?testwallet=1")
     assert sessions(debug_server) == before
-    async with httpx.AsyncClient(base_url=debug_server.url, timeout=30) as http:
+    async with loopback.client(debug_server.url, timeout=30) as http:
         page = (await http.get("/bookshop/?testwallet=1")).text
         assert 'id="testwallet-relay"' in page  # the stand-ins are there, without a session
         assert 'id="testwallet-relay"' in (await http.get("/geography/")).text  # the choice sticks
@@ -67,7 +67,7 @@ async def test_cookieless_page_views_with_the_debug_stand_ins_store_no_session(d
 
 
 async def test_a_basket_add_from_the_form_creates_the_session(daphne_server):
-    async with httpx.AsyncClient(base_url=daphne_server.url, timeout=30) as http:
+    async with loopback.client(daphne_server.url, timeout=30) as http:
         await http.get("/bookshop/")
         assert "sessionid" not in http.cookies
         before = sessions(daphne_server)
@@ -80,7 +80,7 @@ async def test_a_basket_add_from_the_form_creates_the_session(daphne_server):
 
 
 async def test_the_first_answer_plays_the_game_the_page_showed_and_creates_the_session(daphne_server):
-    async with httpx.AsyncClient(base_url=daphne_server.url, timeout=30) as http:
+    async with loopback.client(daphne_server.url, timeout=30) as http:
         page = (await http.get("/geography/")).text
         shown = html.unescape(re.search(r'<h2 id="question">(.*?)</h2>', page, re.S).group(1)).strip()
         assert (
@@ -104,7 +104,7 @@ async def test_the_first_answer_plays_the_game_the_page_showed_and_creates_the_s
 
 
 async def test_a_twentyq_move_creates_the_session(daphne_server):
-    async with httpx.AsyncClient(base_url=daphne_server.url, timeout=30) as http:
+    async with loopback.client(daphne_server.url, timeout=30) as http:
         await http.get("/twentyq/")
         before = sessions(daphne_server)
         started = await http.post(
@@ -118,7 +118,7 @@ async def test_a_twentyq_move_creates_the_session(daphne_server):
 
 
 async def test_a_code_creates_the_session(debug_server):
-    async with httpx.AsyncClient(base_url=debug_server.url, timeout=30) as http:
+    async with loopback.client(debug_server.url, timeout=30) as http:
         await http.get("/geography/")
         before = sessions(debug_server)
         answer = await http.post(
@@ -133,7 +133,7 @@ async def test_an_mcp_add_from_the_page_creates_the_session_and_sets_its_cookie(
     from mcp import Client
     from mcp.client.streamable_http import streamable_http_client
 
-    async with httpx.AsyncClient(base_url=daphne_server.url, timeout=30) as browser:
+    async with loopback.client(daphne_server.url, timeout=30) as browser:
         await browser.get("/bookshop/")
         before = sessions(daphne_server)
         # The page's fetch: its Origin and its cookies (a CSRF cookie, no session yet).

@@ -11,6 +11,7 @@ from channels.testing import WebsocketCommunicator
 from byoa import clock, codes, manifests, protocol
 from byoa.consumers import WalletConsumer
 from byoa.models import Pairing
+from tests import loopback
 
 MANIFESTS = Path(__file__).parent / "manifests"
 TEST_BYOA = {
@@ -113,9 +114,7 @@ class Browser:
     """A visitor's browser on the live server: its own cookies, the page's requests."""
 
     def __init__(self, server):
-        import httpx
-
-        self.http = httpx.AsyncClient(base_url=server.url, timeout=30)
+        self.http = loopback.client(server.url, timeout=30)
 
     async def open_page(self):
         await self.http.get("/_test/page")

@@ -5,10 +5,11 @@ and by plain HTTP for the requests a well-behaved client never sends.
 
 import json
 
-import httpx
 import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
+
+from tests import loopback
 
 pytestmark = pytest.mark.live
 
@@ -26,7 +27,7 @@ def mcp_client(server, **http_options):
 
 async def browser_cookies(server, slug):
     """Visit the shop like a browser, add a book with its form (the act that makes a session), return its cookies."""
-    async with httpx.AsyncClient(base_url=server.url) as browser:
+    async with loopback.client(server.url) as browser:
         assert (await browser.get("/bookshop/")).status_code == 200
         added = await browser.post(
             "/bookshop/basket/add/",
@@ -95,7 +96,7 @@ async def test_unknown_tool_and_wrong_arguments_are_tool_errors(daphne_server):
 
 
 async def post(server, body, **headers):
-    async with httpx.AsyncClient(base_url=server.url) as http:
+    async with loopback.client(server.url) as http:
         return await http.post("/api/mcp", content=body, headers={**MCP_HEADERS, **headers})
 
 
@@ -138,7 +139,7 @@ async def test_oversized_body_gets_413(daphne_server):
 @pytest.mark.parametrize("accept", ["text/event-stream", "application/json, text/event-stream"])
 async def test_a_get_is_refused_at_once_with_405_and_no_event_stream(daphne_server, accept):
     # A bound on the whole exchange: a GET given a stream would wait here for pings, not a body.
-    async with httpx.AsyncClient(base_url=daphne_server.url, timeout=5) as http:
+    async with loopback.client(daphne_server.url, timeout=5) as http:
         response = await http.get("/api/mcp", headers={"accept": accept})
     assert response.status_code == 405
     assert response.headers["allow"] == "POST"

@@ -6,8 +6,9 @@ events read from a streamed POST. Plus the daphne the server tests run on.
 
 import json
 
-import httpx
 import pytest
+
+from tests import loopback
 
 
 @pytest.fixture(scope="session")
@@ -35,7 +36,7 @@ async def player(twentyq_server):
 
 class Player:
     def __init__(self, server):
-        self.http = httpx.AsyncClient(base_url=server.url, timeout=30)
+        self.http = loopback.client(server.url, timeout=30)
 
     async def open(self):
         """Load the page (the session and CSRF cookies); return the response."""

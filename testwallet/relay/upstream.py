@@ -5,7 +5,9 @@ nothing of a request or an answer is logged.
 """
 
 import asyncio
+import functools
 import json
+import ssl
 import time
 from collections.abc import AsyncIterator
 from typing import Any
@@ -31,6 +33,17 @@ CHAT_KEYS = frozenset(
 )
 #: How much of an error text from the model server reaches the page.
 ERROR_TEXT_CHARS = 300
+
+
+@functools.cache
+def _tls() -> ssl.SSLContext:
+    # httpx's own default, made once: each new client would read the CA bundle again, which costs
+    # more CPU than a relayed request to a model server on the same machine.
+    return httpx.create_ssl_context()
+
+
+def _client() -> httpx.AsyncClient:
+    return httpx.AsyncClient(timeout=None, verify=_tls())
 
 
 def chat_body(conf: RelaySettings, asked: dict[str, Any]) -> dict[str, Any]:
@@ -65,7 +78,7 @@ async def complete_chat(conf: RelaySettings, asked: dict[str, Any]) -> dict[str,
     """Return the model server's chat completion (a dict) for the page's request, not streamed."""
     body = {**chat_body(conf, asked), "stream": False}
     try:
-        async with asyncio.timeout(conf.timeout), httpx.AsyncClient(timeout=None) as client:
+        async with asyncio.timeout(conf.timeout), _client() as client:
             response = await client.post(
                 f"{conf.model_url}/chat/completions", json=body, headers=headers(conf)
             )
@@ -87,7 +100,7 @@ async def open_chat_stream(conf: RelaySettings, asked: dict[str, Any]) -> AsyncI
     """
     deadline = time.monotonic() + conf.timeout
     body = {**chat_body(conf, asked), "stream": True}
-    client = httpx.AsyncClient(timeout=None)
+    client = _client()
     try:
         async with asyncio.timeout(conf.timeout):
             request = client.build_request(
@@ -146,7 +159,7 @@ async def transcribe(conf: RelaySettings, wav: bytes, language: str | None = Non
     if language:
         data["language"] = language
     try:
-        async with asyncio.timeout(conf.timeout), httpx.AsyncClient(timeout=None) as client:
+        async with asyncio.timeout(conf.timeout), _client() as client:
             response = await client.post(
                 f"{conf.transcribe_url}/audio/transcriptions",
                 data=data,

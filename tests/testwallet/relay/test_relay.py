@@ -8,9 +8,9 @@ import asyncio
 import json
 import re
 
-import httpx
 import pytest
 
+from tests import loopback
 from tests.testwallet.relay.model_double import MODEL
 
 pytestmark = pytest.mark.live
@@ -43,7 +43,7 @@ class Visitor:
 
 
 async def visit(server):
-    client = httpx.AsyncClient(base_url=server.url, timeout=20)
+    client = loopback.client(server.url, timeout=20)
     page = (await client.get("/bookshop/?testwallet=1")).text
     found = re.search(r'<script id="testwallet-relay" type="application/json">(.*?)</script>', page, re.S)
     assert found, "the page has no relay settings"
@@ -62,7 +62,7 @@ def ask(text, **more):
 
 
 async def test_relay_is_not_routed_without_debug(daphne_server):
-    async with httpx.AsyncClient(base_url=daphne_server.url) as client:
+    async with loopback.client(daphne_server.url) as client:
         page = (await client.get("/bookshop/?testwallet=1")).text
         response = await client.post(CHAT, json=ask("hi"), headers={"Origin": daphne_server.url})
     assert 'id="testwallet-relay"' not in page
