@@ -15,7 +15,6 @@ same file to a page.
 
 import functools
 import math
-import operator
 import shutil
 import subprocess
 import sys
@@ -101,7 +100,7 @@ def resample(samples: Sequence[int], from_rate: int, to_rate: int) -> array[int]
     for n in range(len(samples) * up // down):
         phase, first = (n * down) % up, (n * down) // up
         start = width + first - width // 2 + 1
-        value = sum(map(operator.mul, kernels[phase], padded[start : start + width]))
+        value = math.sumprod(kernels[phase], padded[start : start + width])  # C, half the time of sum(map())
         out.append(max(-32768, min(32767, round(value))))
     return out
 
