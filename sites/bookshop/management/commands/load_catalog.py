@@ -32,7 +32,8 @@ class Command(BaseCommand):
         Mood.objects.bulk_create([Mood(slug=slug) for slug in slugs if slug not in known])
         moods = dict(Mood.objects.filter(slug__in=slugs).values_list("slug", "pk"))
 
-        stored = {book.slug: book for book in Book.objects.filter(slug__in=[e["slug"] for e in entries])}
+        book_slugs = [entry["slug"] for entry in entries]
+        stored = {book.slug: book for book in Book.objects.filter(slug__in=book_slugs)}
         new, changed = [], []
         for entry in entries:
             values = {field: entry[field] for field in FIELDS} | {"price": Decimal(entry["price"])}
@@ -47,7 +48,7 @@ class Command(BaseCommand):
         Book.objects.bulk_update(changed, FIELDS)
 
         # Each book's moods become exactly the catalog's, as moods.set() would make them.
-        books = dict(Book.objects.filter(slug__in=[e["slug"] for e in entries]).values_list("slug", "pk"))
+        books = dict(Book.objects.filter(slug__in=book_slugs).values_list("slug", "pk"))
         links = Book.moods.through
         wanted = {(books[entry["slug"]], moods[slug]) for entry in entries for slug in entry["moods"]}
         have = {
@@ -58,9 +59,10 @@ class Command(BaseCommand):
         }
         gone = [pk for pair, pk in have.items() if pair not in wanted]
         links.objects.filter(pk__in=gone).delete()
-        links.objects.bulk_create([links(book_id=book, mood_id=mood) for book, mood in wanted - have.keys()])
+        added = wanted - have.keys()
+        links.objects.bulk_create([links(book_id=book, mood_id=mood) for book, mood in added])
 
         # Bulk writes send no signals: the load counts as one change of the catalog, if it made any.
-        if len(known) < len(slugs) or new or changed or gone or wanted - have.keys():
+        if len(known) < len(slugs) or new or changed or gone or added:
             index.invalidate(sender=Book)
         self.stdout.write(f"Catalog: {len(entries)} books, {len(moods)} moods.")
