@@ -100,7 +100,7 @@ def resample(samples: Sequence[int], from_rate: int, to_rate: int) -> array[int]
     for n in range(len(samples) * up // down):
         phase, first = (n * down) % up, (n * down) // up
         start = width + first - width // 2 + 1
-        value = math.sumprod(kernels[phase], padded[start : start + width])  # C, half the time of sum(map())
+        value = math.sumprod(kernels[phase], padded[start : start + width])  # the dot product in C
         out.append(max(-32768, min(32767, round(value))))
     return out
 

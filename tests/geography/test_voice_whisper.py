@@ -264,7 +264,9 @@ async def test_a_16_second_clip_is_refused_before_the_wallet_hears_it(
         await paired(page, direct_wallet, backend)
         # The name said once and its samples repeated past 16 s: the same clip as saying it thirty
         # times, without resampling half a minute of speech.
-        said_once = spoken_wav("Argentina", tmp_path / "once.wav", voice="en-us").read_bytes()[44:]
+        said_once = wallet_wav.read(
+            spoken_wav("Argentina", tmp_path / "once.wav", voice="en-us").read_bytes()
+        ).samples
         long_clip = wallet_wav.write(said_once * (16 * 16000 * 2 // len(said_once) + 2))
         assert wallet_wav.clip_seconds(long_clip) > 16
         long_clip = (

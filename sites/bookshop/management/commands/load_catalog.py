@@ -30,6 +30,7 @@ class Command(BaseCommand):
         slugs = dict.fromkeys(slug for entry in entries for slug in entry["moods"])
         known = set(Mood.objects.filter(slug__in=slugs).values_list("slug", flat=True))
         Mood.objects.bulk_create([Mood(slug=slug) for slug in slugs if slug not in known])
+        # Read back rather than taken from bulk_create: not every database returns the new keys.
         moods = dict(Mood.objects.filter(slug__in=slugs).values_list("slug", "pk"))
 
         book_slugs = [entry["slug"] for entry in entries]
