@@ -206,7 +206,10 @@ class PasswordRedis(RedisServer):
 
 
 class Cluster:
-    """PostgreSQL, Redis (with a password), ``processes`` uvicorn processes of the project, and nginx in front."""
+    """PostgreSQL, Redis (with a password), ``processes`` uvicorn processes of the project, and nginx in front.
+
+    nginx applies ``limits`` to each client address (the production ones unless given).
+    """
 
     def __init__(
         self,
@@ -217,6 +220,7 @@ class Cluster:
         env=None,
         port=None,
         application="sites.config.asgi:application",
+        limits: NginxLimits = PRODUCTION_LIMITS,
     ):
         self.count = processes
         self.settings_module = settings_module
@@ -227,6 +231,7 @@ class Cluster:
         self.extra_env = dict(env or {})
         self.port = port
         self.application = application
+        self.limits = limits
         self.postgres = None
         self.redis = None
         self.servers = []
@@ -263,7 +268,10 @@ class Cluster:
             for index in range(self.count):
                 self.servers.append(self._server(index).start())
             self.nginx = NginxProxy(
-                [f"127.0.0.1:{server.port}" for server in self.servers], self.static_root, port=self.port
+                [f"127.0.0.1:{server.port}" for server in self.servers],
+                self.static_root,
+                port=self.port,
+                limits=self.limits,
             ).start()
         except BaseException:
             self.stop()
