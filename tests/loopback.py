@@ -12,10 +12,16 @@ import httpx
 
 
 @functools.cache
-def _tls():
+def tls():
+    """Return the one SSL context (an ``ssl.SSLContext``, so any client's ``verify=`` takes it)."""
     return httpx.create_ssl_context()
+
+
+def get(url, **options):
+    """``httpx.get`` with the shared context; options as httpx's."""
+    return httpx.get(url, verify=tls(), **options)
 
 
 def client(base_url="", **options):
     """Return an ``httpx.AsyncClient`` for ``base_url`` (a live server's ``url``); options as httpx's."""
-    return httpx.AsyncClient(base_url=base_url, verify=_tls(), **options)
+    return httpx.AsyncClient(base_url=base_url, verify=tls(), **options)

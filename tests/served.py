@@ -9,7 +9,7 @@ source; with DEBUG on, or before any collectstatic, under its plain name as writ
 import json
 from urllib.parse import urljoin
 
-import httpx
+from tests import loopback
 
 
 def static_url(server, name):
@@ -27,12 +27,12 @@ def readable_source(server, name):
     holds the source esbuild read (visitor_ai/storage.py); an unminified one is its own source.
     """
     url = server.url + static_url(server, name)
-    script = httpx.get(url)
+    script = loopback.get(url)
     script.raise_for_status()
     last = script.text.rstrip().rsplit("\n", 1)[-1]
     if not last.startswith("//# sourceMappingURL="):
         return script.text
-    source_map = httpx.get(urljoin(url, last.removeprefix("//# sourceMappingURL=")))
+    source_map = loopback.get(urljoin(url, last.removeprefix("//# sourceMappingURL=")))
     source_map.raise_for_status()
     (source,) = source_map.json()["sourcesContent"]
     return source

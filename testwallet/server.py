@@ -8,6 +8,7 @@ process and the server see the same data. Its output goes to a file that
 """
 
 import contextlib
+import http.client
 import json
 import os
 import socket
@@ -19,8 +20,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal, Self
-
-import httpx
 
 from byoa.protocol import MAX_FRAME_BYTES
 from testwallet import setup_cache
@@ -34,6 +33,18 @@ STARTUP_TIMEOUT = 60.0
 
 class ServerFailedToStart(RuntimeError):
     """Raised when the server exits or does not answer within the start-up bound."""
+
+
+def _first_answer(port: int) -> None:
+    """Ask the server on `port` for its home page and read the answer, within STARTUP_TIMEOUT."""
+    # The standard library's client rather than httpx: an httpx client loads the CA bundle each
+    # time one is made, for TLS this plain request on loopback never uses, at every server start.
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=STARTUP_TIMEOUT)
+    try:
+        connection.request("GET", "/")
+        connection.getresponse().read()
+    finally:
+        connection.close()
 
 
 class DaphneServer:
@@ -132,8 +143,8 @@ class DaphneServer:
         self._copier = threading.Thread(target=self._copy_output, daemon=True)
         self._copier.start()
         try:
-            httpx.get(self.url + "/", timeout=STARTUP_TIMEOUT)
-        except httpx.HTTPError as error:
+            _first_answer(self.port)
+        except (OSError, http.client.HTTPException) as error:
             self.stop()
             raise ServerFailedToStart(
                 f"{self.application} did not answer ({error!r}):\n{self.output()}"

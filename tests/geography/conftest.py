@@ -43,7 +43,9 @@ def with_microphone_playing(launch_args, wav):
     return {**launch_args, "args": args}
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="session")
+# One per worker, as pytest-playwright's own browser is: each launch is a browser process with its
+# GPU, network and zygote processes, and seven modules use it.
+@pytest_asyncio.fixture(scope="session", loop_scope="session")
 async def mic_browser(browser_type, browser_type_launch_args, spoken_wav):
     """Chromium whose microphone plays spoken_wav in a loop, allowed without asking."""
     browser = await browser_type.launch(**with_microphone_playing(browser_type_launch_args, spoken_wav))

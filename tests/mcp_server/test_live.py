@@ -21,7 +21,7 @@ def mcp_client(server, **http_options):
     """Return the official client for the live endpoint, over our own httpx2 client."""
     import httpx2
 
-    http = httpx2.AsyncClient(timeout=10.0, **http_options)
+    http = httpx2.AsyncClient(timeout=10.0, verify=loopback.tls(), **http_options)
     return Client(streamable_http_client(f"{server.url}/api/mcp", http_client=http))
 
 

@@ -10,6 +10,8 @@ import threading
 import httpx
 import pytest
 
+from testwallet.server import DaphneServer, ServerFailedToStart
+
 pytestmark = pytest.mark.live
 
 
@@ -52,3 +54,17 @@ def test_a_setup_command_that_fails_says_which_and_exits_1():
     finally:
         process.kill()
         process.wait()
+
+
+def test_a_server_whose_application_cannot_be_imported_fails_to_start_showing_why(tmp_path):
+    server = DaphneServer(
+        "no_such_module:application",
+        settings_module="sites.config.settings",
+        setup_commands=(),
+        workdir=tmp_path,
+    )
+    with pytest.raises(ServerFailedToStart) as failed:
+        server.start()
+    assert "no_such_module:application did not answer" in str(failed.value)
+    assert "No module named 'no_such_module'" in str(failed.value)
+    assert server.process.poll() is not None

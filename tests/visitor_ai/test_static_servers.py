@@ -7,9 +7,9 @@ file never served in its place.
 
 import re
 
-import httpx
 import pytest
 
+from tests import loopback
 from testwallet.server import UvicornServer
 
 pytestmark = pytest.mark.live
@@ -32,7 +32,7 @@ def uvicorn_server(request, tmp_path_factory):
 
 def page_script(server, path):
     """Return the URL of the first module script the page at ``path`` names."""
-    html = httpx.get(server.url + path).text
+    html = loopback.get(server.url + path).text
     return server.url + re.search(r'<script type="module" src="([^"]+)"', html)[1]
 
 
@@ -40,7 +40,7 @@ def page_script(server, path):
 def test_uvicorn_sends_a_hashed_script_compressed_and_cached_for_a_year(uvicorn_server, encoding):
     url = page_script(uvicorn_server, "/twentyq/")
     assert re.search(r"/static/twentyq/page\.[0-9a-f]{12}\.js$", url)
-    response = httpx.get(url, headers={"Accept-Encoding": encoding})
+    response = loopback.get(url, headers={"Accept-Encoding": encoding})
     assert response.status_code == 200
     assert response.headers["content-encoding"] == encoding
     assert response.headers["cache-control"] == "max-age=315360000, public, immutable"
@@ -49,7 +49,7 @@ def test_uvicorn_sends_a_hashed_script_compressed_and_cached_for_a_year(uvicorn_
 
 
 def test_uvicorn_serves_no_plain_name_of_a_collected_script(uvicorn_server):
-    assert httpx.get(uvicorn_server.url + "/static/twentyq/page.js").status_code == 404
+    assert loopback.get(uvicorn_server.url + "/static/twentyq/page.js").status_code == 404
 
 
 # WhiteNoise's own middleware answers with a synchronous file iterator, which Django under ASGI
@@ -57,5 +57,5 @@ def test_uvicorn_serves_no_plain_name_of_a_collected_script(uvicorn_server):
 @pytest.mark.parametrize("uvicorn_server", ["static_files"], indirect=True)
 def test_with_the_speedup_uvicorn_logs_no_warning_while_serving_static_files(uvicorn_server):
     for _ in range(2):
-        httpx.get(page_script(uvicorn_server, "/geography/"), headers={"Accept-Encoding": "br"})
+        loopback.get(page_script(uvicorn_server, "/geography/"), headers={"Accept-Encoding": "br"})
     assert "Warning" not in uvicorn_server.output(), uvicorn_server.output()[-3000:]
