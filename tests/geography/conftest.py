@@ -44,7 +44,7 @@ def with_microphone_playing(launch_args, wav):
 
 
 # One per worker, as pytest-playwright's own browser is: each launch is a browser process with its
-# GPU, network and zygote processes, and seven modules use it.
+# GPU, network and zygote processes, and most geography modules use it.
 @pytest_asyncio.fixture(scope="session", loop_scope="session")
 async def mic_browser(browser_type, browser_type_launch_args, spoken_wav):
     """Chromium whose microphone plays spoken_wav in a loop, allowed without asking."""
