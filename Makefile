@@ -49,7 +49,8 @@ run: $(VENV)/.installed vendor-if-npm
 # starts its own servers and Chromium), each worker with its own daphne processes, databases,
 # ports and temporary directories (testwallet/plugin.py). Under `--dist loadgroup` the suite's
 # scheduler (tests/scheduling.py) hands out a whole module at a time, or a whole xdist_group (the
-# multi-process fault and cluster tests, the five ASGI servers, the wheel), the groups and the
+# multi-process fault and cluster tests, the five ASGI servers, the wheel, the tests that play
+# speech into a microphone), the groups and the
 # costliest modules first: each module's servers and browsers start on one worker, not on each
 # (the session alone, back to back: 5 min 51 s and 627 CPU-s against 6 min 15 s and 671 with the
 # tests handed out one by one). The extra worker fills the time the others wait on a real clock

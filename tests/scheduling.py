@@ -3,10 +3,11 @@ How `make test` shares the main session's tests among its pytest-xdist workers.
 
 The Makefile asks for `--dist loadgroup`: each test is handed out on its own,
 except the tests of one ``xdist_group`` (a cluster, the fault tests, the five
-ASGI servers), which run on one worker one after another. Handed out one by
-one, the tests of nearly every module land on every worker, and each worker
-starts each module's own servers, browsers and models for itself: on three
-workers, most module-scoped fixtures were set up three times.
+ASGI servers, the tests that play speech into a microphone), which run on
+one worker one after another. Handed out one by one, the tests of nearly
+every module land on every worker, and each worker starts each module's own
+servers, browsers and models for itself: on three workers, most
+module-scoped fixtures were set up three times.
 
 So this session hands out a whole module at a time (a group still as one
 unit, even across modules), largest first: the groups, which wait on real

@@ -11,6 +11,12 @@ import pytest_asyncio
 
 from sites.geography import names, places
 
+# The tests that play speech into a page wait as long as it plays (a clip records in real time, up
+# to its 15 s cap): under `make test` they run one after another on one worker (tests/scheduling.py
+# hands a group out before the modules), beside workers that use the CPU, not three of them waiting
+# at once with the cores idle.
+MICROPHONE = pytest.mark.xdist_group("microphone")
+
 # A long run of words with no pause of a second or more: the recorder never
 # stops on silence by itself, so a test stops it (or lets the 15 s cap do it).
 SPEECH = ", ".join(["Peru"] * 60)

@@ -7,12 +7,12 @@ voice puts Speak first, in view and focused, and the focus follows each step of 
 
 import pytest
 
-from tests.geography.conftest import right_answer, with_microphone_playing
+from tests.geography.conftest import MICROPHONE, right_answer, with_microphone_playing
 from tests.geography.test_voice_extension import use_extension
 from tests.home.test_demo_pages import AXE, serious_violations
 from testwallet.speech import spoken_wav
 
-pytestmark = [pytest.mark.browser, pytest.mark.live]
+pytestmark = [pytest.mark.browser, pytest.mark.live, MICROPHONE]
 
 PHONE = {"width": 375, "height": 740}
 

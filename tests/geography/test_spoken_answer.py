@@ -7,10 +7,10 @@ PocketSphinx (testwallet.direct.transcriber), and the server judges the text.
 
 import pytest
 
-from tests.geography.conftest import question_country, with_microphone_playing
+from tests.geography.conftest import MICROPHONE, question_country, with_microphone_playing
 from testwallet.speech import spoken_wav
 
-pytestmark = [pytest.mark.browser, pytest.mark.live]
+pytestmark = [pytest.mark.browser, pytest.mark.live, MICROPHONE]
 
 pytest.importorskip(
     "pocketsphinx", reason="the speech extra is not installed: pip install 'visitor-ai[speech]'"

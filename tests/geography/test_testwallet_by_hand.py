@@ -7,10 +7,10 @@ and says that it is a stand-in.
 
 import pytest
 
-from tests.geography.conftest import right_answer
+from tests.geography.conftest import MICROPHONE, right_answer
 from tests.testwallet.panel import panel, press, record_native_dialogs, type_answer
 
-pytestmark = [pytest.mark.browser, pytest.mark.live]
+pytestmark = [pytest.mark.browser, pytest.mark.live, MICROPHONE]
 
 
 async def test_on_a_phone_a_person_plays_the_voice_path_with_the_labelled_stand_in_which_hides_no_wait(

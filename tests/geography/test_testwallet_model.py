@@ -7,10 +7,10 @@ server heard, with no question to the person.
 
 import pytest
 
-from tests.geography.conftest import right_answer
+from tests.geography.conftest import MICROPHONE, right_answer
 from tests.testwallet.panel import panel, press, record_native_dialogs
 
-pytestmark = [pytest.mark.browser, pytest.mark.live]
+pytestmark = [pytest.mark.browser, pytest.mark.live, MICROPHONE]
 
 
 async def test_spoken_answer_is_transcribed_by_the_named_server_through_the_relay(

@@ -7,11 +7,12 @@ TESTWALLET_TRANSCRIBE_URL names; the page gets what Whisper heard.
 
 import pytest
 
+from tests.geography.conftest import MICROPHONE
 from tests.testwallet.panel import panel, press, record_native_dialogs
 from tests.whisper_models import transcription_server, whisper_model
 from testwallet.server import DaphneServer
 
-pytestmark = [pytest.mark.browser, pytest.mark.live]
+pytestmark = [pytest.mark.browser, pytest.mark.live, MICROPHONE]
 
 
 @pytest.fixture(scope="module")

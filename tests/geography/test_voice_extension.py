@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.geography.conftest import right_answer
+from tests.geography.conftest import MICROPHONE, right_answer
 from testwallet.extension import FAILED
 
-pytestmark = [pytest.mark.browser, pytest.mark.live]
+pytestmark = [pytest.mark.browser, pytest.mark.live, MICROPHONE]
 
 MANIFEST = json.loads((Path(__file__).resolve().parents[2] / "sites/geography/manifest.json").read_text())
 

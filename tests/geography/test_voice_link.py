@@ -11,10 +11,10 @@ import wave
 
 import pytest
 
-from tests.geography.conftest import right_answer
+from tests.geography.conftest import MICROPHONE, right_answer
 from testwallet.direct import ScriptedBackend
 
-pytestmark = [pytest.mark.browser, pytest.mark.live]
+pytestmark = [pytest.mark.browser, pytest.mark.live, MICROPHONE]
 
 # After the page opens a bringyourownagent:// link, headless Chromium drops
 # mouse input to the tab: it cannot show the "open this app?" question that a

@@ -17,12 +17,12 @@ import pytest_asyncio
 
 from byoa import wav as wallet_wav
 from sites.geography import names, places
-from tests.geography.conftest import question_country, with_microphone_playing
+from tests.geography.conftest import MICROPHONE, question_country, with_microphone_playing
 from tests.whisper_models import whisper_model
 from testwallet.direct import WhisperBackend
 from testwallet.speech import spoken_wav
 
-pytestmark = [pytest.mark.browser, pytest.mark.live]
+pytestmark = [pytest.mark.browser, pytest.mark.live, MICROPHONE]
 
 # Per language: the espeak-ng voice, and a country whose name Whisper base heard right in every
 # condition of benchmarks/transcribers.py's full run (free-form and with the vocabulary, said directly

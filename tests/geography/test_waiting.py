@@ -8,10 +8,10 @@ import asyncio
 
 import pytest
 
-from tests.geography.conftest import right_answer
+from tests.geography.conftest import MICROPHONE, right_answer
 from testwallet.extension import Consent
 
-pytestmark = [pytest.mark.browser, pytest.mark.live]
+pytestmark = [pytest.mark.browser, pytest.mark.live, MICROPHONE]
 
 
 async def type_answer(page, text):

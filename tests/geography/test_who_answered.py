@@ -8,10 +8,10 @@ import re
 
 import pytest
 
-from tests.geography.conftest import right_answer
+from tests.geography.conftest import MICROPHONE, right_answer
 from tests.testwallet.panel import press, type_answer
 
-pytestmark = [pytest.mark.browser, pytest.mark.live]
+pytestmark = [pytest.mark.browser, pytest.mark.live, MICROPHONE]
 
 #: Any words that name who answered a turn.
 WHO = re.compile(r"Typed by you|Heard by the scripted stand-in \(not an AI\)|Heard by your AI|Your model")
