@@ -1,4 +1,5 @@
-"""``python -m testwallet.serve`` serves the project as ``daphne_server`` does, for other test runners."""
+"""``python -m testwallet.serve`` serves the project as ``daphne_server`` does, for other test runners;
+a server that cannot start says why."""
 
 import os
 import queue
