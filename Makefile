@@ -50,12 +50,12 @@ run: $(VENV)/.installed vendor-if-npm
 # ports and temporary directories (testwallet/plugin.py). Under `--dist loadgroup` the suite's
 # scheduler (tests/scheduling.py) hands out a whole module at a time, or a whole xdist_group (the
 # multi-process fault and cluster tests, the five ASGI servers, the wheel, the tests that play
-# speech into a microphone), the groups and the
-# costliest modules first: each module's servers and browsers start on one worker, not on each
-# (the session alone, back to back: 5 min 51 s and 627 CPU-s against 6 min 15 s and 671 with the
-# tests handed out one by one). The extra worker fills the time the others wait on a real clock
-# (a 15 s recording, a PostgreSQL restart, a rate limit's minute): on 2 cores the session took
-# 7 min 43 s with 3 workers against 9 min 26 s with 2, the cores then 95% busy rather than 78%.
+# speech into a microphone), the groups and the costliest modules first: each module's servers
+# and browsers start on one worker, not on each (the session alone, back to back: 5 min 51 s and
+# 627 CPU-s against 6 min 15 s and 671 with the tests handed out one by one). The extra worker
+# fills the time the others wait on a real clock (a 15 s recording, a PostgreSQL restart, a rate
+# limit's minute): on 2 cores the session took 7 min 43 s with 3 workers against 9 min 26 s with
+# 2, the cores then 95% busy rather than 78%.
 # PYTEST_WORKERS=0 runs it in one process, for pdb, -s or -p no:xdist.
 PYTEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 PYTEST_XDIST = $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --maxprocesses 4 --dist loadgroup)

@@ -2,10 +2,10 @@
 
 import gzip
 
-import httpx
 import pytest
 
 from deploy.cluster import NginxProxy
+from tests import loopback
 from tests.services import ServiceMissing
 
 SCRIPT = b"export const answer=42;\n" * 40
@@ -29,7 +29,7 @@ def static_proxy():
 
 
 def test_nginx_sends_the_gzip_copy_of_a_hashed_script_cached_for_a_year_immutable(static_proxy):
-    response = httpx.get(
+    response = loopback.get(
         static_proxy.url + "/static/ways/chooser.0123456789ab.js", headers={"Accept-Encoding": "gzip"}
     )
     assert response.status_code == 200
@@ -41,6 +41,6 @@ def test_nginx_sends_the_gzip_copy_of_a_hashed_script_cached_for_a_year_immutabl
 
 
 def test_nginx_caches_a_name_without_a_hash_for_an_hour_only(static_proxy):
-    response = httpx.get(static_proxy.url + "/static/staticfiles.json")
+    response = loopback.get(static_proxy.url + "/static/staticfiles.json")
     assert response.status_code == 200
     assert response.headers["cache-control"] == "public, max-age=3600"

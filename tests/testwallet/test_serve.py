@@ -11,6 +11,7 @@ import threading
 import httpx
 import pytest
 
+from tests import loopback
 from testwallet.server import DaphneServer, ServerFailedToStart
 
 pytestmark = pytest.mark.live
@@ -37,11 +38,11 @@ def test_it_prints_the_url_it_serves_and_stops_on_sigterm():
         line = lines.get(timeout=60)
         assert line.startswith("Serving http://127.0.0.1:"), line
         url = line.split()[1]
-        assert httpx.get(url + "/bookshop/", timeout=10).status_code == 200
+        assert loopback.get(url + "/bookshop/", timeout=10).status_code == 200
         process.send_signal(signal.SIGTERM)
         assert process.wait(timeout=20) == 0
         with pytest.raises(httpx.ConnectError):
-            httpx.get(url + "/", timeout=5)
+            loopback.get(url + "/", timeout=5)
     finally:
         process.kill()
         process.wait()
