@@ -51,11 +51,9 @@ run: $(VENV)/.installed vendor-if-npm
 # scheduler (tests/scheduling.py) hands out a whole module at a time, or a whole xdist_group (the
 # multi-process fault and cluster tests, the five ASGI servers, the wheel, the tests that play
 # speech into a microphone), the groups and the costliest modules first: each module's servers
-# and browsers start on one worker, not on each (the session alone, back to back: 5 min 51 s and
-# 627 CPU-s against 6 min 15 s and 671 with the tests handed out one by one). The extra worker
-# fills the time the others wait on a real clock (a 15 s recording, a PostgreSQL restart, a rate
-# limit's minute): on 2 cores the session took 7 min 43 s with 3 workers against 9 min 26 s with
-# 2, the cores then 95% busy rather than 78%.
+# and browsers start on one worker, not on each. The extra worker fills the time the others wait
+# on a real clock (a 15 s recording, a PostgreSQL restart, a rate limit's minute). What each
+# choice measured is on the docs' performance page ("The test suite on two cores").
 # PYTEST_WORKERS=0 runs it in one process, for pdb, -s or -p no:xdist.
 PYTEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 PYTEST_XDIST = $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --maxprocesses 4 --dist loadgroup)
@@ -98,8 +96,8 @@ test-examples: $(VENV)/.installed-test debian-packages
 # startproject site then runs on Django 5.2 with a BYOA round trip. What drives real servers and
 # browsers, and testwallet's tests, run once in test-main (on every row with `make matrix`):
 # the whole set beside the main session made `make test` minutes longer on 2 cores. In one process,
-# not on xdist workers: each worker collects and sets up the whole selection again (7 of its 61
-# CPU-s here), and the row ends long before the main session however it runs (77 s against 46 s).
+# not on xdist workers: each worker would collect and set up the whole selection again, and the
+# row ends long before the main session however it runs (the performance page has both figures).
 # The lean-install test resolves the newest versions in uv's cache whatever the row's Django: on
 # this row it would install what it installs in test-main.
 PYTEST_LTS_ARGS ?= -p no:xdist -q -m "(not browser and not live) or slow" \
