@@ -1,13 +1,16 @@
 """
 Where a command's CPU goes, by kind of process, counted by the kernel.
 
-    .venv/bin/python benchmarks/suite_cpu.py [--top 25] -- make test-main      (as root)
+    .venv/bin/python benchmarks/suite_cpu.py [--top 25] [--by recipe] -- make test      (as root)
 
 Runs the command with Linux's process accounting on (``acct(2)``: the kernel writes one record
 for every process that exits, with its CPU time), and maps process ids to command lines by
 reading ``/proc`` every 0.1 s meanwhile. It then prints the CPU seconds of each kind of process:
 Chromium's renderers, browser, GPU and network processes, the pytest workers, the test servers
 (daphne, uvicorn), their set-up commands, Playwright's node driver, PostgreSQL, ...
+With ``--by recipe`` it prints them by the Makefile recipe line that started them instead (each
+process counts for its nearest ancestor whose parent is ``make``): under ``make test``, the main
+session, the LTS row, the examples and the frontend's suites, and each step of ``make check``.
 
 Why not ``time`` or sampling ``/proc``: ``time`` counts only the children a parent waits for
 (daemons and processes reaped by others escape it), and a sampler misses most of a process that
@@ -28,11 +31,12 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
 # struct acct_v3 (linux/acct.h): 64 bytes; the fields read here and their offsets.
 RECORD = 64
-PID = struct.Struct("<I")  # ac_pid at 16
+PIDS = struct.Struct("<II")  # ac_pid, ac_ppid at 16
 TIMES = struct.Struct("<HH")  # ac_utime, ac_stime at 32, as comp_t in AHZ (100 a second)
 COMM = slice(48, 64)
 AHZ = 100
@@ -76,36 +80,64 @@ def kind(command: str, comm: str) -> str:
     return f"other ({comm})"
 
 
-def watch(commands: dict[int, str], stop: threading.Event) -> None:
-    """Map each process id seen in /proc to its command line until ``stop``."""
+def is_make(command: str) -> bool:
+    """Whether a command line runs make."""
+    return Path(command.split(" ", 1)[0]).name == "make"
+
+
+def recipe(pid: int, parents: Mapping[int, int], commands: Mapping[int, str]) -> str:
+    """Return the command line of the make recipe that started ``pid``, or a word saying there was none.
+
+    That is ``pid`` itself or its nearest ancestor whose parent runs make: for a Chromium renderer
+    under ``make test``, the main session's ``pytest -n 3 ...`` (renderer, zygote, browser,
+    Playwright's driver, a worker, the session).
+    """
+    seen = set()
+    while pid in parents and pid not in seen:
+        seen.add(pid)
+        parent = parents[pid]
+        if is_make(commands.get(parent, "")):
+            return commands.get(pid, "(unseen)")
+        pid = parent
+    return "(no make recipe: orphaned, or outside the command)"
+
+
+def watch(commands: dict[int, str], parents: dict[int, int], stop: threading.Event) -> None:
+    """Map each process id seen in /proc to its command line and first parent until ``stop``."""
     while not stop.is_set():
         for entry in Path("/proc").iterdir():
             if entry.name.isdigit() and int(entry.name) not in commands:
                 try:
                     line = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-                except OSError:
+                    parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                except (OSError, IndexError, ValueError):
                     continue  # gone since the listing
                 if line:
                     commands[int(entry.name)] = line
+                    # As first seen: a daemon's parent at its exit is init, long after the one that started it.
+                    parents[int(entry.name)] = parent
         stop.wait(0.1)
 
 
-def records(path: Path) -> list[tuple[int, str, float]]:
-    """Return (pid, comm, CPU seconds) of each accounting record in ``path``."""
+def records(path: Path) -> list[tuple[int, int, str, float]]:
+    """Return (pid, parent's pid at exit, comm, CPU seconds) of each accounting record in ``path``."""
     data = path.read_bytes()
     out = []
     for start in range(0, len(data) - RECORD + 1, RECORD):
         record = data[start : start + RECORD]
-        (pid,) = PID.unpack_from(record, 16)
+        pid, ppid = PIDS.unpack_from(record, 16)
         user, system = TIMES.unpack_from(record, 32)
         comm = record[COMM].split(b"\0")[0].decode(errors="replace")
-        out.append((pid, comm, (comp_t(user) + comp_t(system)) / AHZ))
+        out.append((pid, ppid, comm, (comp_t(user) + comp_t(system)) / AHZ))
     return out
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[1])
-    parser.add_argument("--top", type=int, default=25, help="kinds to print (default 25)")
+    parser.add_argument("--top", type=int, default=25, help="rows to print (default 25)")
+    parser.add_argument(
+        "--by", choices=["kind", "recipe"], default="kind", help="kind of process (default) or make recipe"
+    )
     parser.add_argument("command", nargs=argparse.REMAINDER, help="-- then the command to run")
     args = parser.parse_args()
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
@@ -120,8 +152,9 @@ def main() -> int:
             print(f"acct(2) refused: {os.strerror(ctypes.get_errno())} (it needs root or CAP_SYS_PACCT)")
             return 2
         commands: dict[int, str] = {}
+        parents: dict[int, int] = {}
         stop = threading.Event()
-        watcher = threading.Thread(target=watch, args=(commands, stop), daemon=True)
+        watcher = threading.Thread(target=watch, args=(commands, parents, stop), daemon=True)
         watcher.start()
         started = time.monotonic()
         try:
@@ -133,17 +166,22 @@ def main() -> int:
             libc.acct(None)
         seen = records(log)
 
-    by_kind: collections.Counter[str] = collections.Counter()
+    for pid, ppid, _, _ in seen:
+        parents.setdefault(pid, ppid)
+    by_row: collections.Counter[str] = collections.Counter()
     count: collections.Counter[str] = collections.Counter()
-    for pid, comm, seconds in seen:
-        name = kind(commands.get(pid, ""), comm)
-        by_kind[name] += seconds
+    for pid, _, comm, seconds in seen:
+        if args.by == "kind":
+            name = kind(commands.get(pid, ""), comm)
+        else:
+            name = recipe(pid, parents, commands)[:100]
+        by_row[name] += seconds
         count[name] += 1
-    total = sum(by_kind.values())
+    total = sum(by_row.values())
     print(f"\n{' '.join(command)}: exit status {status}, {wall:.0f} s wall")
     print(f"{total:.0f} CPU-s in {len(seen)} processes that exited ({total / wall:.2f} cores on average)")
-    print(f"{'CPU-s':>8} {'share':>6} {'procs':>6}  kind")
-    for name, seconds in by_kind.most_common(args.top):
+    print(f"{'CPU-s':>8} {'share':>6} {'procs':>6}  {args.by}")
+    for name, seconds in by_row.most_common(args.top):
         print(f"{seconds:8.1f} {100 * seconds / total:5.1f}% {count[name]:6d}  {name}")
     return status
 
