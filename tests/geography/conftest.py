@@ -115,3 +115,15 @@ def question_country(question):
 async def right_answer(page, language="en"):
     """Return CLDR's name of the country the page's current question asks for."""
     return names.display_name(question_country(await page.locator("#question").text_content()), language)
+
+
+async def speak(page, stop_when_left=None):
+    """Record until the countdown says `stop_when_left` (if given) and the meter moved, then press Stop."""
+    # The meter must start from nothing for the wait on it below to mean this recording's samples.
+    assert await page.locator("#level").evaluate("meter => meter.value") == 0
+    await page.get_by_role("button", name="Speak your answer").click()
+    if stop_when_left is not None:
+        await page.locator("#clip-countdown", has_text=stop_when_left).wait_for(timeout=10000)
+    # The countdown starts before the first samples arrive: a Stop before them records nothing.
+    await page.wait_for_function("() => document.querySelector('#level').value > 0", timeout=10000)
+    await page.get_by_role("button", name="Stop", exact=True).click()

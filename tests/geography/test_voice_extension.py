@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.geography.conftest import MICROPHONE, right_answer
+from tests.geography.conftest import MICROPHONE, right_answer, speak
 from testwallet.extension import FAILED
 
 pytestmark = [pytest.mark.browser, pytest.mark.live, MICROPHONE]
@@ -35,17 +35,6 @@ async def game(mic_page, daphne_server, byoa_extension):
 async def use_extension(page):
     await page.get_by_role("button", name="Answer by voice with my AI (extension)").click()
     await page.locator('#mode[data-mode="extension"]').wait_for(timeout=5000)
-
-
-async def speak(page, stop_when_left="13 s left"):
-    """Record until the countdown says `stop_when_left` and the meter moved, then press Stop."""
-    # The meter must start from nothing for the wait on it below to mean this recording's samples.
-    assert await page.locator("#level").evaluate("meter => meter.value") == 0
-    await page.get_by_role("button", name="Speak your answer").click()
-    await page.locator("#clip-countdown", has_text=stop_when_left).wait_for(timeout=10000)
-    # The countdown starts before the first samples arrive: a Stop before them records nothing.
-    await page.wait_for_function("() => document.querySelector('#level').value > 0", timeout=10000)
-    await page.get_by_role("button", name="Stop").click()
 
 
 def decoded(call):

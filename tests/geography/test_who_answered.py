@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from tests.geography.conftest import MICROPHONE, right_answer
+from tests.geography.conftest import MICROPHONE, right_answer, speak
 from tests.testwallet.panel import press, type_answer
 
 pytestmark = [pytest.mark.browser, pytest.mark.live, MICROPHONE]
@@ -71,8 +71,7 @@ async def test_the_scripted_stand_in_is_named_once_on_every_voice_turn_and_never
     assert "scripted stand-in (not an AI)" in await page.locator("#mode").text_content()
     for answered in range(2):
         answer = await right_answer(page)
-        await page.get_by_role("button", name="Speak your answer").click()
-        await page.get_by_role("button", name="Stop").click()
+        await speak(page)
         await page.locator(
             "#waiting-text", has_text="The scripted stand-in (not an AI) is listening to your answer…"
         ).wait_for(timeout=15000)
@@ -91,7 +90,6 @@ async def test_a_transcription_model_behind_the_test_wallet_is_named_once_as_you
     await page.locator('#mode[data-mode="extension"]').wait_for(timeout=15000)
     for answered in range(2):
         model.transcript(await right_answer(page))
-        await page.get_by_role("button", name="Speak your answer").click()
-        await page.get_by_role("button", name="Stop").click()
+        await speak(page)
         await page.locator("#score", has_text=str(answered + 1)).wait_for(timeout=15000)
         assert_names_once(await turn(page), "Heard by your AI")
