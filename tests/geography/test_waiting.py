@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from tests.geography.conftest import MICROPHONE, right_answer
+from tests.geography.conftest import MICROPHONE, right_answer, speak
 from testwallet.extension import Consent
 
 pytestmark = [pytest.mark.browser, pytest.mark.live, MICROPHONE]
@@ -83,10 +83,7 @@ async def test_a_slow_transcript_is_waited_for_visibly_and_then_judged(
     country["name"] = await right_answer(mic_page)
     await mic_page.get_by_role("button", name="Answer by voice with my AI (extension)").click()
     await mic_page.locator('#mode[data-mode="extension"]').wait_for(timeout=5000)
-    await mic_page.get_by_role("button", name="Speak your answer").click()
-    await mic_page.locator("#clip-countdown", has_text="13 s left").wait_for(timeout=10000)
-    await mic_page.wait_for_function("() => document.querySelector('#level').value > 0", timeout=10000)
-    await mic_page.get_by_role("button", name="Stop", exact=True).click()
+    await speak(mic_page, "13 s left")
     waiting = mic_page.locator("#waiting")
     await waiting.wait_for(timeout=10000)
     assert "Your AI is listening to your answer" in await waiting.text_content()
