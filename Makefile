@@ -22,7 +22,7 @@ export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 # pytest rewrites every test module again, seconds of CPU per process. Python treats empty as unset.
 export PYTHONDONTWRITEBYTECODE :=
 
-.PHONY: run test test-main test-examples test-frontend test-lts matrix cluster frontend-deps debian-packages check check-django check-lint check-format check-types \
+.PHONY: run test test-main test-examples test-frontend test-lts test-quick matrix cluster frontend-deps debian-packages lock lock-upgrade check check-lock check-django check-lint check-format check-types \
 	check-js clean vendor-if-npm
 
 # `make run` is a development server on loopback, so DEBUG is on unless you say
@@ -81,10 +81,16 @@ test:
 # The suites set Django up about a hundred times (workers, servers, their set-up commands), and
 # daphne's own app config imports daphne's Twisted server into each (benchmarks/django_setup.py):
 # the test processes run with the daphne_app speed-up. tests/test_settings.py checks both configs.
-test-main test-examples test-lts: export VISITOR_AI_SPEEDUPS ?= daphne_app
+test-main test-examples test-lts test-quick: export VISITOR_AI_SPEEDUPS ?= daphne_app
 
 test-main: $(VENV)/.installed-test debian-packages
 	$(BIN)/python -m pytest $(PYTEST_XDIST) --durations=10 $(PYTEST_ARGS)
+
+# The loop of a developer at work, not part of `make test`: the in-process tests only (no browser,
+# no live server, no PostgreSQL or Redis, no wheel), on test-main's workers, in about a minute.
+# `make test` before a push runs the rest.
+test-quick: $(VENV)/.installed-test
+	$(BIN)/python -m pytest $(PYTEST_XDIST) -q -m "not browser and not live and not slow" $(PYTEST_ARGS)
 
 test-examples: $(VENV)/.installed-test debian-packages
 	$(BIN)/python -m pytest examples/pytest-sync
@@ -98,11 +104,10 @@ test-examples: $(VENV)/.installed-test debian-packages
 # the whole set beside the main session made `make test` minutes longer on 2 cores. In one process,
 # not on xdist workers: each worker would collect and set up the whole selection again, and the
 # row ends long before the main session however it runs (the performance page has both figures).
-# The lean-install test resolves the newest versions in uv's cache whatever the row's Django: on
-# this row it would install what it installs in test-main.
+# The row's set is chosen in scripts/matrix.py (its Django and Channels, the lock's versions of
+# the rest), so the lean-install test installs the wheel on Django 5.2 here.
 PYTEST_LTS_ARGS ?= -p no:xdist -q -m "(not browser and not live) or slow" \
-	tests/byoa tests/mcp_server tests/visitor_ai tests/test_packaging.py \
-	--deselect tests/test_packaging.py::test_the_package_alone_installs_what_the_framework_imports_and_stays_lean
+	tests/byoa tests/mcp_server tests/visitor_ai tests/test_packaging.py
 test-lts: $(VENV)/.installed-test debian-packages
 	$(BIN)/python scripts/matrix.py 3.12-5.2-4.2 -- $(PYTEST_LTS_ARGS)
 
@@ -117,31 +122,54 @@ test-frontend: $(VENV)/.installed-test frontend-deps $(VENDOR) debian-packages
 	cd frontend && npm run --silent test:unit
 	cd frontend && npm run e2e
 
-# The venv's packages are installed by uv (itself from PyPI, into the venv first): the same
-# versions as pip resolved, in 17 s where pip took 86 s of a fresh clone's `make test` (warm
-# caches). uv reads its own settings, not pip's: behind a private index, set UV_INDEX_URL (or
-# UV_DEFAULT_INDEX). The venv keeps its pip (upgraded), which tests/test_packaging.py uses as a
-# site would.
-UV_INSTALL := $(BIN)/uv pip install --quiet --python $(BIN)/python
+# The venv's packages are the lock's (uv.lock, uv's project lock: every extra, each version and
+# its hashes): a clone installs next month what it installs today, whatever PyPI has released
+# since. `uv sync --locked` installs them, and refuses a lock that no longer matches
+# pyproject.toml rather than resolving anew; the lock is uv's own format, read by uv's own
+# installer, so no exported requirements file can drift from it. The sync is exact for `make
+# test` (a package the lock dropped leaves the venv) and keeps what it does not manage, the
+# venv's pip and uv. --python names the venv's own interpreter: without it uv would remake the
+# venv with the Python that .python-version names. uv reads its own settings, not pip's.
+# pyproject.toml keeps ranges: a site that installs the package resolves its own versions.
+UV_VERSION := 0.13.9
+UV := $(BIN)/uv
+UV_SYNC := $(UV) sync --locked --quiet --python $(BIN)/python
 
 $(VENV)/bin/python:
 	@python=$$(scripts/find-python) && "$$python" -m venv $(VENV)
 
-# Its own target, so that a venv made before make used uv gets it too.
-$(BIN)/uv: $(VENV)/bin/python
-	$(BIN)/python -m pip install --quiet uv
-	$(UV_INSTALL) --upgrade pip
+# uv itself, at the version this Makefile names (the lock's format is uv's: one version reads
+# and checks it everywhere), into the venv with its pip. A stamp per version: a venv made with
+# another uv gets this one.
+$(VENV)/.uv-$(UV_VERSION): $(VENV)/bin/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check "uv==$(UV_VERSION)"
+	@rm -f $(VENV)/.uv-* && touch $@
+
+# uv.lock matches pyproject.toml, or every install and `make check` stop here and say so.
+# Order-only (after |) for the installs: it runs once per make, and never makes them reinstall.
+LOCK_STALE := uv.lock does not match pyproject.toml: run 'make lock' and commit uv.lock
+check-lock: $(VENV)/.uv-$(UV_VERSION)
+	@$(UV) lock --check --quiet || { echo "$(LOCK_STALE)" >&2; exit 1; }
+
+# `make lock` after editing pyproject.toml's requirements: the lock follows the edit and keeps
+# every other version. `make lock-upgrade`: every package to the newest release pyproject.toml
+# allows (review the diff of uv.lock, then run `make test`).
+lock: $(VENV)/.uv-$(UV_VERSION)
+	$(UV) lock
+lock-upgrade: $(VENV)/.uv-$(UV_VERSION)
+	$(UV) lock --upgrade
 
 # `make run`: the package, and what the demo project adds to it (its server, daphne's runserver,
 # the demos' own needs); a site's own install is the package alone (docs: "Installation").
-$(VENV)/.installed: pyproject.toml $(BIN)/uv
-	$(UV_INSTALL) -e '.[uvicorn,daphne,demos]'
+# --inexact: `make run` after `make test` leaves the test extras in place.
+$(VENV)/.installed: pyproject.toml uv.lock $(VENV)/.uv-$(UV_VERSION) | check-lock
+	$(UV_SYNC) --inexact --extra uvicorn --extra daphne --extra demos
 	@touch $@
 
 # The project with [dev] is a superset of .installed, so it stands for both: one uv run, not
-# two in a row at the start of a fresh clone's `make test` (6 s less before the checks start).
-$(VENV)/.installed-test: pyproject.toml $(BIN)/uv
-	$(UV_INSTALL) -e '.[dev]'  # [test] and every extra the suite tests
+# two in a row at the start of a fresh clone's `make test`.
+$(VENV)/.installed-test: pyproject.toml uv.lock $(VENV)/.uv-$(UV_VERSION) | check-lock
+	$(UV_SYNC) --extra dev  # [test] and every extra the suite tests
 	@touch $(VENV)/.installed $@
 
 frontend-deps: frontend/node_modules/.package-lock.json
@@ -170,7 +198,7 @@ cluster: $(VENV)/.installed-test debian-packages
 # The quick loop: Django's system checks, ruff's lint and format check, mypy, tsc.
 # Each step is a target of its own (`make check-types`); `make -k check` runs them all
 # and reports every one that fails.
-check: check-django check-lint check-format check-types check-js
+check: check-lock check-django check-lint check-format check-types check-js
 
 # On .installed-test as the other checks are: two installs must never run into one venv at once.
 check-django: $(VENV)/.installed-test

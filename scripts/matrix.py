@@ -1,10 +1,15 @@
 """
 Run the framework's tests on each supported Python, Django and Channels: `make matrix`.
 
-Each row gets a virtualenv of its own under .matrix/ (made by uv from the
-project with its [dev] extra, then the row's Django and Channels pinned), and
-runs the framework's tests there: byoa, mcp_server, visitor_ai (the speed-ups
-included), testwallet and the packaging test. The demos' own tests need
+Each row gets a virtualenv of its own under .matrix/ and runs the framework's
+tests there: byoa, mcp_server, visitor_ai (the speed-ups included), testwallet
+and the packaging test. A row's set is chosen, not resolved anew: its Django and
+Channels are the releases RELEASES names (or, for the lock's own minor and for
+"new", uv.lock's), and every other package is uv.lock's version, as in `make
+test`'s venv. uv checks that the set holds together (it resolves the project's
+[dev] extra under those pins, written to the row's constraints.txt and
+requirements.txt) and installs exactly it, so a row installs the same set on
+every machine and on every day until this file or the lock changes. The demos' own tests need
 Django 6 (their Content-Security-Policy middleware) and run in `make test` on
 the newest pair.
 
@@ -24,12 +29,13 @@ import shutil
 import subprocess
 import sys
 import time
+import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 UV = ROOT / ".venv" / "bin" / "uv"
 
-#: Python, Django, Channels ("new": the newest release): each Django on both Pythons, and
+#: Python, Django, Channels ("new": the lock's release): each Django on both Pythons, and
 #: Channels' oldest supported minor and its newest each on both Pythons and every Django in turn.
 ROWS = [
     "3.12-5.2-4.2",
@@ -41,6 +47,14 @@ ROWS = [
 ]
 # A row as ROWS writes it: Python's minor, Django's minor, Channels' minor or "new".
 ROW = re.compile(r"3\.\d+-\d+\.\d+-(\d+\.\d+|new)")
+
+#: The release a row tests of each minor that uv.lock does not hold: the newest patch release of
+#: that minor when it was written here. Raise one by hand when a patch release is out; the lock's
+#: own minors follow `make lock-upgrade`.
+RELEASES = {
+    "django": {"5.2": "5.2.20", "6.0": "6.0.10"},
+    "channels": {"4.2": "4.2.2"},
+}
 
 #: The framework's tests: every app a site installs, and the wheel a site installs them from.
 FRAMEWORK_TESTS = [
@@ -69,30 +83,73 @@ def _runs(python: str) -> bool:
     return subprocess.run([python, "-c", "pass"], capture_output=True).returncode == 0
 
 
-def requirements(django: str, channels: str) -> list[str]:
-    """Return the row's pins: Django's minor, and Channels' minor or its newest release."""
-    pins = [f"Django~={django}.0"]
-    pins.append("channels>=4.2" if channels == "new" else f"channels~={channels}.0")
-    return pins
+def locked_versions() -> dict[str, str]:
+    """Return {name: version} of the packages uv.lock holds from an index."""
+    lock = tomllib.loads((ROOT / "uv.lock").read_text(encoding="utf-8"))
+    return {
+        package["name"]: package["version"] for package in lock["package"] if "registry" in package["source"]
+    }
+
+
+def release(package: str, minor: str, locked: dict[str, str]) -> str:
+    """Return the release of ``package`` a row tests for ``minor`` (or "new"): RELEASES' or the lock's."""
+    if minor in RELEASES[package]:
+        return RELEASES[package][minor]
+    if minor == "new" or locked[package].startswith(f"{minor}."):
+        return locked[package]
+    raise SystemExit(
+        f"matrix: no release of {package} {minor} is chosen: add it to RELEASES in scripts/matrix.py"
+    )
+
+
+def row_pins(django: str, channels: str) -> list[str]:
+    """Return the row's constraints: its Django and Channels, and every other package at the lock's version."""
+    locked = locked_versions()
+    exported = subprocess.run(
+        [UV, "export", "--frozen", "--quiet", "--extra", "dev", "--no-emit-project", "--no-hashes"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    # One requirement a line (`name==version ; marker`); the export's comments say what needs each.
+    others = [
+        line
+        for line in exported.splitlines()
+        if line and not line.startswith((" ", "#")) and line.split("==")[0] not in ("django", "channels")
+    ]
+    return [
+        f"django=={release('django', django, locked)}",
+        f"channels=={release('channels', channels, locked)}",
+        *others,
+    ]
 
 
 def venv_for(row: str) -> Path:
-    """Make (or update) the row's virtualenv and return its directory."""
+    """Make (or update) the row's virtualenv, exactly its chosen set, and return its directory."""
     python_version, django, channels = row.split("-")
     venv = ROOT / ".matrix" / row
     env = {**os.environ, "UV_PYTHON_DOWNLOADS": "never"}
     if not (venv / "bin" / "python").exists():
         subprocess.run(
-            # --seed: pip too, which the packaging test builds its wheel with, as a site would.
-            [UV, "venv", "--quiet", "--seed", "--python", find_python(python_version), venv],
-            check=True,
-            env=env,
+            [UV, "venv", "--quiet", "--python", find_python(python_version), venv], check=True, env=env
         )
-    install = [UV, "pip", "install", "--quiet", "--python", venv / "bin" / "python"]
-    # pip as well: a venv made before --seed has none.
+    python = ["--python", venv / "bin" / "python"]
+    constraints = venv / "constraints.txt"
+    constraints.write_text("\n".join(row_pins(django, channels)) + "\n")
+    # The resolver confirms that the row's Django and Channels fit the lock's other versions (it
+    # fails naming the conflict if not), and writes the whole set, the checkout among it, once.
+    requirements = venv / "requirements.txt"
     subprocess.run(
-        [*install, "-e", ".[dev]", "pip", *requirements(django, channels)], check=True, cwd=ROOT, env=env
+        [UV, "pip", "compile", "--quiet", *python, "--extra", "dev", "--constraints", constraints]
+        + ["--no-header", "--output-file", requirements, "pyproject.toml"],
+        check=True,
+        cwd=ROOT,
+        env=env,
     )
+    requirements.write_text("-e .\n" + requirements.read_text())
+    # Exact: what an earlier set of the row installed and this one does not is removed.
+    subprocess.run([UV, "pip", "sync", "--quiet", *python, requirements], check=True, cwd=ROOT, env=env)
     return venv
 
 
@@ -133,6 +190,10 @@ def main(argv: list[str]) -> int:
     if unknown:
         # Checked before any venv is made: a mistyped row must not leave a .matrix/ directory behind.
         raise SystemExit(f"matrix: a row is PYTHON-DJANGO-CHANNELS (e.g. 3.12-5.2-4.2), not {unknown[0]!r}")
+    locked = locked_versions()
+    for row in rows or ROWS:  # a row whose release is not chosen fails here too, before any venv
+        _python, django, channels = row.split("-")
+        release("django", django, locked), release("channels", channels, locked)
     results = [run_row(row, pytest_args) for row in rows or ROWS]
     print("\nmatrix:")
     for row, ran, status, seconds in results:

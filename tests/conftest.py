@@ -27,6 +27,24 @@ def pytest_configure(config):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+# What a test uses says what it needs, whether or not its module's marks say so: a test that asks,
+# through any fixture, for Playwright's browser drives Chromium, and one that asks for a server
+# process is live. `make test-quick` (-m "not browser and not live and not slow") counts on it.
+FIXTURE_MARKS = {
+    "browser": "browser",
+    "daphne_server": "live",
+    "postgres_server": "live",
+    "redis_server": "live",
+}
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects by mark
+def pytest_collection_modifyitems(items):
+    for item in items:
+        for fixture in FIXTURE_MARKS.keys() & set(getattr(item, "fixturenames", ())):
+            item.add_marker(FIXTURE_MARKS[fixture])
+
+
 @pytest.fixture
 def catalog(db):
     """Load the demo catalog into the test database."""

@@ -56,7 +56,7 @@ class Remote:
         self.hub.connections.forget_key(self.channel_name.rpartition("#")[2])
 
 
-@pytest.fixture(params=["channel-layer", "redis"])
+@pytest.fixture(params=["channel-layer", pytest.param("redis", marks=pytest.mark.live)])  # redis: a server
 async def remote_hub(request, byoa_settings):
     """A started hub with the speed-up, on either transport (this process's own), installed as the process's."""
     byoa_settings.VISITOR_AI_SPEEDUPS = {"address_cache": {}}
