@@ -5,7 +5,7 @@ loopback.
 
     .venv/bin/python benchmarks/byoa_calls.py [--servers uvicorn-sansio,daphne,...] [--wallets 1,10,100]
         [--idle 1000] [--runs 5] [--calls 20000] [--call text|clip] [--no-call-log] [--two-processes]
-        [--speedups redis_transport,address_cache,all]
+        [--speedups redis_transport,all]
 
 Needs Node.js 18+ and the benchmark's own `ws` (once: ``npm ci --prefix benchmarks/node``).
 
@@ -24,13 +24,14 @@ Targets, each a fresh server process (or two):
                 sharing one SQLite file and a private redis-server (Debian's
                 package): the wallets connect to the first, the calls are made
                 on the second, so every call and its result cross Redis. Plain:
-                on Channels' Redis layer (channels-redis), as Channels' docs
-                configure it (byoa/transport.py). Then one target for each
+                on channels-redis's pub/sub layer, as the demo settings
+                configure it with REDIS_URL (byoa/transport.py).
+  <server> 2p core  the same on channels-redis's core layer
+                (REDIS_CHANNEL_LAYER=core: lists and blocking pops), which a
+                site configured as Channels' docs say has. Then one target for each
                 configuration --speedups names: ``+ redis_transport``
-                (visitor_ai/speedups/redis_transport.py in place of the layer),
-                ``+ address_cache`` (the live address of the other process's
-                wallet kept a few seconds instead of a query per call), and
-                ``all`` (both, and the rest). CPU per call counts both
+                (visitor_ai/speedups/redis_transport.py in place of the layer)
+                and ``all`` (it and the rest). CPU per call counts both
                 processes and redis-server, and the Redis commands per call
                 (INFO commandstats before and after each run) are printed too.
 
@@ -160,7 +161,7 @@ async def _bench(scope):
 
         with cProfile.Profile() as profile:
             result = await run
-        profile.dump_stats(os.environ["BYOA_BENCH_PROFILE"])
+        profile.dump_stats(f"{os.environ['BYOA_BENCH_PROFILE']}.{os.getpid()}")
         return result
     return {}
 
@@ -242,7 +243,6 @@ def _pinned(command, cpu):
 CONFIGURATIONS = {
     "plain": "",
     "redis_transport": "redis_transport",
-    "address_cache": "address_cache",
     "all": "all",
 }
 
@@ -259,6 +259,7 @@ def _target_names(args):
             if server == "granian":
                 continue  # it binds a port of its own choosing: no second process beside it here
             names[f"{server} 2p"] = None
+            names[f"{server} 2p core"] = f"{server} 2p"
             for chosen in args.speedups:
                 label = chosen if chosen == "all" else f"+ {chosen}"
                 names[f"{server} 2p {label}"] = f"{server} 2p"
@@ -347,7 +348,7 @@ def _targets(server_cpu, workdir, call_log):
             **options,
         )
 
-    def two(cls, chosen="", **options):
+    def two(cls, chosen="", layer="pubsub", **options):
         return lambda: TwoProcesses(
             lambda **more: pin(cls)(
                 app,
@@ -356,7 +357,7 @@ def _targets(server_cpu, workdir, call_log):
                 **options,
                 **more,
             ),
-            {**env, "VISITOR_AI_SPEEDUPS": chosen},
+            {**env, "VISITOR_AI_SPEEDUPS": chosen, "REDIS_CHANNEL_LAYER": layer},
         )
 
     servers = {
@@ -374,6 +375,7 @@ def _targets(server_cpu, workdir, call_log):
         for configuration, chosen in CONFIGURATIONS.items():
             label = {"plain": "", "all": " all"}.get(configuration, f" + {configuration}")
             targets[f"{name} 2p{label}"] = two(cls, chosen, **options)
+        targets[f"{name} 2p core"] = two(cls, "", "core", **options)
     return targets
 
 
@@ -426,6 +428,16 @@ class TwoProcesses:
             *_proc.tree(self.second.process.pid),
             self.redis.process.pid,
         ]
+
+    def parts(self):
+        """Return the pids of each part whose CPU the sizing table splits: the two processes, Redis."""
+        from benchmarks import _proc
+
+        return {
+            "wallets' process": _proc.tree(self.first.process.pid),
+            "callers' process": _proc.tree(self.second.process.pid),
+            "redis": [self.redis.process.pid],
+        }
 
     def redis_commands(self):
         """Return how many commands Redis has executed so far (INFO commandstats), INFO itself left out."""
@@ -499,6 +511,7 @@ class Target:
             server, "calls_url", server.url
         )  # two processes: the one the wallets are not on
         self.commands = getattr(server, "redis_commands", None)
+        self.parts = server.parts() if hasattr(server, "parts") else {}
 
     async def links(self, http, count):
         return (await http.get(f"{self.server.url}/_bench/links", params={"n": count})).json()["links"]
@@ -510,8 +523,10 @@ class Target:
         params = {"calls": per_wallet, "inflight": IN_FLIGHT, "call": str(call_file)}
         commands_before = self.commands() if self.commands else 0
         before = _proc.cpu_seconds(self.pids)
+        parts_before = {part: _proc.cpu_seconds(pids) for part, pids in self.parts.items()}
         result = (await http.get(f"{self.calls_url}/_bench/run", params=params)).json()
         cpu = _proc.cpu_seconds(self.pids) - before
+        parts = {part: _proc.cpu_seconds(pids) - parts_before[part] for part, pids in self.parts.items()}
         commands_after = self.commands() if self.commands else 0
         if result["wallets"] != wallets or not result["calls"]:
             raise RuntimeError(f"{self.name}: {result}")
@@ -519,6 +534,7 @@ class Target:
         return {
             # Per call made: a call that failed (None) cost CPU too; its latency is left out.
             "cpu_us": cpu / made * 1e6,
+            "parts_us": {part: seconds / made * 1e6 for part, seconds in parts.items()},
             "failed": result["failures"],
             "kinds": result.get("kinds", {}),
             "rate": made / result["elapsed"],
@@ -622,6 +638,7 @@ async def _main(args):
     _print_table(results, names, args)
     _print_bound(results, names, args)
     _print_failures(results, names, args)
+    _print_sizing(results, names, args)
     if args.idle:
         print(f"memory per idle wallet ({args.idle} connected, RSS of the server's processes):")
         for name, result in results.items():
@@ -664,6 +681,25 @@ def _print_table(results, names, args):
                 f"{sum(r.get('failed', 0) for r in rows):<8}"
                 + (_spread([r["redis"] for r in rows], 1) if rows[0].get("redis") is not None else "")
             )
+
+
+def _print_sizing(results, names, args):
+    """For each two-process target, the CPU per call of each part and the calls a second one core gives it."""
+    rows = [
+        (name, key, rows)
+        for name in names
+        for key, rows in results[name].items()
+        if isinstance(key, int) and rows and rows[0].get("parts_us")
+    ]
+    if not rows:
+        return
+    print("sizing: CPU us per call of each part (median), and calls a second one busy core gives that part")
+    for name, key, found in rows:
+        parts = {
+            part: statistics.median(row["parts_us"][part] for row in found) for part in found[0]["parts_us"]
+        }
+        listed = "   ".join(f"{part} {us:.0f} us ({1e6 / us:,.0f}/s)" for part, us in parts.items() if us > 0)
+        print(f"  {name:<36}W = {key:<5}{listed}")
 
 
 def _print_failures(results, names, args):
@@ -749,7 +785,7 @@ def main(argv=None):
     )
     parser.add_argument(
         "--speedups",
-        default="redis_transport,address_cache,all",
+        default="redis_transport,all",
         help=f"comma-separated configurations beside the plain path, of: {', '.join(list(CONFIGURATIONS)[1:])} "
         "(all: one process too; the others: with --two-processes)",
     )

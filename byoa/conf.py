@@ -128,6 +128,12 @@ SETTINGS: tuple[Setting, ...] = (
         "and that process counts as gone until it beats again",
     ),
     _number(
+        "ADDRESS_SECONDS",
+        2,
+        "the address of a wallet in another process, read from the database, is used again this long "
+        "(byoa.addresses: a stale one fails fast and is read again)",
+    ),
+    _number(
         "PING_SECONDS",
         30,
         "the wallets' ping interval; a connection silent for 1.5 times this is closed, its calls `None`",

@@ -19,6 +19,7 @@ CHUNK: Final = "byoa.chunk"  # connection -> caller: one streamed delta
 ACCEPTED: Final = "byoa.accepted"  # connection's process -> caller: the call reached a live process
 GONE: Final = "byoa.gone"  # transport -> caller: no connection at that address; the call reached no wallet
 CANCEL: Final = "byoa.cancel"  # caller in another process -> connection: the caller left, forget its call
+PROBE: Final = "byoa.probe"  # a process's transport -> its own inbox: is it still read?
 
 
 class CallEvent(TypedDict):

@@ -8,10 +8,11 @@ The hub: everything one server process holds for BYOA, in one object.
   (``byoa.transport``, which declares what every transport offers), or on
   Redis with redis-py when the site turned on the ``redis_transport``
   speed-up (``visitor_ai.speedups``);
-- ``addresses`` and ``session_pairings``: the live addresses of pairings held
-  by other processes, and the pairing each browser session's requests reach,
-  each read from the database when asked, or kept a few seconds when the site
-  turned on the ``address_cache`` or ``pairing_cache`` speed-up;
+- ``addresses`` (``byoa.addresses``): the live addresses of pairings held by
+  other processes, kept ``BYOA["ADDRESS_SECONDS"]`` once read;
+- ``session_pairings``: the pairing each browser session's requests reach,
+  read from the database when asked, or kept a few seconds when the site
+  turned on the ``pairing_cache`` speed-up;
 - ``processes`` (``byoa.processes``): this process's liveness record, its beat
   and sweep, and what it knows of the other processes;
 - the silence watch: a connection whose wallet sends nothing (not even its
@@ -49,6 +50,7 @@ from channels.db import database_sync_to_async
 from django.apps import apps
 from django.core.exceptions import ImproperlyConfigured
 
+from byoa.addresses import LiveAddresses
 from byoa.conf import byoa_setting
 from byoa.connections import Connection, Connections
 from byoa.inflow import Allowances
@@ -56,7 +58,6 @@ from byoa.processes import ProcessRecords
 from byoa.receipts import ReceiptWriter
 from byoa.transport import ChannelLayerTransport, Transport, key_of
 from visitor_ai import speedups
-from visitor_ai.speedups.addresses import LiveAddresses
 from visitor_ai.speedups.session_pairings import SessionPairings
 
 if TYPE_CHECKING:
@@ -93,9 +94,8 @@ class Hub:
     def __init__(self, transport: Transport | None = None) -> None:
         self.connections = Connections()
         self.transport = transport if transport is not None else self._transport(self.connections)
-        # With its speed-up off, each keeps nothing: every question is read from the database.
-        address_cache = speedups.options("address_cache")
-        self.addresses = LiveAddresses(address_cache["SECONDS"] if address_cache else 0)
+        self.addresses = LiveAddresses(byoa_setting("ADDRESS_SECONDS"))
+        # With its speed-up off, it keeps nothing: every question is read from the database.
         pairing_cache = speedups.options("pairing_cache")
         self.session_pairings = SessionPairings(pairing_cache["SECONDS"] if pairing_cache else 0)
         self.processes = ProcessRecords()

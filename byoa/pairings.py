@@ -141,8 +141,8 @@ async def live_channel(pairing: Pairing | int, *, fresh: bool = False) -> str:
     """Return the address (byoa.transport) of a pairing's live connection, or "" when away or not active.
 
     A connection held by another process is known from the database, and the
-    address read may be kept for a moment (the ``address_cache`` speed-up,
-    ``visitor_ai.speedups.addresses``: what makes a stale one safe);
+    address read is kept for ``BYOA["ADDRESS_SECONDS"]`` (``byoa.addresses``:
+    what makes a stale one safe);
     ``fresh=True`` reads it again. If that process died, its
     address stays behind until the sweep (``byoa.processes``); until then, a
     connection whose process stopped beating is treated as gone and its calls

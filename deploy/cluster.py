@@ -208,7 +208,9 @@ class PasswordRedis(RedisServer):
 class Cluster:
     """PostgreSQL, Redis (with a password), ``processes`` uvicorn processes of the project, and nginx in front.
 
-    nginx applies ``limits`` to each client address (the production ones unless given).
+    nginx applies ``limits`` to each client address (the production ones unless given). With
+    ``redis_servers`` above 1, the channel layer shards its channels over that many Redis servers
+    (``REDIS_URL``, comma-separated); ``redis`` is the first of ``redises``.
     """
 
     def __init__(
@@ -221,8 +223,10 @@ class Cluster:
         port=None,
         application="sites.config.asgi:application",
         limits: NginxLimits = PRODUCTION_LIMITS,
+        redis_servers=1,
     ):
         self.count = processes
+        self.redis_count = redis_servers
         self.settings_module = settings_module
         self.setup_commands = [tuple(command) for command in setup_commands]
         self.workdir = Path(tempfile.mkdtemp(prefix="cluster-"))
@@ -233,7 +237,7 @@ class Cluster:
         self.application = application
         self.limits = limits
         self.postgres = None
-        self.redis = None
+        self.redises = []
         self.servers = []
         self.nginx = None
 
@@ -241,12 +245,17 @@ class Cluster:
     def url(self):
         return self.nginx.url
 
+    @property
+    def redis(self):
+        """The first Redis server (the only one, unless ``redis_servers`` asked for more)."""
+        return self.redises[0] if self.redises else None
+
     def environment(self):
         """Return what every process of the cluster shares: the database, the layer, the key, the files."""
         return {
             "DJANGO_SETTINGS_MODULE": self.settings_module,
             "DATABASE_URL": self.postgres.url,
-            "REDIS_URL": self.redis.url,
+            "REDIS_URL": ",".join(redis.url for redis in self.redises),
             # One key for every process: a session or CSRF cookie signed by one is valid on all.
             "DJANGO_SECRET_KEY": self._secret_key,
             "VISITOR_AI_VAR_DIR": str(self.workdir),
@@ -263,7 +272,8 @@ class Cluster:
         self._secret_key = secrets.token_urlsafe(50)
         try:
             self.postgres = PostgresServer().start()
-            self.redis = PasswordRedis().start()
+            for _ in range(self.redis_count):
+                self.redises.append(PasswordRedis().start())
             self._run("collectstatic", "--noinput")
             for index in range(self.count):
                 self.servers.append(self._server(index).start())
@@ -333,7 +343,8 @@ class Cluster:
 
     def output(self):
         """Return the output of every part, for the report of a failure."""
-        parts = [("postgres", self.postgres), ("redis", self.redis), ("nginx", self.nginx)]
+        parts = [("postgres", self.postgres), *((f"redis {i}", r) for i, r in enumerate(self.redises))]
+        parts.append(("nginx", self.nginx))
         parts += [
             (f"server {index} (port {server.port})", server) for index, server in enumerate(self.servers)
         ]
@@ -345,7 +356,7 @@ class Cluster:
             self.nginx.close()
         for server in self.servers:
             server.stop()
-        for service in (self.redis, self.postgres):
+        for service in (*self.redises, self.postgres):
             if service is not None:
                 service.close()
         shutil.rmtree(self.workdir, ignore_errors=True)

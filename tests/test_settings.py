@@ -31,7 +31,9 @@ def site_environment(tmp_path, **env):
     clean = {
         k: v
         for k, v in os.environ.items()
-        if not k.startswith(("DJANGO_", "DATABASE_URL", "REDIS_URL", "VISITOR_AI_SPEEDUPS"))
+        if not k.startswith(
+            ("DJANGO_", "DATABASE_URL", "REDIS_URL", "REDIS_CHANNEL_LAYER", "VISITOR_AI_SPEEDUPS")
+        )
     }
     return {
         **clean,
@@ -137,8 +139,8 @@ def test_environment_overrides_every_default(tmp_path):
     assert values["key"] == "k" * 60
     assert values["hosts"] == ["shop.example", "www.shop.example"]
     assert values["db"] == "django.db.backends.postgresql"
-    assert values["layer"] == "channels_redis.core.RedisChannelLayer"
-    # BYOA's calls between processes go over the channel layer, as Channels configures it...
+    assert values["layer"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+    # BYOA's calls between processes go over the channel layer: channels-redis's pub/sub layer...
     assert values["transport"] == "ChannelLayerTransport"
     # ...or on redis-py with the speed-up (visitor_ai/speedups/redis_transport.py).
     faster = settings_with(tmp_path, REDIS_URL="redis://127.0.0.1:6379/0", VISITOR_AI_SPEEDUPS="all")

@@ -10,7 +10,10 @@ environment, with defaults that are safe to run on one machine:
     DJANGO_ALLOWED_HOSTS  comma-separated hosts (default: 127.0.0.1,localhost,[::1])
     DATABASE_URL          e.g. postgres://user:pass@host/db (default: SQLite in var/)
     REDIS_URL             e.g. redis://127.0.0.1:6379/0 for BYOA's calls and the channel
-                          layer across processes (default: in-memory, one process)
+                          layer across processes (default: in-memory, one process);
+                          comma-separated URLs shard it over several Redis servers
+    REDIS_CHANNEL_LAYER   "core" for channels-redis's core layer instead of its pub/sub
+                          layer (the default)
     DJANGO_SERVE_STATIC   "0" when a proxy or CDN serves /static/ (default: the ASGI
                           app serves them, with DEBUG off collectstatic's output
                           through WhiteNoise)
@@ -153,7 +156,7 @@ TEMPLATES = [
 _SPEEDUP_NAMES = _env_list("VISITOR_AI_SPEEDUPS", [])
 if _SPEEDUP_NAMES == ["all"]:
     _SPEEDUP_NAMES = ["request_threads", "loop_middleware", "static_files", "gc_freeze"]
-    _SPEEDUP_NAMES += ["pairing_cache", "address_cache", "daphne_app"]
+    _SPEEDUP_NAMES += ["pairing_cache", "daphne_app"]
     _SPEEDUP_NAMES += ["redis_transport"] if os.environ.get("REDIS_URL") else []
 if "daphne_app" in _SPEEDUP_NAMES:
     # An import path, not a key: daphne's runserver without Twisted in every other process.
@@ -161,7 +164,8 @@ if "daphne_app" in _SPEEDUP_NAMES:
     INSTALLED_APPS[INSTALLED_APPS.index("daphne")] = "visitor_ai.speedups.daphne.DaphneRunserverConfig"
 VISITOR_AI_SPEEDUPS = {name: {} for name in _SPEEDUP_NAMES}
 if "redis_transport" in VISITOR_AI_SPEEDUPS:
-    VISITOR_AI_SPEEDUPS["redis_transport"] = {"URL": os.environ.get("REDIS_URL", "")}
+    # One Redis: the speed-up does not shard (the first of several URLs).
+    VISITOR_AI_SPEEDUPS["redis_transport"] = {"URL": os.environ.get("REDIS_URL", "").split(",")[0].strip()}
 
 DATABASES = {
     "default": dj_database_url.config(
@@ -204,23 +208,36 @@ if "DATABASE_URL" not in os.environ and not VAR_DIR.is_dir():
     DATABASES = {"default": {"ENGINE": "django.db.backends.dummy"}}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Beyond one process, Channels' Redis layer, as Channels' docs configure it: BYOA's calls
-# between processes travel on it (byoa/transport.py), unless the redis_transport speed-up is on.
+# Beyond one process, channels-redis's pub/sub layer: BYOA's calls between processes travel on
+# it (byoa/transport.py), one PUBLISH each way. Several URLs shard the channels over several
+# Redis servers (channels-redis hashes each channel to one). REDIS_CHANNEL_LAYER=core keeps
+# channels-redis's core layer (lists and blocking pops, several commands an event: the deploy
+# page says what it costs).
 if os.environ.get("REDIS_URL"):
+    _REDIS_LAYERS = {
+        "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "core": "channels_redis.core.RedisChannelLayer",
+    }
+    _REDIS_LAYER = os.environ.get("REDIS_CHANNEL_LAYER", "pubsub")
+    if _REDIS_LAYER not in _REDIS_LAYERS:
+        raise ImproperlyConfigured(
+            f"REDIS_CHANNEL_LAYER is {_REDIS_LAYER!r}: 'pubsub' (the default) or 'core'."
+        )
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": _REDIS_LAYERS[_REDIS_LAYER],
             "CONFIG": {
                 "hosts": [
                     {
-                        "address": os.environ["REDIS_URL"],
+                        "address": url.strip(),
                         # redis-py 8 gives up on a read after 5 s by default, as long as
-                        # channels-redis blocks in BZPOPMIN on an idle channel (5 s): an
+                        # the core layer blocks in BZPOPMIN on an idle channel (5 s): an
                         # idle receive would then fail. Twice that wait still notices a
                         # Redis gone silent; a refused connection fails within 2 s.
                         "socket_timeout": 10,
                         "socket_connect_timeout": 2,
                     }
+                    for url in os.environ["REDIS_URL"].split(",")
                 ],
             },
         }

@@ -119,8 +119,9 @@ async def test_a_forged_result_on_a_callers_channel_is_not_its_answer(wallet_soc
     monkeypatch.setattr(layer, "send", watch)
     caller = asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", {"audio": {}}, timeout=10))
     call = await communicator.receive_json_from(timeout=5)
-    reply_channel = next(event["reply"] for event in sent if event.get("type") == events.CALL)
-    await real_send(reply_channel, events.result(True, {"text": "forged"}))
+    reply_address = next(event["reply"] for event in sent if event.get("type") == events.CALL)
+    # Where the caller's inbox takes its call's events: the caller's own reply address, unsigned.
+    await real_send(*addressed(reply_address, events.result(True, {"text": "forged"}), "call"))
     await communicator.send_json_to(protocol.result(call["id"], True, {"text": "the wallet's"}))
     assert await asyncio.wait_for(caller, 5) == {"text": "the wallet's"}
 

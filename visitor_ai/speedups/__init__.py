@@ -13,7 +13,6 @@ until the site names it in one setting::
         "static_files": {},               # WhiteNoise's lookup on the event loop
         "gc_freeze": {},                  # start-up's objects out of the garbage collector's way
         "pairing_cache": {"SECONDS": 10}, # a session's pairing, kept for a few seconds
-        "address_cache": {"SECONDS": 2},  # another process's wallet address, kept for a few seconds
         "redis_transport": {"URL": "redis://127.0.0.1:6379/0"},  # BYOA calls between processes on redis-py
     }
 
@@ -37,7 +36,7 @@ from typing import Any
 
 from django.conf import settings
 
-__all__ = ["SPEEDUPS", "Speedup", "chosen", "options", "unverified", "unverified_versions"]
+__all__ = ["RETIRED", "SPEEDUPS", "Speedup", "chosen", "options", "unverified", "unverified_versions"]
 
 
 @dataclass(frozen=True)
@@ -78,12 +77,17 @@ SPEEDUPS: dict[str, Speedup] = {
         ),
         Speedup("gc_freeze", "the collector walking start-up's objects for the process's life"),
         Speedup("pairing_cache", "two queries a request to find the session's pairing", {"SECONDS": 10.0}),
-        Speedup("address_cache", "a query a call to find another process's wallet", {"SECONDS": 2.0}),
         # Reads subscription messages as plain RESP2 replies on its own connections.
         Speedup(
             "redis_transport", "the channel layer between processes", {"URL": ""}, {"redis": ("8.1", "8.2")}
         ),
     )
+}
+
+
+#: Speed-ups that became the plain path, by name: what serves instead (a site's switch for one is a warning).
+RETIRED: dict[str, str] = {
+    "address_cache": 'another process\'s wallet address is kept by default now, for BYOA["ADDRESS_SECONDS"]',
 }
 
 

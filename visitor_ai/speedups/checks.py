@@ -4,6 +4,7 @@ The system checks of ``VISITOR_AI_SPEEDUPS``, registered by the ``visitor_ai`` a
     speedups.E001  VISITOR_AI_SPEEDUPS is not a dict, or names a speed-up that does not exist
     speedups.E002  a speed-up's options are not a dict, name an unknown option, or have a wrong value
     speedups.W001  a speed-up runs on versions it was not verified on: the plain path serves instead
+    speedups.W002  a speed-up that became the plain path is still named: it does nothing
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 from django.conf import settings
 from django.core import checks
 
-from visitor_ai.speedups import SPEEDUPS, unverified
+from visitor_ai.speedups import RETIRED, SPEEDUPS, unverified
 
 __all__ = ["check_speedups"]
 
@@ -26,6 +27,15 @@ def check_speedups(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckM
         return [_unknown(f"VISITOR_AI_SPEEDUPS must be a dict of speed-up name -> options, not {value!r}.")]
     messages: list[checks.CheckMessage] = []
     for name, given in value.items():
+        if name in RETIRED:
+            messages.append(
+                checks.Warning(
+                    f"The speed-up {name!r} is no longer a switch: {RETIRED[name]}.",
+                    hint="Remove it from VISITOR_AI_SPEEDUPS.",
+                    id="speedups.W002",
+                )
+            )
+            continue
         if name not in SPEEDUPS:
             messages.append(_unknown(f"VISITOR_AI_SPEEDUPS names no speed-up {name!r}."))
             continue

@@ -40,12 +40,19 @@ def test_a_chosen_speedup_gets_its_defaults_under_what_the_site_gave(settings):
     settings.VISITOR_AI_SPEEDUPS = {"pairing_cache": {}, "request_threads": {"KEPT": 2}}
     assert speedups.options("pairing_cache") == {"SECONDS": 10.0}
     assert speedups.options("request_threads") == {"KEPT": 2}
-    assert speedups.options("address_cache") is None
+    assert speedups.options("redis_transport") is None
 
 
 def test_every_speedup_is_named_in_the_modules_docstring():
     for name in speedups.SPEEDUPS:
         assert f'"{name}"' in (speedups.__doc__ or "")
+
+
+def test_a_speedup_that_became_the_plain_path_is_a_warning_naming_what_serves_instead(settings):
+    settings.VISITOR_AI_SPEEDUPS = {"address_cache": {"SECONDS": 2}}
+    [warning] = check_speedups()
+    assert warning.id == "speedups.W002" and "'address_cache'" in warning.msg
+    assert 'BYOA["ADDRESS_SECONDS"]' in warning.msg
 
 
 def test_an_unknown_speedup_is_a_system_check_error_that_lists_them(settings):

@@ -1,6 +1,5 @@
 """
-The address_cache speed-up: the per-process cache of pairings' live addresses
-(visitor_ai.speedups.addresses), through
+The per-process cache of pairings' live addresses (byoa.addresses), through
 ``pairings.live_channel`` and ``call_wallet``, on both transports: a call does
 not read the address every time, and every way an address goes stale (the
 wallet reconnected elsewhere, its pairing paused, its process suspected or
@@ -18,12 +17,12 @@ from channels.db import database_sync_to_async
 from django.apps import apps
 
 from byoa import clock, events, pairings
+from byoa.addresses import LiveAddresses
 from byoa.calls import call_wallet
 from byoa.exceptions import WalletOffline
 from byoa.hub import Hub
 from byoa.models import Pairing, ServerProcess
 from tests.polling import until
-from visitor_ai.speedups.addresses import LiveAddresses
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -58,8 +57,8 @@ class Remote:
 
 @pytest.fixture(params=["channel-layer", pytest.param("redis", marks=pytest.mark.live)])  # redis: a server
 async def remote_hub(request, byoa_settings):
-    """A started hub with the speed-up, on either transport (this process's own), installed as the process's."""
-    byoa_settings.VISITOR_AI_SPEEDUPS = {"address_cache": {}}
+    """A started hub on either transport (this process's own), installed as the process's."""
+    byoa_settings.VISITOR_AI_SPEEDUPS = {}
     if request.param == "redis":
         url = request.getfixturevalue("redis_server").url
         byoa_settings.VISITOR_AI_SPEEDUPS["redis_transport"] = {"URL": url}

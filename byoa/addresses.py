@@ -1,13 +1,13 @@
 """
 The live addresses of pairings whose connections other processes hold, as
-this process last read them from the database (its hub's, ``byoa.hub``): the
-``address_cache`` speed-up (``visitor_ai.speedups``).
+this process last read them from the database (its hub's, ``byoa.hub``).
 
 A call to a wallet in another process needs the address of its connection
-(``byoa.pairings.live_channel``); reading it from the database costs a query
-per call. With the speed-up on, each address read is kept for its
-``SECONDS`` and reused; off, the hub's ``LiveAddresses(0)`` keeps nothing.
-Correctness does not rest on it being current:
+(``byoa.pairings.live_channel``). Read from the database, it cost a query per
+call: about half of a cross-process call's CPU in ``benchmarks/byoa_calls.py
+--two-processes``. So each address read is kept for ``BYOA["ADDRESS_SECONDS"]``
+and reused (until issue 52 this was the ``address_cache`` speed-up; it is the
+plain path now). Correctness does not rest on it being current:
 
 - an address is never reused: it names its process's inbox, random per
   start, and a connection key never given twice (``byoa.transport``), so a
@@ -24,7 +24,7 @@ Correctness does not rest on it being current:
   process closes the connection there, after which its address is gone as
   above; should that close be lost, or the pairing be deleted in another
   process, calls from here may still reach the connection until the entry
-  expires (its ``SECONDS``), as calls in its own process may until its status
+  expires (``ADDRESS_SECONDS``), as calls in its own process may until its status
   check (``byoa.consumers.TOUCH_SECONDS``).
 
 Only addresses are kept, never "away": a wallet that connects is reachable at
