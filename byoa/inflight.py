@@ -25,7 +25,7 @@ from byoa.events import ReplyEvent
 class Reply(Protocol):
     """Where a connection sends a call's outcome (``calls.LocalReply``, a transport's caller in another process).
 
-    ``transport.RemoteCaller`` on the channel layer, ``visitor_ai.speedups.redis_transport.RedisCaller`` on Redis.
+    ``replies.RemoteCaller`` on the channel layer, ``visitor_ai.speedups.redis_transport.RedisCaller`` on Redis.
     """
 
     async def send(self, event: ReplyEvent) -> None:

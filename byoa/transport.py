@@ -78,8 +78,7 @@ import functools
 import logging
 import math
 import secrets
-from collections import deque
-from collections.abc import Callable, Coroutine, Mapping
+from collections.abc import Coroutine, Mapping
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from channels.exceptions import ChannelFull
@@ -88,7 +87,7 @@ from channels.layers import get_channel_layer
 from byoa import events
 from byoa.conf import byoa_setting
 from byoa.events import CancelEvent, NoticeEvent, ReplyEvent
-from byoa.processes import is_beating
+from byoa.replies import InboxReply, RemoteCaller
 from byoa.signing import sign_event, verified_event
 
 if TYPE_CHECKING:
@@ -101,8 +100,6 @@ __all__ = [
     "CallerReply",
     "ChannelLayer",
     "ChannelLayerTransport",
-    "InboxReply",
-    "RemoteCaller",
     "Transport",
     "addressed",
     "inbox_of",
@@ -226,127 +223,6 @@ async def send_when_room(
                 raise
         await asyncio.sleep(pause)  # a backoff between attempts, bounded by ``seconds``
         pause = min(pause * 2, 0.25)
-
-
-class InboxReply:
-    """A call this process sent to another: the events its inbox matched to the call, in order.
-
-    The caller waits on it with the call's deadline: until the connection's
-    process is heard from (any event; ``ACCEPTED`` when the call takes long),
-    ``receive`` waits no longer than the deadline's acceptance window.
-    """
-
-    __slots__ = (
-        "_events",
-        "_transport",
-        "_waiter",
-        "acknowledged",
-        "address",
-        "call_id",
-        "cancel",
-        "ended",
-        "process",
-        "sent_at",
-        "unacknowledged",
-    )
-
-    def __init__(self, transport: ChannelLayerTransport, call_id: str, process: str = "") -> None:
-        self._transport = transport  # whose inbox matches events to this reply until the call ends
-        self.call_id = call_id
-        self.address = transport.address(call_id)  # the reply address the call carries
-        self.process = process  # the inbox of the connection's process, watched once it was heard from
-        self.sent_at = asyncio.get_running_loop().time()
-        self.acknowledged = False
-        self.unacknowledged = False  # set when receive gave up for want of the acknowledgement
-        self.ended = False  # set when receive returned the call's last event (or gave up)
-        self.cancel: Callable[[], None] | None = None  # sends the connection the call's cancel (send_call)
-        # Lighter than an asyncio.Queue, which every call would build and drop.
-        self._events: deque[ReplyEvent] = deque()
-        self._waiter: asyncio.Future[None] | None = None
-
-    def put(self, event: ReplyEvent) -> None:
-        """Hand the caller an event of its call (from the inbox's reader)."""
-        self._events.append(event)
-        if self._waiter is not None and not self._waiter.done():
-            self._waiter.set_result(None)
-
-    def close(self) -> None:
-        """Stop matching events to this call (what still comes is dropped); cancel it if it had not ended."""
-        self._transport.forget(self)
-        cancel, self.cancel = self.cancel, None
-        if cancel is not None and not self.ended:
-            cancel()  # the caller left mid-call: the connection frees its slot at once
-
-    async def receive(self, deadline: Deadline) -> ReplyEvent | None:
-        """Return the call's next event, or None at the deadline or when the transport failed."""
-        loop = asyncio.get_running_loop()
-        while True:
-            while self._events:
-                event = self._events.popleft()
-                self.acknowledged = True  # anything from the connection's process says it is alive
-                if event["type"] != events.ACCEPTED:
-                    # A result or a gone is the last: nothing more comes.
-                    return event if event["type"] == events.CHUNK else self._end(event)
-            remaining = deadline.wait_until(self.acknowledged) - loop.time()
-            if remaining <= 0:
-                if deadline.ends_unacknowledged(self.acknowledged):
-                    self.unacknowledged = await self._process_is_to_blame(deadline)
-                return self._end(None)
-            # Once heard from, a beat at a time: the process may die after its acknowledgement.
-            watched = self.acknowledged and bool(self.process)
-            wait = min(remaining, byoa_setting("BEAT_SECONDS")) if watched else remaining
-            waiter = self._waiter = loop.create_future()
-            timer = loop.call_later(wait, _wake, waiter)
-            try:
-                await waiter
-            finally:  # cancelled too: the caller is gone, and its close() cancels the call
-                timer.cancel()
-                self._waiter = None
-            if watched and not self._events and wait < remaining and not await is_beating(self.process):
-                self.unacknowledged = True  # gone after all: the caller takes its process for dead
-                return self._end(None)
-
-    def _end(self, event: ReplyEvent | None) -> ReplyEvent | None:
-        """Return the call's last event (None: given up): nothing more is matched to it."""
-        self.ended = True
-        self._transport.forget(self)
-        return event
-
-    async def _process_is_to_blame(self, deadline: Deadline) -> bool:
-        """Return True when a call went unheard because of the other process, not of this one's layer.
-
-        Unheard while the layer failed here (within the acceptance window before the
-        call or since), or while this process's own inbox does not hear its probe
-        now: the transport's fault, and the other process is not taken for dead.
-        """
-        if self._transport.failed_since(self.sent_at - byoa_setting("ACCEPT_SECONDS")):
-            return False
-        return await self._transport.inbox_reads(deadline.remaining()) is not False
-
-
-def _wake(waiter: asyncio.Future[None]) -> None:
-    if not waiter.done():
-        waiter.set_result(None)
-
-
-class RemoteCaller:
-    """The caller of a call that came from another process, reached at its reply address."""
-
-    __slots__ = ("address", "transport")
-
-    def __init__(self, transport: ChannelLayerTransport, address: str) -> None:
-        self.transport = transport
-        self.address = address  # "<caller's inbox>#<call id>" (or a plain channel that a caller reads)
-
-    async def send(self, event: ReplyEvent) -> None:
-        """Send the event to the caller; one that cannot go is dropped (the caller's deadline ends it)."""
-        self.transport.answered(self.address)
-        channel, addressed_event = addressed(self.address, event, "call")
-        await self.transport.send(channel, addressed_event, "a message for a caller")
-
-    def expired(self) -> None:
-        """The caller timed out on its own clock already: only its pending acknowledgement goes."""
-        self.transport.answered(self.address)
 
 
 class ChannelLayerTransport:
@@ -476,6 +352,11 @@ class ChannelLayerTransport:
     def _acknowledge(self, caller: str) -> None:
         if self._unaccepted.pop(caller, None) is not None:
             self._in_background(RemoteCaller(self, caller).send(events.ACCEPTANCE))
+
+    async def send_to_caller(self, address: str, event: ReplyEvent) -> None:
+        """Send an event of a call to its caller at ``address`` (its inbox and call id); a lost one is dropped."""
+        channel, addressed_event = addressed(address, event, "call")
+        await self.send(channel, addressed_event, "a message for a caller")
 
     async def notify(self, address: str, event: NoticeEvent | CancelEvent) -> None:
         """Send an event to the connection at ``address`` (wherever it is); if it cannot go, it is dropped."""

@@ -1,10 +1,12 @@
 """
 The cross-process path of calls on the channel layer (byoa.transport), on
 each layer a site runs: channels' in-memory layer, and channels-redis's
-pub/sub layer (the demo settings' default with REDIS_URL) and core layer on
-a real redis-server. Two transports in one process stand for two server
-processes, each on a layer instance of its own (its own Redis connections), as
-two processes have; a fake connection behind one answers as a wallet would.
+pub/sub layer (the demo settings' default with REDIS_URL) and core layer on a
+real redis-server; where it behaves alike, on the redis_transport speed-up too
+(tests/visitor_ai/speedups/test_redis_transport.py has the rest of it). Two
+transports in one process stand for two server processes, each on a layer
+instance of its own (its own Redis connections), as two processes have; a fake
+connection behind one answers as a wallet would.
 
 A call crosses and its events come back in order; the acknowledgement goes only
 when the answer is slow; a stale address fails at once; a call to an inbox
@@ -21,8 +23,8 @@ import pytest
 
 from byoa import events
 from byoa.connections import Connections
-from byoa.deadlines import Deadline
 from byoa.transport import ChannelLayerTransport
+from tests.byoa.transports import call, connector, strip
 from tests.polling import until
 from tests.services import RedisServer, ServiceMissing
 
@@ -51,33 +53,6 @@ def short_acceptance(byoa_settings):
     byoa_settings.BYOA = {**byoa_settings.BYOA, "ACCEPT_SECONDS": ACCEPT_SECONDS}
 
 
-class FakeConnection:
-    """A wallet connection behind a transport: it answers each call with ``answer(reply, event)``."""
-
-    heard = 0.0
-
-    def __init__(self, transport, answer):
-        self.transport = transport
-        self.answer = answer
-        self.notices = []
-        self.noticed = asyncio.Event()
-        self.channel_name = ""
-
-    async def dispatch(self, message):
-        if message["type"] == events.CALL:
-            await self.answer(self.transport.reply_to(message["reply"]), message)
-        else:
-            self.notices.append(message["type"])
-            self.noticed.set()
-
-    async def silent(self):
-        pass
-
-
-async def answer_at_once(reply, event):
-    await reply.send(events.result(True, {"text": event["skill"]}))
-
-
 def layer_settings(settings, layer, redis_url=None):
     """Configure one layer alias per process ("caller", "holder"); return the two aliases."""
     if layer == "in-memory":  # one process's memory: both transports must share the one layer
@@ -95,21 +70,23 @@ async def processes(request, settings):
     """Return (the caller's transport, the wallet's transport, a function adding a connection to the latter)."""
     layer = request.param
     redis_url = request.getfixturevalue("redis").url if layer != "in-memory" else None
-    caller_alias, holder_alias = layer_settings(settings, layer, redis_url)
-    caller = ChannelLayerTransport(Connections(), caller_alias)
-    holder = ChannelLayerTransport(Connections(), holder_alias)
+    if layer == "redis_transport":  # the speed-up in place of the layer (visitor_ai.speedups)
+        from visitor_ai.speedups.redis_transport import RedisTransport
+
+        caller, holder = RedisTransport(Connections(), redis_url), RedisTransport(Connections(), redis_url)
+    else:
+        caller_alias, holder_alias = layer_settings(settings, layer, redis_url)
+        caller = ChannelLayerTransport(Connections(), caller_alias)
+        holder = ChannelLayerTransport(Connections(), holder_alias)
     await caller.open()
     await holder.open()
 
-    def connect(answer=answer_at_once):
-        connection = FakeConnection(holder, answer)
-        connection.channel_name = holder.address(holder.connections.new_key(connection))
-        return connection
-
-    yield caller, holder, connect
+    yield caller, holder, connector(holder)
     await caller.aclose()
     await holder.aclose()
     for transport in (caller, holder):  # channels-redis: close the layer's connections on this loop
+        if not isinstance(transport, ChannelLayerTransport):
+            continue
         layer = transport.layer
         if hasattr(layer, "close_pools"):
             await layer.close_pools()
@@ -118,44 +95,23 @@ async def processes(request, settings):
 
 
 EVERY_LAYER = pytest.mark.parametrize("processes", ["in-memory", *ON_REDIS], indirect=True)
+#: Every layer, and the redis_transport speed-up: what every transport between processes does alike.
+EVERY_TRANSPORT = pytest.mark.parametrize(
+    "processes",
+    ["in-memory", *ON_REDIS, pytest.param("redis_transport", marks=pytest.mark.live)],
+    indirect=True,
+)
 REDIS_LAYERS = pytest.mark.parametrize("processes", ON_REDIS, indirect=True)
 
 
-async def call(transport, address, timeout=5.0, skill="text.generate", chunked=None):
-    """Make one call as byoa.calls does; return (the events it got, its reply).
-
-    ``chunked``, an asyncio.Event, is set when a chunk of the call arrives.
-    """
-    deadline = Deadline.start(timeout).awaiting_acceptance()
-    reply = await transport.send_call(address, skill, {}, "{}", deadline)
-    if reply is None:
-        return None, None
-    got = []
-    try:
-        while True:
-            event = await reply.receive(deadline)
-            got.append(event)
-            if event is None or event["type"] != events.CHUNK:
-                return got, reply
-            if chunked is not None:
-                chunked.set()
-    finally:
-        reply.close()
-
-
-def strip(got):
-    """Return the events without the call id the transport adds."""
-    return [None if event is None else {k: v for k, v in event.items() if k != "call"} for event in got]
-
-
-@EVERY_LAYER
+@EVERY_TRANSPORT
 async def test_a_call_crosses_to_the_connection_and_its_result_comes_back(processes):
     caller, _holder, connect = processes
     got, _reply = await call(caller, connect().channel_name)
     assert strip(got) == [{"type": events.RESULT, "ok": True, "output": {"text": "text.generate"}}]
 
 
-@EVERY_LAYER
+@EVERY_TRANSPORT
 async def test_chunks_come_in_order_before_the_result(processes):
     caller, _holder, connect = processes
 
@@ -201,7 +157,7 @@ async def test_a_quick_answer_goes_unacknowledged_and_a_slow_one_is_acknowledged
     assert reply.acknowledged
 
 
-@EVERY_LAYER
+@EVERY_TRANSPORT
 async def test_a_call_to_a_connection_that_left_its_address_is_told_so_at_once(processes):
     caller, holder, connect = processes
     connection = connect()
@@ -223,7 +179,7 @@ async def test_a_call_to_an_inbox_nobody_reads_ends_unacknowledged_at_its_accept
     assert reply.unacknowledged  # the caller takes that process for dead (byoa.calls suspects it)
 
 
-@EVERY_LAYER
+@EVERY_TRANSPORT
 async def test_a_call_unanswered_ends_at_its_deadline_with_none_and_leaves_nothing_waiting(processes):
     caller, _holder, connect = processes
 
@@ -236,7 +192,7 @@ async def test_a_call_unanswered_ends_at_its_deadline_with_none_and_leaves_nothi
     assert caller.counts()["waiting"] == 0
 
 
-@EVERY_LAYER
+@EVERY_TRANSPORT
 async def test_a_caller_cancelled_mid_call_leaves_nothing_waiting_and_cancels_the_call(processes):
     caller, _holder, connect = processes
     arrived = asyncio.Event()
@@ -258,7 +214,7 @@ async def test_a_caller_cancelled_mid_call_leaves_nothing_waiting_and_cancels_th
     assert connection.notices == [events.CANCEL]
 
 
-@EVERY_LAYER
+@EVERY_TRANSPORT
 async def test_a_notice_reaches_the_connection_also_from_another_event_loop(processes):
     caller, _holder, connect = processes
     connection = connect()
