@@ -203,6 +203,12 @@ def inbox_of(address: str) -> str:
     return channel if separator else ""
 
 
+def _cancelling() -> bool:
+    """Return True when the running task itself is being cancelled."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
+
+
 def key_of(address: str) -> str:
     """Return the connection key an address names."""
     return address.rpartition(SEPARATOR)[2]
@@ -473,10 +479,15 @@ class ChannelLayerTransport:
         """
         if self._check is None or self._check.done():
             self._check = asyncio.ensure_future(self._checked())
+        check = self._check
         try:
-            return await asyncio.wait_for(asyncio.shield(self._check), seconds)
+            return await asyncio.wait_for(asyncio.shield(check), seconds)
         except TimeoutError:
             return None
+        except asyncio.CancelledError:
+            if check.cancelled() and not _cancelling():  # the transport stopped (cancel), not this caller
+                return None
+            raise
 
     async def _checked(self) -> bool:
         if await self._probe(PROBE_WAIT_SECONDS):
