@@ -5,7 +5,7 @@ loopback.
 
     .venv/bin/python benchmarks/byoa_calls.py [--servers uvicorn-sansio,daphne,...] [--wallets 1,10,100]
         [--idle 1000] [--runs 5] [--calls 20000] [--call text|clip] [--no-call-log] [--two-processes]
-        [--speedups redis_transport,all]
+        [--speedups redis_transport,all] [--load node|python]
 
 Needs Node.js 18+ and the benchmark's own `ws` (once: ``npm ci --prefix benchmarks/node``).
 
@@ -36,7 +36,8 @@ Targets, each a fresh server process (or two):
                 (INFO commandstats before and after each run) are printed too.
 
 The same load generator serves every target: benchmarks/node/wallets.mjs,
-headless wallets in Node that answer each call at once. Each target's
+headless wallets in Node that answer each call at once (``--load python``:
+benchmarks/python_wallets.py, the same in Python on ``websockets``). Each target's
 ``/_bench/run`` makes ``--calls`` calls in all (split over the W wallets, 4 in
 flight per wallet) with the site's own API (``byoa.calls.call_wallet`` for
 ours, in the server process as a page's view would). CPU per call is the
@@ -459,14 +460,19 @@ def _server_pids(server):
 
 
 class LoadGenerator:
-    """benchmarks/node/wallets.mjs, driven over its stdin and stdout."""
+    """benchmarks/node/wallets.mjs (or, ``python``, benchmarks/python_wallets.py), driven over stdin and stdout."""
 
-    def __init__(self, cpus):
+    def __init__(self, cpus, kind="node"):
         self.cpus = cpus
+        self.kind = kind
         self.process = None
 
     async def __aenter__(self):
-        command = ["node", str(NODE_DIR / "wallets.mjs")]
+        command = (
+            ["node", str(NODE_DIR / "wallets.mjs")]
+            if self.kind == "node"
+            else [sys.executable, str(ROOT / "benchmarks" / "python_wallets.py")]
+        )
         if self.cpus and shutil.which("taskset"):
             command = ["taskset", "-c", ",".join(map(str, self.cpus)), *command]
         self.process = await asyncio.create_subprocess_exec(
@@ -612,7 +618,7 @@ async def _main(args):
         for name in names:
             targets.append(Target(name, stack.enter_context(makers[name]())))
             print(f"  started {name}", file=sys.stderr, flush=True)
-        async with httpx.AsyncClient(timeout=600) as http, LoadGenerator(load_cpus) as load:
+        async with httpx.AsyncClient(timeout=600) as http, LoadGenerator(load_cpus, args.load) as load:
             for wallets in args.wallets:
                 await _measure(targets, http, load, wallets, args, call_file, results)
             if args.idle:
@@ -623,7 +629,7 @@ async def _main(args):
     load = os.getloadavg()
     print(
         f"BYOA server -> wallet calls on loopback: {args.call} call ({len(json.dumps(call))} bytes of JSON), "
-        f"{IN_FLIGHT} in flight per wallet, {args.calls} calls per run, {args.runs} runs, "
+        f"{IN_FLIGHT} in flight per wallet, {args.calls} calls per run, {args.runs} runs, {args.load} wallets, "
         f"call log {'on' if args.call_log else 'off'}"
         + (", 2p: across two processes on Redis" if args.two_processes else "")
     )
@@ -788,6 +794,12 @@ def main(argv=None):
         default="redis_transport,all",
         help=f"comma-separated configurations beside the plain path, of: {', '.join(list(CONFIGURATIONS)[1:])} "
         "(all: one process too; the others: with --two-processes)",
+    )
+    parser.add_argument(
+        "--load",
+        choices=["node", "python"],
+        default="node",
+        help="the wallets: Node.js's ws (benchmarks/node/wallets.mjs) or Python's websockets (python_wallets.py)",
     )
     parser.add_argument(
         "--two-processes",
