@@ -1,14 +1,15 @@
 """
-The two ends of a call that crosses processes on the channel layer
-(``byoa.transport``): the caller's ``InboxReply``, to which this process's
-inbox hands the events of its call, and the connection's ``RemoteCaller``, by
-which a connection answers a caller in another process.
+The two ends of a call that crosses processes (``byoa.transport``): the
+caller's ``InboxReply``, to which this process's inbox hands the events of its
+call (on the channel layer and on the ``redis_transport`` speed-up alike: each
+is an ``Inbox``), and the channel layer's ``RemoteCaller``, by which a
+connection answers a caller in another process.
 
 An ``InboxReply`` waits with the call's deadline: until the connection's
 process is heard from, no longer than the acceptance window; after that a
 beat at a time, asking whether that process still beats. When it gives up
 unheard, it blames that process only when this process's own layer did not
-fail (``ChannelLayerTransport.failed_since``, ``inbox_reads``).
+fail (``Inbox.failed_since``, ``Inbox.inbox_reads``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 import asyncio
 from collections import deque
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from byoa import events
 from byoa.conf import byoa_setting
@@ -27,7 +28,23 @@ if TYPE_CHECKING:
     from byoa.deadlines import Deadline
     from byoa.transport import ChannelLayerTransport
 
-__all__ = ["InboxReply", "RemoteCaller"]
+__all__ = ["Inbox", "InboxReply", "RemoteCaller"]
+
+
+class Inbox(Protocol):
+    """What an ``InboxReply`` needs of the transport whose inbox feeds it."""
+
+    def address(self, key: str) -> str:
+        """Return the address ``<inbox>#<key>``."""
+
+    def forget(self, reply: InboxReply) -> None:
+        """Match no more events to this reply."""
+
+    def failed_since(self, moment: float) -> bool:
+        """Return True when the transport failed here at or after loop time ``moment``."""
+
+    async def inbox_reads(self, seconds: float) -> bool | None:
+        """Return whether the inbox reads now (None: no answer within ``seconds``)."""
 
 
 class InboxReply:
@@ -52,7 +69,7 @@ class InboxReply:
         "unacknowledged",
     )
 
-    def __init__(self, transport: ChannelLayerTransport, call_id: str, process: str = "") -> None:
+    def __init__(self, transport: Inbox, call_id: str, process: str = "") -> None:
         self._transport = transport  # whose inbox matches events to this reply until the call ends
         self.call_id = call_id
         self.address = transport.address(call_id)  # the reply address the call carries

@@ -236,7 +236,7 @@ PUBLIC = {
         "SessionMiddleware",
         "XFrameOptionsMiddleware",
     ],
-    "visitor_ai.speedups.redis_transport": ["RedisCaller", "RedisReply", "RedisTransport"],
+    "visitor_ai.speedups.redis_transport": ["RedisCaller", "RedisTransport"],
     "visitor_ai.speedups.session_pairings": ["SessionPairings"],
     "visitor_ai.speedups.staticfiles": ["StaticFilesMiddleware"],
     "visitor_ai.storage": ["MinifiedManifestStaticFilesStorage"],

@@ -39,11 +39,12 @@ for issue 26: docs/explanation/performance.md), with no second codec.
   from ``SECRET_KEY``); the reader drops one without a valid MAC.
 - A caller's call gets a random id from this process; its reply channel is
   ``<caller's inbox>#<id>``, and the events for it come to the caller's inbox
-  carrying the id (``call``), matched to its ``RedisReply`` in ``_waiting``.
+  carrying the id (``call``), matched to its ``byoa.replies.InboxReply`` (the
+  channel layer's too) in ``_waiting``.
   The entry goes when the call ends (result, deadline, ``close``): nothing is
   subscribed, stored or left behind per call. A caller that leaves before the
   outcome publishes ``events.cancel`` to the connection on its way out
-  (``RedisReply.close``), which frees the call's slot at once; a cancel that
+  (``InboxReply.close``), which frees the call's slot at once; a cancel that
   is lost leaves the call to end at its deadline (``byoa.transport``).
 - A process's inbox acknowledges a call (``events.ACCEPTANCE``) only when the
   connection has sent the caller nothing within a quarter of
@@ -65,9 +66,9 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import math
 import secrets
-from collections import deque
-from collections.abc import Callable, Coroutine
+from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any, cast
 
 import orjson
@@ -75,7 +76,7 @@ import orjson
 from byoa import events
 from byoa.conf import byoa_setting
 from byoa.events import CancelEvent, NoticeEvent, ReplyEvent
-from byoa.processes import is_beating
+from byoa.replies import InboxReply
 from byoa.signing import seal, unseal
 from byoa.transport import CHANNEL_PREFIX, SEPARATOR, addressed, inbox_of
 
@@ -86,7 +87,7 @@ if TYPE_CHECKING:
     from byoa.connections import Connections
     from byoa.deadlines import Deadline
 
-__all__ = ["RedisCaller", "RedisReply", "RedisTransport"]
+__all__ = ["RedisCaller", "RedisTransport"]
 
 logger = logging.getLogger(__name__)
 
@@ -110,106 +111,10 @@ def _encode(event: object) -> bytes:
     return seal(orjson.dumps(event))
 
 
-def _new_call_id(taken: dict[int, RedisReply]) -> int:
-    """Return a random call id not in use here: a forger cannot guess the next one."""
-    while True:
-        call_id = secrets.randbits(53)  # a JSON number any reader keeps exact
-        if call_id not in taken:
-            return call_id
-
-
 def _new_connection(pool: ConnectionPool) -> Connection:
     """Return a connection of the pool's kind (redis://, rediss://, unix://), not yet connected, of our own."""
     # The pool is a factory here: its make_connection neither keeps nor counts what it makes.
     return cast("Connection", pool.make_connection())  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
-
-
-class RedisReply:
-    """A call this process sent to another: the events the caller's inbox matched to it, in order."""
-
-    __slots__ = (
-        "_events",
-        "_waiter",
-        "_waiting",
-        "acknowledged",
-        "call_id",
-        "cancel",
-        "ended",
-        "process",
-        "unacknowledged",
-    )
-
-    def __init__(self, waiting: dict[int, RedisReply], call_id: int, process: str = "") -> None:
-        self._waiting = waiting  # the transport's, which this reply leaves when the call ends
-        self.call_id = call_id
-        self.process = process  # the inbox of the connection's process, watched once it acknowledged
-        self.acknowledged = False
-        self.unacknowledged = False  # set when receive gave up for want of the acknowledgement
-        self.ended = False  # set when receive returned the call's last event (or gave up)
-        self.cancel: Callable[[], None] | None = None  # sends the connection the call's cancel (send_call)
-        # Lighter than an asyncio.Queue, which a call would build and drop each time.
-        self._events: deque[ReplyEvent] = deque()
-        self._waiter: asyncio.Future[None] | None = None
-        waiting[call_id] = self
-
-    def put(self, event: ReplyEvent) -> None:
-        """Hand the caller an event of its call (from the inbox's reader)."""
-        self._events.append(event)
-        if self._waiter is not None and not self._waiter.done():
-            self._waiter.set_result(None)
-
-    def close(self) -> None:
-        """Stop matching events to this call (whatever still comes is dropped); cancel it if it had not ended."""
-        self._forget()
-        cancel, self.cancel = self.cancel, None
-        if cancel is not None and not self.ended:
-            cancel()  # the caller left mid-call: the connection frees its slot at once
-
-    def _forget(self) -> None:
-        if self._waiting.get(self.call_id) is self:
-            del self._waiting[self.call_id]
-
-    def _end(self, event: ReplyEvent | None) -> ReplyEvent | None:
-        """Return the call's last event (None: given up): nothing more is matched to it."""
-        self.ended = True
-        self._forget()
-        return event
-
-    async def receive(self, deadline: Deadline) -> ReplyEvent | None:
-        """Return the call's next event, or None at the deadline (the call then ends here)."""
-        loop = asyncio.get_running_loop()
-        while True:
-            while self._events:
-                event = self._events.popleft()
-                self.acknowledged = True  # anything from the connection's process says it is alive
-                if event["type"] != events.ACCEPTED:
-                    # A result or a gone is the last: nothing more comes.
-                    return event if event["type"] == events.CHUNK else self._end(event)
-            remaining = deadline.wait_until(self.acknowledged) - loop.time()
-            if remaining <= 0:
-                self.unacknowledged = deadline.ends_unacknowledged(self.acknowledged)
-                return self._end(None)
-            # Once acknowledged, a beat at a time: the process may die after its acknowledgement.
-            watched = self.acknowledged and bool(self.process)
-            wait = min(remaining, byoa_setting("BEAT_SECONDS")) if watched else remaining
-            waiter = self._waiter = loop.create_future()
-            timer = loop.call_later(wait, _wake, waiter)
-            try:
-                await waiter
-            except BaseException:  # cancelled: the caller is gone (its close() cancels the call)
-                self._forget()
-                raise
-            finally:
-                timer.cancel()
-                self._waiter = None
-            if watched and not self._events and wait < remaining and not await is_beating(self.process):
-                self.unacknowledged = True  # gone after all: the caller takes its process for dead
-                return self._end(None)
-
-
-def _wake(waiter: asyncio.Future[None]) -> None:
-    if not waiter.done():
-        waiter.set_result(None)
 
 
 class RedisCaller:
@@ -217,7 +122,7 @@ class RedisCaller:
 
     __slots__ = ("call_id", "inbox", "transport")
 
-    def __init__(self, transport: RedisTransport, inbox: str, call_id: int) -> None:
+    def __init__(self, transport: RedisTransport, inbox: str, call_id: str) -> None:
         self.transport = transport
         self.inbox = inbox
         self.call_id = call_id
@@ -333,9 +238,10 @@ class RedisTransport:
         self._writer: _Writer | None = None
         self._subscribed: asyncio.Event | None = None
         # Caller's side: call id -> the reply that waits for its events.
-        self._waiting: dict[int, RedisReply] = {}
+        self._waiting: dict[str, InboxReply] = {}
         # Connection's side: (caller's inbox, call id) -> the timer that sends the call's acknowledgement.
-        self._unaccepted: dict[tuple[str, int], asyncio.TimerHandle] = {}
+        self._unaccepted: dict[tuple[str, str], asyncio.TimerHandle] = {}
+        self._failed_at = -math.inf  # loop time the inbox's subscription last broke
         # The events being handed to connections: the loop keeps only a weak reference to a task.
         self._deliveries: set[asyncio.Future[None]] = set()
         # The reader and writer cancelled and not yet awaited (aclose waits until they closed their sockets).
@@ -419,24 +325,37 @@ class RedisTransport:
 
     async def send_call(
         self, address: str, skill: str, params: dict[str, object], body: str, deadline: Deadline
-    ) -> RedisReply | None:
+    ) -> InboxReply | None:
         """Send a call to the connection at ``address``; return where its events come (None: not sent)."""
         if self._writer is None:
             return None
         channel, event = addressed(address, events.call("", skill, params, body, deadline.remaining()))
-        call_id = _new_call_id(self._waiting)
+        call_id = secrets.token_hex(8)  # random: a forger on Redis cannot guess the next one
         # Before the write: the result may come right after.
-        reply = RedisReply(self._waiting, call_id, inbox_of(address))
-        done, index = self._writer.publish(channel, _encode({**event, "reply": f"{self.inbox}#{call_id}"}))
+        reply = self._waiting[call_id] = InboxReply(self, call_id, inbox_of(address))
+        done, index = self._writer.publish(channel, _encode({**event, "reply": reply.address}))
         readers = (await done)[index]
         if readers == FAILED_WRITE:
-            reply.close()
+            self.forget(reply)
             return None
         if readers == 0:  # nobody reads that inbox: the process is gone, or not subscribed yet
             reply.put(events.UNREAD)
         else:
-            reply.cancel = functools.partial(self._send_cancel, address, f"{self.inbox}#{call_id}")
+            reply.cancel = functools.partial(self._send_cancel, address, reply.address)
         return reply
+
+    def forget(self, reply: InboxReply) -> None:
+        """Match no more events to this reply (its call ended, or its caller left)."""
+        if self._waiting.get(reply.call_id) is reply:
+            del self._waiting[reply.call_id]
+
+    def failed_since(self, moment: float) -> bool:
+        """Return True when the inbox's subscription broke at or after loop time ``moment``."""
+        return self._failed_at >= moment
+
+    async def inbox_reads(self, seconds: float) -> bool | None:
+        """Return whether the inbox is subscribed now (its reader knows: it pings an idle subscription)."""
+        return self._subscribed is not None and self._subscribed.is_set() and self.is_open
 
     def _send_cancel(self, address: str, caller: str) -> None:
         """Tell the connection at ``address`` that the caller at ``caller`` left (queued, not waited for)."""
@@ -448,7 +367,7 @@ class RedisTransport:
     def reply_to(self, channel: str) -> RedisCaller:
         """Return the caller of a call that came from another process (``channel``: its reply channel)."""
         inbox, _separator, call_id = channel.rpartition(SEPARATOR)
-        return RedisCaller(self, inbox, int(call_id))
+        return RedisCaller(self, inbox, call_id)
 
     def publish(self, channel: str, payload: bytes) -> None:
         """Queue a write whose outcome nobody awaits (a failed one is logged by the writer)."""
@@ -461,7 +380,7 @@ class RedisTransport:
         if timer is not None:
             timer.cancel()
 
-    def _acknowledge(self, inbox: str, call_id: int) -> None:
+    def _acknowledge(self, inbox: str, call_id: str) -> None:
         if self._unaccepted.pop((inbox, call_id), None) is not None:
             self.publish(inbox, _encode({**events.ACCEPTANCE, "call": call_id}))
 
@@ -521,6 +440,9 @@ class RedisTransport:
         """
         if self._writer is not None:
             self._writer.reset()
+        if self._subscribed is not None:
+            self._subscribed.clear()
+        self._failed_at = asyncio.get_running_loop().time()
         waiting, self._waiting = self._waiting, {}
         for reply in waiting.values():
             reply.put(events.FAILED)
@@ -562,20 +484,20 @@ class RedisTransport:
             inbox, _separator, reply_id = str(event["reply"]).rpartition(SEPARATOR)
             if connection is None:
                 # Gone since its address was read: the caller hears now, and may look again and resend.
-                self.publish(inbox, _encode({**events.LEFT, "call": int(reply_id)}))
+                self.publish(inbox, _encode({**events.LEFT, "call": reply_id}))
                 return
-            self._expect_answer(inbox, int(reply_id))
+            self._expect_answer(inbox, reply_id)
         elif event.get("type") == events.CANCEL and isinstance(event.get("reply"), str):
             # The caller left: it waits for no acknowledgement either.
             inbox, _separator, reply_id = event["reply"].rpartition(SEPARATOR)
-            timer = self._unaccepted.pop((inbox, int(reply_id)), None) if reply_id.isdigit() else None
+            timer = self._unaccepted.pop((inbox, reply_id), None)
             if timer is not None:
                 timer.cancel()
         if connection is not None:
             # A task each: a connection whose wallet reads slowly must not hold up the others.
             self._in_background(self._deliver(connection, event))
 
-    def _expect_answer(self, inbox: str, call_id: int) -> None:
+    def _expect_answer(self, inbox: str, call_id: str) -> None:
         assert self._loop is not None  # the reader runs on the loop open() recorded
         delay = byoa_setting("ACCEPT_SECONDS") * ACCEPT_AFTER
         key = (inbox, call_id)
