@@ -16,16 +16,22 @@ class Demo(TypedDict):
     url: str
     #: Whether the demo offers the BYOA direct link (the home page says how to try it).
     direct_link: bool
+    #: The demo's picture of itself in each theme: static paths of the screenshots the suite makes
+    #: from its real page (tests/home/test_previews.py), `<label>/preview-light.png` and `-dark.png`.
+    preview_light: str
+    preview_dark: str
 
 
 def installed_demos() -> list[Demo]:
-    """Return [{title, description, url, direct_link}] for the demo apps that are installed."""
+    """Return [{title, description, url, direct_link, preview_*}] for the demo apps that are installed."""
     return [
         {
             "title": config.demo_title,
             "description": config.demo_description,
             "url": reverse(f"{config.label}:index"),
             "direct_link": getattr(config, "demo_direct_link", False),
+            "preview_light": f"{config.label}/preview-light.png",
+            "preview_dark": f"{config.label}/preview-dark.png",
         }
         for config in apps.get_app_configs()
         if getattr(config, "demo_title", None) and getattr(config, "demo_description", None)

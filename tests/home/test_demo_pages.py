@@ -134,29 +134,31 @@ async def test_twenty_questions_first_move_and_ways_in_are_on_the_first_screen(p
         assert await bottom_of(page, f"#ways button.way >> nth={index}") <= viewport["height"]
 
 
-async def test_home_page_says_how_to_try_each_demo_now_and_links_it_with_the_test_wallet(page, debug_site):
+async def test_home_page_offers_one_play_per_demo_and_the_other_ways_in_behind_how_it_works(page, debug_site):
     await page.goto(debug_site.url + "/")
     demos = page.locator("ul.demos > li")
     assert await demos.count() == 3
+    urls = []
     for index in range(3):
-        demo = demos.nth(index)
-        url = await demo.locator("h3 a").get_attribute("href")
-        assert await demo.get_by_role("link", name="Play it now, on its own").get_attribute("href") == url
-        assert (
-            await demo.get_by_role("link", name="Try it with the test wallet").get_attribute("href")
-            == url + "?testwallet=1"
-        )
-        text = await demo.text_content()
-        assert "Try the demos with your own local model" in text and "direct link" in text.lower()
+        links = demos.nth(index).get_by_role("link")
+        assert await links.count() == 1 and (await links.text_content()).startswith("Play")
+        urls.append(await links.get_attribute("href"))
+    assert not await page.locator(".ways-explained").is_visible()  # behind "Other ways to try them"
+    await page.get_by_text("Other ways to try them").click()
     explained = await page.locator(".ways-explained").text_content()
     for words in (
         "no AI at all",
         "a script answers, no AI runs",
         "Ollama or LM Studio",
+        "Try the demos with your own local model",
         "bringyourownagent://",
     ):
         assert words in explained
-    await demos.nth(2).get_by_role("link", name="Try it with the test wallet").click()
+    tries = page.locator("#ways-in .try a[data-testwallet]")
+    assert [await tries.nth(index).get_attribute("href") for index in range(3)] == [
+        url + "?testwallet=1" for url in urls
+    ]
+    await tries.nth(2).click()
     await page.locator(".testwallet-banner").wait_for(timeout=5000)
     assert "not from an AI" in await page.locator(".testwallet-banner").text_content()
 

@@ -14,7 +14,7 @@ async def test_home_page_lists_demos_and_reports_no_wallets(daphne_server, page)
     await page.locator("html[data-wallets-checked=true]").wait_for(timeout=5000)
     assert await page.locator('[data-wallet="aiwallet"] .status').text_content() == "not installed"
     assert await page.locator('[data-wallet="byoa"] .status').text_content() == "not installed"
-    assert await page.get_by_role("link", name="Bookshop").count() == 1
+    assert await page.get_by_role("link", name="Play Bookshop", exact=True).count() == 1
     assert problems == []
 
 
@@ -42,14 +42,18 @@ async def test_home_page_finds_a_wallet_that_announces_itself(daphne_server, pag
     assert await page.locator('[data-wallet="byoa"] .status').text_content() == "found"
 
 
-async def test_on_a_phone_the_first_demo_is_on_the_first_screen_in_plain_words(daphne_server, page):
+async def test_on_a_phone_every_demo_and_its_play_button_are_on_the_first_screen_in_plain_words(
+    daphne_server, page
+):
     await page.set_viewport_size({"width": 375, "height": 740})
     await page.goto(daphne_server.url + "/")
-    first = await page.locator("ul.demos > li").first.bounding_box()
-    assert first["y"] < 740 / 2  # its title and words start in the upper half, not 1,050 px down
-    descriptions = await page.locator("ul.demos > li > p").all_text_contents()
-    assert len(descriptions) == 3
-    for words in ("MCP", "BYOA", "audio.transcribe", "text.generate"):
-        assert all(words not in text for text in descriptions), words
+    demos = page.locator("ul.demos > li")
+    assert await demos.count() == 3
+    for index in range(3):
+        play = await demos.nth(index).get_by_role("link", name="Play").bounding_box()
+        assert play["y"] + play["height"] <= 740, index
+    first_screen = await page.locator("h1").text_content() + await page.locator("ul.demos").text_content()
+    for words in ("MCP", "BYOA", "audio.transcribe", "text.generate", "direct link", "stand-in", "manifest"):
+        assert words not in first_screen, words
     assert all("…" not in code for code in await page.locator("code").all_text_contents())
     assert await page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
