@@ -7,7 +7,7 @@ same action on a Node.js server.
 
     .venv/bin/python benchmarks/visitor_action.py [--runs 5] [--actions 1000] [--statics 500]
         [--visitors 4] [--targets node,plain,request_threads,loop_middleware,static_files,
-                                  gc_freeze,pairing_cache,all,empty]
+                                  pairing_cache,all,empty]
 
 Needs Node.js 18+ and the benchmark's own `ws` (once: ``npm ci --prefix benchmarks/node``).
 
@@ -30,7 +30,7 @@ Targets, each a fresh server process:
             refuses with DEBUG off; this server allows loopback links
   <name>    the same with that one speed-up on (the demo settings'
             ``VISITOR_AI_SPEEDUPS`` environment variable): request_threads,
-            loop_middleware, static_files, gc_freeze or pairing_cache
+            loop_middleware, static_files or pairing_cache
   all       the same with every speed-up the demo settings' "all" turns on
             (without REDIS_URL: all but redis_transport)
   empty     the floor: the same uvicorn serving an ASGI application of a few
@@ -57,9 +57,9 @@ static file request and its difference from the plain path's.
 Then, for each Django target, what one action did in the server process (over
 200 more actions): ``sync_to_async`` hops, threads started, and the cyclic
 garbage collector's collections and CPU time, and the CPU of one full
-collection (the pause the oldest generation's collection makes, what
-gc_freeze shortens); where the plain path's and all's hops go; and, measured
-in the plain server, what one hop and one thread per request cost (CPU of all
+collection (the pause the oldest generation's collection makes, which
+start-up's freeze shortens: visitor_ai.collector); where the plain path's
+and all's hops go; and, measured in the plain server, what one hop and one thread per request cost (CPU of all
 its threads around 2,000 hops of a function that does nothing, and around 500
 requests' worth of contexts).
 """
@@ -92,7 +92,6 @@ SPEEDUPS = {
     "request_threads": "request_threads",
     "loop_middleware": "loop_middleware",
     "static_files": "static_files",
-    "gc_freeze": "gc_freeze",
     "pairing_cache": "pairing_cache",
     "all": "all",
 }
@@ -252,7 +251,7 @@ def _server_application():
     if not settings.DEBUG:
         _allow_loopback_links()
     stats = _Stats()
-    from sites.config.asgi import application as project  # gc_freeze, when chosen, freezes here
+    from sites.config.asgi import application as project  # start-up is frozen here (visitor_ai.collector)
 
     stats.install()  # once the application is built: only requests are counted
     empty = os.environ.get("VISITOR_ACTION_EMPTY") == "1"

@@ -209,6 +209,7 @@ PUBLIC = {
     "testwallet.direct.phrases": ["Phrasebook", "folded"],
     "testwallet.direct.whisper_match": ["Candidate", "Hearing", "PhraseMatcher"],
     "visitor_ai.asgi": ["get_asgi_application"],
+    "visitor_ai.collector": ["FreezeAfterStartup", "freeze_start_up"],
     "visitor_ai.limits": ["BodyLimit"],
     "visitor_ai.exceptions": ["MinifierFailed", "MinifierNotFound", "UnhashedImport"],
     "visitor_ai.speedups": [
@@ -222,7 +223,6 @@ PUBLIC = {
     ],
     "visitor_ai.speedups.checks": ["check_speedups"],
     "visitor_ai.speedups.daphne": ["VERIFIED", "DaphneRunserverConfig", "check_runserver"],
-    "visitor_ai.speedups.freeze": ["freeze_start_up"],
     "visitor_ai.speedups.handler": ["ASGIHandler", "chosen_handler"],
     "visitor_ai.speedups.middleware": [
         "ON_THE_LOOP",

@@ -18,9 +18,10 @@ wallet route (``BYOA["WS_PATH"]``, ``/byoa/ws``).
 Django's pages are served by Django's own ``ASGIHandler``, with the site's
 ``MIDDLEWARE`` as Django loads it; a site that turned on one of the handler's
 speed-ups (``request_threads``, ``loop_middleware``, ``static_files``) gets
-``visitor_ai.speedups.handler.ASGIHandler`` instead, and with ``gc_freeze``
-start-up's objects are frozen once the application is built
-(``visitor_ai.speedups``).
+``visitor_ai.speedups.handler.ASGIHandler`` instead (``visitor_ai.speedups``).
+Start-up's objects are frozen out of the garbage collector's way once the
+application is built, and again when a lifespan's start-up completes
+(``visitor_ai.collector``).
 
 Origin policy, route by route:
 
@@ -66,7 +67,7 @@ def get_asgi_application(
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
     from django.core.handlers.asgi import ASGIHandler
 
-    from visitor_ai import speedups
+    from visitor_ai.collector import FreezeAfterStartup, freeze_start_up
     from visitor_ai.speedups.handler import chosen_handler
 
     django_application: ASGIHandler | ASGIStaticFilesHandler = chosen_handler() or ASGIHandler()
@@ -115,11 +116,10 @@ def get_asgi_application(
 
     protocols["http"] = _router(http_routes)
     protocols["websocket"] = _router(websockets)
+    if "lifespan" in protocols:
+        protocols["lifespan"] = FreezeAfterStartup(protocols["lifespan"])  # type: ignore[arg-type]
     application = ProtocolTypeRouter(protocols)
-    if speedups.options("gc_freeze") is not None:
-        from visitor_ai.speedups.freeze import freeze_start_up
-
-        freeze_start_up()
+    freeze_start_up("built")  # start-up's objects out of the collector's way (visitor_ai.collector)
     return application
 
 

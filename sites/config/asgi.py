@@ -16,7 +16,8 @@ from visitor_ai.limits import BodyLimit
 # With DEBUG on, the readable files from the apps; with DEBUG off, WhiteNoise
 # serves collectstatic's output (settings.STORAGES), or a proxy does when
 # DJANGO_SERVE_STATIC=0.
-# The gc_freeze speed-up, when VISITOR_AI_SPEEDUPS names it, freezes once this is built (visitor_ai.asgi).
+# Start-up's objects are frozen out of the garbage collector's way once this is built, and again when
+# a lifespan's start-up completes (visitor_ai.collector).
 # BodyLimit: a body past DATA_UPLOAD_MAX_MEMORY_SIZE is refused (413) as it arrives, not spooled
 # to disk in full before any view runs (visitor_ai/limits.py).
 application = BodyLimit(get_asgi_application(serve_static=settings.DEBUG and settings.SERVE_STATIC))

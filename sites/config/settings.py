@@ -155,7 +155,7 @@ TEMPLATES = [
 # The speed-ups (visitor_ai.speedups; the docs' "Turn on the speed-ups" page): off unless named.
 _SPEEDUP_NAMES = _env_list("VISITOR_AI_SPEEDUPS", [])
 if _SPEEDUP_NAMES == ["all"]:
-    _SPEEDUP_NAMES = ["request_threads", "loop_middleware", "static_files", "gc_freeze"]
+    _SPEEDUP_NAMES = ["request_threads", "loop_middleware", "static_files"]
     _SPEEDUP_NAMES += ["pairing_cache", "daphne_app"]
     _SPEEDUP_NAMES += ["redis_transport"] if os.environ.get("REDIS_URL") else []
 if "daphne_app" in _SPEEDUP_NAMES:

@@ -11,7 +11,6 @@ until the site names it in one setting::
         "request_threads": {"KEPT": 16},  # keep request threads rather than start one per request
         "loop_middleware": {},            # Django's middleware hooks on the event loop
         "static_files": {},               # WhiteNoise's lookup on the event loop
-        "gc_freeze": {},                  # start-up's objects out of the garbage collector's way
         "pairing_cache": {"SECONDS": 10}, # a session's pairing, kept for a few seconds
         "redis_transport": {"URL": "redis://127.0.0.1:6379/0"},  # BYOA calls between processes on redis-py
     }
@@ -75,7 +74,6 @@ SPEEDUPS: dict[str, Speedup] = {
             "WhiteNoise's synchronous middleware (a thread hop for every request)",
             verified={"Django": _DJANGO, "WhiteNoise": ("6.12",)},
         ),
-        Speedup("gc_freeze", "the collector walking start-up's objects for the process's life"),
         Speedup("pairing_cache", "two queries a request to find the session's pairing", {"SECONDS": 10.0}),
         # Reads subscription messages as plain RESP2 replies on its own connections.
         Speedup(
@@ -88,6 +86,7 @@ SPEEDUPS: dict[str, Speedup] = {
 #: Speed-ups that became the plain path, by name: what serves instead (a site's switch for one is a warning).
 RETIRED: dict[str, str] = {
     "address_cache": 'another process\'s wallet address is kept by default now, for BYOA["ADDRESS_SECONDS"]',
+    "gc_freeze": "the application freezes start-up's objects itself now, once per process (visitor_ai.collector)",
 }
 
 

@@ -48,11 +48,17 @@ def test_every_speedup_is_named_in_the_modules_docstring():
         assert f'"{name}"' in (speedups.__doc__ or "")
 
 
-def test_a_speedup_that_became_the_plain_path_is_a_warning_naming_what_serves_instead(settings):
-    settings.VISITOR_AI_SPEEDUPS = {"address_cache": {"SECONDS": 2}}
+@pytest.mark.parametrize(
+    "name, serves_instead",
+    [("address_cache", 'BYOA["ADDRESS_SECONDS"]'), ("gc_freeze", "visitor_ai.collector")],
+)
+def test_a_speedup_that_became_the_plain_path_is_a_warning_naming_what_serves_instead(
+    settings, name, serves_instead
+):
+    settings.VISITOR_AI_SPEEDUPS = {name: {}}
     [warning] = check_speedups()
-    assert warning.id == "speedups.W002" and "'address_cache'" in warning.msg
-    assert 'BYOA["ADDRESS_SECONDS"]' in warning.msg
+    assert warning.id == "speedups.W002" and f"'{name}'" in warning.msg
+    assert serves_instead in warning.msg
 
 
 def test_an_unknown_speedup_is_a_system_check_error_that_lists_them(settings):
