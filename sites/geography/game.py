@@ -1,7 +1,8 @@
 """
 One visitor's game, kept in their session: the language they answer in, the
-round, the score and the question being asked. The page only ever sends an
-answer's text; the expected country stays here until the round is over.
+round, the score, the question being asked and how each judged round went (for
+the result screen). The page only ever sends an answer's text; the expected
+country stays here until the round is over.
 
 The state is a plain dict (what the session stores); these functions take it
 and return the new one, so they are tested without a request.
@@ -27,7 +28,7 @@ def new_game(language="en", choose=_random.sample):
     if language not in names.LANGUAGES:
         raise UnknownLanguage(language, names.LANGUAGES)
     keys = choose(sorted(places.all_places()), ROUNDS)
-    return {"language": language, "round": 1, "score": 0, "questions": keys, "finished": False}
+    return {"language": language, "round": 1, "score": 0, "questions": keys, "finished": False, "results": []}
 
 
 def first_game(seed: str) -> dict:
@@ -50,9 +51,23 @@ def valid(state):
             and len(state["questions"]) == ROUNDS
             and all(places.get(key) for key in state["questions"])
             and isinstance(state["finished"], bool)
+            # A game begun before results were kept has none: its result screen lists what it has.
+            and _valid_results(state.get("results", []))
         )
     except (KeyError, TypeError, UnknownPlace):
         return False
+
+
+def _valid_results(results):
+    """Return whether a state's results are [[question key, bool right], ...], at most ROUNDS of them."""
+    return (
+        isinstance(results, list)
+        and len(results) <= ROUNDS
+        and all(
+            isinstance(row, list) and len(row) == 2 and places.get(row[0]) and isinstance(row[1], bool)
+            for row in results
+        )
+    )
 
 
 def current_place(state):
@@ -90,12 +105,15 @@ def answer(state, text):
     }
     if verdict.outcome is scoring.Outcome.NO_ANSWER:
         return state, {**result, **progress(state)}  # nothing heard: the same question again
-    state = {**state, "score": state["score"] + (verdict.outcome is scoring.Outcome.CORRECT)}
+    right = verdict.outcome is scoring.Outcome.CORRECT
+    results = [*state.get("results", []), [place.key, right]]
+    state = {**state, "score": state["score"] + right, "results": results}
     if state["round"] == ROUNDS:
         state["finished"] = True
     else:
         state["round"] += 1
     result["expected"] = names.display_name(place.country, language)
+    result["country"] = place.country  # the round is over: the page may show the place
     return state, {**result, **progress(state)}
 
 
@@ -111,15 +129,43 @@ def message(result):
 
 
 def progress(state):
-    """Return what the page shows of a game: round, score, the question (never its answer)."""
-    return {
+    """Return what the page shows of a game: round, score, the question (never its answer), and the
+    rounds judged so far (right or not); once it is over, each round with its answer."""
+    results = state.get("results", [])
+    shown = {
         "round": state["round"],
         "rounds": ROUNDS,
         "score": state["score"],
         "finished": state["finished"],
         "question": question(state),
         "language": state["language"],
+        "track": [right for _, right in results],
     }
+    if state["finished"]:
+        shown["summary"] = summary(results, state["language"])
+        shown["share"] = share_text(state["score"], [right for _, right in results])
+    return shown
+
+
+def share_text(score, track):
+    """Return the result a visitor may copy to share: the score and a square per round, no answers."""
+    return f"Voice geography: {score}/{ROUNDS}\n" + "".join("🟩" if right else "🟥" for right in track)
+
+
+def summary(results, language):
+    """Return each judged round of a finished game: its question, the country and whether it was right."""
+    rounds = []
+    for key, right in results:
+        place = places.get(key)
+        rounds.append(
+            {
+                "asked": place.question(language),
+                "country": place.country,
+                "name": names.display_name(place.country, language),
+                "right": right,
+            }
+        )
+    return rounds
 
 
 _prepared = {}

@@ -24,6 +24,7 @@ from django.views.decorators.http import require_GET, require_POST
 from byoa import WalletCallError, aget_pairing, call_wallet, describe_manifest, get_manifest
 from sites.geography import clips, game, names
 from sites.geography.exceptions import AnswerRefused, BadAnswer, ClipRefused, UnknownLanguage
+from sites.geography.pictures import with_pictures
 from sites.home.snippet import integration_snippet
 
 #: The manifest's name: this app's label (its manifest.json sits beside this file).
@@ -110,7 +111,7 @@ async def index(request):
     context = {
         "manifest": manifest.data,
         "manifest_lines": describe_manifest(manifest.data),
-        "progress": game.progress(state),
+        "progress": with_pictures(game.progress(state)),
         "languages": [(code, names.language_name(code)) for code in names.LANGUAGES],
         "last": last,
         "snippet": integration_snippet("geography/game.js"),
@@ -132,7 +133,7 @@ async def answer(request):
     except (BadAnswer, AnswerRefused) as exc:
         return await _reply(request, {"error": exc.code, "message": str(exc)}, status=400)
     await request.session.aset(game.SESSION_KEY, state)
-    return await _reply(request, {**result, "asked": asked, "message": game.message(result)})
+    return await _reply(request, with_pictures({**result, "asked": asked, "message": game.message(result)}))
 
 
 @require_POST
@@ -174,7 +175,8 @@ async def clip(request):
     transcript = transcript[: game.MAX_ANSWER_CHARS]
     state, result = game.answer(state, transcript)
     await request.session.aset(game.SESSION_KEY, state)
-    return JsonResponse({"transcript": transcript, **result, "asked": asked, "message": game.message(result)})
+    payload = {"transcript": transcript, **result, "asked": asked, "message": game.message(result)}
+    return JsonResponse(with_pictures(payload))
 
 
 async def _transcribe(request, wav, language):
@@ -200,7 +202,7 @@ async def language(request):
     except (BadAnswer, UnknownLanguage) as exc:
         return await _reply(request, {"error": exc.code, "message": str(exc)}, 400)
     await request.session.aset(game.SESSION_KEY, state)
-    return await _reply(request, game.progress(state))
+    return await _reply(request, with_pictures(game.progress(state)))
 
 
 @require_POST
@@ -208,4 +210,4 @@ async def new_game(request):
     """Start a new game in the same language."""
     state = game.new_game((await _state(request))["language"])
     await request.session.aset(game.SESSION_KEY, state)
-    return await _reply(request, game.progress(state))
+    return await _reply(request, with_pictures(game.progress(state)))

@@ -24,6 +24,7 @@ def test_a_new_game_asks_its_first_question_in_the_chosen_language():
         "finished": False,
         "question": "Столица какой страны — Лима?",
         "language": "ru",
+        "track": [],
     }
 
 
@@ -47,6 +48,49 @@ def test_no_answer_keeps_the_same_question():
     state, result = game.answer(before, "   ")
     assert result["verdict"] == "no-answer" and "expected" not in result
     assert state == before
+
+
+def test_the_country_is_named_to_the_page_only_once_its_round_is_judged():
+    state = a_game()
+    assert "PE" not in repr(game.progress(state))
+    _, result = game.answer(state, "Chile")
+    assert result["country"] == "PE"
+
+
+def test_the_track_marks_each_judged_round_right_or_not():
+    state, _ = game.answer(a_game(), "Peru")
+    state, _ = game.answer(state, "Italy")
+    state, _ = game.answer(state, "  ")  # nothing heard: no round judged
+    assert game.progress(state)["track"] == [True, False]
+
+
+def test_a_finished_game_lists_each_round_with_its_answer_for_the_result_screen():
+    state = a_game()
+    for _ in range(game.ROUNDS):
+        state, result = game.answer(state, "Peru")
+    summary = result["summary"]
+    assert result["share"] == "Voice geography: 1/10\n🟩" + "🟥" * (game.ROUNDS - 1)
+    assert len(summary) == game.ROUNDS and result["track"] == [row["right"] for row in summary]
+    assert summary[0] == {
+        "asked": "Which country has the capital Lima?",
+        "country": "PE",
+        "name": "Peru",
+        "right": True,
+    }
+    assert summary[1] == {
+        "asked": "In which country is the Eiffel Tower?",
+        "country": "FR",
+        "name": "France",
+        "right": False,
+    }
+
+
+def test_a_game_begun_before_results_were_kept_stays_valid_and_lists_what_it_has():
+    state = a_game()
+    del state["results"]
+    assert game.valid(state)
+    state, _ = game.answer(state, "Peru")
+    assert game.progress(state)["track"] == [True]
 
 
 def test_the_game_ends_after_the_last_round_and_refuses_more_answers():
@@ -82,6 +126,22 @@ def test_changing_the_language_keeps_the_question_and_score():
         {"language": "de", "round": 1, "score": 0, "questions": ["capital:PE"] * 10, "finished": False},
         {"language": "en", "round": 1, "score": 11, "questions": ["capital:PE"] * 10, "finished": False},
         {"language": "en", "round": 1, "score": 0, "questions": ["capital:XX"] * 10, "finished": False},
+        {
+            "language": "en",
+            "round": 1,
+            "score": 0,
+            "questions": ["capital:PE"] * 10,
+            "finished": False,
+            "results": [["capital:XX", True]],
+        },
+        {
+            "language": "en",
+            "round": 1,
+            "score": 0,
+            "questions": ["capital:PE"] * 10,
+            "finished": False,
+            "results": [["capital:PE", "yes"]],
+        },
     ],
 )
 def test_a_state_this_code_did_not_write_is_not_valid(state):

@@ -3,7 +3,7 @@
 import pytest
 
 from sites.home.snippet import END, START
-from tests.geography.conftest import right_answer
+from tests.geography.conftest import question_country, right_answer
 from tests.served import readable_source
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
@@ -77,3 +77,64 @@ async def test_how_this_page_works_shows_exactly_the_lines_of_the_served_script(
     served = readable_source(daphne_server, "geography/game.js").splitlines()
     assert shown == "\n".join(served[served.index(START) + 1 : served.index(END)])
     assert "requestGrant(provider, MANIFEST)" in shown and "startLink({ manifest: 'geography'" in shown
+
+
+async def test_a_judged_round_shows_the_place_by_its_flag_and_a_globe_turned_to_it(game):
+    assert await game.locator("#reveal").is_hidden()  # nothing tells the answer before the round
+    expected = await right_answer(game)
+    code = question_country(await game.locator("#question").text_content()).lower()
+    await type_answer(game, "Atlantis")
+    assert await game.locator("#reveal").is_visible()
+    for picture, folder in (("#reveal-flag", "flags"), ("#reveal-map", "maps")):
+        src, width = await game.locator(picture).evaluate("(img) => [img.currentSrc, img.naturalWidth]")
+        assert f"/static/geography/{folder}/{code}." in src and width > 0, (picture, src)
+    assert await game.locator("#reveal-name").text_content() == expected
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+async def test_a_wrong_answer_shakes_and_a_right_one_springs_unless_the_visitor_asks_for_less_motion(
+    game, motion
+):
+    await game.emulate_media(reduced_motion=motion)
+    card = game.locator("#last-answer")
+    await type_answer(game, "Atlantis")
+    assert await card.get_attribute("data-verdict") == "wrong"
+    wrong = await card.evaluate("(card) => getComputedStyle(card).animationName")
+    await type_answer(game, await right_answer(game))
+    right = await card.evaluate("(card) => getComputedStyle(card).animationName")
+    if motion == "reduce":
+        assert (wrong, right) == ("none", "none")
+    else:
+        assert (wrong, right) == ("verdict-shake", "verdict-spring")
+
+
+async def test_the_result_screen_lists_the_missed_ones_with_their_answers_and_copies_a_result_to_share(
+    game,
+):
+    await game.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    assert await game.locator("#result").is_hidden()
+    missed = []
+    for round_number in range(1, 11):
+        if round_number in (3, 7):
+            missed.append(await right_answer(game))
+            await type_answer(game, "Atlantis")
+        else:
+            await type_answer(game, await right_answer(game))
+    result = game.locator("#result")
+    assert await result.is_visible()
+    assert await game.locator("#result-score").text_content() == "8"
+    assert [
+        text.strip().rsplit("? ", 1)[1] for text in await game.locator("#missed li").all_text_contents()
+    ] == missed
+    assert await game.locator("#track li[data-state='missed']").count() == 2
+    share = await game.locator("#share-text").input_value()
+    assert share == "Voice geography: 8/10\n🟩🟩🟥🟩🟩🟩🟥🟩🟩🟩"
+    assert not any(name in share for name in missed)  # a result to share, not the answers
+    await game.get_by_role("button", name="Copy").click()
+    await game.locator("#copy-status", has_text="Copied").wait_for(timeout=5000)
+    assert await game.evaluate("() => navigator.clipboard.readText()") == share
+    await game.get_by_role("button", name="Play again").click()
+    await game.locator("#round", has_text="1").wait_for()
+    assert await result.is_hidden() and await game.locator("#reveal").is_hidden()
+    assert await game.locator("#track li[data-state]").count() == 0
+    assert game.console_problems == []

@@ -355,6 +355,7 @@ function show(result, way = 'own') {
     $('answered-by').textContent = answeredBy(way);
     verdict.textContent = result.message;
     verdict.dataset.verdict = result.verdict;
+    feel(result);
     if (performance.getEntriesByName('geography:clip-end').length) {
       performance.measure('geography:clip-to-verdict', 'geography:clip-end');
       performance.clearMarks('geography:clip-end');
@@ -362,10 +363,92 @@ function show(result, way = 'own') {
   }
   $('round').textContent = String(result.round);
   $('score').textContent = String(result.score);
+  drawTrack(result.track, result.rounds);
+  showResult(result);
   $('question').textContent = result.finished ? `Game over: ${result.score} of ${result.rounds}.` : result.question;
   language.value = result.language;
   showFinished(Boolean(result.finished));
 }
+
+/**
+ * Make a verdict felt: the card springs (right) or shakes (wrong) once, unless the visitor asks for
+ * less motion (geography.css), and shows the place: its flag and the globe turned to it.
+ * @param {Record<string, any>} result
+ */
+function feel(result) {
+  const card = $('last-answer');
+  card.dataset.verdict = result.verdict;
+  card.classList.remove('felt');
+  void card.offsetWidth;                               // a new verdict plays its motion again
+  card.classList.add('felt');
+  const shown = typeof result.flag === 'string' && typeof result.map === 'string';
+  $('reveal').hidden = !shown;
+  if (!shown) return;
+  /** @type {HTMLImageElement} */ ($('reveal-flag')).src = result.flag;
+  /** @type {HTMLImageElement} */ ($('reveal-map')).src = result.map;
+  $('reveal-name').textContent = String(result.expected ?? '');
+}
+
+/**
+ * One pip per round: right, missed, or still to come.
+ * @param {boolean[]} [track] the rounds judged so far @param {number} [rounds]
+ */
+function drawTrack(track = [], rounds = track.length) {
+  const pips = [...track.map((right) => (right ? 'right' : 'missed')), ...Array(Math.max(0, rounds - track.length)).fill('')];
+  $('track').replaceChildren(...pips.map((state) => {
+    const pip = document.createElement('li');
+    const words = document.createElement('span');
+    words.className = 'visually-hidden';
+    words.textContent = state || 'to come';
+    if (state) pip.dataset.state = state;
+    pip.append(words);
+    return pip;
+  }));
+}
+
+/**
+ * The result screen of a finished game: the score, the ones missed with their answers, the text to share.
+ * @param {Record<string, any>} result
+ */
+function showResult(result) {
+  $('result').hidden = !result.finished;
+  if (!result.finished) return;
+  $('result-score').textContent = String(result.score);
+  const share = /** @type {HTMLTextAreaElement} */ ($('share-text'));
+  share.value = String(result.share ?? '');
+  const score = Number(result.score);
+  $('result-words').textContent = score >= 9 ? 'Brilliant: you know your world.' : score >= 6 ? 'Well played!'
+    : score >= 3 ? 'A good start: try another round.' : 'Every round teaches a few: try again.';
+  /** @type {Array<Record<string, any>>} */
+  const missed = (result.summary ?? []).filter((/** @type {any} */ row) => !row.right);
+  $('missed').replaceChildren(...missed.map((row) => {
+    const item = document.createElement('li');
+    const flag = document.createElement('img');
+    Object.assign(flag, { src: row.flag, alt: '', width: 32, height: 24 });
+    const name = document.createElement('strong');
+    name.textContent = row.name;                         // names from the site's own data, still as text
+    item.append(flag, ` ${row.asked} `, name);
+    return item;
+  }));
+  $('missed-none').hidden = missed.length > 0;
+  $('copy-status').textContent = '';
+}
+
+// A result worth sharing: Copy puts it on the clipboard; where the browser refuses, it is selected to copy by hand.
+$('copy-result').hidden = !navigator.clipboard;
+$('copy-result').addEventListener('click', async () => {
+  const share = /** @type {HTMLTextAreaElement} */ ($('share-text'));
+  try {
+    await navigator.clipboard.writeText(share.value);
+    $('copy-status').textContent = 'Copied: paste it anywhere.';
+  } catch {
+    share.select();
+    $('copy-status').textContent = 'Selected: press Ctrl+C (⌘C on a Mac) to copy it.';
+  }
+});
+// The server drew the rounds judged; the rounds to come are drawn here, as after each answer.
+drawTrack([...$('track').children].map((pip) => /** @type {HTMLElement} */ (pip).dataset.state === 'right'),
+  Number($('track').dataset.rounds));
 
 /**
  * A finished game leaves nothing to answer: the answer box and the ways go, and "Play again" is the
@@ -449,6 +532,8 @@ $('new-form').addEventListener('submit', async (event) => {
   $('answered').textContent = '';
   $('answered-by').textContent = '';
   delete $('verdict').dataset.verdict;
+  delete $('last-answer').dataset.verdict;
+  $('reveal').hidden = true;
   $('heard').hidden = true;
   show(await post(/** @type {string} */ (urls.newUrl), '{}'));
   (mode === 'own' ? $('answer') : $('speak')).focus();
