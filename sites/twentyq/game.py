@@ -76,8 +76,21 @@ class Game:
     def must_guess(self):
         return self.mode == "ai-asks" and self.turns_left == 1
 
-    def public(self):
-        """Return what the page may know: everything but the secret, until the game is over."""
+    def candidates(self, catalog):
+        """Return how many of the catalog's things fit the yes/no answers to its own questions so far
+        as well as the likeliest one does (questioner.py's weights): how close the game is."""
+        answers = [
+            (e["attribute"], e["answer"])
+            for e in self.history
+            if e["kind"] == "question" and e.get("attribute")
+        ]
+        table = questioner.weights(catalog, answers, self._wrong_guesses(catalog)).values()
+        best = max(table, default=0.0)
+        return sum(1 for weight in table if best and weight >= best / 2)
+
+    def public(self, catalog=None):
+        """Return what the page may know: everything but the secret, until the game is over; with the
+        catalog, how many of its things still fit (never which)."""
         data = self.data
         over = data["status"] == "over"
         pending = data["pending"]
@@ -101,6 +114,11 @@ class Game:
             "pending": dict(pending) if pending else None,
             "secret": {"name": data["secret"]} if over and data["secret"] else None,
             "mustGuess": self.must_guess,
+            **(
+                {"candidates": {"left": self.candidates(catalog), "of": len(catalog.things)}}
+                if catalog
+                else {}
+            ),
         }
 
     # -- checks ----------------------------------------------------------------

@@ -22,7 +22,7 @@ import logging
 from contextlib import aclosing
 
 from byoa import WalletCallError, stream_wallet
-from sites.twentyq import store
+from sites.twentyq import catalog, store
 from sites.twentyq.exceptions import GameError, UnusableReply
 from sites.twentyq.game import Game
 from sites.twentyq.model_text import MAX_REPLY_CHARS, parse_choice
@@ -137,13 +137,20 @@ async def _record(session, prompt_id, turn, texts):
         game.apply_replies(prompt_id, turn, texts, LINK_WAY)
     except GameError as exc:
         return event(
-            "error", {"error": exc.code, "message": exc.message, "game": Game(json.loads(before)).public()}
+            "error",
+            {
+                "error": exc.code,
+                "message": exc.message,
+                "game": Game(json.loads(before)).public(catalog.load()),
+            },
         )
     await stored.aset(store.SESSION_KEY, game.data)
     await stored.asave()
-    return event("result", {"game": game.public()})
+    return event("result", {"game": game.public(catalog.load())})
 
 
 async def _error(session, code, message):
     game = await store.load(store.fresh(session))
-    return event("error", {"error": code, "message": message, "game": game.public() if game else None})
+    return event(
+        "error", {"error": code, "message": message, "game": game.public(catalog.load()) if game else None}
+    )

@@ -55,7 +55,7 @@ async def index(request):
             "disconnect": reverse("byoa:disconnect"),
         },
         "linked": await aget_pairing(request, MANIFEST, connected=True) is not None,
-        "game": game.public() if game else None,
+        "game": game.public(catalog_module.load()) if game else None,
     }
     context = {
         "config": config,
@@ -75,7 +75,7 @@ async def state(request):
     game = await store.load(request.session)
     return JsonResponse(
         {
-            "game": game.public() if game else None,
+            "game": game.public(catalog_module.load()) if game else None,
             "linked": await aget_pairing(request, MANIFEST, connected=True) is not None,
         }
     )
@@ -218,7 +218,7 @@ async def _play(request, change, *, new=False, extra=None):
     await store.save(request.session, game)
     if not _wants_json(request):
         return _back(request)
-    return JsonResponse({"game": game.public(), **(extra or {})})
+    return JsonResponse({"game": game.public(catalog_module.load()), **(extra or {})})
 
 
 def _then_own(game, body):
@@ -280,7 +280,11 @@ def _replies(value):
 
 
 def _error_json(exc, game):
-    body = {"error": exc.code, "message": exc.message, "game": game.public() if game else None}
+    body = {
+        "error": exc.code,
+        "message": exc.message,
+        "game": game.public(catalog_module.load()) if game else None,
+    }
     return JsonResponse(body, status=exc.status)
 
 

@@ -159,6 +159,42 @@ def test_the_secret_stays_hidden_until_the_game_is_over():
     assert game.public()["secret"] == {"name": "giraffe"} and game.public()["winner"] == "visitor"
 
 
+def test_the_things_that_still_fit_narrow_with_each_answer_and_a_wrong_guess_and_never_name_one():
+    game = Game.new("site-thinks", CATALOG, secret="giraffe")
+    everything = len(CATALOG.things)
+    assert game.public(CATALOG)["candidates"] == {"left": everything, "of": everything}
+    game.own_question(CATALOG, "animal")
+    animals = sum(thing.attributes["animal"] for thing in CATALOG.things)
+    assert game.public(CATALOG)["candidates"]["left"] == animals
+    game.guess(CATALOG, "cat")
+    assert game.public(CATALOG)["candidates"]["left"] == animals - 1
+    assert "candidates" not in game.public()  # without the catalog: the game's own data only
+
+
+def test_an_answer_against_the_catalog_narrows_to_the_things_that_fit_as_well_as_the_likeliest():
+    game = Game.new("ai-asks", CATALOG)
+    game.data["history"] = [
+        {
+            "turn": 1,
+            "kind": "question",
+            "text": "Is it alive?",
+            "by": "site",
+            "attribute": "alive",
+            "answer": "yes",
+        },
+        {
+            "turn": 2,
+            "kind": "question",
+            "text": "Is it a plant?",
+            "by": "site",
+            "attribute": "plant",
+            "answer": "yes",
+        },
+    ]
+    fit = [t for t in CATALOG.things if t.attributes["alive"] and t.attributes["plant"]]
+    assert game.public(CATALOG)["candidates"]["left"] == len(fit)
+
+
 def test_the_catalog_answers_its_own_questions_about_the_secret():
     game = Game.new("site-thinks", CATALOG, secret="giraffe")
     game.own_question(CATALOG, "animal")

@@ -82,8 +82,10 @@ async def test_own_mode_the_site_thinks_you_ask_from_the_list_and_guess_until_th
     from sites.twentyq import catalog
 
     things = list(catalog.load().things)
+    total = len(things)
     keys = [attribute.key for attribute in catalog.load().attributes]
     asked = 0
+    assert await page.locator("#candidates").text_content() == f"{total} of {total} things still fit"
     while len(things) > 1 and asked < 12:
         # The question that splits the remaining things most evenly.
         key = min(keys, key=lambda k: abs(sum(t.attributes[k] for t in things) - len(things) / 2))
@@ -95,6 +97,11 @@ async def test_own_mode_the_site_thinks_you_ask_from_the_list_and_guess_until_th
         answer = (await state(page))["history"][-1]["answer"]
         assert answer in ("yes", "no")
         things = [t for t in things if t.attributes[key] == (answer == "yes")]
+        # How close the game is: a used pip per question, and the things that still fit, narrowing.
+        assert await page.locator("#q-track li[data-used]").count() == asked
+        assert (
+            await page.locator("#candidates").text_content() == f"{len(things)} of {total} things still fit"
+        )
     for thing in things:
         game = await state(page)
         if game["status"] == "over":
@@ -106,5 +113,8 @@ async def test_own_mode_the_site_thinks_you_ask_from_the_list_and_guess_until_th
     assert game["status"] == "over" and game["winner"] == "visitor"
     assert game["history"][-1]["answer"] == "right"
     assert (await page.locator("#game-result").text_content()).startswith("You found it in ")
+    # The end is a reveal: what the site thought of, large, above Play again.
+    assert await page.locator("#reveal").is_visible()
+    assert await page.locator("#reveal-name").text_content() == game["secret"]["name"]
     assert await page.locator("#guess-form").is_hidden()
     assert console == []

@@ -28,6 +28,7 @@
  * @property {{ turn: number, kind: 'question' | 'guess', text: string, by: string, way?: string } | null} pending
  * @property {{ name: string } | null} secret
  * @property {boolean} mustGuess
+ * @property {{ left: number, of: number }} [candidates] how many of the site's things still fit
  */
 
 const ANSWER_WORDS = /** @type {Record<string, string>} */ ({
@@ -141,6 +142,7 @@ export function renderGame(game, { usingAi, busy, asker = usingAi ? 'your AI' : 
   section.dataset.gameId = game.id;
   setText('game-heading', game.mode === 'site-thinks' ? 'The site thinks, you ask' : `You think, ${asker} asks`);
   setText('turns-left', `${game.turnsLeft} of ${game.limit} questions left`);
+  drawClosingIn(game);
 
   const history = byId('history');
   if (history) {
@@ -188,9 +190,43 @@ export function renderGame(game, { usingAi, busy, asker = usingAi ? 'your AI' : 
     }
   }
   setText('game-result', resultText(game, aiName));
+  show('reveal', !playing);
+  setText('reveal-name', revealName(game));
   show('play-again', !playing && !busy);
   const again = /** @type {HTMLButtonElement | null} */ (byId('play-again'));
   if (again) again.value = game.mode;
+}
+
+/**
+ * How close the game is: a pip per question (used or left), and how many things still fit.
+ * @param {Game} game
+ */
+function drawClosingIn(game) {
+  const track = byId('q-track');
+  track?.replaceChildren(...Array.from({ length: game.limit }, (_, index) => {
+    const pip = document.createElement('li');
+    if (index < game.turnsUsed) pip.dataset.used = 'true';
+    return pip;
+  }));
+  const fit = game.candidates;
+  const meter = /** @type {HTMLMeterElement | null} */ (byId('closing'));
+  if (meter && fit) {
+    meter.max = fit.of;
+    meter.value = fit.left;
+  }
+  setText('candidates', fit ? `${fit.left} of ${fit.of} things still fit` : '');
+  show('closing', Boolean(fit));
+}
+
+/**
+ * The reveal's large words: what the site was thinking of, the thing the site found, or who won.
+ * @param {Game} game
+ */
+function revealName(game) {
+  if (game.secret) return game.secret.name;
+  const last = /** @type {Entry & { thing?: string }} */ (game.history.at(-1) ?? {});
+  if (game.winner === 'ai') return last.thing ? capitalised(last.thing) : 'Found it!';
+  return game.winner === 'visitor' ? 'You win!' : 'Game over';
 }
 
 /**
