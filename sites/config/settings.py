@@ -382,4 +382,8 @@ TESTWALLET = {
     "TRANSCRIBE_URL": os.environ.get("TESTWALLET_TRANSCRIBE_URL", ""),
     "TRANSCRIBE_MODEL": os.environ.get("TESTWALLET_TRANSCRIBE_MODEL", ""),
     "TIMEOUT": os.environ.get("TESTWALLET_MODEL_TIMEOUT", "120"),
+    # Recorded answers (testwallet.cassette): replay them, or record the model's into the file.
+    "CASSETTE": os.environ.get("TESTWALLET_CASSETTE", ""),
+    "RECORD": os.environ.get("TESTWALLET_RECORD", "none"),
+    "PACING": os.environ.get("TESTWALLET_PACING", ""),
 }
