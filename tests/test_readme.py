@@ -71,9 +71,16 @@ def test_every_extra_the_docs_name_exists_and_every_extra_has_its_row():
     assert named <= extras
 
 
-def test_the_readme_shows_a_screenshot_that_is_in_the_repository():
-    (image,) = re.findall(r"!\[[^\]]+\]\(([^)]+)\)", README)
-    assert (ROOT / image).read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+def test_the_readme_shows_the_demos_by_the_pictures_the_suite_makes_for_the_home_page():
+    images = re.findall(r"!\[[^\]]+\]\(([^)]+)\)", README)
+    from sites.home.demos import installed_demos
+
+    made = [
+        f"sites/{demo['preview_light'].split('/')[0]}/static/{demo['preview_light']}"
+        for demo in installed_demos()
+    ]
+    assert images == made  # tests/home/test_previews.py makes each of them from the demo's real page
+    assert all((ROOT / image).read_bytes().startswith(b"\x89PNG\r\n\x1a\n") for image in images)
 
 
 PUBLIC = {

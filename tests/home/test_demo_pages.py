@@ -86,7 +86,10 @@ async def test_games_in_play_with_their_consent_opened_have_no_axe_violation(
     await page.get_by_label("Your answer").fill("Atlantis")
     await page.get_by_role("button", name="Answer", exact=True).click()
     await page.locator("#verdict[data-verdict]").wait_for(timeout=5000)
-    await page.locator("#reveal-map").evaluate("(img) => img.decode()")  # the place shown beside the verdict
+    await page.locator("#reveal:not([hidden])").wait_for(timeout=5000)
+    await page.wait_for_function(
+        "() => document.querySelector('#reveal-map').complete && document.querySelector('#reveal-map').naturalWidth > 0"
+    )  # the place shown beside the verdict
     assert await violations(page) == []
 
 
