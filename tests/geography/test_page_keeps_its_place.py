@@ -9,7 +9,7 @@ import pytest
 
 from tests.geography.conftest import MICROPHONE, right_answer, with_microphone_playing
 from tests.geography.test_voice_extension import use_extension
-from tests.home.test_demo_pages import AXE, serious_violations
+from tests.home.test_demo_pages import AXE, violations
 from testwallet.speech import spoken_wav
 
 pytestmark = [pytest.mark.browser, pytest.mark.live, MICROPHONE]
@@ -198,4 +198,4 @@ async def test_what_the_ai_heard_is_confirmed_beside_speak_as_text_in_a_polite_l
     assert speak["y"] + speak["height"] <= line["y"] < note["y"]
     assert line["height"] == reserved
     await mic_page.wait_for_function("() => document.activeElement?.id === 'speak'", timeout=15000)
-    assert await serious_violations(mic_page) == []
+    assert await violations(mic_page) == []
