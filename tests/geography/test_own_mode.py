@@ -134,7 +134,8 @@ async def test_the_result_screen_lists_the_missed_ones_with_their_answers_and_co
     await game.locator("#copy-status", has_text="Copied").wait_for(timeout=5000)
     assert await game.evaluate("() => navigator.clipboard.readText()") == share
     await game.get_by_role("button", name="Play again").click()
-    await game.locator("#round", has_text="1").wait_for()
-    assert await result.is_hidden() and await game.locator("#reveal").is_hidden()
+    await result.wait_for(state="hidden", timeout=10000)  # the round's "1" would match "10" already shown
+    assert await game.locator("#round").text_content() == "1"
+    assert await game.locator("#reveal").is_hidden()
     assert await game.locator("#track li[data-state]").count() == 0
     assert game.console_problems == []
