@@ -94,7 +94,9 @@ def answer_object(value: dict[str, Any], asked: dict[str, Any]) -> dict[str, Any
     choices = kept.get("choices")
     if isinstance(choices, list):
         kept["choices"] = [_choice(choice, asked) for choice in choices]
-    return kept
+    # Keys sorted as the file keeps them, so the page gets the same bytes recording as replaying.
+    ordered: dict[str, Any] = json.loads(canonical(kept))
+    return ordered
 
 
 def _choice(choice: Any, asked: dict[str, Any]) -> Any:

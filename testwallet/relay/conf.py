@@ -1,6 +1,7 @@
 """The relay's settings (settings.TESTWALLET), read when used."""
 
 from dataclasses import dataclass
+from pathlib import Path
 from urllib.parse import SplitResult, urlsplit
 
 from django.conf import settings
@@ -18,18 +19,25 @@ class RelaySettings:
     transcribe_url: str
     transcribe_model: str
     timeout: float
+    #: The cassette of recorded answers (testwallet.cassette), its mode, and whether to keep the pace.
+    cassette: str = ""
+    record: str = "none"
+    pacing: bool = False
 
     @property
     def scripted(self) -> bool:
-        """Whether a scripted player answers instead of a model."""
-        return not self.model_url
+        """Whether a scripted player answers instead of a model: never when a cassette is named."""
+        return not self.model_url and not self.cassette
 
     @property
     def label(self) -> str:
-        """Return who answers chats, as the banner says it: a model at a host, or 'scripted'."""
+        """Return who answers chats, as the banner says it: a model at a host, a cassette, or 'scripted'."""
         if self.scripted:
             return SCRIPTED
-        return f"{self.model or 'the default model'} at {host_and_port(urlsplit(self.model_url))}"
+        if self.cassette and self.record == "none":
+            return f"the answers recorded in {Path(self.cassette).name}"
+        model = f"{self.model or 'the default model'} at {host_and_port(urlsplit(self.model_url))}"
+        return f"{model}, recorded into {Path(self.cassette).name}" if self.cassette else model
 
 
 def host_and_port(url: SplitResult) -> str:
@@ -70,6 +78,11 @@ def relay_settings() -> RelaySettings:
         url = given.get(key) or ""
         if url and urlsplit(url).scheme not in ("http", "https"):
             raise ImproperlyConfigured(f"TESTWALLET['{key}'] must be an http:// or https:// URL, not {url!r}")
+    record = str(given.get("RECORD") or "none").strip().lower()
+    if record not in ("all", "new", "none"):
+        raise ImproperlyConfigured(
+            f"TESTWALLET['RECORD'] (TESTWALLET_RECORD) must be all, new or none, not {given.get('RECORD')!r}"
+        )
     return RelaySettings(
         model_url=without_credentials(given.get("MODEL_URL") or "").rstrip("/"),
         model=given.get("MODEL") or "",
@@ -77,4 +90,7 @@ def relay_settings() -> RelaySettings:
         transcribe_url=without_credentials(given.get("TRANSCRIBE_URL") or "").rstrip("/"),
         transcribe_model=given.get("TRANSCRIBE_MODEL") or "whisper-1",
         timeout=timeout,
+        cassette=str(given.get("CASSETTE") or ""),
+        record=record,
+        pacing=str(given.get("PACING") or "") not in ("", "0"),
     )

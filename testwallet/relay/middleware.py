@@ -81,7 +81,8 @@ async def relay_for(request: HttpRequest) -> RelayInfo | None:
     conf = relay_settings()
     return {
         "chat": chat,
-        "transcribe": transcribe if conf.transcribe_url else None,
+        # With a cassette, clips go to the relay too: it answers from the recording, or says it has none.
+        "transcribe": transcribe if conf.transcribe_url or conf.cassette else None,
         "token": await session_token(request),
         "csrf": get_token(request),
         "model": conf.label,

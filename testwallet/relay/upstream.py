@@ -178,3 +178,38 @@ async def transcribe(conf: RelaySettings, wav: bytes, language: str | None = Non
     if not isinstance(text, str):
         raise UpstreamError("The transcription server's answer has no text", 502)
     return {"text": text}
+
+
+async def chat_events(conf: RelaySettings, asked: dict[str, Any]) -> AsyncIterator[dict[str, Any]]:
+    """
+    Start a streamed chat completion and return its events (each ``data:``
+    payload, parsed), for a cassette to record; an ``{"error": ...}`` event ends
+    a stream that broke off. Raises UpstreamError until the answer starts.
+    """
+    return _events(await open_chat_stream(conf, asked))
+
+
+async def _events(chunks: AsyncIterator[bytes]) -> AsyncIterator[dict[str, Any]]:
+    buffer = b""
+    async for chunk in chunks:
+        buffer += chunk
+        *whole, buffer = buffer.replace(b"\r\n", b"\n").split(b"\n\n")
+        for event in whole:
+            data = b"\n".join(line[5:].strip() for line in event.split(b"\n") if line.startswith(b"data:"))
+            if not data or data == b"[DONE]":
+                continue
+            try:
+                parsed = json.loads(data)
+            except ValueError:
+                continue  # a comment or keep-alive of some server
+            if isinstance(parsed, dict):
+                yield parsed
+
+
+def event_bytes(event: dict[str, Any]) -> bytes:
+    """Return one event of an OpenAI-style event stream."""
+    return f"data: {json.dumps(event, ensure_ascii=False, sort_keys=True)}\n\n".encode()
+
+
+#: The event that ends an OpenAI-style event stream.
+DONE = b"data: [DONE]\n\n"

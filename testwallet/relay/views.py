@@ -22,7 +22,7 @@ from django.http import Http404, HttpRequest, JsonResponse, StreamingHttpRespons
 from django.http.response import HttpResponseBase
 from django.views.decorators.http import require_POST
 
-from testwallet.relay import scripted, token, upstream
+from testwallet.relay import recorded, scripted, token, upstream
 from testwallet.relay.conf import relay_settings
 from testwallet.relay.exceptions import RelayError
 
@@ -93,6 +93,10 @@ async def chat(request: HttpRequest) -> HttpResponseBase:
         messages = body.get("messages")
         if not isinstance(messages, list) or not messages:
             raise RelayError("A chat request carries its messages", 400)
+        if conf.cassette:
+            if body.get("stream"):
+                return _event_stream(await recorded.chat_stream(conf, body))
+            return JsonResponse(await recorded.complete_chat(conf, body))
         if conf.scripted:
             completion = scripted.answer(body)
             if body.get("stream"):
@@ -113,7 +117,7 @@ async def transcribe(request: HttpRequest) -> HttpResponseBase:
         return refused
     conf = relay_settings()
     try:
-        if not conf.transcribe_url:
+        if not conf.transcribe_url and not conf.cassette:
             raise RelayError("No transcription server is named (TESTWALLET_TRANSCRIBE_URL)", 404)
         body = _json_body(request)
         audio = body.get("audio")
@@ -128,6 +132,8 @@ async def transcribe(request: HttpRequest) -> HttpResponseBase:
         except (binascii.Error, ValueError):
             raise RelayError("The audio is not base64", 400) from None
         language = body.get("language") if isinstance(body.get("language"), str) else None
+        if conf.cassette:
+            return JsonResponse(await recorded.transcribe(conf, wav, language))
         return JsonResponse(await upstream.transcribe(conf, wav, language))
     except RelayError as error:
         return _error(error.message, error.status)

@@ -1,0 +1,100 @@
+"""
+The relay's recorded answers: with ``TESTWALLET['CASSETTE']`` named, every chat
+and clip goes through one ``testwallet.cassette.Cassette`` per process, which
+answers from the file or asks the model server (``upstream``) and records it,
+as ``TESTWALLET['RECORD']`` says. A request with no recording in replay is an
+error the page shows, never a scripted answer or a model's.
+"""
+
+import functools
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+from testwallet.cassette import Cassette, CassetteError, Mode, NotRecorded
+from testwallet.relay import upstream
+from testwallet.relay.conf import RelaySettings
+from testwallet.relay.exceptions import RelayError
+
+logger = logging.getLogger("testwallet.cassette")
+
+#: What the page gets for a request with no recording: the request conflicts with the cassette.
+NOT_RECORDED_STATUS = 409
+
+
+@functools.cache
+def _cassette(path: str, record: str, pacing: bool, key: str) -> Cassette:
+    # One per process and setting, so that `all` starts the file anew once, not on every request.
+    return Cassette(path, Mode.named(record), pacing=pacing, secrets=[key])
+
+
+def cassette(conf: RelaySettings) -> Cassette:
+    """Return the process's cassette of these settings; raise RelayError when its file cannot be used."""
+    try:
+        return _cassette(conf.cassette, conf.record, conf.pacing, conf.model_key)
+    except CassetteError as error:
+        raise RelayError(error.message, 500) from None
+
+
+def _model_server(conf: RelaySettings, what: str) -> None:
+    """Raise RelayError when a request is to be recorded and no server is named to answer it."""
+    chat = what == "chat"
+    url = conf.model_url if chat else conf.transcribe_url
+    variable = "TESTWALLET_MODEL_URL" if chat else "TESTWALLET_TRANSCRIBE_URL"
+    if not url:
+        raise RelayError(
+            f"TESTWALLET_RECORD={conf.record} records what is not in {conf.cassette}, "
+            f"but no server is named to answer it ({variable})",
+            502,
+        )
+
+
+def _refused(error: NotRecorded) -> RelayError:
+    logger.warning("testwallet cassette: %s", error.message)  # the test report shows the server's output
+    return RelayError(error.message, NOT_RECORDED_STATUS)
+
+
+async def complete_chat(conf: RelaySettings, body: dict[str, Any]) -> dict[str, Any]:
+    """Return the chat completion for the page's request, from the cassette or recorded into it."""
+
+    async def ask() -> dict[str, Any]:
+        _model_server(conf, "chat")
+        return await upstream.complete_chat(conf, body)
+
+    try:
+        return await cassette(conf).chat(upstream.chat_body(conf, body), ask)
+    except NotRecorded as error:
+        raise _refused(error) from None
+
+
+async def chat_stream(conf: RelaySettings, body: dict[str, Any]) -> AsyncIterator[bytes]:
+    """Return the event stream of a streamed chat, from the cassette or recorded into it."""
+
+    async def ask() -> AsyncIterator[dict[str, Any]]:
+        _model_server(conf, "chat")
+        return await upstream.chat_events(conf, body)
+
+    try:
+        events = await cassette(conf).chat_stream(upstream.chat_body(conf, body), ask)
+    except NotRecorded as error:
+        raise _refused(error) from None
+    return _as_bytes(events)
+
+
+async def _as_bytes(events: AsyncIterator[dict[str, Any]]) -> AsyncIterator[bytes]:
+    async for event in events:
+        yield upstream.event_bytes(event)
+    yield upstream.DONE
+
+
+async def transcribe(conf: RelaySettings, wav: bytes, language: str | None) -> dict[str, str]:
+    """Return what was heard in the clip, from the cassette (by the clip's hash) or recorded into it."""
+
+    async def ask() -> dict[str, str]:
+        _model_server(conf, "transcribe")
+        return await upstream.transcribe(conf, wav, language)
+
+    try:
+        return await cassette(conf).transcribe(wav, language, ask)
+    except NotRecorded as error:
+        raise _refused(error) from None
