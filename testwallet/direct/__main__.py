@@ -32,6 +32,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from testwallet.cassette import Cassette
 from testwallet.direct.backends import OpenAICompatibleBackend, ScriptedBackend, SkillBackend
 from testwallet.direct.wallet import Consent, DirectWallet
 
@@ -107,13 +108,17 @@ def build_backend(args: argparse.Namespace) -> SkillBackend:
         from testwallet.direct.transcriber import PocketSphinxBackend, read_vocabulary
 
         return PocketSphinxBackend(read_vocabulary(args.vocabulary[0]) if args.vocabulary else None)
-    if args.openai_url:
+    # TESTWALLET_CASSETTE: text.generate answered from a recording (replay only needs no model server).
+    key = os.environ.get(args.api_key_env) or ""
+    cassette = Cassette.from_environment(secrets=[key]) if not args.script else None
+    if args.openai_url or cassette:
         models = dict(item.split("=", 1) for item in args.model) or {"m1": "default"}
         return OpenAICompatibleBackend(
-            args.openai_url,
+            args.openai_url or "",
             models,
-            api_key=os.environ.get(args.api_key_env),
+            api_key=key or None,
             provider_kind=args.provider_kind,
+            cassette=cassette,
         )
     script = {}
     for item in args.script:

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 import httpx
 
+from testwallet.cassette import Cassette, CassetteError
 from testwallet.direct.exceptions import BackendError
 
 #: What a script answers a skill with: an output object, or a (sync or async) function of (input, params).
@@ -145,8 +146,11 @@ class OpenAICompatibleBackend(Backend):
         receipt_provider: str = "openai-compatible",
         timeout: float = 60.0,
         client: httpx.AsyncClient | None = None,
+        cassette: "Cassette | None" = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
+        #: Recorded answers (testwallet.cassette): replayed, or asked of the server and recorded.
+        self.cassette = cassette
         self.models = dict(models)
         self.provider_kind = provider_kind
         self.receipt_provider = receipt_provider
@@ -186,23 +190,64 @@ class OpenAICompatibleBackend(Backend):
     async def run(self, skill: str, input: dict[str, Any], params: dict[str, Any]) -> dict[str, Any]:
         if skill != "text.generate":
             raise BackendError(f"this backend does not answer {skill}")
+        body = self._request(input, params, False)
+        try:
+            asking = (
+                self.cassette.chat(body, lambda: self._complete(body))
+                if self.cassette
+                else self._complete(body)
+            )
+            completion = await asking
+        except CassetteError as error:
+            raise BackendError(error.message) from None
+        try:
+            text = completion["choices"][0]["message"]["content"]
+        except (KeyError, IndexError, TypeError):
+            raise BackendError("the provider's answer has no text") from None
+        return {"text": text if isinstance(text, str) else ""}
+
+    async def _complete(self, body: dict[str, Any]) -> dict[str, Any]:
+        self._named()
         response = await self.client.post(
-            f"{self.base_url}/chat/completions",
-            json=self._request(input, params, False),
-            headers=self.headers,
+            f"{self.base_url}/chat/completions", json=body, headers=self.headers
         )
         if response.status_code != 200:
             raise BackendError(f"the provider answered {response.status_code}")
         try:
-            text = response.json()["choices"][0]["message"]["content"]
-        except (ValueError, KeyError, IndexError, TypeError):
-            raise BackendError("the provider's answer has no text") from None
-        return {"text": text if isinstance(text, str) else ""}
+            completion: dict[str, Any] = response.json()
+        except ValueError:
+            raise BackendError("the provider's answer is not JSON") from None
+        return completion
+
+    def _named(self) -> None:
+        if not self.base_url:
+            raise BackendError("no model server is named to answer what the cassette has not recorded")
 
     async def stream(self, skill: str, input: dict[str, Any], params: dict[str, Any]) -> AsyncIterator[str]:
         if skill != "text.generate":
             raise BackendError(f"this backend does not answer {skill}")
         body = self._request(input, params, True)
+        try:
+            events = await (
+                self.cassette.chat_stream(body, lambda: self._events(body))
+                if self.cassette
+                else self._events(body)
+            )
+            async for event in events:
+                try:
+                    delta = event["choices"][0]["delta"].get("content")
+                except (KeyError, IndexError, TypeError, AttributeError):
+                    continue
+                if isinstance(delta, str) and delta:
+                    yield delta
+        except CassetteError as error:
+            raise BackendError(error.message) from None
+
+    async def _events(self, body: dict[str, Any]) -> AsyncIterator[dict[str, Any]]:
+        self._named()
+        return self._each_event(body)
+
+    async def _each_event(self, body: dict[str, Any]) -> AsyncIterator[dict[str, Any]]:
         async with self.client.stream(
             "POST", f"{self.base_url}/chat/completions", json=body, headers=self.headers
         ) as response:
@@ -215,8 +260,8 @@ class OpenAICompatibleBackend(Backend):
                 if data == "[DONE]":
                     return
                 try:
-                    delta = json.loads(data)["choices"][0]["delta"].get("content")
-                except (ValueError, KeyError, IndexError, TypeError, AttributeError):
+                    event = json.loads(data)
+                except ValueError:
                     continue
-                if isinstance(delta, str) and delta:
-                    yield delta
+                if isinstance(event, dict):
+                    yield event

@@ -1,0 +1,63 @@
+"""The headless wallet's text.generate through a cassette: recorded once, replayed with no model server."""
+
+import json
+
+import httpx
+import pytest
+
+from testwallet.cassette import Cassette, Mode
+from testwallet.direct import BackendError
+from testwallet.direct.backends import OpenAICompatibleBackend
+
+INPUT = {"messages": [{"role": "user", "content": "Is it an animal?"}]}
+
+
+def model_server(asked):
+    def answer(request):
+        body = json.loads(request.content)
+        asked.append(body)
+        if body["stream"]:
+            events = [
+                {"id": "x", "choices": [{"delta": {"content": piece}}]}
+                for piece in ("QUESTION: ", "Does it fly?")
+            ]
+            text = "".join(f"data: {json.dumps(event)}\n\n" for event in events) + "data: [DONE]\n\n"
+            return httpx.Response(200, text=text, headers={"content-type": "text/event-stream"})
+        message = {"role": "assistant", "content": "yes"}
+        return httpx.Response(200, json={"id": "c1", "created": 1, "choices": [{"message": message}]})
+
+    return httpx.AsyncClient(transport=httpx.MockTransport(answer))
+
+
+def unreachable():
+    def refuse(request):
+        raise AssertionError("replay asked the model server")
+
+    return httpx.AsyncClient(transport=httpx.MockTransport(refuse))
+
+
+async def test_text_generate_and_its_stream_replay_as_recorded_with_no_model_server(tmp_path):
+    path, asked = tmp_path / "direct.json", []
+    recording = OpenAICompatibleBackend(
+        "http://model/v1", {"m1": "smol"}, client=model_server(asked), cassette=Cassette(path, Mode.ALL)
+    )
+    said = await recording.run("text.generate", INPUT, {})
+    streamed = [piece async for piece in recording.stream("text.generate", INPUT, {})]
+
+    replay = OpenAICompatibleBackend("", {"m1": "smol"}, client=unreachable(), cassette=Cassette(path))
+    assert await replay.run("text.generate", INPUT, {}) == said == {"text": "yes"}
+    assert [piece async for piece in replay.stream("text.generate", INPUT, {})] == streamed
+    assert streamed == ["QUESTION: ", "Does it fly?"] and len(asked) == 2
+
+
+async def test_a_call_never_recorded_answers_ok_false_with_what_differs(tmp_path):
+    path = tmp_path / "direct.json"
+    recording = OpenAICompatibleBackend(
+        "http://m/v1", {"m1": "s"}, client=model_server([]), cassette=Cassette(path, Mode.ALL)
+    )
+    await recording.run("text.generate", INPUT, {})
+
+    replay = OpenAICompatibleBackend("", {"m1": "s"}, client=unreachable(), cassette=Cassette(path))
+    other = {"messages": [{"role": "user", "content": "Is it a plant?"}]}
+    with pytest.raises(BackendError, match=r'recorded "Is it an animal\?", asked "Is it a plant\?"'):
+        await replay.run("text.generate", other, {})
