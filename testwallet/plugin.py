@@ -18,6 +18,9 @@ installing this package gives a site's own test suite these fixtures.
 - ``byoa_hub``: a fresh BYOA hub (``byoa.hub``) for one test, stopped after it,
   so that no inbox reader, beat or receipt write of one test runs into the next
   (a site's ``conftest.py`` makes it autouse for its BYOA tests).
+- ``testwallet_cassette`` (``testwallet.cassette.fixtures``): recorded answers,
+  with ``--testwallet-cassette``, ``--testwallet-record`` and the
+  ``testwallet_cassette`` marker.
 - ``builtin_model`` (``testwallet.languagemodel``): a stand-in of Chrome's
   built-in model (``LanguageModel``), with the test as the model.
 - The servers' set-up commands (``daphne_setup_commands``, ``setup_commands=``)
@@ -49,6 +52,7 @@ import pytest
 from pytest_asyncio import fixture as _async_fixture
 
 from testwallet import aiwallet, chromium, extension, languagemodel, setup_cache, sync_api
+from testwallet.cassette import fixtures as cassette_fixtures
 from testwallet.preflight import Misconfigured, asgi_application, check_own_database
 from testwallet.server import DaphneServer
 from testwallet.webmcp import agent as webmcp_agent
@@ -80,6 +84,8 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(extension, "testwallet-byoa")
         config.pluginmanager.register(webmcp_agent, "testwallet-webmcp")
     config.pluginmanager.register(languagemodel, "testwallet-languagemodel")
+    cassette_fixtures.configure(config)
+    config.pluginmanager.register(cassette_fixtures, "testwallet-cassette")
     # One cache of the servers' set-up per session (testwallet.setup_cache): made here, before
     # pytest-xdist starts its workers, which inherit the variable and share it.
     if setup_cache.ENVIRONMENT_VARIABLE not in os.environ:
@@ -96,6 +102,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
+    cassette_fixtures.add_options(parser)
     parser.addini("daphne_application", "Dotted path of the ASGI app (module:attribute).", default="")
     parser.addini(
         "daphne_setup_commands",

@@ -1,0 +1,64 @@
+"""
+The cassette in pytest (registered by ``testwallet.plugin``):
+
+- ``--testwallet-cassette FILE`` and ``--testwallet-record all|new|none`` set
+  ``TESTWALLET_CASSETTE`` and ``TESTWALLET_RECORD`` for the whole session, so the
+  servers the session starts (``daphne_server``: the relay of ``?testwallet=1``)
+  and the headless wallets it runs answer from the cassette, or record into it.
+- ``@pytest.mark.testwallet_cassette("file.json", record="new")`` names the
+  cassette of one test, for what the test asks in its own process.
+- ``testwallet_cassette``: the test's ``testwallet.cassette.Cassette`` (the
+  marker's, else the session's), e.g. for ``OpenAICompatibleBackend(cassette=...)``
+  of a ``direct_wallet``; a test with neither is skipped, naming both.
+"""
+
+import os
+from pathlib import Path
+
+import pytest
+
+from testwallet.cassette import Cassette, CassetteError, Mode
+
+MARKER = "testwallet_cassette"
+
+
+def add_options(parser: pytest.Parser) -> None:
+    """Add the cassette's command-line options."""
+    group = parser.getgroup("testwallet")
+    group.addoption(
+        "--testwallet-cassette", default=None, help="the cassette of recorded answers (TESTWALLET_CASSETTE)"
+    )
+    group.addoption(
+        "--testwallet-record",
+        default=None,
+        choices=[mode.value for mode in Mode],
+        help="all: record anew, new: record what is missing, none: replay only (TESTWALLET_RECORD)",
+    )
+
+
+def configure(config: pytest.Config) -> None:
+    """Hand the options to the session's servers and wallets, through the environment they read."""
+    config.addinivalue_line(
+        "markers", f"{MARKER}(path, record=None): the cassette of this test's recorded answers"
+    )
+    for option, variable in (
+        ("testwallet_cassette", "TESTWALLET_CASSETTE"),
+        ("testwallet_record", "TESTWALLET_RECORD"),
+    ):
+        value = config.getoption(option, None)
+        if value:
+            os.environ[variable] = str(Path(value).resolve()) if variable == "TESTWALLET_CASSETTE" else value
+
+
+@pytest.fixture
+def testwallet_cassette(request: pytest.FixtureRequest) -> Cassette:
+    """Return the test's cassette: its marker's file and mode, else the session's."""
+    marker = request.node.get_closest_marker(MARKER)
+    path = marker.args[0] if marker and marker.args else os.environ.get("TESTWALLET_CASSETTE")
+    if not path:
+        pytest.skip(f"no cassette: mark the test @pytest.mark.{MARKER}(path) or pass --testwallet-cassette")
+    record = (marker.kwargs.get("record") if marker else None) or os.environ.get("TESTWALLET_RECORD")
+    try:
+        return Cassette(Path(request.path.parent, path), Mode.named(record))
+    except CassetteError as error:
+        raise pytest.fail.Exception(error.message, pytrace=False) from None
