@@ -37,7 +37,9 @@ def test_the_options_reach_the_sessions_servers_through_the_environment(pytester
             assert testwallet_cassette.mode is Mode.NEW
         """
     )
-    result = pytester.runpytest_subprocess(*QUIET, "--testwallet-cassette=answers.json", "--testwallet-record=new")
+    result = pytester.runpytest_subprocess(
+        *QUIET, "--testwallet-cassette=answers.json", "--testwallet-record=new"
+    )
     result.assert_outcomes(passed=1)
 
 
