@@ -8,6 +8,8 @@ The headless test wallet for CI.
 - ``testwallet.direct``: the headless direct-link wallet (``python -m
   testwallet.direct '<link>'``), which needs no Django: it takes a
   ``bringyourownagent://`` link and answers the site's calls from a backend.
+- ``testwallet.cassette``: recorded answers of a real model, replayed in CI
+  (``TESTWALLET_CASSETTE``, ``TESTWALLET_RECORD``), for the relay and the headless wallet.
 - ``testwallet.sync_api``: the sync faces of those drivers, for pytest-playwright
   (sync) suites and plain scripts.
 - ``testwallet.serve``: ``python -m testwallet.serve``, the project served as
