@@ -141,6 +141,14 @@ PUBLIC = {
         "silent_clip",
         "write",
     ],
+    "testwallet.cassette": [
+        "FORMAT",
+        "Cassette",
+        "CassetteError",
+        "CassetteUnreadable",
+        "Mode",
+        "NotRecorded",
+    ],
     "testwallet.direct": [
         "Backend",
         "BackendError",

@@ -27,6 +27,8 @@ PUBLIC_FACE = {
     "testwallet.speech",  # spoken clips for a voice page's tests (docs: howto/voice)
     # The headless direct-link wallet and its backends.
     "testwallet.direct",
+    # Recorded answers of a real model, replayed in CI (docs: howto/recorded-answers).
+    "testwallet.cassette",
     # Trying pages by hand: the relay app (and {% testwallet_scripts %}), the transcription server,
     # the project served for other test runners.
     "testwallet.relay",

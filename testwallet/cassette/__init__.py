@@ -6,8 +6,8 @@ reads and writes it, ``player`` decides what answers, ``matching`` says how a
 request differs from the nearest recorded one.
 """
 
-from testwallet.cassette.exceptions import CannotRecord, CassetteError, CassetteUnreadable, NotRecorded
+from testwallet.cassette.exceptions import CassetteError, CassetteUnreadable, NotRecorded
 from testwallet.cassette.format import FORMAT
 from testwallet.cassette.player import Cassette, Mode
 
-__all__ = ["FORMAT", "CannotRecord", "Cassette", "CassetteError", "CassetteUnreadable", "Mode", "NotRecorded"]
+__all__ = ["FORMAT", "Cassette", "CassetteError", "CassetteUnreadable", "Mode", "NotRecorded"]

@@ -2,8 +2,7 @@
 
 CassetteError
 ├── CassetteUnreadable      (missing, not JSON, truncated, a newer format)
-├── NotRecorded             (a request the cassette has no answer for, in replay)
-└── CannotRecord            (a recording mode with no model server to ask)
+└── NotRecorded             (a request the cassette has no answer for, in replay)
 """
 
 from pathlib import Path
@@ -29,7 +28,3 @@ class NotRecorded(CassetteError):
         super().__init__(path, message)
         self.asked = asked
         self.nearest = nearest
-
-
-class CannotRecord(CassetteError):
-    """Raised when a request is to be recorded but no model server is named to answer it."""
