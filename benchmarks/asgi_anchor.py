@@ -25,6 +25,7 @@ from urllib.parse import parse_qs, quote
 
 import orjson  # the project's own JSON coder (byoa.protocol), so the two differ in their framework only
 
+from benchmarks._call_runs import run_calls
 from benchmarks._collector import Collector
 
 MANIFEST = Path(__file__).resolve().parent.parent / "tests/byoa/manifests/bench.json"
@@ -136,37 +137,8 @@ async def _run(query: dict) -> dict:
     per_wallet, inflight = int(query["calls"]), int(query.get("inflight", 4))
     call = orjson.loads(await asyncio.to_thread(Path(query["call"]).read_bytes))
     live = [socket for socket in sockets.values() if socket.name != IDLE_NAME]
-    latencies: list[float] = []
-    failures = 0
 
-    async def wallet(socket: Socket) -> None:
-        left = per_wallet
+    async def call_one(socket: Socket) -> tuple[object, None]:
+        return await _call(socket, call), None
 
-        async def worker() -> None:
-            nonlocal left, failures
-            while left > 0:
-                left -= 1
-                started = time.perf_counter()
-                if await _call(socket, call) is None:
-                    failures += 1
-                else:
-                    latencies.append(time.perf_counter() - started)
-
-        await asyncio.gather(*(worker() for _ in range(min(inflight, per_wallet))))
-
-    started = time.perf_counter()
-    await asyncio.gather(*(wallet(socket) for socket in live))
-    elapsed = time.perf_counter() - started
-    latencies.sort()
-
-    def at(q: float) -> float | None:
-        return latencies[min(len(latencies) - 1, int(q * len(latencies)))] if latencies else None
-
-    return {
-        "wallets": len(live),
-        "calls": len(latencies),
-        "failures": failures,
-        "elapsed": elapsed,
-        "p50": at(0.5),
-        "p99": at(0.99),
-    }
+    return await run_calls(live, per_wallet, inflight, call_one)

@@ -174,6 +174,7 @@ async def _bench(scope):
 
 
 async def _run_calls(per_wallet, inflight, call):
+    from benchmarks._call_runs import run_calls
     from byoa.calls import call_wallet
     from byoa.exceptions import WalletCallError
     from byoa.models import Pairing
@@ -185,45 +186,15 @@ async def _run_calls(per_wallet, inflight, call):
         .exclude(wallet__name=IDLE_NAME)
         .values_list("pk", flat=True)
     ]
-    latencies, failures, kinds = [], 0, {}
 
-    async def wallet(pk):
-        left = per_wallet
+    async def call_one(pk):
+        try:
+            output = await call_wallet(pk, call["skill"], call["input"], call["params"], timeout=20)
+        except WalletCallError as error:  # not answered: the call's outcome, counted as a failure by its kind
+            return None, type(error).__name__
+        return output, None  # None counted as a failure of neither kind
 
-        async def worker():
-            nonlocal left, failures
-            while left > 0:
-                left -= 1
-                started = time.perf_counter()
-                try:
-                    output = await call_wallet(pk, call["skill"], call["input"], call["params"], timeout=20)
-                except WalletCallError as error:  # not answered: the call's outcome, counted as a failure
-                    output = None
-                    kinds[type(error).__name__] = kinds.get(type(error).__name__, 0) + 1
-                if output is None:
-                    failures += 1
-                else:
-                    latencies.append(time.perf_counter() - started)
-
-        await asyncio.gather(*(worker() for _ in range(min(inflight, per_wallet))))
-
-    started = time.perf_counter()
-    await asyncio.gather(*(wallet(pk) for pk in pairings))
-    elapsed = time.perf_counter() - started
-    latencies.sort()
-
-    def at(q):
-        return latencies[min(len(latencies) - 1, int(q * len(latencies)))] if latencies else None
-
-    return {
-        "wallets": len(pairings),
-        "calls": len(latencies),
-        "failures": failures,
-        "kinds": kinds,  # the failures by outcome (byoa.exceptions), None counted as neither
-        "elapsed": elapsed,
-        "p50": at(0.5),
-        "p99": at(0.99),
-    }
+    return await run_calls(pairings, per_wallet, inflight, call_one)
 
 
 if os.environ.get("BYOA_BENCH_SERVER") == "1":
