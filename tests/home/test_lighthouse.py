@@ -13,7 +13,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.live]
 
 CATEGORIES = ("accessibility", "best-practices", "seo")
 # The home page and each demo's own page. The bookshop's book and basket pages share its frame and
-# stylesheet; benchmarks/lighthouse.py scores them too (each run here is about 15 s of two cores).
+# stylesheet; benchmarks/lighthouse.py scores them too (each run here is a whole Lighthouse audit).
 PAGES = ["/", "/bookshop/", "/geography/", "/twentyq/"]
 
 
