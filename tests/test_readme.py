@@ -195,6 +195,7 @@ PUBLIC = {
         "RequestRecord",
         "ScriptError",
         "byoa_extension",
+        "checks_path",
         "clip_path",
         "rules_path",
         "script_path",

@@ -118,6 +118,7 @@ __all__ = [
     "RequestRecord",
     "ScriptError",
     "byoa_extension",
+    "checks_path",
     "clip_path",
     "rules_path",
     "script_path",
@@ -178,6 +179,11 @@ def clip_path() -> Path:
     return stub_path("byoa-clip.js")
 
 
+def checks_path() -> Path:
+    """Return the path of the stub's checks of a call, ``frontend/testwallet/byoa-checks.js``."""
+    return stub_path("byoa-checks.js")
+
+
 def skills_path() -> Path:
     """Return the path of the skill table as the stub loads it, ``frontend/testwallet/byoa-skills.js``."""
     return stub_path("byoa-skills.js")
@@ -185,8 +191,8 @@ def skills_path() -> Path:
 
 def script_paths() -> list[Path]:
     """Return the stub's scripts in the order a page loads them: the panel, clip reading, the skill table,
-    manifest rules, the stub."""
-    return [panel_path(), clip_path(), skills_path(), rules_path(), script_path()]
+    manifest rules, the checks of a call, the stub."""
+    return [panel_path(), clip_path(), skills_path(), rules_path(), checks_path(), script_path()]
 
 
 class _Failed:

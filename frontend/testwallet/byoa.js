@@ -59,33 +59,34 @@
   const RECEIPT = Object.freeze({ cost: '0 USD', provider: 'testwallet' });
 
   // -- The manifest rules (frontend/testwallet/byoa-manifest.js) ---------------
-  // A port of bringyourownagent's validate_manifest, loaded right before this script; taken
+  // A port of bringyourownagent's validate_manifest, loaded before this script; taken
   // now and removed, so no page script can reach or replace it.
   /**
    * @type {{
    *   validateManifest: (manifest: unknown) => ValidationResult,
    *   isObject: (value: unknown) => value is Record<string, any>,
    *   field: (object: Record<string, any>, key: string) => any,
-   *   isNonNegative: (value: unknown) => boolean,
-   *   codePoints: (text: string) => number,
    *   presentKeys: (object: Record<string, any>) => string[],
    * } | undefined}
    */
   const RULES = Reflect.get(window, '__testwalletByoaManifest');
-  if (!RULES) throw new Error('testwallet byoa: load byoa-manifest.js right before byoa.js');
+  if (!RULES) throw new Error('testwallet byoa: load byoa-manifest.js before byoa.js');
   delete (/** @type {any} */ (window)).__testwalletByoaManifest;
-  const { validateManifest, isObject, field, isNonNegative, codePoints, presentKeys } = RULES;
+  const { validateManifest, isObject, field, presentKeys } = RULES;
 
-  // -- The clip (frontend/testwallet/byoa-clip.js) ------------------------------
-  // Loaded right before the manifest rules; taken and removed the same way.
+  // -- A call's checks (frontend/testwallet/byoa-checks.js) -----------------------
+  // The skill's input and params, the declared languages and the manifest's limits; loaded
+  // right before this script, after the clip and the manifest rules; taken and removed the same way.
   /**
-   * @type {{ clipSeconds: (bytes: Uint8Array) => number | null, decodeBase64: (text: unknown) => Uint8Array | null }
+   * @type {{ limit: (manifest: Record<string, any>, name: string) => number | undefined,
+   *   checkInput: (skill: string, declared: Skill, input: Record<string, any>, params: Record<string, any>,
+   *     state: GrantState) => { refused: string } | { summary: Record<string, any>, params: Record<string, any> } }
    *   | undefined}
    */
-  const CLIP = Reflect.get(window, '__testwalletByoaClip');
-  if (!CLIP) throw new Error('testwallet byoa: load byoa-clip.js before byoa.js');
-  delete (/** @type {any} */ (window)).__testwalletByoaClip;
-  const { clipSeconds, decodeBase64 } = CLIP;
+  const CHECKS = Reflect.get(window, '__testwalletByoaChecks');
+  if (!CHECKS) throw new Error('testwallet byoa: load byoa-checks.js right before byoa.js');
+  delete (/** @type {any} */ (window)).__testwalletByoaChecks;
+  const { limit, checkInput } = CHECKS;
 
   // -- The skills (frontend/testwallet/skills.json, through byoa-skills.js) ---------
   // The one table of the skills the wallet serves, their input, params, output and default
@@ -101,12 +102,6 @@
   delete (/** @type {any} */ (window)).__testwalletByoaSkills;
   /** The skills the wallet serves. */
   const WALLET_SKILLS = Object.keys(SKILLS);
-  /** Whether a value has a parameter type of the table. @type {Record<string, (value: unknown) => boolean>} */
-  const PARAM_TYPES = {
-    string: (value) => typeof value === 'string',
-    positiveInteger: (value) => Number.isInteger(value) && /** @type {number} */ (value) >= 1,
-    strings: (value) => Array.isArray(value) && value.every((item) => typeof item === 'string'),
-  };
   /**
    * The site's relay to a model (relay.js), when this page has one.
    * @type {{ scripted: boolean, transcribes: boolean,
@@ -167,18 +162,6 @@
   let nextRef = 1;
 
   /**
-   * A number limit of the manifest, or undefined when it sets none (or an invalid one).
-   * @param {Record<string, any>} manifest
-   * @param {string} name
-   * @returns {number | undefined}
-   */
-  function limit(manifest, name) {
-    const limits = field(manifest.purpose, 'limits');
-    const value = isObject(limits) ? field(limits, name) : undefined;
-    return isNonNegative(value) ? value : undefined;
-  }
-
-  /**
    * The grant the visitor's answer gives for this manifest, or null when the
    * wallet cannot serve a required skill ("no fitting model") or nothing is left.
    * @param {Record<string, any>} manifest
@@ -237,57 +220,6 @@
     } catch {
       return undefined;
     }
-  }
-
-  /**
-   * Check one call's input against the skill and the manifest. Returns what
-   * was measured, or the reason it is refused.
-   * @param {string} skill
-   * @param {Record<string, any>} input
-   * @param {Record<string, any>} params
-   * @param {GrantState} state
-   * @returns {{ refused: string } | { summary: Record<string, unknown>, params: Record<string, any> }}
-   */
-  function checkInput(skill, input, params, state) {
-    const { manifest, grant } = state;
-    const declared = SKILLS[skill];
-    if (params.model != null && !(grant.models ?? []).includes(params.model)) return { refused: 'model-not-granted' };
-    /** @type {Record<string, unknown>} */
-    let summary;
-    if (declared.input === 'audio') {
-      const audio = field(input, 'audio');
-      if (!isObject(audio) || audio.mime !== 'audio/wav') return { refused: 'audio-invalid' };
-      const bytes = decodeBase64(audio.base64);
-      const seconds = bytes === null ? null : clipSeconds(bytes);
-      if (bytes === null || seconds === null) return { refused: 'audio-invalid' };
-      summary = { audio: { mime: audio.mime, bytes: bytes.length, clipSeconds: seconds } };
-      const most = declared.maxClipSeconds ?? Infinity;
-      const max = Math.min(limit(manifest, 'maxClipSeconds') ?? most, most);
-      if (seconds > max) return { refused: 'clip-too-long' };
-    } else if (declared.input === 'messages') {
-      const messages = field(input, 'messages');
-      const fine = Array.isArray(messages) && messages.length > 0 && messages.every(
-        (m) => isObject(m) && typeof m.role === 'string' && typeof m.content === 'string');
-      if (!fine) return { refused: 'messages-invalid' };
-      const textChars = messages.reduce((sum, m) => sum + codePoints(m.content), 0);
-      const maxText = limit(manifest, 'maxTextChars');
-      if (maxText !== undefined && textChars > maxText) return { refused: 'text-too-long' };
-      summary = { messages: messages.length, textChars };
-    } else {
-      return { refused: 'skill-not-served' };
-    }
-    for (const [name, type] of Object.entries(declared.params)) {
-      if (params[name] != null && !PARAM_TYPES[type]?.(params[name])) return { refused: 'params-invalid' };
-    }
-    const languages = field(manifest.skills[skill], 'languages');
-    if (declared.params.language && params.language != null && Array.isArray(languages) && !languages.includes(params.language)) {
-      return { refused: 'language-not-declared' };
-    }
-    const cap = limit(manifest, 'maxAnswerTokens');
-    if (declared.params.maxTokens && cap !== undefined && Number.isInteger(cap)) {
-      params = { ...params, maxTokens: Math.min(params.maxTokens ?? cap, cap) };
-    }
-    return { summary, params };
   }
 
   /**
@@ -556,7 +488,7 @@
     }
     if (typeof skill !== 'string' || !state.grant.skills.includes(skill)) return refuse('skill-not-granted');
     if (!isObject(jsonInput) || !isObject(jsonParams)) return refuse('input-invalid');
-    const checked = checkInput(skill, jsonInput, jsonParams, state);
+    const checked = checkInput(skill, SKILLS[skill], jsonInput, jsonParams, state);
     if ('refused' in checked) return refuse(checked.refused);
     const { summary } = checked;
     if (!withinRate(state.manifest, now)) return refuse('rate-exceeded', summary);

@@ -31,6 +31,7 @@ SCRIPTS = (
     "byoa-clip.js",
     "byoa-skills.js",
     "byoa-manifest.js",
+    "byoa-checks.js",
     "byoa.js",
     "languagemodel.js",
 )
