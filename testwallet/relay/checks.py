@@ -3,15 +3,20 @@ System checks of the stand-ins' model relay, run by ``manage.py check``.
 
     testwallet.E001  settings.TESTWALLET has a value the relay cannot use
     testwallet.E002  a URL in settings.TESTWALLET carries a user name or password
+    testwallet.E003  the cassette settings.TESTWALLET names cannot be replayed or written
 """
 
+import os
+from pathlib import Path
 from typing import Any
 
 from django.conf import settings
 from django.core import checks
 from django.core.exceptions import ImproperlyConfigured
 
-from testwallet.relay.conf import has_credentials, relay_settings
+from testwallet.cassette import CassetteUnreadable
+from testwallet.cassette.format import read
+from testwallet.relay.conf import RelaySettings, has_credentials, relay_settings
 
 #: The URL settings and the environment variables they come from in sites/config/settings.py.
 URL_KEYS = {"MODEL_URL": "TESTWALLET_MODEL_URL", "TRANSCRIBE_URL": "TESTWALLET_TRANSCRIBE_URL"}
@@ -21,7 +26,7 @@ URL_KEYS = {"MODEL_URL": "TESTWALLET_MODEL_URL", "TRANSCRIBE_URL": "TESTWALLET_T
 def check_relay_settings(app_configs: Any, **kwargs: Any) -> list[checks.CheckMessage]:
     """Report a TESTWALLET setting (TESTWALLET_MODEL_* variable) the relay cannot use."""
     try:
-        relay_settings()
+        conf = relay_settings()
     except ImproperlyConfigured as error:
         return [
             checks.Error(
@@ -31,7 +36,7 @@ def check_relay_settings(app_configs: Any, **kwargs: Any) -> list[checks.CheckMe
             )
         ]
     given = getattr(settings, "TESTWALLET", {}) or {}
-    return [
+    return _cassette_errors(conf) + [
         checks.Error(
             # Not the URL itself: the message would repeat the password wherever checks are printed.
             f"TESTWALLET['{key}'] ({variable}) carries a user name or password before its host; "
@@ -42,4 +47,35 @@ def check_relay_settings(app_configs: Any, **kwargs: Any) -> list[checks.CheckMe
         )
         for key, variable in URL_KEYS.items()
         if isinstance(given.get(key), str) and has_credentials(given[key])
+    ]
+
+
+def _cassette_errors(conf: RelaySettings) -> list[checks.CheckMessage]:
+    """Report a named cassette that replay cannot read or recording cannot write, before any request.
+
+    Without this the first chat of a test run would be the first to hear of it, as a 500 on the page.
+    """
+    if not conf.cassette:
+        return []
+    path = Path(conf.cassette)
+    problem = None
+    if conf.record != "all" and (conf.record == "none" or path.exists()):
+        try:
+            read(path)
+        except CassetteUnreadable as error:
+            problem = error.message  # names the file, never an answer in it
+    elif not os.access(path.parent, os.W_OK):
+        problem = (
+            f"TESTWALLET_RECORD={conf.record} cannot write the cassette: its folder is missing or read-only "
+            f"(cassette {path})"
+        )
+    if problem is None:
+        return []
+    return [
+        checks.Error(
+            problem,
+            hint="Name a cassette that exists (TESTWALLET_CASSETTE), or record one "
+            "(TESTWALLET_RECORD=all with TESTWALLET_MODEL_URL): docs/howto/recorded-answers.md.",
+            id="testwallet.E003",
+        )
     ]

@@ -1,5 +1,7 @@
 """The relay's settings: who the banner names, and the system check for values it cannot use."""
 
+from pathlib import Path
+
 import pytest
 from django.core import checks
 
@@ -51,6 +53,49 @@ def test_check_reports_a_value_the_relay_cannot_use(settings, given, words):
 def test_check_is_registered_and_quiet_for_good_settings(settings):
     settings.TESTWALLET = {"MODEL_URL": "http://127.0.0.1:1234/v1", "TIMEOUT": "30"}
     assert [e for e in checks.run_checks(tags=["testwallet"]) if e.id.startswith("testwallet.")] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "record", "words"),
+    [
+        (None, "none", "There is no cassette here"),
+        ('{"testwallet_cassette": 1, "entries": [', "none", "The cassette is truncated"),
+        ("[1, 2] x", "new", "The cassette is not JSON"),
+        ('{"testwallet_cassette": 99, "entries": []}', "none", "newer than this test wallet reads"),
+    ],
+)
+def test_check_names_a_cassette_that_cannot_be_replayed_before_any_request(
+    settings, tmp_path, text, record, words
+):
+    cassette = tmp_path / "answers.json"
+    if text is not None:
+        cassette.write_text(text)
+    settings.TESTWALLET = {"CASSETTE": str(cassette), "RECORD": record}
+    (error,) = check_relay_settings(None)
+    assert error.id == "testwallet.E003" and error.level == checks.ERROR
+    assert words in error.msg and str(cassette) in error.msg
+
+
+def test_check_names_a_cassette_whose_folder_recording_cannot_write(settings, tmp_path):
+    cassette = tmp_path / "no such folder" / "answers.json"
+    settings.TESTWALLET = {"CASSETTE": str(cassette), "RECORD": "all", "MODEL_URL": "http://127.0.0.1:1/v1"}
+    (error,) = check_relay_settings(None)
+    assert (
+        error.id == "testwallet.E003"
+        and "cannot write the cassette" in error.msg
+        and str(cassette) in error.msg
+    )
+
+
+@pytest.mark.parametrize("record", ["all", "new"])
+def test_check_is_quiet_for_a_cassette_still_to_be_recorded(settings, tmp_path, record):
+    settings.TESTWALLET = {"CASSETTE": str(tmp_path / "new.json"), "RECORD": record}
+    assert check_relay_settings(None) == []
+
+
+def test_check_is_quiet_for_a_recorded_cassette_in_replay(settings):
+    settings.TESTWALLET = {"CASSETTE": str(Path(__file__).parents[2] / "recordings" / "bookshop.json")}
+    assert check_relay_settings(None) == []
 
 
 @pytest.mark.parametrize("key", ["MODEL_URL", "TRANSCRIBE_URL"])
