@@ -39,6 +39,8 @@ from testwallet.aiwallet.records import (
     WalletLink,
 )
 from testwallet.aiwallet.windows import ApprovalWindow, UnlockWindow
+from testwallet.cassette import CassetteError
+from testwallet.relay.recorded import NOT_RECORDED_STATUS
 
 if TYPE_CHECKING:
     from testwallet.aiwallet.records import Account
@@ -100,6 +102,7 @@ class Answers:
     _unlock_window: UnlockWindow | None
     _tool_call_ids: Iterator[int]
     _pulse: asyncio.Event
+    _script_errors: list[Exception]
 
     # What it calls of the wallet (AiWalletStub defines each).
     def link(self, origin: str) -> WalletLink:
@@ -245,6 +248,11 @@ class Answers:
             except (ProviderError, ProviderUnreachable) as error:
                 failure = failure_event(name, error)
                 continue
+            except CassetteError as error:  # a chat the cassette has no recording of: no other account helps
+                self._script_errors.append(error)
+                chat._end("failed")
+                yield error_event(NOT_RECORDED_STATUS, error.message)
+                return
             async for event in self._stream(answering, chat, answer):
                 yield event
             return

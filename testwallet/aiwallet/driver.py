@@ -26,6 +26,7 @@ from testwallet._driver import (
     wallet_fixture,
 )
 from testwallet.aiwallet.answers import Answering, Answers, ModelFunction, Queued, Site, error_event
+from testwallet.aiwallet.recorded import RecordedModel
 from testwallet.aiwallet.records import (
     AUTO,
     SCRIPT_FAILED,
@@ -41,10 +42,14 @@ from testwallet.aiwallet.records import (
     WalletLink,
 )
 from testwallet.aiwallet.windows import ApprovalWindow, UnlockWindow
+from testwallet.cassette import Cassette
+from testwallet.cassette.fixtures import MARKER
 
 if TYPE_CHECKING:
     import pytest
     from playwright.async_api import BrowserContext, Frame, Page
+
+    from testwallet.relay.conf import RelaySettings
 
 #: A link notice for a page, or None: the listening is over.
 Notice = dict[str, Any] | None
@@ -327,6 +332,14 @@ class AiWalletStub(Answers):
         self._queue.append(answer)
         return answer
 
+    def answer_from_model(self, cassette: Cassette, server: "RelaySettings | None" = None) -> None:
+        """
+        Answer every chat the queue does not from a model through ``cassette``: replayed, or (record
+        modes) asked of ``server`` (default: TESTWALLET_MODEL_URL) and recorded. A chat with no
+        recording in replay gets 409 and the cassette's message, and fails the test.
+        """
+        self.model = RecordedModel(cassette, server)
+
     def fail(self, status: int, detail: str) -> None:
         """Queue a provider refusal: the page gets ``<account> answered <status>: <detail>``."""
         self._queue.append(ProviderError(status, detail))
@@ -478,9 +491,14 @@ class AiWalletStub(Answers):
 
 @wallet_fixture
 async def aiwallet(request: "pytest.FixtureRequest") -> AsyncIterator[AiWalletStub]:
-    """A test double of AI Wallet: ``await aiwallet.install(page)`` before the page loads."""
+    """
+    A test double of AI Wallet: ``await aiwallet.install(page)`` before the page loads. On a test
+    marked ``@pytest.mark.testwallet_cassette(path)`` it answers from that cassette (answer_from_model).
+    """
     refuse_test_kind(request, "aiwallet", sync=False)
     wallet = AiWalletStub()
+    if request.node.get_closest_marker(MARKER) is not None:
+        wallet.answer_from_model(request.getfixturevalue("testwallet_cassette"))
     yield wallet
     await wallet.aclose()
     wallet.check()

@@ -20,6 +20,7 @@ import httpx
 
 from testwallet.cassette import Cassette, CassetteError
 from testwallet.direct.exceptions import BackendError
+from testwallet.openai_chat import delta_text, generate_request
 
 #: What a script answers a skill with: an output object, or a (sync or async) function of (input, params).
 Answer = (
@@ -178,14 +179,7 @@ class OpenAICompatibleBackend(Backend):
         code = params.get("model") or next(iter(self.models))
         if code not in self.models:
             raise BackendError("no such model code")
-        body: dict[str, Any] = {"model": self.models[code], "messages": list(messages), "stream": stream}
-        choices = params.get("choices")
-        if isinstance(choices, list) and all(isinstance(c, str) for c in choices):
-            instruction = "Answer with exactly one of: " + ", ".join(choices)
-            body["messages"].insert(0, {"role": "system", "content": instruction})
-        if isinstance(params.get("maxTokens"), int):
-            body["max_tokens"] = params["maxTokens"]
-        return body
+        return generate_request(self.models[code], messages, params, stream)
 
     async def run(self, skill: str, input: dict[str, Any], params: dict[str, Any]) -> dict[str, Any]:
         if skill != "text.generate":
@@ -234,11 +228,8 @@ class OpenAICompatibleBackend(Backend):
                 else self._events(body)
             )
             async for event in events:
-                try:
-                    delta = event["choices"][0]["delta"].get("content")
-                except (KeyError, IndexError, TypeError, AttributeError):
-                    continue
-                if isinstance(delta, str) and delta:
+                delta = delta_text(event)
+                if delta:
                     yield delta
         except CassetteError as error:
             raise BackendError(error.message) from None

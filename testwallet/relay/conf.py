@@ -1,5 +1,7 @@
 """The relay's settings (settings.TESTWALLET), read when used."""
 
+import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import SplitResult, urlsplit
@@ -93,4 +95,35 @@ def relay_settings() -> RelaySettings:
         cassette=str(given.get("CASSETTE") or ""),
         record=record,
         pacing=str(given.get("PACING") or "") not in ("", "0"),
+    )
+
+
+def environment_settings(
+    environ: Mapping[str, str] = os.environ, *, cassette: str = "", record: str = "none"
+) -> RelaySettings:
+    """
+    Return the settings of a model server named by the environment (TESTWALLET_MODEL_URL,
+    TESTWALLET_MODEL, TESTWALLET_MODEL_KEY, TESTWALLET_MODEL_TIMEOUT), as the relay's
+    settings.py reads them, for what asks a model outside Django: the aiwallet driver's
+    recorded model, and ``python -m testwallet.cassette serve``.
+    """
+    try:
+        timeout = float(environ.get("TESTWALLET_MODEL_TIMEOUT") or 120)
+    except ValueError:
+        raise ValueError(
+            f"TESTWALLET_MODEL_TIMEOUT must be a number of seconds, not {environ['TESTWALLET_MODEL_TIMEOUT']!r}"
+        ) from None
+    url = environ.get("TESTWALLET_MODEL_URL") or ""
+    if url and urlsplit(url).scheme not in ("http", "https"):
+        # Not the URL itself: it may carry a user and password.
+        raise ValueError("TESTWALLET_MODEL_URL must be an http:// or https:// URL")
+    return RelaySettings(
+        model_url=without_credentials(url).rstrip("/"),
+        model=environ.get("TESTWALLET_MODEL") or "",
+        model_key=environ.get("TESTWALLET_MODEL_KEY") or "",
+        transcribe_url="",
+        transcribe_model="",
+        timeout=timeout,
+        cassette=cassette,
+        record=record,
     )

@@ -67,15 +67,27 @@ async def complete_chat(conf: RelaySettings, body: dict[str, Any]) -> dict[str, 
         raise _refused(error) from None
 
 
-async def chat_stream(conf: RelaySettings, body: dict[str, Any]) -> AsyncIterator[bytes]:
-    """Return the event stream of a streamed chat, from the cassette or recorded into it."""
+async def chat_events(
+    conf: RelaySettings, body: dict[str, Any], recording: Cassette | None = None
+) -> AsyncIterator[dict[str, Any]]:
+    """
+    Return the events of a streamed chat from `recording` (default: the settings' cassette), or
+    asked of the model server and recorded. Raises NotRecorded in replay when it has no recording,
+    RelayError when the model server is not named or fails. The aiwallet driver's model
+    (testwallet.aiwallet.recorded) asks here too.
+    """
 
     async def ask() -> AsyncIterator[dict[str, Any]]:
         _model_server(conf, "chat")
         return await upstream.chat_events(conf, body)
 
+    return await (recording or cassette(conf)).chat_stream(upstream.chat_body(conf, body), ask)
+
+
+async def chat_stream(conf: RelaySettings, body: dict[str, Any]) -> AsyncIterator[bytes]:
+    """Return the event stream of a streamed chat, from the cassette or recorded into it."""
     try:
-        events = await cassette(conf).chat_stream(upstream.chat_body(conf, body), ask)
+        events = await chat_events(conf, body)
     except NotRecorded as error:
         raise _refused(error) from None
     return _as_bytes(events)
