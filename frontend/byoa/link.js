@@ -8,23 +8,11 @@
  * endpoint-refused). No code or link ever leaves this module but through `open` and `onLink`.
  */
 
+import { csrfToken } from './csrf.js';
 import { codeFailure, failure, logFailure } from './link-failure.js';
 
-/**
- * Return Django's CSRF token: the `csrftoken` cookie, else a `csrfmiddlewaretoken` input, else
- * `<meta name="csrf-token">`; null when there is none (a site that exempts the view).
- *
- * @param {Document} [doc]
- * @returns {string | null}
- */
-export function csrfToken(doc = globalThis.document) {
-  if (!doc) return null;
-  let cookies = '';
-  try { cookies = doc.cookie; } catch { /* a sandboxed document has none */ }
-  const cookie = cookies.split(';').find((c) => c.trim().startsWith('csrftoken='))?.split('=')[1]?.trim();
-  return cookie || /** @type {HTMLInputElement | null} */ (doc.querySelector('input[name="csrfmiddlewaretoken"]'))?.value
-    || doc.querySelector('meta[name="csrf-token"]')?.getAttribute('content') || null;
-}
+// Kept here too: pages written before ./csrf.js import it from this module.
+export { csrfToken };
 
 /**
  * Open a link to the visitor's wallet and wait until it connects to the site, or not. Call it

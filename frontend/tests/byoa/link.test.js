@@ -2,6 +2,8 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 
+import { csrfToken as csrfFromItsModule } from '../../byoa/csrf.js';
+import * as byoa from '../../byoa/index.js';
 import { csrfToken, startLink } from '../../byoa/link.js';
 
 const LINK = 'bringyourownagent://connect?v=0.1&endpoint=wss%3A%2F%2Fgame.example.org%2Fbyoa%2Fws&manifest=e30&session=SECRET-CODE-0123456789';
@@ -18,41 +20,10 @@ function fakeDocument({ cookie = '', elements = {} } = {}) {
   }));
 }
 
-describe('csrfToken', () => {
-  it("should read Django's csrftoken cookie among others", () => {
-    assert.equal(csrfToken(fakeDocument({ cookie: 'theme=dark; csrftoken=abc123; sessionid=x' })), 'abc123');
-  });
-
-  it('should not take a cookie whose name only ends in csrftoken', () => {
-    assert.equal(csrfToken(fakeDocument({ cookie: 'xcsrftoken=nope' })), null);
-  });
-
-  it('should fall back to the csrfmiddlewaretoken input of a form', () => {
-    const doc = fakeDocument({ elements: { 'input[name="csrfmiddlewaretoken"]': { value: 'from-input' } } });
-    assert.equal(csrfToken(doc), 'from-input');
-  });
-
-  it('should fall back to <meta name="csrf-token">', () => {
-    const meta = { getAttribute: (/** @type {string} */ name) => (name === 'content' ? 'from-meta' : null) };
-    assert.equal(csrfToken(fakeDocument({ elements: { 'meta[name="csrf-token"]': meta } })), 'from-meta');
-  });
-
-  it('should prefer the cookie to the input', () => {
-    const doc = fakeDocument({ cookie: 'csrftoken=c', elements: { 'input[name="csrfmiddlewaretoken"]': { value: 'i' } } });
-    assert.equal(csrfToken(doc), 'c');
-  });
-
-  it('should return null when the page has no token (a site that exempts the view)', () => {
-    assert.equal(csrfToken(fakeDocument()), null);
-    assert.equal(csrfToken(fakeDocument({ cookie: 'csrftoken=' })), null);
-  });
-
-  it('should return null when reading cookies throws (a sandboxed document)', () => {
-    assert.equal(csrfToken(fakeDocument({ cookie: () => { throw new DOMException('sandboxed', 'SecurityError'); } })), null);
-  });
-
-  it('should return null without a document', () => {
-    assert.equal(csrfToken(), null);
+describe('csrfToken from link.js', () => {
+  it('should be the one of csrf.js, for pages that import it from the link module', () => {
+    assert.equal(csrfToken, csrfFromItsModule);
+    assert.equal(csrfToken, byoa.csrfToken);
   });
 });
 

@@ -1,12 +1,4 @@
 /**
- * Return Django's CSRF token: the `csrftoken` cookie, else a `csrfmiddlewaretoken` input, else
- * `<meta name="csrf-token">`; null when there is none (a site that exempts the view).
- *
- * @param {Document} [doc]
- * @returns {string | null}
- */
-export function csrfToken(doc?: Document): string | null;
-/**
  * Open a link to the visitor's wallet and wait until it connects to the site, or not. Call it
  * from a click handler: a browser starts an app only after a click. Never rejects.
  *
@@ -26,3 +18,5 @@ export function startLink({ manifest, codeUrl, waitUrl, disconnectUrl, seconds, 
 export function showLinkedWallet(element: HTMLElement, linked: import("./types.js").LinkedWallet, { onDisconnected }?: {
     onDisconnected?: () => void;
 }): void;
+export { csrfToken };
+import { csrfToken } from './csrf.js';

@@ -11,7 +11,8 @@
 
 import { findByoa } from '../byoa/discovery.js';
 import { callSkill, releaseOnPageHide, requestGrant } from '../byoa/extension.js';
-import { csrfToken, showLinkedWallet, startLink } from '../byoa/link.js';
+import { csrfToken } from '../byoa/csrf.js';
+import { showLinkedWallet, startLink } from '../byoa/link.js';
 import { CallLimiter } from '../byoa/ratelimit.js';
 // The recorder (and its WAV encoder) loads on the visitor's first "Speak": a page that is
 // answered by typing never fetches it.

@@ -5,8 +5,7 @@
  * link's move as a server-sent event stream read from a fetch, so that Stop can abort it.
  */
 
-import { csrfToken } from '../byoa/link.js';
-import { readEventStream } from '../ways/event-stream.js';
+import { csrfToken } from '../byoa/csrf.js';
 
 /**
  * @typedef {object} Answer A JSON answer of the server.
@@ -94,6 +93,9 @@ export async function streamMove(url, body, signal, hooks) {
   /** @type {string | null} */
   let answering = null;
   try {
+    // The event reader loads with the first streamed move (only a visitor paired by link makes
+    // one); failing to load it is a stream that broke off.
+    const { readEventStream } = await import('../ways/event-stream.js');
     for await (const { event, data } of readEventStream(response.body)) {
       let payload;
       try {

@@ -6,10 +6,17 @@
 // Every "no" of a way lands in own mode: the site's own questions and the catalog's answers.
 
 import { AiConnect } from '../aiconnect/client.js';
-import { showLinkedWallet, startLink } from '../byoa/link.js';
-import { WayChooser, aiWalletWay, builtinWay, extensionWay, linkWay, ownWay } from '../ways/index.js';
+// Each way from its own module, not ../ways/index.js: the page then loads none of what it does not use.
+import { aiWalletWay } from '../ways/aiwallet.js';
+import { builtinWay } from '../ways/builtin.js';
+import { WayChooser } from '../ways/chooser.js';
+import { extensionWay } from '../ways/extension.js';
+import { linkWay } from '../ways/link.js';
+import { ownWay } from '../ways/own.js';
 import { post, streamMove } from './api.js';
 import { renderGame, setText, show } from './render.js';
+// The direct link's flow loads when the visitor pairs by link: most visitors never do.
+const linkFlow = () => import('../byoa/link.js');
 
 /** @typedef {import('./render.js').Game} Game */
 /** @typedef {import('../ways/types.js').Way} Way */
@@ -60,6 +67,7 @@ const chooser = new WayChooser([
   linkWay({
     // The link flow; once the wallet is there the server calls it, never the page.
     pair: async ({ signal } = {}) => {
+      const { showLinkedWallet, startLink } = await linkFlow();
       const outcome = await startLink({
         manifest: config.manifestName, codeUrl: urls.code, waitUrl: urls.wait, signal,
         onLink: showLink, onTick: (left) => setText('link-countdown', `Waiting for your wallet: ${left} s`),
