@@ -9,7 +9,7 @@ The cassette in pytest (registered by ``testwallet.plugin``):
   cassette of one test, for what the test asks in its own process.
 - ``testwallet_cassette``: the test's ``testwallet.cassette.Cassette`` (the
   marker's, else the session's), e.g. for ``OpenAICompatibleBackend(cassette=...)``
-  of a ``direct_wallet``; a test with neither is skipped, naming both.
+  of a ``direct_wallet``; a test with neither fails, naming both.
 """
 
 import os
@@ -56,7 +56,12 @@ def testwallet_cassette(request: pytest.FixtureRequest) -> Cassette:
     marker = request.node.get_closest_marker(MARKER)
     path = marker.args[0] if marker and marker.args else os.environ.get("TESTWALLET_CASSETTE")
     if not path:
-        pytest.skip(f"no cassette: mark the test @pytest.mark.{MARKER}(path) or pass --testwallet-cassette")
+        # An error, not a skip: a suite that forgot to name its cassette would otherwise go green untested.
+        raise pytest.fail.Exception(
+            f"this test asks for recorded answers but names no cassette: mark it @pytest.mark.{MARKER}(path) "
+            "or pass --testwallet-cassette FILE",
+            pytrace=False,
+        )
     record = (marker.kwargs.get("record") if marker else None) or os.environ.get("TESTWALLET_RECORD")
     try:
         return Cassette(Path(request.path.parent, path), Mode.named(record))

@@ -57,3 +57,15 @@ def test_a_broken_cassette_fails_the_test_naming_the_file(pytester):
     result = pytester.runpytest_subprocess(*QUIET)
     result.assert_outcomes(errors=1)
     result.stdout.fnmatch_lines(["*truncated*answers.json*"])
+
+
+def test_a_test_that_asks_for_a_cassette_and_names_none_fails_saying_how_to_name_one(pytester):
+    pytester.makepyfile(
+        """
+        def test_it(testwallet_cassette):
+            pass
+        """
+    )
+    result = pytester.runpytest_subprocess(*QUIET)
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*names no cassette*testwallet_cassette(path)*--testwallet-cassette FILE*"])
