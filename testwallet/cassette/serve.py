@@ -1,0 +1,159 @@
+"""
+A cassette as a model server, for a test runner that is not Python (the npm package's Playwright
+Test fixtures, ``testwalletCassette``)::
+
+    python -m testwallet.cassette serve answers.json --record none
+
+It serves ``POST /v1/chat/completions`` (streamed or not, OpenAI's format) on a free loopback
+port, prints ``Serving <url>`` (the ``/v1`` base a client names as its model URL) and serves
+until SIGTERM or SIGINT. Every request goes through the relay's recorded answers
+(testwallet.relay.recorded), so it answers exactly as the relay does: from the file; or, with
+``--record new|all``, asked of TESTWALLET_MODEL_URL and recorded. A request the file has no
+answer for in replay gets 409 and the cassette's message (which request, how it differs from
+the nearest recorded one), and the message is logged on stderr.
+"""
+
+import argparse
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import signal
+import sys
+from collections.abc import Sequence
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import FrameType
+from typing import Any
+
+from testwallet.cassette.exceptions import CassetteError
+from testwallet.cassette.player import Cassette, Mode
+from testwallet.relay import recorded
+from testwallet.relay.conf import RelaySettings, environment_settings
+from testwallet.relay.exceptions import RelayError
+
+#: The one path served, under the /v1 base OpenAI's clients add their paths to.
+CHAT_PATH = "/v1/chat/completions"
+#: The largest request body read: a chat with its tools and history, never more.
+MAX_BODY_BYTES = 8 * 1024 * 1024
+
+
+class _Handler(BaseHTTPRequestHandler):
+    """One request: its body read, answered through the relay's recorded answers."""
+
+    server: "CassetteServer"
+    # HTTP/1.0: one request per connection, and a streamed answer ends when the connection closes.
+    protocol_version = "HTTP/1.0"
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass  # quiet: a request's outcome is logged only when it is a miss (testwallet.cassette's logger)
+
+    def do_POST(self) -> None:
+        if self.path.split("?")[0] != CHAT_PATH:
+            return self._error(404, f"This cassette serves POST {CHAT_PATH} only")
+        try:
+            length = int(self.headers.get("Content-Length") or "")
+        except ValueError:
+            return self._error(411, "A request carries its Content-Length")
+        if not 0 < length <= MAX_BODY_BYTES:
+            return self._error(413, f"A request body is 1 to {MAX_BODY_BYTES} bytes")
+        try:
+            body = json.loads(self.rfile.read(length))
+        except ValueError:
+            return self._error(400, "The request body is not JSON")
+        if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
+            return self._error(400, "A chat request is a JSON object with its messages")
+        # Each request on its own loop, in its own thread: http.server's threads, asyncio's cassette.
+        # A client that leaves before the answer ends is no error.
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            asyncio.run(self._answer(body))
+
+    async def _answer(self, body: dict[str, Any]) -> None:
+        conf = self.server.conf
+        try:
+            if not body.get("stream"):
+                completion = await recorded.complete_chat(conf, body)
+                return self._json(200, completion)
+            chunks = await recorded.chat_stream(conf, body)
+        except RelayError as error:
+            return self._error(error.status, error.message)
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        async for chunk in chunks:
+            self.wfile.write(chunk)
+            self.wfile.flush()
+
+    def _error(self, status: int, message: str) -> None:
+        self._json(status, {"error": {"message": message, "status": status}})
+
+    def _json(self, status: int, value: Any) -> None:
+        data = json.dumps(value, ensure_ascii=False, sort_keys=True).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+
+class CassetteServer(ThreadingHTTPServer):
+    """
+    The loopback server of one cassette. The standard library's http.server, not daphne or
+    Django: one route for one test run, with no project, settings or database to set up.
+    """
+
+    daemon_threads = True
+
+    def __init__(self, conf: RelaySettings, port: int = 0) -> None:
+        super().__init__(("127.0.0.1", port), _Handler)
+        self.conf = conf
+
+    @property
+    def url(self) -> str:
+        """The model URL a client names: the /v1 base."""
+        return f"http://127.0.0.1:{self.server_address[1]}/v1"
+
+
+class _Stopped(Exception):
+    """Raised in the main thread by a stop signal."""
+
+
+def _stop(signum: int, frame: FrameType | None) -> None:
+    raise _Stopped
+
+
+def main(argv: Sequence[str]) -> int:
+    """Serve the cassette of `argv` (FILE [--record MODE]) until told to stop; return the exit status."""
+    parser = argparse.ArgumentParser(
+        prog="python -m testwallet.cassette serve",
+        description="Serve a cassette as an OpenAI-compatible model server on a loopback port.",
+    )
+    parser.add_argument("file", help="the cassette (written there in record modes)")
+    parser.add_argument(
+        "--record",
+        choices=[mode.value for mode in Mode],
+        default=None,
+        help="none: replay only (default, or TESTWALLET_RECORD); new: record what is missing; all: record anew",
+    )
+    args = parser.parse_args(argv)
+    record = Mode.named(args.record or os.environ.get("TESTWALLET_RECORD"))
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(message)s")
+    try:
+        conf = environment_settings(cassette=os.path.abspath(args.file), record=record.value)
+        # Read now, so that a broken file is told at once, naming it, and not on the first request.
+        Cassette(conf.cassette, record)
+    except (CassetteError, ValueError) as error:
+        print(error, file=sys.stderr)
+        return 1
+    server = CassetteServer(conf)
+    for stop_signal in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(stop_signal, _stop)
+    print(f"Serving {server.url}", flush=True)
+    try:
+        server.serve_forever()
+    except _Stopped:
+        return 0
+    finally:
+        server.server_close()
+    return 0
