@@ -3,7 +3,9 @@
  * The test AI Wallet for Playwright in JavaScript (Playwright Test or a plain script): the wallet
  * behind `window.aiwallet` of testwallet/aiwallet.js, answering the page through the Playwright binding
  * `__testwalletAiwallet`, as testwallet/aiwallet/ does for pytest. The test plays the visitor (the
- * approval window) and the model (queued replies, tool calls, provider failures), and reads the log.
+ * approval window) and the model (queued replies, tool calls, provider failures), and reads the log;
+ * or the model answers: `answerFrom(url)` asks an OpenAI-compatible server (the fixtures' cassette,
+ * `python -m testwallet.cassette serve`) every chat the queue does not answer.
  *
  * The binding protocol is aiwallet.js's (its header): hello, listen, request, next, cancel. Each
  * answer is an async generator that produces an event only when the page asks for the next one.
@@ -12,6 +14,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_TIMEOUT_MS, Pulse, ScriptError, checkConsent, frameOrigin, originOf, waitUntil } from './driver.js';
+import { ModelServerError, askChat } from './openai-chat.js';
 
 /** The Playwright binding the page calls. */
 export const BINDING = '__testwalletAiwallet';
@@ -28,6 +31,17 @@ const ERRORS = {
 };
 /** Not in the spec: the test's own script went wrong (see ScriptError). */
 const SCRIPT_FAILED = 500;
+/** What the cassette's server answers a chat it has no recording of (the relay's status for it too). */
+const NOT_RECORDED = 409;
+
+/** Raised by `check()` when a chat had no recording in the cassette: names the chat and what differs. */
+export class NotRecorded extends Error {
+  /** @param {string} message */
+  constructor(message) {
+    super(message);
+    this.name = 'NotRecorded';
+  }
+}
 
 /**
  * @typedef {{ connected: false } | { connected: true, providerName: string, model?: string }} WalletLink
@@ -69,6 +83,16 @@ export class AiWallet {
   chats = [];
   /** @type {[string, WalletLink][]} every link notice sent, with its origin */
   notices = [];
+  /** @type {string[]} the cassette's message for each chat it had no recording of */
+  misses = [];
+  /**
+   * Called with the message of each chat the cassette had no recording of, before the page gets it
+   * (the fixture attaches it to the test's report).
+   * @type {((message: string) => unknown) | null}
+   */
+  onMiss = null;
+  /** @type {string | null} the model server that answers what the queue does not */
+  #modelUrl = null;
 
   /** @type {Scripted[]} */
   #queue = [];
@@ -119,6 +143,17 @@ export class AiWallet {
   reply(text = '', { toolCalls = [], finishReason, model } = {}) {
     const deltas = (typeof text === 'string' ? [text] : text).filter((delta) => delta !== '');
     this.#queue.push({ kind: 'reply', deltas, toolCalls, finishReason, model });
+  }
+
+  /**
+   * Answer every chat the queue does not from the OpenAI-compatible server at `url` (its /v1 base),
+   * such as a cassette served by `python -m testwallet.cassette serve`. A chat the cassette has no
+   * recording of gets 409 and the cassette's message, and makes `check()` throw NotRecorded.
+   *
+   * @param {string | null} url null: back to the echo model
+   */
+  answerFrom(url) {
+    this.#modelUrl = url;
   }
 
   /**
@@ -317,6 +352,7 @@ export class AiWallet {
     };
     answering.chat = chat;
     this.chats.push(chat);
+    if (!this.#queue.length && this.#modelUrl) return yield* this.#fromModel(chat, params, this.#modelUrl);
     const scripted = this.#queue.shift() ?? echo(messages);
     if (scripted.kind === 'fail') {
       chat.outcome = 'failed';
@@ -342,6 +378,46 @@ export class AiWallet {
         },
       },
     };
+  }
+
+  /**
+   * Answer a chat from the model server: `start` once its first piece (or its whole answer) is
+   * there, so that a refusal, such as a chat never recorded, reaches the page with no start.
+   *
+   * @param {Chat} chat
+   * @param {any} params
+   * @param {string} url
+   * @returns {AsyncGenerator<WalletEvent, void>}
+   */
+  async* #fromModel(chat, params, url) {
+    const pieces = askChat(url, { messages: params.messages, tools: params.tools, options: params.options }, chat.model);
+    let step;
+    try {
+      step = await pieces.next();
+    } catch (error) {
+      if (!(error instanceof ModelServerError)) throw error;
+      chat.outcome = 'failed';
+      if (error.status === NOT_RECORDED) {
+        this.misses.push(error.message);
+        this.#scriptErrors.push(new NotRecorded(error.message));
+        await this.onMiss?.(error.message);
+        return yield { kind: 'error', status: NOT_RECORDED, message: error.message };
+      }
+      return yield { kind: 'error', status: error.status, message: `${chat.account} answered ${error.status}: ${error.message}` };
+    }
+    yield { kind: 'start', providerName: chat.account, model: chat.model };
+    try {
+      while (!step.done) {
+        yield { kind: 'text', delta: step.value };
+        step = await pieces.next();
+      }
+    } catch (error) {
+      if (!(error instanceof ModelServerError)) throw error;
+      chat.outcome = 'failed';
+      return yield { kind: 'error', status: error.status, message: `${chat.account} answered ${error.status}: ${error.message}` };
+    }
+    chat.outcome = 'answered';
+    yield { kind: 'result', result: step.value };
   }
 
   /**

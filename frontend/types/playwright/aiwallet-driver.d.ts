@@ -2,6 +2,11 @@
 export const BINDING: "__testwalletAiwallet";
 /** The in-page provider, to add as an init script. */
 export const SCRIPT_PATH: string;
+/** Raised by `check()` when a chat had no recording in the cassette: names the chat and what differs. */
+export class NotRecorded extends Error {
+    /** @param {string} message */
+    constructor(message: string);
+}
 /**
  * @typedef {{ connected: false } | { connected: true, providerName: string, model?: string }} WalletLink
  * @typedef {{ kind: 'start', providerName: string, model: string }
@@ -42,6 +47,14 @@ export class AiWallet {
     chats: Chat[];
     /** @type {[string, WalletLink][]} every link notice sent, with its origin */
     notices: [string, WalletLink][];
+    /** @type {string[]} the cassette's message for each chat it had no recording of */
+    misses: string[];
+    /**
+     * Called with the message of each chat the cassette had no recording of, before the page gets it
+     * (the fixture attaches it to the test's report).
+     * @type {((message: string) => unknown) | null}
+     */
+    onMiss: ((message: string) => unknown) | null;
     set consent(choice: import("./driver.js").Consent);
     /**
      * What the visitor does in the approval window `connect` opens: 'allow' (Approve, the default),
@@ -62,6 +75,14 @@ export class AiWallet {
      * @param {ReplyOptions} [options]
      */
     reply(text?: string | string[], { toolCalls, finishReason, model }?: ReplyOptions): void;
+    /**
+     * Answer every chat the queue does not from the OpenAI-compatible server at `url` (its /v1 base),
+     * such as a cassette served by `python -m testwallet.cassette serve`. A chat the cassette has no
+     * recording of gets 409 and the cassette's message, and makes `check()` throw NotRecorded.
+     *
+     * @param {string | null} url null: back to the echo model
+     */
+    answerFrom(url: string | null): void;
     /**
      * Queue a provider refusal: the page gets `<account> answered <status>: <detail>` with `status`.
      *
