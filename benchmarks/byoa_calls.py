@@ -12,7 +12,7 @@ Needs Node.js 18+ and the benchmark's own `ws` (once: ``npm ci --prefix benchmar
 Targets, each a fresh server process (or two):
   node          benchmarks/node/anchor.mjs: a server that behaves as the spec's
                 minimal Node.js + ws server, with a trigger route (the anchor)
-  <server>      the plain path: the project (benchmarks.byoa_calls:application,
+  <server>      the plain path: the project (benchmarks._call_server:application,
                 the call log on unless --no-call-log) with no speed-up, under
                 daphne, uvicorn (websockets, websockets-sansio, wsproto; uvloop
                 and httptools), hypercorn or granian, one process on the
@@ -64,144 +64,19 @@ import json
 import os
 import secrets
 import shutil
-import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+# Run as a script, this file's folder is on the path, not the project's: put it there first.
+sys.path.insert(0, str(ROOT))
+
+from benchmarks import _call_report as report  # noqa: E402
+from benchmarks._call_server import IDLE_NAME, IN_FLIGHT, MANIFEST  # noqa: E402
+
 NODE_DIR = ROOT / "benchmarks" / "node"
-MANIFEST = ROOT / "tests/byoa/manifests/bench.json"
-IN_FLIGHT = 4
-IDLE_NAME = "idle"
-# Issue 36 keeps it: the plain call path's CPU per call within this many times the Node anchor's.
-BOUND = 2.5
-# Issue 52 asks for it at W = 100: within this many times the Node anchor's.
-W100_BOUND = 2.0
-
-
-# -- the server side: runs inside the server process --------------------------------
-
-
-def _server_application():
-    """Return the project's ASGI app with the /_bench routes in front."""
-    import django
-
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.byoa.server_settings")
-    django.setup()
-    from django.conf import settings
-
-    # The test settings' DEBUG (for ws:// links) would record every query; links here are built directly.
-    settings.DEBUG = False
-    # Before the router is imported: it loads and checks the manifests.
-    settings.BYOA = {
-        **settings.BYOA,
-        "MANIFESTS": {"bench": str(MANIFEST)},
-        "DEFAULT_MANIFEST": "bench",
-        "CODES_PER_ADDRESS": 10**9,
-        "CODES_PER_SESSION": 10**9,
-        "CALL_LOG": os.environ.get("BYOA_BENCH_CALL_LOG", "1") == "1",
-    }
-    from django.apps import apps
-
-    from byoa.hub import Hub
-
-    # The hub chose its transport and caches at start-up (VISITOR_AI_SPEEDUPS) and read BYOA then:
-    # again, with these.
-    config = apps.get_app_config("byoa")
-    config.settings.clear()
-    config.hub = Hub()
-    from sites.config.asgi import application as project
-
-    async def application(scope, receive, send):
-        if scope["type"] == "http" and scope["path"].startswith("/_bench/"):
-            body = json.dumps(await _bench(scope)).encode()
-            await send(
-                {
-                    "type": "http.response.start",
-                    "status": 200,
-                    "headers": [(b"content-type", b"application/json")],
-                }
-            )
-            await send({"type": "http.response.body", "body": body})
-            return
-        await project(scope, receive, send)
-
-    return application
-
-
-async def _bench(scope):
-    from urllib.parse import parse_qs
-
-    from channels.db import database_sync_to_async
-
-    from byoa import codes, invitations, manifests
-
-    query = {key: values[0] for key, values in parse_qs(scope["query_string"].decode()).items()}
-    if scope["path"] == "/_bench/links":
-        host = dict(scope["headers"])[b"host"].decode()
-        endpoint = f"ws://{host}/byoa/ws"
-        manifest = manifests.get("bench")
-
-        def issue(count):
-            return [
-                invitations.build(
-                    endpoint,
-                    manifest.encoded,
-                    codes.issue(f"bench-{time.time_ns()}-{i}", "127.0.0.1", manifest)[0],
-                )
-                for i in range(count)
-            ]
-
-        return {"links": await database_sync_to_async(issue)(int(query["n"]))}
-    if scope["path"] == "/_bench/run":
-        call = json.loads(await asyncio.to_thread(Path(query["call"]).read_text))
-        from benchmarks._collector import Collector
-
-        run = _run_calls(int(query["calls"]), int(query.get("inflight", IN_FLIGHT)), call)
-        if not os.environ.get("BYOA_BENCH_PROFILE"):
-            with Collector() as collector:
-                result = await run
-            return {**result, "gc": collector.summary()}
-        import cProfile  # where the server's time goes (the event loop's thread only)
-
-        with cProfile.Profile() as profile:
-            result = await run
-        profile.dump_stats(f"{os.environ['BYOA_BENCH_PROFILE']}.{os.getpid()}")
-        return result
-    return {}
-
-
-async def _run_calls(per_wallet, inflight, call):
-    from benchmarks._call_runs import run_calls
-    from byoa.calls import call_wallet
-    from byoa.exceptions import WalletCallError
-    from byoa.models import Pairing
-
-    pairings = [
-        pk
-        async for pk in Pairing.objects.filter(manifest_name="bench", status="active")
-        .exclude(channel_name="")
-        .exclude(wallet__name=IDLE_NAME)
-        .values_list("pk", flat=True)
-    ]
-
-    async def call_one(pk):
-        try:
-            output = await call_wallet(pk, call["skill"], call["input"], call["params"], timeout=20)
-        except WalletCallError as error:  # not answered: the call's outcome, counted as a failure by its kind
-            return None, type(error).__name__
-        return output, None  # None counted as a failure of neither kind
-
-    return await run_calls(pairings, per_wallet, inflight, call_one)
-
-
-if os.environ.get("BYOA_BENCH_SERVER") == "1":
-    application = _server_application()
-
-
-# -- the driver: this process ----------------------------------------------------------
 
 
 def _cpus():
@@ -260,7 +135,7 @@ def _targets(server_cpu, workdir, call_log):
             else {}
         ),
     }
-    app = "benchmarks.byoa_calls:application"
+    app = "benchmarks._call_server:application"
 
     def pin(cls):
         class Pinned(cls):
@@ -480,19 +355,6 @@ class LoadGenerator:
         await asyncio.wait_for(self.process.wait(), 30)
 
 
-def _spread(values, digits=0):
-    values = sorted(values)
-    return f"{statistics.median(values):.{digits}f} [{values[0]:.{digits}f}-{values[-1]:.{digits}f}]"
-
-
-def _versus(values, reference):
-    """Return the median's difference from the reference's median: "-61 (-9%)"."""
-    if not values or not reference:
-        return "-"
-    ours, theirs = statistics.median(values), statistics.median(reference)
-    return f"{ours - theirs:+.0f} ({(ours - theirs) / theirs:+.0%})"
-
-
 class Target:
     """One target while it runs: its server, and the wallets it has open now."""
 
@@ -624,185 +486,25 @@ async def _main(args):
         + (", 2p: across two processes on Redis" if args.two_processes else "")
     )
     print(
-        f"{started}, {_machine()}; server on CPU {server_cpu}, load generator on {load_cpus}; "
+        f"{started}, {report.machine()}; server on CPU {server_cpu}, load generator on {load_cpus}; "
         f"load average at the end {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
     )
     print(
         "figures: median [min-max] over the runs; vs plain: the median's difference from the plain path's "
         "(CPU us, and %); x node: ours / the Node anchor's median (and range) in this run"
     )
-    _print_table(results, names, args)
-    _print_bound(results, names, args)
-    _print_failures(results, names, args)
-    _print_sizing(results, names, args)
-    _print_collector(results, names, args)
+    report.print_table(results, names, args)
+    report.print_bound(results, names, args)
+    report.print_failures(results, names, args)
+    report.print_sizing(results, names, args)
+    report.print_collector(results, names, args)
     if args.idle:
-        print(f"memory per idle wallet ({args.idle} connected, RSS of the server's processes):")
-        for name, result in results.items():
-            flat = (
-                statistics.median(c["cpu_us"] for c in result["idle_calls"])
-                / statistics.median(c["cpu_us"] for c in result[10])
-                if 10 in result
-                else float("nan")
-            )
-            print(
-                f"  {name:<36}{result['idle_kib']:>7.1f} KiB   CPU/call at W=10 with them / without: {flat:.2f}"
-            )
-
-
-def _print_table(results, names, args):
-    header = (
-        f"{'configuration':<36}{'W':>7}  {'CPU us/call':<20}{'vs plain':<15}{'x node':<20}{'calls/s':<20}"
-        f"{'p50 ms':<25}{'p99 ms':<27}{'failed':<8}{'Redis cmds/call' if args.two_processes else ''}"
-    )
-    print(header)
-    node = results["node"]
-    for name, plain in names.items():
-        result = results[name]
-        for key in [*args.wallets, *(["idle_calls"] if args.idle else [])]:
-            rows = result[key]
-            cpu = [row["cpu_us"] for row in rows]
-            ref = [row["cpu_us"] for row in node[key]]
-            ratio = (
-                f"{statistics.median(cpu) / statistics.median(ref):.1f} "
-                f"[{min(cpu) / max(ref):.1f}-{max(cpu) / min(ref):.1f}]"
-            )
-            versus = "-" if plain is None else _versus(cpu, [row["cpu_us"] for row in results[plain][key]])
-            if name not in ("node", "python") and plain is None:
-                versus = "(plain)"
-            label = "10+idle" if key == "idle_calls" else key
-            print(
-                f"{name:<36}{label:>7}  {_spread(cpu):<20}{versus:<15}{ratio:<20}"
-                f"{_spread([r['rate'] for r in rows]):<20}"
-                f"{_spread([r['p50'] for r in rows], 2):<25}{_spread([r['p99'] for r in rows], 2):<27}"
-                f"{sum(r.get('failed', 0) for r in rows):<8}"
-                + (_spread([r["redis"] for r in rows], 1) if rows[0].get("redis") is not None else "")
-            )
-
-
-def _print_sizing(results, names, args):
-    """For each two-process target, the CPU per call of each part and the calls a second one core gives it."""
-    rows = [
-        (name, key, rows)
-        for name in names
-        for key, rows in results[name].items()
-        if isinstance(key, int) and rows and rows[0].get("parts_us")
-    ]
-    if not rows:
-        return
-    print("sizing: CPU us per call of each part (median), and calls a second one busy core gives that part")
-    for name, key, found in rows:
-        parts = {
-            part: statistics.median(row["parts_us"][part] for row in found) for part in found[0]["parts_us"]
-        }
-        listed = "   ".join(f"{part} {us:.0f} us ({1e6 / us:,.0f}/s)" for part, us in parts.items() if us > 0)
-        print(f"  {name:<36}W = {key:<5}{listed}")
-
-
-def _print_collector(results, names, args):
-    """For each Python target in one process: the garbage collector's share of its CPU per call."""
-    rows = [
-        (name, key, found)
-        for name in names
-        for key, found in results[name].items()
-        if isinstance(key, int) and found and found[0].get("gc") and not found[0].get("parts_us")
-    ]
-    if not rows:
-        return
-    print(
-        "collector: us per call the cyclic garbage collector ran in the server (median), its passes by "
-        "generation over all runs, the longest pass of each, and the objects it tracks after the last run"
-    )
-    for name, key, found in rows:
-        spent = statistics.median(row["gc"]["seconds"] / row["calls_made"] * 1e6 for row in found)
-        passes = [sum(row["gc"]["passes"][g] for row in found) for g in range(3)]
-        longest = [max(row["gc"]["longest"][g] for row in found) * 1e3 for g in range(3)]
-        print(
-            f"  {name:<36}W = {key:<5}{spent:5.1f} us   passes {passes[0]}/{passes[1]}/{passes[2]}   "
-            f"longest {longest[0]:.1f}/{longest[1]:.1f}/{longest[2]:.1f} ms   "
-            f"tracked {found[-1]['gc']['tracked']:,}"
-        )
-
-
-def _print_failures(results, names, args):
-    """Say how the calls that failed ended (byoa.exceptions' class), where any did."""
-    for name in names:
-        for key in [*args.wallets, *(["idle_calls"] if args.idle else [])]:
-            kinds = {}
-            for row in results[name][key]:
-                for kind, count in row.get("kinds", {}).items():
-                    kinds[kind] = kinds.get(kind, 0) + count
-            if kinds:
-                listed = ", ".join(f"{kind} {count}" for kind, count in sorted(kinds.items()))
-                print(f"failed calls on {name} at W = {key}: {listed}")
-
-
-def _print_bound(results, names, args):
-    """Say whether each one-process plain target's CPU per call is within BOUND x the anchor's.
-
-    And at W = 100 within W100_BOUND x (issue 52), beside the Python floor's own ratio: the part of
-    the gap that no Python code on that server can close.
-    """
-    node = results["node"]
-
-    def ratio(name, w):
-        return statistics.median(row["cpu_us"] for row in results[name][w]) / statistics.median(
-            row["cpu_us"] for row in node[w]
-        )
-
-    print(
-        "the Python floor (benchmarks/asgi_anchor.py on uvicorn-sansio): "
-        + " / ".join(f"{ratio('python', w):.2f}" for w in args.wallets)
-        + f" x node at W = {' / '.join(map(str, args.wallets))}"
-    )
-    for name in args.servers:
-        if 100 in args.wallets:
-            at_100 = ratio(name, 100)
-            verdict = "within" if at_100 <= W100_BOUND else "NOT within"
-            print(
-                f"the plain call path on {name} at W = 100: {at_100:.2f} x node, {verdict} {W100_BOUND}x; "
-                f"{at_100 / ratio('python', 100):.2f} x the Python floor"
-            )
-    for name in args.servers:
-        ratios = [
-            statistics.median(row["cpu_us"] for row in results[name][w])
-            / statistics.median(row["cpu_us"] for row in node[w])
-            for w in args.wallets
-        ]
-        verdict = "within" if max(ratios) <= BOUND else "NOT within"
-        print(
-            f"the plain call path on {name}: {' / '.join(f'{r:.2f}' for r in ratios)} x node at W = "
-            f"{' / '.join(map(str, args.wallets))}: {verdict} {BOUND}x"
-        )
-
-
-def _machine():
-    """Return the CPU's model and count, and the versions the figures belong to."""
-    import platform
-    from importlib import metadata
-
-    model = "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    names = ("django", "channels", "channels-redis", "redis", "uvicorn", "daphne")
-    versions = []
-    for name in names:
-        try:
-            versions.append(f"{name} {metadata.version(name)}")
-        except metadata.PackageNotFoundError:
-            continue
-    return f"{os.cpu_count()} x {model}, Python {platform.python_version()}, {', '.join(versions)}"
+        report.print_idle(results, args)
 
 
 def _clip():
     import base64
 
-    sys.path.insert(0, str(ROOT))
     from byoa.wav import silent_clip
 
     return base64.b64encode(silent_clip(0.35)).decode()
@@ -860,7 +562,6 @@ def main(argv=None):
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 4 * args.idle + 4096)), hard))
     os.chdir(ROOT)
-    sys.path.insert(0, str(ROOT))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.byoa.server_settings")
     if args.two_processes and shutil.which("redis-server") is None:
         sys.exit("--two-processes needs redis-server (Debian: apt-get install redis-server)")
