@@ -22,7 +22,11 @@ default; 'downloadable' makes ``create`` report a download, 'unavailable' makes
 it fail). ``reply(*answers)`` queues answers: a string, ``{"pieces": [...]}``
 streamed in pieces, or ``{"error": "NotSupportedError"}``; ``answer_with(function)``
 answers from ``function(prompt)`` once the queue is empty; with neither, a
-prompt fails with NotSupportedError. Each prompt is logged in ``prompts`` as
+prompt fails with NotSupportedError. ``answer_from_model(cassette)`` (or the
+``testwallet_cassette`` marker) answers from a model through a cassette: each
+prompt asked as an OpenAI chat (testwallet.openai_chat), replayed or recorded as
+the aiwallet driver's chats are; a prompt never recorded fails in the page with
+an UnknownError carrying the cassette's message, and the test with NotRecorded. Each prompt is logged in ``prompts`` as
 the page sent it (``initialPrompts``, ``input``, ``responseConstraint``,
 ``streaming``); ``downloads`` counts finished downloads.
 """
@@ -30,16 +34,24 @@ the page sent it (``initialPrompts``, ``input``, ``responseConstraint``,
 import asyncio
 import inspect
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 import pytest
 
 from testwallet._driver import stub_path
+from testwallet.cassette import Cassette, NotRecorded
+from testwallet.cassette.fixtures import MARKER
+from testwallet.openai_chat import prompt_request
+from testwallet.relay import recorded
+from testwallet.relay.conf import environment_settings
+from testwallet.relay.exceptions import RelayError
 
 if TYPE_CHECKING:
     from playwright.async_api import BrowserContext, Page
+
+    from testwallet.relay.conf import RelaySettings
 
 __all__ = ["BINDING", "BuiltinModel", "builtin_model", "script_path"]
 
@@ -47,7 +59,8 @@ __all__ = ["BINDING", "BuiltinModel", "builtin_model", "script_path"]
 Availability = Literal["available", "downloadable", "downloading", "unavailable"]
 #: A prompt as the page sent it (``initialPrompts``, ``input``, ``responseConstraint``, ``streaming``).
 Prompt = dict[str, Any]
-#: An answer: a string, ``{"pieces": [...]}`` streamed in pieces, or ``{"error": "NotSupportedError"}``.
+#: An answer: a string, ``{"pieces": [...]}`` streamed in pieces, or ``{"error": "NotSupportedError"}``
+#: (a DOMException's name, and its ``"message"`` when given).
 ModelAnswer = str | dict[str, Any]
 
 #: The Playwright binding through which languagemodel.js asks the test.
@@ -69,12 +82,39 @@ class BuiltinModel:
         self._queue: deque[ModelAnswer] = deque()
         self._function: Callable[[Prompt], ModelAnswer | Awaitable[ModelAnswer]] | None = None
         self._changed = asyncio.Event()
+        self._errors: list[Exception] = []
 
     async def install(self, target: "Page | BrowserContext") -> None:
         """Give a Playwright page or context the stand-in ``LanguageModel``, before its scripts run."""
         await target.expose_binding(BINDING, self._on_message)
         await target.add_init_script(path=str(stub_path("panel.js")))
         await target.add_init_script(path=str(script_path()))
+
+    def answer_from_model(self, cassette: Cassette, server: "RelaySettings | None" = None) -> None:
+        """
+        Answer every prompt the queue does not from a model through ``cassette``: replayed, or (record
+        modes) asked of ``server`` (default: TESTWALLET_MODEL_URL) and recorded.
+        """
+        conf = server or environment_settings(cassette=str(cassette.path), record=cassette.mode.value)
+
+        async def from_model(prompt: Prompt) -> ModelAnswer:
+            # Always streamed, so that prompt() and promptStreaming() of the same words share a recording.
+            try:
+                answer = await recorded.streamed_answer(conf, prompt_request(prompt, True), cassette)
+            except NotRecorded as error:
+                self._errors.append(error)
+                return {"error": "UnknownError", "message": error.message}
+            except RelayError as error:
+                return {"error": "UnknownError", "message": error.message}
+            return {"pieces": answer.deltas} if prompt.get("streaming") else "".join(answer.deltas)
+
+        self._function = from_model
+
+    def check(self) -> None:
+        """Raise the first prompt the cassette had no recording of (NotRecorded), and forget them."""
+        errors, self._errors = self._errors, []
+        if errors:
+            raise errors[0]
 
     def reply(self, *answers: ModelAnswer) -> None:
         """Queue the answers of the next prompts."""
@@ -112,6 +152,13 @@ class BuiltinModel:
 
 
 @pytest.fixture
-def builtin_model() -> BuiltinModel:
-    """Return the model behind a stand-in ``LanguageModel``; ``await builtin_model.install(page)`` first."""
-    return BuiltinModel()
+def builtin_model(request: pytest.FixtureRequest) -> Iterator[BuiltinModel]:
+    """
+    Return the model behind a stand-in ``LanguageModel``; ``await builtin_model.install(page)`` first.
+    On a test marked ``@pytest.mark.testwallet_cassette(path)`` it answers from that cassette.
+    """
+    model = BuiltinModel()
+    if request.node.get_closest_marker(MARKER) is not None:
+        model.answer_from_model(request.getfixturevalue("testwallet_cassette"))
+    yield model
+    model.check()

@@ -122,7 +122,7 @@ def wallet_chat_request(params: dict[str, Any], stream: bool) -> dict[str, Any]:
     return body
 
 
-def prompt_request(prompt: dict[str, Any]) -> dict[str, Any]:
+def prompt_request(prompt: dict[str, Any], stream: bool) -> dict[str, Any]:
     """Return the OpenAI request body for a Prompt API prompt, as languagemodel.js sends it."""
     given = [*(prompt.get("initialPrompts") or []), *(prompt.get("input") or [])]
     messages = [
@@ -130,7 +130,7 @@ def prompt_request(prompt: dict[str, Any]) -> dict[str, Any]:
         for m in given
         if isinstance(m, dict)
     ]
-    body: dict[str, Any] = {"messages": messages, "stream": bool(prompt.get("streaming"))}
+    body: dict[str, Any] = {"messages": messages, "stream": stream}
     schema = prompt.get("responseConstraint")
     if isinstance(schema, dict):
         body["response_format"] = {

@@ -19,7 +19,7 @@
  * Who answers: with the Playwright binding `__testwalletLanguageModel` (tests/twentyq/conftest.py
  * installs it), the test: it gets `{ type: 'availability' }` and `{ type: 'prompt', initialPrompts,
  * input, responseConstraint, streaming }` and answers a string, `{ pieces: [...] }` or
- * `{ error: 'NotSupportedError' }`. Without it, a person: availability is 'downloadable', the
+ * `{ error: 'NotSupportedError', message? }` (the DOMException's name and message). Without it, a person: availability is 'downloadable', the
  * download takes about a second, and each prompt opens the test wallet's panel in the page
  * (panel.js, loaded before this script), showing the last message: the person types the answer
  * the model would give, or picks one of the allowed values as a button when the page constrains
@@ -79,7 +79,9 @@
     const send = binding();
     if (send) {
       const reply = await send(message);
-      if (reply && typeof reply === 'object' && typeof reply.error === 'string') throw new DOMException('The test model failed', reply.error);
+      if (reply && typeof reply === 'object' && typeof reply.error === 'string') {
+        throw new DOMException(typeof reply.message === 'string' ? reply.message : 'The test model failed', reply.error);
+      }
       if (reply && typeof reply === 'object' && Array.isArray(reply.pieces)) return reply.pieces.map(String);
       return [String(reply ?? '')];
     }

@@ -7,9 +7,9 @@ model server is never asked; a chat with no recording fails at once with the cas
 NotRecorded, which the page gets as a 409 and the test as its failure.
 """
 
-from testwallet.aiwallet.records import Chat, ProviderError, ProviderUnreachable, Reply, ToolCall
+from testwallet.aiwallet.records import Chat, ProviderError, Reply, ToolCall
 from testwallet.cassette import Cassette
-from testwallet.openai_chat import StreamedAnswer, wallet_chat_request
+from testwallet.openai_chat import wallet_chat_request
 from testwallet.relay import recorded
 from testwallet.relay.conf import RelaySettings, environment_settings
 from testwallet.relay.exceptions import RelayError
@@ -26,14 +26,11 @@ class RecordedModel:
     async def __call__(self, chat: Chat) -> Reply:
         """Return the model's answer to the chat; NotRecorded, in replay, for a chat never recorded."""
         params = {"messages": chat.messages, "tools": chat.tools, "options": chat.options}
-        answer = StreamedAnswer()
+        body = wallet_chat_request(
+            params, True
+        )  # streamed, as the page's chat is: the recording keeps its pieces
         try:
-            # Streamed, as the page's chat is: the recording keeps the model's pieces.
-            events = await recorded.chat_events(self.server, wallet_chat_request(params, True), self.cassette)
-            async for event in events:
-                if isinstance(event.get("error"), dict):  # the model server broke off
-                    raise ProviderUnreachable(str(event["error"].get("message") or "The model server failed"))
-                answer.add(event)
+            answer = await recorded.streamed_answer(self.server, body, self.cassette)
         except RelayError as error:
             raise ProviderError(error.status, error.message) from None
         try:

@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from testwallet.cassette import Cassette, CassetteError, Mode, NotRecorded
+from testwallet.openai_chat import StreamedAnswer
 from testwallet.relay import upstream
 from testwallet.relay.conf import RelaySettings
 from testwallet.relay.exceptions import RelayError
@@ -82,6 +83,27 @@ async def chat_events(
         return await upstream.chat_events(conf, body)
 
     return await (recording or cassette(conf)).chat_stream(upstream.chat_body(conf, body), ask)
+
+
+async def streamed_answer(
+    conf: RelaySettings, body: dict[str, Any], recording: Cassette | None = None
+) -> StreamedAnswer:
+    """
+    Return a streamed chat's answer read whole (its text pieces, tool calls, finish and usage),
+    as chat_events gives it; raises NotRecorded, or RelayError when the model server is not
+    named, fails, or breaks off the answer. The test-driven stand-ins' models ask here.
+    """
+    answer = StreamedAnswer()
+    async for event in await chat_events(conf, body, recording):
+        error = event.get("error")
+        if isinstance(error, dict):  # the model server broke off
+            status = error.get("status")
+            raise RelayError(
+                str(error.get("message") or "The model server failed"),
+                status if isinstance(status, int) else 502,
+            )
+        answer.add(event)
+    return answer
 
 
 async def chat_stream(conf: RelaySettings, body: dict[str, Any]) -> AsyncIterator[bytes]:
