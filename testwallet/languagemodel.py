@@ -24,7 +24,7 @@ streamed in pieces, or ``{"error": "NotSupportedError"}``; ``answer_with(functio
 answers from ``function(prompt)`` once the queue is empty; with neither, a
 prompt fails with NotSupportedError. ``answer_from_model(cassette)`` (or the
 ``testwallet_cassette`` marker) answers from a model through a cassette: each
-prompt asked as an OpenAI chat (testwallet.openai_chat), replayed or recorded as
+prompt asked as an OpenAI chat (testwallet._openai_chat), replayed or recorded as
 the aiwallet driver's chats are; a prompt never recorded fails in the page with
 an UnknownError carrying the cassette's message, and the test with NotRecorded. Each prompt is logged in ``prompts`` as
 the page sent it (``initialPrompts``, ``input``, ``responseConstraint``,
@@ -41,9 +41,9 @@ from typing import TYPE_CHECKING, Any, Literal
 import pytest
 
 from testwallet._driver import stub_path
+from testwallet._openai_chat import prompt_request
 from testwallet.cassette import Cassette, NotRecorded
 from testwallet.cassette.fixtures import MARKER
-from testwallet.openai_chat import prompt_request
 from testwallet.relay import recorded
 from testwallet.relay.conf import environment_settings
 from testwallet.relay.exceptions import RelayError

@@ -5,7 +5,7 @@
  * `testwalletCassette` option points at `python -m testwallet.cassette serve`).
  *
  * `chatRequest` builds the same body as relay.js's `chatRequest` (in the page) and
- * testwallet/openai_chat.py's `wallet_chat_request` (pytest's driver): a cassette matches
+ * testwallet/_openai_chat.py's `wallet_chat_request` (pytest's driver): a cassette matches
  * requests as JSON, so a recording made from one replays to the others. relay.js is a classic
  * script for the page and cannot be imported here; tests/testwallet/test_openai_chat.py checks
  * this copy against the Python one.

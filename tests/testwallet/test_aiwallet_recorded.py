@@ -22,8 +22,8 @@ import pytest
 
 from tests.testwallet.aiwallet_cases import TOOLS, ask
 from tests.testwallet.relay.model_double import MODEL, ModelDouble
+from testwallet._openai_chat import delta_text, wallet_chat_request
 from testwallet.cassette import Cassette, Mode, NotRecorded
-from testwallet.openai_chat import delta_text, wallet_chat_request
 from testwallet.relay.conf import environment_settings
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]

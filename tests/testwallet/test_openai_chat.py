@@ -1,5 +1,5 @@
 """
-testwallet/openai_chat.py: an AI Wallet chat as an OpenAI request, the same as the npm driver's
+testwallet/_openai_chat.py: an AI Wallet chat as an OpenAI request, the same as the npm driver's
 (frontend/playwright/openai-chat.js) builds it, key for key, since a cassette recorded from one
 replays to the other; and a streamed answer read back into pieces, tool calls and usage.
 """
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from testwallet.openai_chat import StreamedAnswer, wallet_chat_request
+from testwallet._openai_chat import StreamedAnswer, wallet_chat_request
 
 OPENAI_CHAT_JS = Path(__file__).resolve().parents[2] / "frontend" / "playwright" / "openai-chat.js"
 

@@ -1,15 +1,15 @@
 """
 The test AI Wallet answering from a model through a cassette (``AiWalletStub.answer_from_model``,
 or the ``testwallet_cassette`` marker on a test that uses the ``aiwallet`` fixture): each chat
-becomes an OpenAI chat-completions request (testwallet.openai_chat), asked through
+becomes an OpenAI chat-completions request (testwallet._openai_chat), asked through
 ``testwallet.cassette.Cassette`` as the relay asks (testwallet.relay.recorded). In replay the
 model server is never asked; a chat with no recording fails at once with the cassette's
 NotRecorded, which the page gets as a 409 and the test as its failure.
 """
 
+from testwallet._openai_chat import wallet_chat_request
 from testwallet.aiwallet.records import Chat, ProviderError, Reply, ToolCall
 from testwallet.cassette import Cassette
-from testwallet.openai_chat import wallet_chat_request
 from testwallet.relay import recorded
 from testwallet.relay.conf import RelaySettings, environment_settings
 from testwallet.relay.exceptions import RelayError

@@ -18,9 +18,9 @@ from typing import Any, Protocol
 
 import httpx
 
+from testwallet._openai_chat import delta_text, generate_request
 from testwallet.cassette import Cassette, CassetteError
 from testwallet.direct.exceptions import BackendError
-from testwallet.openai_chat import delta_text, generate_request
 
 #: What a script answers a skill with: an output object, or a (sync or async) function of (input, params).
 Answer = (

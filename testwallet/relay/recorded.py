@@ -11,8 +11,8 @@ import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
+from testwallet._openai_chat import StreamedAnswer
 from testwallet.cassette import Cassette, CassetteError, Mode, NotRecorded
-from testwallet.openai_chat import StreamedAnswer
 from testwallet.relay import upstream
 from testwallet.relay.conf import RelaySettings
 from testwallet.relay.exceptions import RelayError
