@@ -5,23 +5,12 @@ import os
 import statistics
 from pathlib import Path
 
+from benchmarks._figures import spread, versus
+
 #: Issue 36 keeps it: the plain call path's CPU per call within this many times the Node anchor's.
 BOUND = 2.5
 #: Issue 52 asks for it at W = 100: within this many times the Node anchor's.
 W100_BOUND = 2.0
-
-
-def spread(values, digits=0):
-    values = sorted(values)
-    return f"{statistics.median(values):.{digits}f} [{values[0]:.{digits}f}-{values[-1]:.{digits}f}]"
-
-
-def versus(values, reference):
-    """Return the median's difference from the reference's median: "-61 (-9%)"."""
-    if not values or not reference:
-        return "-"
-    ours, theirs = statistics.median(values), statistics.median(reference)
-    return f"{ours - theirs:+.0f} ({(ours - theirs) / theirs:+.0%})"
 
 
 def print_table(results, names, args):

@@ -75,21 +75,9 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks import _call_report as report  # noqa: E402
 from benchmarks._call_server import IDLE_NAME, IN_FLIGHT, MANIFEST  # noqa: E402
+from benchmarks._pinning import pinned, split_cpus  # noqa: E402
 
 NODE_DIR = ROOT / "benchmarks" / "node"
-
-
-def _cpus():
-    cpus = sorted(os.sched_getaffinity(0))
-    if len(cpus) < 2:
-        return None, None
-    return cpus[-1], cpus[:-1]  # the server's CPU; the load generator's and ours
-
-
-def _pinned(command, cpu):
-    if cpu is None or shutil.which("taskset") is None:
-        return command
-    return ["taskset", "-c", str(cpu), *command]
 
 
 #: Configuration -> the demo settings' VISITOR_AI_SPEEDUPS ("all": every speed-up the settings know).
@@ -140,13 +128,13 @@ def _targets(server_cpu, workdir, call_log):
     def pin(cls):
         class Pinned(cls):
             def command(self, fd):
-                return _pinned(super().command(fd), server_cpu)
+                return pinned(super().command(fd), server_cpu)
 
         return Pinned
 
     class NodeAnchor(DaphneServer):
         def command(self, fd):
-            return _pinned(["node", str(NODE_DIR / "anchor.mjs"), str(MANIFEST), str(fd)], server_cpu)
+            return pinned(["node", str(NODE_DIR / "anchor.mjs"), str(MANIFEST), str(fd)], server_cpu)
 
     class Granian(DaphneServer):
         # Granian takes no listening socket from us: it binds a port we chose free a moment before.
@@ -163,7 +151,7 @@ def _targets(server_cpu, workdir, call_log):
                 )
             with socket.create_server(("127.0.0.1", 0)) as probe:
                 self.port = probe.getsockname()[1]
-            command = _pinned(
+            command = pinned(
                 [
                     sys.executable,
                     "-m",
@@ -443,7 +431,7 @@ async def _main(args):
 
     import httpx
 
-    server_cpu, load_cpus = _cpus()
+    server_cpu, load_cpus = split_cpus()
     call = {
         "text": {
             "skill": "text.generate",

@@ -70,7 +70,6 @@ import gc
 import json
 import os
 import re
-import shutil
 import statistics
 import sys
 import tempfile
@@ -80,6 +79,12 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+# Run as a script, this file's folder is on the path, not the project's: put it there first.
+sys.path.insert(0, str(ROOT))
+
+from benchmarks._figures import spread, versus  # noqa: E402
+from benchmarks._pinning import pinned, split_cpus  # noqa: E402
+
 NODE_DIR = ROOT / "benchmarks" / "node"
 MANIFEST = "twentyq"  # a site manifest whose skill is text.generate
 QUESTION = "Is it bigger than a breadbox?"
@@ -291,30 +296,17 @@ if os.environ.get("VISITOR_ACTION_SERVER") == "1":
 # -- the driver: this process ----------------------------------------------------------
 
 
-def _cpus():
-    cpus = sorted(os.sched_getaffinity(0))
-    if len(cpus) < 2:
-        return None, None
-    return cpus[-1], cpus[:-1]  # the server's CPU; the clients' and wallets'
-
-
-def _pinned(command, cpu):
-    if cpu is None or shutil.which("taskset") is None:
-        return command
-    return ["taskset", "-c", str(cpu), *command]
-
-
 def _targets(server_cpu, workdir):
     from testwallet.server import DaphneServer, UvicornServer
 
     class NodeAnchor(DaphneServer):
         def command(self, fd):
             manifest = ROOT / "sites" / MANIFEST / "manifest.json"
-            return _pinned(["node", str(NODE_DIR / "visitor_action.mjs"), str(manifest), str(fd)], server_cpu)
+            return pinned(["node", str(NODE_DIR / "visitor_action.mjs"), str(manifest), str(fd)], server_cpu)
 
     class Ours(UvicornServer):
         def command(self, fd):
-            return _pinned(super().command(fd), server_cpu)
+            return pinned(super().command(fd), server_cpu)
 
     env = {"VISITOR_ACTION_SERVER": "1", "DJANGO_DEBUG": "0", "DJANGO_LOG_LEVEL": "WARNING"}
     # The environment's own choice and Redis must not leak into a target's: each names its own.
@@ -372,19 +364,6 @@ class Visitor:
 
     async def aclose(self):
         await self.http.aclose()
-
-
-def _spread(values, digits=0):
-    values = sorted(values)
-    return f"{statistics.median(values):.{digits}f} [{values[0]:.{digits}f}-{values[-1]:.{digits}f}]"
-
-
-def _versus(values, reference):
-    """Return the median's difference from the reference's median: "-61 (-9%)"."""
-    if not values or not reference:
-        return "-"
-    ours, theirs = statistics.median(values), statistics.median(reference)
-    return f"{ours - theirs:+.0f} ({(ours - theirs) / theirs:+.0%})"
 
 
 async def _run(visitors, actions, latencies):
@@ -512,16 +491,16 @@ def _print_table(results, args):
         )
         label = f"+ {name}" if name in SPEEDUPS and name not in ("plain", "all") else name
         print(
-            f"{label:<18}{_spread(cpu):<22}{_versus(cpu, plain_cpu) if name in SPEEDUPS else '-':<15}"
-            f"{ratio:<17}{_spread([r['rate'] for r in rows]):<16}{_spread([r['p50'] for r in rows], 2):<22}"
-            f"{_spread(static) if static else '-':<20}{_versus(static, plain_static) if static else '-':<15}"
+            f"{label:<18}{spread(cpu):<22}{versus(cpu, plain_cpu) if name in SPEEDUPS else '-':<15}"
+            f"{ratio:<17}{spread([r['rate'] for r in rows]):<16}{spread([r['p50'] for r in rows], 2):<22}"
+            f"{spread(static) if static else '-':<20}{versus(static, plain_static) if static else '-':<15}"
         )
 
 
 async def _main(args):
     from benchmarks.byoa_calls import LoadGenerator
 
-    server_cpu, load_cpus = _cpus()
+    server_cpu, load_cpus = split_cpus()
     if load_cpus:
         os.sched_setaffinity(0, load_cpus)
     workdir = Path(tempfile.mkdtemp(prefix="visitor-action-"))
@@ -597,7 +576,6 @@ def main(argv=None):
     if not (NODE_DIR / "node_modules" / "ws").is_dir():
         sys.exit("Install the anchor's ws first: npm ci --prefix benchmarks/node")
     os.chdir(ROOT)
-    sys.path.insert(0, str(ROOT))
     asyncio.run(_main(args))
 
 
