@@ -73,7 +73,6 @@ import random
 import resource
 import secrets
 import shutil
-import statistics
 import sys
 import tempfile
 import time
@@ -81,6 +80,12 @@ from http.cookiejar import CookieJar, DefaultCookiePolicy
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+# Run as a script, this file's folder is on the path, not the project's: put it there first.
+sys.path.insert(0, str(ROOT))
+
+from benchmarks._pinning import pin_for_servers, pin_load_generator  # noqa: E402
+from benchmarks._soak_report import report  # noqa: E402
+
 MANIFEST = ROOT / "tests/byoa/manifests/bench.json"
 SETTINGS = "tests.byoa.server_settings"
 SKILL = "text.generate"
@@ -444,128 +449,6 @@ async def _soak(args, servers, proxy, pinning):
     }
 
 
-def _report(args, result, database, driver_rss_kib):
-    tally, ledger = result["tally"], result["ledger"]
-    duplicated = sum(1 for count in ledger.ran.values() if count > 1)
-    duplicated += sum(1 for count in tally.received.values() if count > 1)
-    load = os.getloadavg()
-    routing = (
-        "through nginx (hash of the route id, consistent)"
-        if args.routing == "nginx"
-        else "direct (each call to a process at random)"
-    )
-    print(
-        f"BYOA soak on loopback: {args.wallets} wallets x {args.calls} calls, {args.processes} {args.server} "
-        f"processes {routing}, Redis channel layer, {database}; {args.concurrency} calls in flight at most, "
-        f"call timeout {args.timeout:g} s, seed {args.seed}"
-    )
-    print(f"CPUs: {result['pinning']}")
-    print(
-        f"{os.cpu_count()} CPUs, shared; load average at the end {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; "
-        f"wallets connected in {result['connected']:.1f} s; calls took {result['elapsed']:.1f} s "
-        f"({sum(r['made'] for r in tally.rows.values()) / result['elapsed']:.0f} calls/s)"
-    )
-    header = (
-        f"{'wallet was in':<16}{'made':>8}{'answered':>10}{'None':>7}{'at drop':>9}{'lost':>6}{'misrouted':>11}"
-        f"{'errors':>8}{'p50 ms':>9}{'p99 ms':>9}"
-    )
-    print(header)
-    total = collections.Counter()
-    for where, label in (("same", "the caller's"), ("other", "another process"), ("away", "none (away)")):
-        row = tally.rows[where]
-        if where == "away" and not row["made"]:
-            continue
-        total.update(row)
-        latencies = sorted(tally.latency[where])
-        p50 = f"{statistics.median(latencies) * 1e3:.1f}" if latencies else "-"
-        p99 = (
-            f"{latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))] * 1e3:.1f}"
-            if latencies
-            else "-"
-        )
-        print(
-            f"{label:<16}{row['made']:>8}{row['answered']:>10}{row['none']:>7}{row['none_at_drop']:>9}"
-            f"{row['lost']:>6}{row['misrouted']:>11}{row['error']:>8}{p50:>9}{p99:>9}"
-        )
-    print(
-        f"{'all':<16}{total['made']:>8}{total['answered']:>10}{total['none']:>7}{total['none_at_drop']:>9}"
-        f"{total['lost']:>6}{total['misrouted']:>11}{total['error']:>8}"
-    )
-    print(
-        f"None outside a drop: {total['none_at_once']} at once, {total['none_waited']} at the call's timeout"
-    )
-    found = tally.rows["same"]["made"] + tally.rows["other"]["made"]
-    crossed = tally.rows["other"]["made"] / found if found else 0.0
-    print(
-        f"calls that crossed processes (the wallet's connection in another process than the call's, "
-        f"as that process said): {tally.rows['other']['made']} of {found}, {crossed:.1%}"
-    )
-    taken = ", ".join(f"{count}" for _pid, count in sorted(tally.by_process.items(), key=str))
-    print(f"calls taken by each process (the spread of the visitors): {taken}")
-    print(f"duplicated (run twice by the wallets, or received by two callers): {duplicated}")
-    wallets = result["wallets"]
-    print(
-        f"wallets that dropped mid-call: {wallets['dropped']} of {wallets['dropping']} chosen; "
-        f"connections coming back with their pairing: {wallets['reconnections']}"
-    )
-    print(
-        f"resident memory of the server processes (start: connected and warm; end: after the calls), "
-        f"bound +{args.rss_growth_mib} MiB each:"
-    )
-    grew = False
-    for index, (start, end) in enumerate(zip(result["rss_start"], result["rss_end"], strict=True)):
-        growth = (end - start) / 1024
-        grew |= growth > args.rss_growth_mib
-        print(f"  process {index}: {start / 1024:.1f} MiB -> {end / 1024:.1f} MiB ({growth:+.1f} MiB)")
-    print(
-        f"this process (the {args.wallets} wallets and the callers): {driver_rss_kib / 1024:.0f} MiB at the end"
-    )
-    for line in tally.errors[:20]:
-        print(f"  ! {line}")
-    failed = []
-    if total["lost"] or total["misrouted"] or duplicated or total["error"]:
-        failed.append("lost, misrouted, duplicated or failed calls")
-    if grew:
-        failed.append(f"a process grew by more than {args.rss_growth_mib} MiB")
-    if result["timed_out"] or total["made"] < args.wallets * args.calls:
-        failed.append(f"the time limit ({args.time_limit:g} s) ended the run before every call was made")
-    print(
-        "FAILED: " + "; ".join(failed)
-        if failed
-        else "OK: nothing lost, misrouted or duplicated; memory within bound"
-    )
-    return 1 if failed else 0
-
-
-def _cpu_split():
-    """Return (the servers' CPUs, the load generator's CPUs), or None when there are too few to split."""
-    available = sorted(os.sched_getaffinity(0))
-    if len(available) < 4:
-        return None
-    driver = available[-max(1, len(available) // 4) :]
-    return available[: -len(driver)], driver
-
-
-def _pin_for_servers():
-    """Run what this process starts from now on on the servers' CPUs; return the note for the report."""
-    split = _cpu_split()
-    if split is None:
-        count = len(os.sched_getaffinity(0))
-        return (
-            f"the load generator is not pinned: {count} CPUs, and pinning it to one would leave "
-            f"the servers, nginx, Redis and PostgreSQL {count - 1}"
-        )
-    os.sched_setaffinity(0, split[0])  # the children started meanwhile inherit it
-    return f"servers, nginx, Redis, PostgreSQL on CPUs {split[0]}; the load generator on CPUs {split[1]}"
-
-
-def _pin_load_generator():
-    """Move this process (the wallets and the callers) to its own CPUs, once everything has started."""
-    split = _cpu_split()
-    if split is not None:
-        os.sched_setaffinity(0, split[1])
-
-
 #: Every visitor of the soak is 127.0.0.1: nginx's per-address limits must not count them as one.
 SOAK_LIMITS = {
     "wallet_sockets": 65535,  # nginx's largest
@@ -585,7 +468,7 @@ async def _main(args):
     from tests.services import PostgresServer, RedisServer, ServiceMissing
 
     workdir = Path(tempfile.mkdtemp(prefix="byoa-soak-"))
-    pinning = _pin_for_servers()
+    pinning = pin_for_servers()
     # One secret key for all the processes, as a deployment has: a session is read by any of them.
     env = {
         "BYOA_SOAK_SERVER": "1",
@@ -612,9 +495,9 @@ async def _main(args):
                     started.append(server.start())
                 if args.routing == "nginx":
                     proxy = _proxy(servers, workdir)
-                _pin_load_generator()
+                pin_load_generator()
                 result = await _soak(args, servers, proxy, pinning)
-                status = _report(args, result, database, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+                status = report(args, result, database, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
             finally:
                 if proxy is not None:
                     proxy.close()
@@ -684,7 +567,6 @@ def main(argv=None):
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 4 * args.wallets + 4096)), hard))
     os.chdir(ROOT)
-    sys.path.insert(0, str(ROOT))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", SETTINGS)
     sys.exit(asyncio.run(_main(args)))
 
