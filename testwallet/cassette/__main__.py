@@ -1,19 +1,31 @@
-"""``python -m testwallet.cassette serve FILE [--record none|new|all]``: see testwallet/cassette/serve.py."""
+"""
+``python -m testwallet.cassette serve FILE [--record none|new|all]``: a cassette served as an
+OpenAI-compatible model server on a loopback port (testwallet/cassette/serve.py).
+"""
 
+import argparse
 import sys
+from collections.abc import Sequence
 
 from testwallet.cassette import serve
 
-COMMANDS = {"serve": serve.main}
 
-
-def main(argv: list[str]) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     """Run the command `argv` names; return the exit status."""
-    if not argv or argv[0] not in COMMANDS:
-        print(f"usage: python -m testwallet.cassette {{{','.join(COMMANDS)}}} ...", file=sys.stderr)
-        return 2
-    return COMMANDS[argv[0]](argv[1:])
+    parser = argparse.ArgumentParser(
+        prog="python -m testwallet.cassette", description="Recorded answers of a model (testwallet.cassette)."
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    serving = commands.add_parser(
+        "serve",
+        help="serve FILE as an OpenAI-compatible model server (POST /v1/chat/completions) on a "
+        "loopback port, print 'Serving <url>', and serve until SIGTERM or SIGINT",
+        description="Serve a cassette as an OpenAI-compatible model server on a loopback port.",
+    )
+    serve.add_arguments(serving)
+    args = parser.parse_args(argv)
+    return serve.main(args)
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main())

@@ -21,7 +21,6 @@ import logging
 import os
 import signal
 import sys
-from collections.abc import Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import FrameType
 from typing import Any
@@ -123,20 +122,21 @@ def _stop(signum: int, frame: FrameType | None) -> None:
     raise _Stopped
 
 
-def main(argv: Sequence[str]) -> int:
-    """Serve the cassette of `argv` (FILE [--record MODE]) until told to stop; return the exit status."""
-    parser = argparse.ArgumentParser(
-        prog="python -m testwallet.cassette serve",
-        description="Serve a cassette as an OpenAI-compatible model server on a loopback port.",
-    )
-    parser.add_argument("file", help="the cassette (written there in record modes)")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the serve command's arguments to its parser."""
+    parser.add_argument("file", help="the cassette (written there in the record modes)")
     parser.add_argument(
         "--record",
         choices=[mode.value for mode in Mode],
         default=None,
-        help="none: replay only (default, or TESTWALLET_RECORD); new: record what is missing; all: record anew",
+        help="none: replay only, never ask a model server (the default, or TESTWALLET_RECORD); "
+        "new: replay, and record what is missing; all: record everything anew. "
+        "The record modes ask TESTWALLET_MODEL_URL (TESTWALLET_MODEL, TESTWALLET_MODEL_KEY)",
     )
-    args = parser.parse_args(argv)
+
+
+def main(args: argparse.Namespace) -> int:
+    """Serve the cassette `args` names until told to stop; return the exit status."""
     record = Mode.named(args.record or os.environ.get("TESTWALLET_RECORD"))
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(message)s")
     try:
