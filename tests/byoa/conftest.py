@@ -86,6 +86,17 @@ async def pair(open_socket, site="geo", **grant_options):
     return communicator, welcome
 
 
+async def close_code(communicator, timeout=5):
+    """Return the close code the consumer sent, skipping any frames before it."""
+    while True:
+        message = await communicator.receive_output(timeout)
+        if message["type"] == "websocket.close":
+            return message.get("code", 1000)
+
+
+get_pairing = database_sync_to_async(lambda **kw: Pairing.objects.get(**kw))
+
+
 @pytest.fixture(scope="session")
 def byoa_server(tmp_path_factory):
     """The project under a real daphne with the test manifests (tests/byoa/server_settings.py)."""

@@ -6,8 +6,7 @@ import pytest
 
 from byoa import inflow, pairings, protocol
 from byoa.inflow import Allowances
-from tests.byoa.conftest import hello, pair
-from tests.byoa.test_consumer import close_code
+from tests.byoa.conftest import close_code, hello, pair
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -9,8 +9,7 @@ from django.test import AsyncClient
 
 from byoa import protocol
 from byoa.protocol import CloseCode
-from tests.byoa.conftest import hello, new_code
-from tests.byoa.test_consumer import close_code
+from tests.byoa.conftest import close_code, hello, new_code
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
