@@ -25,6 +25,7 @@ import pytest
 
 from testwallet._driver import DEFAULT_TIMEOUT, ScriptError, check_target, refuse_test_kind
 from testwallet.aiwallet import AiWalletStub, Chat, Reply
+from testwallet.cassette.fixtures import MARKER
 from testwallet.extension import ByoaExtension
 
 if TYPE_CHECKING:
@@ -145,9 +146,14 @@ class SyncByoaExtension(_SyncWallet[ByoaExtension]):
 
 @pytest.fixture
 def aiwallet(request: pytest.FixtureRequest) -> Iterator[SyncAiWallet]:
-    """A test double of AI Wallet for sync tests: ``aiwallet.install(page)`` before the page loads."""
+    """
+    A test double of AI Wallet for sync tests: ``aiwallet.install(page)`` before the page loads. On
+    a test marked ``@pytest.mark.testwallet_cassette(path)`` it answers from that cassette.
+    """
     refuse_test_kind(request, "aiwallet", sync=True)
     wallet = SyncAiWallet()
+    if request.node.get_closest_marker(MARKER) is not None:
+        wallet.answer_from_model(request.getfixturevalue("testwallet_cassette"))
     yield wallet
     wallet.close()
     wallet.check()

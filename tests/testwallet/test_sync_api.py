@@ -7,6 +7,7 @@ Each case is a pytest session of its own, in a subprocess, since the sync and th
 plugins cannot load in one session.
 """
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -167,3 +168,52 @@ def test_byoa_extension_logs_a_declined_request(shop, byoa_extension):
     code, output = run_session(tmp_path, SYNC_SESSION, source)
     assert code == 0, output
     assert "2 passed" in output
+
+
+# A page of its own on a loopback origin (the provider serves http://127.0.0.1), with one chat.
+RECORDED_CHAT_SESSION = '''
+import json
+from pathlib import Path
+
+import pytest
+
+CHAT = json.loads(Path("chat.json").read_text())
+
+
+def chat_in(page, aiwallet, chat):
+    page.route("http://127.0.0.1:9/", lambda route: route.fulfill(body="<p>shop</p>", content_type="text/html"))
+    aiwallet.install(page)
+    aiwallet.approve_site("http://127.0.0.1:9/")
+    page.goto("http://127.0.0.1:9/")
+    return page.evaluate(
+        """(chat) => window.aiwallet.request('chat', chat).then(
+             (result) => result.message.content, (error) => `${error.status} ${error.message}`)""",
+        chat,
+    )
+
+
+@pytest.mark.testwallet_cassette("stand-ins.json")
+def test_replayed(page, aiwallet):
+    assert chat_in(page, aiwallet, CHAT) == Path("said.txt").read_text()
+
+
+@pytest.mark.testwallet_cassette("stand-ins.json")
+def test_never_recorded(page, aiwallet):
+    said = chat_in(page, aiwallet, {**CHAT, "options": {}})
+    assert said.startswith("409 No recorded answer for the streamed chat request")
+'''
+
+
+def test_the_sync_aiwallet_answers_from_the_marked_cassette_and_a_miss_fails_the_test(tmp_path):
+    from tests.testwallet.test_aiwallet_recorded import CHAT, RECORDING, recorded_deltas
+
+    recording = (Path(__file__).parent / RECORDING).read_text(encoding="utf-8")
+    (tmp_path / "stand-ins.json").write_text(recording, encoding="utf-8")
+    (tmp_path / "chat.json").write_text(json.dumps(CHAT), encoding="utf-8")
+    (tmp_path / "said.txt").write_text("".join(recorded_deltas()), encoding="utf-8")
+
+    code, output = run_session(tmp_path, SYNC_SESSION, RECORDED_CHAT_SESSION)
+
+    assert code == 1, output
+    assert "2 passed, 1 error" in output, output  # the miss: its test body passes, its teardown fails
+    assert "NotRecorded" in output and "nearest is entry 0: max_tokens: recorded 48, asked (absent)" in output
