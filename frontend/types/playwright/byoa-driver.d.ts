@@ -1,8 +1,8 @@
 /** The Playwright binding through which byoa.js asks the test. */
 export const BINDING: "__testwalletByoa";
 /**
- * The test wallet's panel, the stub's clip reading, its skill table, its manifest rules and the
- * stub, to add as init scripts in this order.
+ * The test wallet's panel, the stub's clip reading, its skill table, its manifest rules, its
+ * checks of a call and the stub, to add as init scripts in this order.
  */
 export const SCRIPT_PATHS: string[];
 /**
