@@ -2,16 +2,22 @@
 The OpenAI chat-completions shape of what the test wallet asks a model, and of what it reads back.
 
 - ``wallet_chat_request``: an AI Wallet ``chat``'s params (messages with ``toolCalls`` and
-  ``toolCallId``, tools with ``inputSchema``, options) as a request body. It is the Python twin of
-  ``chatRequest`` in frontend/testwallet/relay.js and frontend/playwright/openai-chat.js: a
-  cassette matches requests as JSON, so the three build the same body, key for key.
+  ``toolCallId``, tools with ``inputSchema``, options) as a request body. It keeps JavaScript's
+  reading of the params (``??``, ``JSON.stringify``'s spacing for tool arguments), since the
+  recordings were first made from the page and a cassette matches requests as JSON
+  (frontend/testwallet/relay.js still builds the same body in the page).
 - ``prompt_request``: a Prompt API prompt (``initialPrompts``, ``input``, ``responseConstraint``).
 - ``generate_request``: the headless wallet's ``text.generate`` (``choices``, ``maxTokens``).
 - ``StreamedAnswer``: a streamed answer's events read back into text pieces, tool calls, the
   finish reason, the model and the usage.
+- ``wallet_events`` and ``completion_events``: a model's answer (streamed, or one completion) as
+  the wallet's events: ``{"kind": "text", "delta"}`` for each piece, then one
+  ``{"kind": "result", "result"}`` (a ChatResponse) or ``{"kind": "error", "status", "message"}``.
+  The served cassette, the relay and the pytest driver all answer the wallet with these.
 """
 
 import json
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -172,8 +178,8 @@ class StreamedAnswer:
     usage: dict[str, int] | None = None
     _calls: dict[int, dict[str, str]] = field(default_factory=dict)
 
-    def add(self, event: dict[str, Any]) -> None:
-        """Read one ``data:`` object of the stream."""
+    def add(self, event: dict[str, Any]) -> str:
+        """Read one ``data:`` object of the stream; return the text it adds ('' for none)."""
         if isinstance(event.get("model"), str) and event["model"]:
             self.model = event["model"]
         usage = event.get("usage")
@@ -192,7 +198,7 @@ class StreamedAnswer:
         choices = event.get("choices")
         choice = choices[0] if isinstance(choices, list) and choices else None
         if not isinstance(choice, dict):
-            return
+            return ""
         text = delta_text(event)
         if text:
             self.deltas.append(text)
@@ -211,6 +217,7 @@ class StreamedAnswer:
             call["arguments"] += _text(function.get("arguments"))
         if choice.get("finish_reason"):
             self.finish = FINISH.get(str(choice["finish_reason"]), "stop")
+        return text
 
     def tool_calls(self) -> list[dict[str, Any]]:
         """
@@ -229,3 +236,87 @@ class StreamedAnswer:
                 {"id": call["id"] or f"call_{position}", "name": call["name"], "arguments": arguments}
             )
         return calls
+
+    def result(self) -> dict[str, Any]:
+        """
+        Return the wallet's ChatResponse of the answer read so far: ``message`` (with ``toolCalls``
+        when the model asked for tools), ``finishReason``, and ``model`` and ``usage`` when the
+        server named them (the wallet names its account's model otherwise). Raises ValueError as
+        ``tool_calls`` does.
+        """
+        calls = self.tool_calls()
+        message: dict[str, Any] = {"role": "assistant", "content": "".join(self.deltas)}
+        if calls:
+            message["toolCalls"] = calls
+        result: dict[str, Any] = {"message": message, "finishReason": "toolCalls" if calls else self.finish}
+        if self.model:
+            result["model"] = self.model
+        if self.usage:
+            result["usage"] = self.usage
+        return result
+
+
+def _error_event(error: Any) -> dict[str, Any]:
+    status = error.get("status") if isinstance(error, dict) else None
+    message = error.get("message") if isinstance(error, dict) else None
+    return {
+        "kind": "error",
+        "status": status if isinstance(status, int) and not isinstance(status, bool) else 502,
+        "message": str(message or "The model server failed"),
+    }
+
+
+async def wallet_events(events: AsyncIterator[dict[str, Any]]) -> AsyncIterator[dict[str, Any]]:
+    """
+    Yield a streamed answer's events (``data:`` objects) as the wallet's: each text piece as it
+    comes, then the result; or an error event, last, when the model server broke off (an
+    ``{"error": ...}`` event) or asked for a tool with arguments that are not a JSON object.
+    """
+    answer = StreamedAnswer()
+    async for event in events:
+        if "error" in event:
+            yield _error_event(event["error"])
+            return
+        text = answer.add(event)
+        if text:
+            yield {"kind": "text", "delta": text}
+    try:
+        result = answer.result()
+    except ValueError as error:
+        yield {"kind": "error", "status": 502, "message": str(error)}
+        return
+    yield {"kind": "result", "result": result}
+
+
+async def completion_events(completion: dict[str, Any]) -> AsyncIterator[dict[str, Any]]:
+    """Yield a chat completion (not streamed) as the wallet's events: its text in one piece, then the result."""
+    choices = completion.get("choices")
+    choice = choices[0] if isinstance(choices, list) and choices and isinstance(choices[0], dict) else {}
+    message = choice.get("message")
+    if not isinstance(message, dict):
+        yield {"kind": "error", "status": 502, "message": "The model server's answer has no message"}
+        return
+    calls = message.get("tool_calls") if isinstance(message.get("tool_calls"), list) else []
+    assert isinstance(calls, list)
+    # One event in the stream's shape, so that StreamedAnswer reads both kinds of answer alike.
+    event = {
+        "model": completion.get("model"),
+        "usage": completion.get("usage"),
+        "choices": [
+            {
+                "delta": {
+                    "content": message.get("content"),
+                    "tool_calls": [
+                        {**call, "index": index} for index, call in enumerate(calls) if isinstance(call, dict)
+                    ],
+                },
+                "finish_reason": choice.get("finish_reason"),
+            }
+        ],
+    }
+
+    async def one() -> AsyncIterator[dict[str, Any]]:
+        yield event
+
+    async for wallet_event in wallet_events(one()):
+        yield wallet_event

@@ -4,8 +4,8 @@
  * behind `window.aiwallet` of testwallet/aiwallet.js, answering the page through the Playwright binding
  * `__testwalletAiwallet`, as testwallet/aiwallet/ does for pytest. The test plays the visitor (the
  * approval window) and the model (queued replies, tool calls, provider failures), and reads the log;
- * or the model answers: `answerFrom(url)` asks an OpenAI-compatible server (the fixtures' cassette,
- * `python -m testwallet.cassette serve`) every chat the queue does not answer.
+ * or the model answers: `answerFrom(url)` asks the fixtures' cassette (`python -m testwallet.cassette
+ * serve`) every chat the queue does not answer, and passes on the wallet's events it answers with.
  *
  * The binding protocol is aiwallet.js's (its header): hello, listen, request, next, cancel. Each
  * answer is an async generator that produces an event only when the page asks for the next one.
@@ -14,7 +14,6 @@
  */
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_TIMEOUT_MS, Pulse, ScriptError, checkConsent, frameOrigin, originOf, waitUntil } from './driver.js';
-import { ModelServerError, askChat } from './openai-chat.js';
 
 /** The Playwright binding the page calls. */
 export const BINDING = '__testwalletAiwallet';
@@ -146,9 +145,11 @@ export class AiWallet {
   }
 
   /**
-   * Answer every chat the queue does not from the OpenAI-compatible server at `url` (its /v1 base),
-   * such as a cassette served by `python -m testwallet.cassette serve`. A chat the cassette has no
-   * recording of gets 409 and the cassette's message, and makes `check()` throw NotRecorded.
+   * Answer every chat the queue does not from the cassette `python -m testwallet.cassette serve`
+   * serves at `url` (its /v1 base): the chat goes there as the page sent it (`POST <url>/wallet/chat`)
+   * and its events come back as they stream, so that Python alone turns chats into a model's
+   * requests and its answers into the wallet's events. A chat the cassette has no recording of
+   * gets 409 and the cassette's message, and makes `check()` throw NotRecorded.
    *
    * @param {string | null} url null: back to the echo model
    */
@@ -381,8 +382,8 @@ export class AiWallet {
   }
 
   /**
-   * Answer a chat from the model server: `start` once its first piece (or its whole answer) is
-   * there, so that a refusal, such as a chat never recorded, reaches the page with no start.
+   * Answer a chat from the cassette's server: `start` once its first event is there, so that a
+   * refusal, such as a chat never recorded, reaches the page with no start.
    *
    * @param {Chat} chat
    * @param {any} params
@@ -390,34 +391,51 @@ export class AiWallet {
    * @returns {AsyncGenerator<WalletEvent, void>}
    */
   async* #fromModel(chat, params, url) {
-    const pieces = askChat(url, { messages: params.messages, tools: params.tools, options: params.options }, chat.model);
-    let step;
-    try {
-      step = await pieces.next();
-    } catch (error) {
-      if (!(error instanceof ModelServerError)) throw error;
+    const failed = (/** @type {number} */ status, /** @type {string} */ message) => {
       chat.outcome = 'failed';
-      if (error.status === NOT_RECORDED) {
-        this.misses.push(error.message);
-        this.#scriptErrors.push(new NotRecorded(error.message));
-        await this.onMiss?.(error.message);
-        return yield { kind: 'error', status: NOT_RECORDED, message: error.message };
-      }
-      return yield { kind: 'error', status: error.status, message: `${chat.account} answered ${error.status}: ${error.message}` };
+      return /** @type {WalletEvent} */ ({ kind: 'error', status, message: `${chat.account} answered ${status}: ${message}` });
+    };
+    let response;
+    try {
+      response = await fetch(`${url}/wallet/chat`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ messages: params.messages, tools: params.tools, options: params.options, stream: true }),
+      });
+    } catch (error) {
+      return yield failed(502, `the cassette's server at ${url} could not be reached (${/** @type {Error} */ (error).message})`);
     }
+    if (!response.ok || !response.body) {
+      const answer = await response.json().catch(() => null);
+      const message = typeof answer?.error?.message === 'string' ? answer.error.message : `The cassette's server answered ${response.status}`;
+      if (response.status === NOT_RECORDED) {
+        chat.outcome = 'failed';
+        this.misses.push(message);
+        this.#scriptErrors.push(new NotRecorded(message));
+        await this.onMiss?.(message);
+        return yield { kind: 'error', status: NOT_RECORDED, message };
+      }
+      return yield failed(response.ok ? 502 : response.status, message);
+    }
+    const events = linesOf(response.body);
+    const next = async () => events.next().catch((error) => ({
+      done: false, value: { kind: 'error', status: 502, message: `the answer broke off (${error.message})` },
+    }));
+    let step = await next();
     yield { kind: 'start', providerName: chat.account, model: chat.model };
-    try {
-      while (!step.done) {
-        yield { kind: 'text', delta: step.value };
-        step = await pieces.next();
+    for (; !step.done; step = await next()) {
+      const event = step.value;
+      if (event?.kind === 'text') {
+        yield { kind: 'text', delta: String(event.delta) };
+      } else if (event?.kind === 'result') {
+        chat.outcome = 'answered';
+        // The model the server named, else the account's (a recording need not name one).
+        return yield { kind: 'result', result: { model: chat.model, ...event.result } };
+      } else if (event?.kind === 'error') {
+        return yield failed(Number(event.status) || 502, String(event.message));
       }
-    } catch (error) {
-      if (!(error instanceof ModelServerError)) throw error;
-      chat.outcome = 'failed';
-      return yield { kind: 'error', status: error.status, message: `${chat.account} answered ${error.status}: ${error.message}` };
     }
-    chat.outcome = 'answered';
-    yield { kind: 'result', result: step.value };
+    yield failed(502, 'the cassette\'s server ended the answer without a result');
   }
 
   /**
@@ -478,4 +496,21 @@ function textOf(content) {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   return content.map((part) => (part?.type === 'text' && typeof part.text === 'string' ? part.text : '')).join('');
+}
+
+/**
+ * The JSON objects of a JSON Lines body, each as its line arrives.
+ *
+ * @param {ReadableStream<Uint8Array>} body
+ * @returns {AsyncGenerator<any, void>}
+ */
+async function* linesOf(body) {
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for await (const chunk of /** @type {AsyncIterable<Uint8Array>} */ (/** @type {unknown} */ (body))) {
+    buffer += decoder.decode(chunk, { stream: true });
+    const lines = buffer.split('\n');
+    buffer = lines.pop() ?? '';
+    for (const line of lines) if (line.trim()) yield JSON.parse(line);
+  }
 }

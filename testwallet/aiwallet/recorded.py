@@ -7,7 +7,8 @@ model server is never asked; a chat with no recording fails at once with the cas
 NotRecorded, which the page gets as a 409 and the test as its failure.
 """
 
-from testwallet._openai_chat import wallet_chat_request
+from typing import Any
+
 from testwallet.aiwallet.records import Chat, ProviderError, Reply, ToolCall
 from testwallet.cassette import Cassette
 from testwallet.relay import recorded
@@ -26,21 +27,27 @@ class RecordedModel:
     async def __call__(self, chat: Chat) -> Reply:
         """Return the model's answer to the chat; NotRecorded, in replay, for a chat never recorded."""
         params = {"messages": chat.messages, "tools": chat.tools, "options": chat.options}
-        body = wallet_chat_request(
-            params, True
-        )  # streamed, as the page's chat is: the recording keeps its pieces
+        deltas: list[str] = []
+        result: dict[str, Any] | None = None
         try:
-            answer = await recorded.streamed_answer(self.server, body, self.cassette)
+            # Streamed, as the page's chat is: the recording keeps its pieces. The wallet's events,
+            # as python -m testwallet.cassette serve gives the npm driver and the relay the page.
+            async for event in await recorded.wallet_chat(self.server, params, True, self.cassette):
+                if event["kind"] == "text":
+                    deltas.append(event["delta"])
+                elif event["kind"] == "error":
+                    raise ProviderError(event["status"], event["message"])
+                else:
+                    result = event["result"]
         except RelayError as error:
             raise ProviderError(error.status, error.message) from None
-        try:
-            calls = answer.tool_calls()
-        except ValueError as error:
-            raise ProviderError(502, str(error)) from None
+        if result is None:  # wallet_events ends with a result or an error: never, unless it changes
+            raise ProviderError(502, "The model's answer ended without a result")
+        calls = result["message"].get("toolCalls", [])
         return Reply(
-            answer.deltas,
+            deltas,
             [ToolCall(call["name"], call["arguments"], call["id"]) for call in calls],
-            answer.finish if not calls else None,
-            answer.model,
-            answer.usage,
+            result["finishReason"] if not calls else None,
+            result.get("model"),
+            result.get("usage"),
         )

@@ -4,13 +4,23 @@ Test fixtures, ``testwalletCassette``)::
 
     python -m testwallet.cassette serve answers.json --record none
 
-It serves ``POST /v1/chat/completions`` (streamed or not, OpenAI's format) on a free loopback
-port, prints ``Serving <url>`` (the ``/v1`` base a client names as its model URL) and serves
-until SIGTERM or SIGINT. Every request goes through the relay's recorded answers
-(testwallet.relay.recorded), so it answers exactly as the relay does: from the file; or, with
-``--record new|all``, asked of TESTWALLET_MODEL_URL and recorded. A request the file has no
-answer for in replay gets 409 and the cassette's message (which request, how it differs from
-the nearest recorded one), and the message is logged on stderr.
+It serves on a free loopback port, prints ``Serving <url>`` (the ``/v1`` base) and serves until
+SIGTERM or SIGINT:
+
+- ``POST /v1/wallet/chat``: an AI Wallet chat, as the wallet got it (its params: ``messages``,
+  ``tools``, ``options``; and ``stream``, true unless false), answered with the wallet's events
+  as JSON Lines (``application/x-ndjson``): ``{"kind": "text", "delta"}`` for each piece as it
+  comes, then one ``{"kind": "result", "result"}`` or ``{"kind": "error", "status", "message"}``.
+  The npm driver's ``answerFrom`` asks here, so the chat becomes an OpenAI request, and the
+  stream the wallet's events, in Python only (testwallet._openai_chat), as for the pytest driver.
+- ``POST /v1/chat/completions``: OpenAI's own format (streamed or not), for any OpenAI client,
+  such as a site's own server code or an AI SDK pointed at this base URL in its tests.
+
+Every request goes through the relay's recorded answers (testwallet.relay.recorded), so it
+answers exactly as the relay does: from the file; or, with ``--record new|all``, asked of
+TESTWALLET_MODEL_URL and recorded. A request the file has no answer for in replay gets 409,
+before any event, and the cassette's message (which request, how it differs from the nearest
+recorded one), and the message is logged on stderr.
 """
 
 import argparse
@@ -25,14 +35,16 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import FrameType
 from typing import Any
 
-from testwallet.cassette.exceptions import CassetteError
+from testwallet.cassette.exceptions import CassetteError, NotRecorded
 from testwallet.cassette.player import Cassette, Mode
 from testwallet.relay import recorded
 from testwallet.relay.conf import RelaySettings, environment_settings
 from testwallet.relay.exceptions import RelayError
 
-#: The one path served, under the /v1 base OpenAI's clients add their paths to.
+#: OpenAI's path, under the /v1 base OpenAI's clients add their paths to.
 CHAT_PATH = "/v1/chat/completions"
+#: The wallet's chat, answered with the wallet's events.
+WALLET_CHAT_PATH = "/v1/wallet/chat"
 #: The largest request body read: a chat with its tools and history, never more.
 MAX_BODY_BYTES = 8 * 1024 * 1024
 
@@ -48,8 +60,9 @@ class _Handler(BaseHTTPRequestHandler):
         pass  # quiet: a request's outcome is logged only when it is a miss (testwallet.cassette's logger)
 
     def do_POST(self) -> None:
-        if self.path.split("?")[0] != CHAT_PATH:
-            return self._error(404, f"This cassette serves POST {CHAT_PATH} only")
+        path = self.path.split("?")[0]
+        if path not in (CHAT_PATH, WALLET_CHAT_PATH):
+            return self._error(404, f"This cassette serves POST {WALLET_CHAT_PATH} and {CHAT_PATH} only")
         try:
             length = int(self.headers.get("Content-Length") or "")
         except ValueError:
@@ -62,10 +75,28 @@ class _Handler(BaseHTTPRequestHandler):
             return self._error(400, "The request body is not JSON")
         if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
             return self._error(400, "A chat request is a JSON object with its messages")
+        if path == WALLET_CHAT_PATH and not isinstance(body.get("stream", True), bool):
+            return self._error(400, "A wallet chat's stream is true or false")
         # Each request on its own loop, in its own thread: http.server's threads, asyncio's cassette.
         # A client that leaves before the answer ends is no error.
         with contextlib.suppress(BrokenPipeError, ConnectionResetError):
-            asyncio.run(self._answer(body))
+            asyncio.run(self._answer(body) if path == CHAT_PATH else self._wallet_chat(body))
+
+    async def _wallet_chat(self, params: dict[str, Any]) -> None:
+        try:
+            try:
+                events = await recorded.wallet_chat(self.server.conf, params, params.get("stream", True))
+            except NotRecorded as error:
+                raise recorded.refused(error) from None
+        except RelayError as error:
+            return self._error(error.status, error.message)
+        self.send_response(200)
+        self.send_header("Content-Type", recorded.WALLET_EVENTS_TYPE)
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        async for line in recorded.wallet_lines(events):
+            self.wfile.write(line)
+            self.wfile.flush()
 
     async def _answer(self, body: dict[str, Any]) -> None:
         conf = self.server.conf

@@ -7,11 +7,12 @@ error the page shows, never a scripted answer or a model's.
 """
 
 import functools
+import json
 import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
-from testwallet._openai_chat import StreamedAnswer
+from testwallet._openai_chat import StreamedAnswer, completion_events, wallet_chat_request, wallet_events
 from testwallet.cassette import Cassette, CassetteError, Mode, NotRecorded
 from testwallet.relay import upstream
 from testwallet.relay.conf import RelaySettings
@@ -21,6 +22,8 @@ logger = logging.getLogger("testwallet.cassette")
 
 #: What the page gets for a request with no recording: the request conflicts with the cassette.
 NOT_RECORDED_STATUS = 409
+#: The media type of the wallet's events on the wire: one JSON object a line (JSON Lines).
+WALLET_EVENTS_TYPE = "application/x-ndjson"
 
 
 @functools.cache
@@ -50,7 +53,14 @@ def _model_server(conf: RelaySettings, what: str) -> None:
         )
 
 
-def _refused(error: NotRecorded) -> RelayError:
+async def wallet_lines(events: AsyncIterator[dict[str, Any]]) -> AsyncIterator[bytes]:
+    """Yield the wallet's events as JSON Lines: one object, then a newline, each sent as it comes."""
+    async for event in events:
+        yield json.dumps(event, ensure_ascii=False, sort_keys=True).encode() + b"\n"
+
+
+def refused(error: NotRecorded) -> RelayError:
+    """Return the RelayError the page gets for a request with no recording (409), logging it."""
     logger.warning("testwallet cassette: %s", error.message)  # the test report shows the server's output
     return RelayError(error.message, NOT_RECORDED_STATUS)
 
@@ -65,7 +75,7 @@ async def complete_chat(conf: RelaySettings, body: dict[str, Any]) -> dict[str, 
     try:
         return await cassette(conf).chat(upstream.chat_body(conf, body), ask)
     except NotRecorded as error:
-        raise _refused(error) from None
+        raise refused(error) from None
 
 
 async def chat_events(
@@ -83,6 +93,28 @@ async def chat_events(
         return await upstream.chat_events(conf, body)
 
     return await (recording or cassette(conf)).chat_stream(upstream.chat_body(conf, body), ask)
+
+
+async def wallet_chat(
+    conf: RelaySettings, params: dict[str, Any], stream: bool = True, recording: Cassette | None = None
+) -> AsyncIterator[dict[str, Any]]:
+    """
+    Return the wallet's events (testwallet._openai_chat.wallet_events) answering an AI Wallet
+    chat's params, asked as an OpenAI chat (streamed or not) of `recording` (default: the
+    settings' cassette). Raises, before any event, NotRecorded in replay when it has no
+    recording, RelayError when the model server is not named or refuses. The served cassette
+    (testwallet/cassette/serve.py), the relay and the aiwallet driver's model all answer here.
+    """
+    body = wallet_chat_request(params, stream)
+    if stream:
+        return wallet_events(await chat_events(conf, body, recording))
+
+    async def ask() -> dict[str, Any]:
+        _model_server(conf, "chat")
+        return await upstream.complete_chat(conf, body)
+
+    completion = await (recording or cassette(conf)).chat(upstream.chat_body(conf, body), ask)
+    return completion_events(completion)
 
 
 async def streamed_answer(
@@ -111,7 +143,7 @@ async def chat_stream(conf: RelaySettings, body: dict[str, Any]) -> AsyncIterato
     try:
         events = await chat_events(conf, body)
     except NotRecorded as error:
-        raise _refused(error) from None
+        raise refused(error) from None
     return _as_bytes(events)
 
 
@@ -131,4 +163,4 @@ async def transcribe(conf: RelaySettings, wav: bytes, language: str | None) -> d
     try:
         return await cassette(conf).transcribe(wav, language, ask)
     except NotRecorded as error:
-        raise _refused(error) from None
+        raise refused(error) from None

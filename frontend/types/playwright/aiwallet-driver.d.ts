@@ -76,9 +76,11 @@ export class AiWallet {
      */
     reply(text?: string | string[], { toolCalls, finishReason, model }?: ReplyOptions): void;
     /**
-     * Answer every chat the queue does not from the OpenAI-compatible server at `url` (its /v1 base),
-     * such as a cassette served by `python -m testwallet.cassette serve`. A chat the cassette has no
-     * recording of gets 409 and the cassette's message, and makes `check()` throw NotRecorded.
+     * Answer every chat the queue does not from the cassette `python -m testwallet.cassette serve`
+     * serves at `url` (its /v1 base): the chat goes there as the page sent it (`POST <url>/wallet/chat`)
+     * and its events come back as they stream, so that Python alone turns chats into a model's
+     * requests and its answers into the wallet's events. A chat the cassette has no recording of
+     * gets 409 and the cassette's message, and makes `check()` throw NotRecorded.
      *
      * @param {string | null} url null: back to the echo model
      */

@@ -2,7 +2,9 @@
 ``python -m testwallet.cassette serve``: a cassette as an OpenAI-compatible model server on a
 loopback port, in its own process, as the npm fixtures start it. It records what the model
 double answers (``--record all``), replays it with no model server, streamed and not, and
-refuses a request never recorded with what differs; a broken file is refused at start.
+refuses a request never recorded with what differs; a broken file is refused at start. Its
+wallet route (``/v1/wallet/chat``) takes an AI Wallet chat as the page sent it and answers the
+wallet's events as JSON Lines, as they stream.
 """
 
 import contextlib
@@ -15,13 +17,20 @@ import sys
 import httpx
 import pytest
 
-from tests.testwallet.relay.model_double import ModelDouble
+from tests.testwallet.relay.model_double import HOLD_BOUND_SECONDS, ModelDouble
+from testwallet._openai_chat import wallet_chat_request
 
 pytestmark = pytest.mark.live  # a server process of its own
 
 #: How long the server may take to say where it serves.
 START_BOUND_SECONDS = 20
 QUESTION = {"messages": [{"role": "user", "content": "A calm book?"}]}
+#: A wallet chat, as the page gives AI Wallet's `chat` its params.
+WALLET_CHAT = {
+    "messages": [{"role": "user", "content": "A calm book?"}],
+    "tools": [{"name": "search_books", "description": "Find books.", "inputSchema": {"type": "object"}}],
+    "options": {"maxTokens": 40},
+}
 
 
 @contextlib.contextmanager
@@ -121,3 +130,93 @@ def test_a_cassette_that_is_not_there_or_not_json_is_refused_at_start_naming_it(
         )
         assert run.returncode == 1 and run.stdout == ""
         assert f"(cassette {file})" in run.stderr
+
+
+def lines(response):
+    return [json.loads(line) for line in response.text.splitlines()]
+
+
+def test_a_wallet_chat_is_recorded_as_its_openai_request_and_replayed_as_the_wallets_events(tmp_path):
+    file = tmp_path / "answers.json"
+    with ModelDouble() as model:
+        model.reply("Let me look.", tool_calls=[("search_books", {"mood": "calm"})])
+        model.reply("Try Stoner.")
+        with served(file, "--record", "all", model_url=model.url) as url:
+            streamed = httpx.post(f"{url}/wallet/chat", json=WALLET_CHAT)
+            whole = httpx.post(f"{url}/wallet/chat", json={**WALLET_CHAT, "stream": False})
+    assert streamed.status_code == whole.status_code == 200
+    assert streamed.headers["content-type"] == "application/x-ndjson"
+    recorded = json.loads(file.read_text())["entries"]
+    assert [entry["asked"] for entry in recorded] == [
+        wallet_chat_request(WALLET_CHAT, True),
+        wallet_chat_request(WALLET_CHAT, False),
+    ]
+    *texts, result = lines(streamed)
+    assert texts == [
+        {"kind": "text", "delta": "Let "},
+        {"kind": "text", "delta": "me "},
+        {"kind": "text", "delta": "look."},
+    ]
+    assert result["kind"] == "result"
+    assert result["result"]["message"]["toolCalls"][0]["name"] == "search_books"
+    assert result["result"]["message"]["toolCalls"][0]["arguments"] == {"mood": "calm"}
+    assert result["result"]["finishReason"] == "toolCalls"
+    assert result["result"]["usage"]["inputTokens"] == 12
+    assert lines(whole) == [
+        {"kind": "text", "delta": "Try Stoner."},
+        {
+            "kind": "result",
+            "result": {
+                "message": {"role": "assistant", "content": "Try Stoner."},
+                "finishReason": "stop",
+                "model": "double-model",
+            },
+        },
+    ]
+
+    with served(file) as url:  # no model server: the cassette alone
+        assert lines(httpx.post(f"{url}/wallet/chat", json=WALLET_CHAT)) == lines(streamed)
+        assert lines(httpx.post(f"{url}/wallet/chat", json={**WALLET_CHAT, "stream": False})) == lines(whole)
+
+
+def test_a_wallet_chats_events_arrive_as_the_model_streams_them(tmp_path):
+    with ModelDouble() as model:
+        held = model.reply("First then more.", hold_after=1)
+        with (
+            served(tmp_path / "answers.json", "--record", "all", model_url=model.url) as url,
+            httpx.stream(
+                "POST", f"{url}/wallet/chat", json=WALLET_CHAT, timeout=HOLD_BOUND_SECONDS
+            ) as answer,
+        ):
+            arriving = answer.iter_lines()
+            # The model holds the rest of its answer until this first piece has come through.
+            assert json.loads(next(arriving)) == {"kind": "text", "delta": "First "}
+            held.set()
+            rest = [json.loads(line) for line in arriving]
+    assert [event["kind"] for event in rest] == ["text", "text", "result"]
+
+
+def test_a_wallet_chat_never_recorded_gets_409_before_any_event(tmp_path):
+    file = tmp_path / "answers.json"
+    with ModelDouble() as model:
+        model.reply("Try Stoner.")
+        with served(file, "--record", "all", model_url=model.url) as url:
+            httpx.post(f"{url}/wallet/chat", json=WALLET_CHAT)
+    with served(file) as url:
+        cheerful = {**WALLET_CHAT, "messages": [{"role": "user", "content": "A cheerful book?"}]}
+        refused = httpx.post(f"{url}/wallet/chat", json=cheerful)
+    assert refused.status_code == 409
+    assert refused.headers["content-type"] == "application/json"
+    assert (
+        'messages[0].content: recorded "A calm book?", asked "A cheerful book?"'
+        in refused.json()["error"]["message"]
+    )
+
+
+def test_a_wallet_chat_with_no_messages_or_a_stream_that_is_not_a_boolean_is_refused(tmp_path):
+    file = tmp_path / "answers.json"
+    file.write_text('{"testwallet_cassette": 1, "entries": []}\n')
+    with served(file) as url:
+        assert httpx.post(f"{url}/wallet/chat", json={"tools": []}).status_code == 400
+        assert httpx.post(f"{url}/wallet/chat", json={**WALLET_CHAT, "stream": "yes"}).status_code == 400
+    assert file.read_text() == '{"testwallet_cassette": 1, "entries": []}\n'
