@@ -14,6 +14,11 @@ import { encodeWav, resampler, wavInfo } from './wav.js';
  * A recording's samples at the audio context's rate, taken block by block: it stops at the cap
  * or after silence that follows speech (a block's RMS under `speechLevel`, -40 dBFS), and
  * resamples to 16 kHz as blocks come, so that little is left to do at the end. No audio API.
+ *
+ * The clip keeps the sound and a margin around it (`marginSeconds`): it starts that long before
+ * the first sample at the speech level and ends that long after the last. The visitor's AI gets
+ * no long silence, and the same sound gives the same clip, to the sample, however the blocks fell
+ * and whenever the recording started or stopped around it (what a recorded answer is matched by).
  */
 export class ClipAssembler {
   #count = 0;
@@ -21,13 +26,19 @@ export class ClipAssembler {
   #quiet = 0; // samples of silence since the last speech
   #heard = false;
   #stopped = false;
+  #start = -1; // where the clip starts in the input: -1 until a sample reaches the speech level
+  #last = 0; // just after the last sample at the speech level
 
-  /** @param {{ sampleRate: number, maxSeconds?: number, silenceSeconds?: number, speechLevel?: number }} options */
-  constructor({ sampleRate, maxSeconds = 15, silenceSeconds = 1.5, speechLevel = 0.01 }) {
+  /**
+   * @param {{ sampleRate: number, maxSeconds?: number, silenceSeconds?: number, speechLevel?: number,
+   *   marginSeconds?: number }} options
+   */
+  constructor({ sampleRate, maxSeconds = 15, silenceSeconds = 1.5, speechLevel = 0.01, marginSeconds = 0.5 }) {
     this.sampleRate = sampleRate;
     this.maxSeconds = maxSeconds;
     this.speechLevel = speechLevel;
     this.silence = silenceSeconds * sampleRate; // in samples
+    this.margin = Math.round(marginSeconds * sampleRate);
     this.input = new Float32Array(Math.floor(maxSeconds * sampleRate)); // the cap: nothing after it is kept
     this.resampler = resampler(sampleRate);
     this.output = new Float32Array(this.resampler.length(this.input.length));
@@ -43,6 +54,11 @@ export class ClipAssembler {
   push(block) {
     const kept = this.#stopped ? 0 : Math.min(block.length, this.input.length - this.#count);
     this.input.set(block.subarray(0, kept), this.#count);
+    for (let i = 0; i < kept; i++) {
+      if (Math.abs(block[i]) < this.speechLevel) continue;
+      if (this.#start < 0) this.#start = Math.max(0, this.#count + i - this.margin);
+      this.#last = this.#count + i + 1;
+    }
     this.#count += kept;
     const rms = Math.sqrt(block.reduce((sum, x) => sum + x * x, 0) / block.length) || 0;
     if (rms >= this.speechLevel) [this.#heard, this.#quiet] = [true, 0];
@@ -51,9 +67,12 @@ export class ClipAssembler {
     const stop = this.#stopped ? null
       : this.#count === this.input.length ? 'cap' : this.#heard && this.#quiet >= this.silence ? 'silence' : null;
     this.#stopped ||= !!stop;
-    const ready = this.resampler.ready(this.#count);
-    this.resampler.run(this.input, this.#count, this.output, this.#done, ready);
-    this.#done = Math.max(this.#done, ready);
+    if (this.#start >= 0) {
+      const clip = this.input.subarray(this.#start, this.#count);
+      const ready = this.resampler.ready(clip.length);
+      this.resampler.run(clip, clip.length, this.output, this.#done, ready);
+      this.#done = Math.max(this.#done, ready);
+    }
     return {
       level: Math.min(1, Math.max(0, 1 + Math.log10(rms) / 3)),
       secondsLeft: Math.ceil((this.input.length - this.#count) / this.sampleRate),
@@ -62,15 +81,20 @@ export class ClipAssembler {
   }
 
   /**
-   * Return the clip so far as a 16 kHz WAV, its length measured from the WAV as the wallet will.
+   * Return the clip so far as a 16 kHz WAV, its length measured from the WAV as the wallet will:
+   * the sound with its margins, or the whole recording when nothing reached the speech level.
    *
    * @param {StopReason} stoppedBy
    * @returns {Clip}
    */
   finish(stoppedBy) {
-    const end = this.resampler.length(this.#count);
-    this.resampler.run(this.input, this.#count, this.output, this.#done, end);
-    const samples = this.output.slice(0, end);
+    const start = Math.max(0, this.#start);
+    const end = this.#start < 0 ? this.#count : Math.min(this.#count, this.#last + this.margin);
+    const clip = this.input.subarray(start, end);
+    const length = this.resampler.length(clip.length);
+    // The outputs that reached past the clip's end while recording are made again without it.
+    this.resampler.run(clip, clip.length, this.output, Math.min(this.#done, this.resampler.ready(clip.length)), length);
+    const samples = this.output.slice(0, length);
     const wav = encodeWav(samples);
     const { seconds } = wavInfo(wav);
     if (seconds > this.maxSeconds) throw new RangeError(`the clip is ${seconds} s, over the ${this.maxSeconds} s cap`);

@@ -89,6 +89,33 @@ describe('ClipAssembler', () => {
     assert.equal(answers.filter((a) => a.stop).length, 1);
   });
 
+  it('should keep the sound and half a second either side of it, not the silence around it', () => {
+    const rate = 48000;
+    const clip = new ClipAssembler({ sampleRate: rate });
+    feed(clip, join(new Float32Array(rate * 2), tone(440, rate, 1), new Float32Array(rate * 3)));
+    const result = clip.finish('silence');
+    assert.ok(Math.abs(result.samples.length - 2 * 16000) <= 2, `${result.samples.length} samples`); // from the first sample over the level
+    assert.ok(Math.max(...result.samples.slice(0, 7900).map(Math.abs)) < 1e-3, 'the margin before it is silent');
+  });
+
+  it('should give the same sound the same clip to the byte, however the recording and its blocks fell around it', () => {
+    const rate = 44100;
+    const sound = join(tone(440, rate, 0.4), new Float32Array(rate / 5), tone(660, rate, 0.3, 0.2));
+    const wavs = [0, 333, 1024, 7777].map((shift) => {
+      const clip = new ClipAssembler({ sampleRate: rate });
+      feed(clip, join(new Float32Array(rate + shift), sound, new Float32Array(rate * 2 + shift)));
+      return clip.finish('silence').wav;
+    });
+    for (const wav of wavs.slice(1)) assert.deepEqual(wav, wavs[0]);
+    assert.ok(Math.abs(wavInfo(wavs[0]).seconds - 1.9) < 1e-3, `${wavInfo(wavs[0]).seconds} s`);
+  });
+
+  it('should keep the whole recording when nothing in it reached the speech level', () => {
+    const clip = new ClipAssembler({ sampleRate: 48000 });
+    feed(clip, tone(440, 48000, 2, 0.005));
+    assert.equal(clip.finish('button').seconds, 2);
+  });
+
   it('should not stop for silence before any speech', () => {
     const clip = new ClipAssembler({ sampleRate: 48000 });
     assert.ok(feed(clip, new Float32Array(48000 * 5)).every((a) => a.stop === null));

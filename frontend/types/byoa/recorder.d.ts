@@ -12,19 +12,29 @@ export function record({ maxSeconds, silenceSeconds, onLevel, onTick, signal, co
  * A recording's samples at the audio context's rate, taken block by block: it stops at the cap
  * or after silence that follows speech (a block's RMS under `speechLevel`, -40 dBFS), and
  * resamples to 16 kHz as blocks come, so that little is left to do at the end. No audio API.
+ *
+ * The clip keeps the sound and a margin around it (`marginSeconds`): it starts that long before
+ * the first sample at the speech level and ends that long after the last. The visitor's AI gets
+ * no long silence, and the same sound gives the same clip, to the sample, however the blocks fell
+ * and whenever the recording started or stopped around it (what a recorded answer is matched by).
  */
 export class ClipAssembler {
-    /** @param {{ sampleRate: number, maxSeconds?: number, silenceSeconds?: number, speechLevel?: number }} options */
-    constructor({ sampleRate, maxSeconds, silenceSeconds, speechLevel }: {
+    /**
+     * @param {{ sampleRate: number, maxSeconds?: number, silenceSeconds?: number, speechLevel?: number,
+     *   marginSeconds?: number }} options
+     */
+    constructor({ sampleRate, maxSeconds, silenceSeconds, speechLevel, marginSeconds }: {
         sampleRate: number;
         maxSeconds?: number;
         silenceSeconds?: number;
         speechLevel?: number;
+        marginSeconds?: number;
     });
     sampleRate: number;
     maxSeconds: number;
     speechLevel: number;
     silence: number;
+    margin: number;
     input: Float32Array<ArrayBuffer>;
     resampler: {
         length: (n: number) => number;
@@ -45,7 +55,8 @@ export class ClipAssembler {
         stop: StopReason | null;
     };
     /**
-     * Return the clip so far as a 16 kHz WAV, its length measured from the WAV as the wallet will.
+     * Return the clip so far as a 16 kHz WAV, its length measured from the WAV as the wallet will:
+     * the sound with its margins, or the whole recording when nothing reached the speech level.
      *
      * @param {StopReason} stoppedBy
      * @returns {Clip}
