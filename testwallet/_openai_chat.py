@@ -4,10 +4,9 @@ The OpenAI chat-completions shape of what the test wallet asks a model, and of w
 - ``wallet_chat_request``: an AI Wallet ``chat``'s params (messages with ``toolCalls`` and
   ``toolCallId``, tools with ``inputSchema``, options) as a request body. It keeps JavaScript's
   reading of the params (``??``, ``JSON.stringify``'s spacing for tool arguments), since the
-  recordings were first made from the page and a cassette matches requests as JSON
-  (frontend/testwallet/relay.js still builds the same body in the page).
+  recordings were first made from the page and a cassette matches requests as JSON.
 - ``prompt_request``: a Prompt API prompt (``initialPrompts``, ``input``, ``responseConstraint``).
-- ``generate_request``: the headless wallet's ``text.generate`` (``choices``, ``maxTokens``).
+- ``generate_request``: ``text.generate`` (``choices``, ``maxTokens``), for the headless wallet and the relay.
 - ``StreamedAnswer``: a streamed answer's events read back into text pieces, tool calls, the
   finish reason, the model and the usage.
 - ``wallet_events`` and ``completion_events``: a model's answer (streamed, or one completion) as
@@ -146,14 +145,21 @@ def prompt_request(prompt: dict[str, Any], stream: bool) -> dict[str, Any]:
     return body
 
 
-def generate_request(model: str, messages: list[Any], params: dict[str, Any], stream: bool) -> dict[str, Any]:
-    """Return the OpenAI request body for the headless wallet's ``text.generate`` (checked messages)."""
-    body: dict[str, Any] = {"model": model, "messages": list(messages), "stream": stream}
+def generate_request(
+    model: str | None, messages: list[Any], params: dict[str, Any], stream: bool
+) -> dict[str, Any]:
+    """
+    Return the OpenAI request body for ``text.generate``: the headless wallet's (checked messages,
+    its model) and the relay's (the messages as window.byoa got them, no model: the relay names it).
+    """
+    body: dict[str, Any] = {"messages": list(messages), "stream": stream}
+    if model is not None:
+        body["model"] = model
     choices = params.get("choices")
-    if isinstance(choices, list) and all(isinstance(c, str) for c in choices):
+    if isinstance(choices, list) and choices and all(isinstance(c, str) for c in choices):
         instruction = "Answer with exactly one of: " + ", ".join(choices)
         body["messages"].insert(0, {"role": "system", "content": instruction})
-    if isinstance(params.get("maxTokens"), int):
+    if isinstance(params.get("maxTokens"), int) and not isinstance(params["maxTokens"], bool):
         body["max_tokens"] = params["maxTokens"]
     return body
 
@@ -169,7 +175,7 @@ def delta_text(event: dict[str, Any]) -> str:
 
 @dataclass
 class StreamedAnswer:
-    """A streamed chat answer, read event by event (``add``) as relay.js reads it for the page."""
+    """A streamed chat answer, read event by event (``add``) for the wallet's events (wallet_events)."""
 
     deltas: list[str] = field(default_factory=list)
     finish: str = "stop"

@@ -10,16 +10,18 @@
  * then answer with their labelled echo). Tests driving the stand-ins through Playwright never
  * load it.
  *
- * It speaks OpenAI's chat completions format to the relay: wallet chat messages go out as
- * OpenAI messages, and the relay's event stream (passed through from the model server as it
- * comes) is read back into the wallet's events: text deltas, tool calls, the finish reason.
+ * It only posts and reads: a wallet chat's params go to the relay as the page gave them, and the
+ * relay answers the wallet's events, one JSON object a line (JSON Lines) as the model streams:
+ * `{ kind: 'text', delta }`, then `{ kind: 'result', result }` or `{ kind: 'error', status,
+ * message }`; `text.generate`'s input and params go as they are, and `{ text }` comes back. The
+ * relay (testwallet/relay/wallet.py) turns them into the model's requests, and its answers back.
  */
 (() => {
   'use strict';
 
   const element = document.getElementById('testwallet-relay');
   if (!element || '__testwalletRelay' in window) return;
-  /** @type {{ chat: string, transcribe: string | null, token: string, csrf: string, model: string, modelName: string, scripted: boolean }} */
+  /** @type {{ chat: string, generate: string, transcribe: string | null, token: string, csrf: string, model: string, modelName: string, scripted: boolean }} */
   let config;
   try {
     config = JSON.parse(element.textContent ?? '');
@@ -30,11 +32,6 @@
 
   // What the page could replace later is read now.
   const send = window.fetch.bind(window);
-
-  /** The wallet's finish reasons for OpenAI's (wallet-provider.md, "Shared types"). */
-  const FINISH = /** @type {Record<string, string>} */ ({
-    stop: 'stop', length: 'length', tool_calls: 'toolCalls', function_call: 'toolCalls', content_filter: 'contentFilter',
-  });
 
   /**
    * Raised (as a rejection) when the relay or the model server refuses or fails.
@@ -82,63 +79,11 @@
   }
 
   /**
-   * The OpenAI message for a wallet chat message.
-   *
-   * @param {any} message
-   */
-  function toOpenAI(message) {
-    const content = Array.isArray(message?.content)
-      ? message.content.map((/** @type {any} */ part) => (part?.type === 'image'
-        ? { type: 'image_url', image_url: { url: String(part.url) } }
-        : { type: 'text', text: String(part?.text ?? '') }))
-      : String(message?.content ?? '');
-    if (message?.role === 'tool') {
-      return { role: 'tool', tool_call_id: String(message.toolCallId), content };
-    }
-    if (message?.role === 'assistant' && Array.isArray(message.toolCalls) && message.toolCalls.length) {
-      return {
-        role: 'assistant',
-        content,
-        tool_calls: message.toolCalls.map((/** @type {any} */ call) => ({
-          id: String(call.id), type: 'function', function: { name: String(call.name), arguments: JSON.stringify(call.arguments ?? {}) },
-        })),
-      };
-    }
-    return { role: String(message?.role), content };
-  }
-
-  /**
-   * The OpenAI request for a wallet `chat`'s params.
-   *
-   * @param {any} params
-   * @param {boolean} stream
-   */
-  function chatRequest(params, stream) {
-    /** @type {Record<string, unknown>} */
-    const body = { messages: params.messages.map(toOpenAI), stream };
-    if (Array.isArray(params.tools) && params.tools.length) {
-      body.tools = params.tools.map((/** @type {any} */ tool) => ({
-        type: 'function',
-        function: { name: String(tool.name), description: String(tool.description ?? ''), parameters: tool.inputSchema ?? { type: 'object' } },
-      }));
-    }
-    const options = params.options ?? {};
-    if (Number.isInteger(options.maxTokens)) body.max_tokens = options.maxTokens;
-    if (typeof options.temperature === 'number') body.temperature = options.temperature;
-    if (typeof options.topP === 'number') body.top_p = options.topP;
-    if (Array.isArray(options.stop)) body.stop = options.stop;
-    const choice = options.toolChoice;
-    if (typeof choice === 'string') body.tool_choice = choice;
-    else if (choice && typeof choice.name === 'string') body.tool_choice = { type: 'function', function: { name: choice.name } };
-    return body;
-  }
-
-  /**
-   * The `data:` payloads of an event stream, parsed, as they arrive.
+   * The JSON objects of a JSON Lines body, each as its line arrives.
    *
    * @param {ReadableStream<Uint8Array>} body
    */
-  async function* dataOf(body) {
+  async function* linesOf(body) {
     const reader = body.getReader();
     const decoder = new TextDecoder();
     let buffer = '';
@@ -147,17 +92,9 @@
         const { value, done } = await reader.read();
         if (done) return;
         buffer += decoder.decode(value, { stream: true });
-        const events = buffer.split(/\r?\n\r?\n/);
-        buffer = events.pop() ?? '';
-        for (const event of events) {
-          const data = event.split(/\r?\n/).filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trim()).join('\n');
-          if (!data || data === '[DONE]') continue;
-          try {
-            yield JSON.parse(data);
-          } catch {
-            // not JSON: a comment or keep-alive of some server, skipped
-          }
-        }
+        const lines = buffer.split('\n');
+        buffer = lines.pop() ?? '';
+        for (const line of lines) if (line.trim()) yield JSON.parse(line);
       }
     } finally {
       reader.releaseLock();
@@ -173,69 +110,15 @@
    * @returns {AsyncGenerator<{ kind: 'text', delta: string }, any>}
    */
   async function* chat(params, signal) {
-    const response = await post(config.chat, chatRequest(params, true), signal);
+    const response = await post(config.chat, params, signal);
     if (!response.body) throw new RelayError('The relay answered without a body', 502);
-    let content = '';
-    let finish = 'stop';
-    let model = config.modelName;
-    /** @type {any} */
-    let usage;
-    /** @type {{ id: string, name: string, arguments: string }[]} */
-    const calls = [];
-    for await (const chunk of dataOf(response.body)) {
-      if (chunk?.error) {
-        throw new RelayError(String(chunk.error.message ?? 'The model server failed'), Number(chunk.error.status) || 502);
-      }
-      if (typeof chunk?.model === 'string' && chunk.model) model = chunk.model;
-      if (chunk?.usage) usage = chunk.usage;
-      const choice = chunk?.choices?.[0];
-      if (!choice) continue;
-      const delta = choice.delta ?? {};
-      if (typeof delta.content === 'string' && delta.content) {
-        content += delta.content;
-        yield { kind: 'text', delta: delta.content };
-      }
-      for (const part of Array.isArray(delta.tool_calls) ? delta.tool_calls : []) {
-        const at = Number.isInteger(part.index) ? part.index : calls.length;
-        calls[at] ??= { id: '', name: '', arguments: '' };
-        if (part.id) calls[at].id = String(part.id);
-        if (part.function?.name) calls[at].name += String(part.function.name);
-        if (part.function?.arguments) calls[at].arguments += String(part.function.arguments);
-      }
-      if (choice.finish_reason) finish = FINISH[choice.finish_reason] ?? 'stop';
+    for await (const event of linesOf(response.body)) {
+      if (event?.kind === 'text') yield { kind: 'text', delta: String(event.delta) };
+      // The model the server named, else the relay's (a model server need not name one).
+      else if (event?.kind === 'result') return { model: config.modelName, ...event.result };
+      else if (event?.kind === 'error') throw new RelayError(String(event.message), Number(event.status) || 502);
     }
-    /** @type {any} */
-    const message = { role: 'assistant', content };
-    const toolCalls = calls.filter(Boolean).map((call, index) => ({
-      id: call.id || `call_${index}`, name: call.name, arguments: parseArguments(call.arguments),
-    }));
-    if (toolCalls.length) {
-      message.toolCalls = toolCalls;
-      finish = 'toolCalls';
-    }
-    /** @type {any} */
-    const result = { message, finishReason: finish, model };
-    if (usage && Number.isFinite(usage.prompt_tokens) && Number.isFinite(usage.completion_tokens)) {
-      const cached = Number(usage.prompt_tokens_details?.cached_tokens) || 0;
-      result.usage = { inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens, cachedInputTokens: cached };
-    }
-    return result;
-  }
-
-  /**
-   * A tool call's arguments as an object: `{}` for an empty string, an error for anything else.
-   *
-   * @param {string} text
-   */
-  function parseArguments(text) {
-    if (!text.trim()) return {};
-    try {
-      const parsed = JSON.parse(text);
-      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed;
-    } catch {
-      // fall through
-    }
-    throw new RelayError('The model asked for a tool with arguments that are not a JSON object', 502);
+    throw new RelayError('The relay ended the answer without a result', 502);
   }
 
   /**
@@ -246,17 +129,9 @@
    * @returns {Promise<string>}
    */
   async function generate(input, params) {
-    const messages = [...input.messages];
-    if (Array.isArray(params.choices) && params.choices.length) {
-      messages.unshift({ role: 'system', content: `Answer with exactly one of: ${params.choices.join(', ')}` });
-    }
-    /** @type {Record<string, unknown>} */
-    const body = { messages, stream: false };
-    if (Number.isInteger(params.maxTokens)) body.max_tokens = params.maxTokens;
-    const answer = await (await post(config.chat, body)).json().catch(() => null);
-    const text = answer?.choices?.[0]?.message?.content;
-    if (typeof text !== 'string') throw new RelayError('The model server\'s answer has no text', 502);
-    return text;
+    const answer = await (await post(config.generate, { input, params })).json().catch(() => null);
+    if (typeof answer?.text !== 'string') throw new RelayError('The relay\'s answer has no text', 502);
+    return answer.text;
   }
 
   /**

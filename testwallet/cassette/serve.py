@@ -12,7 +12,8 @@ SIGTERM or SIGINT:
   as JSON Lines (``application/x-ndjson``): ``{"kind": "text", "delta"}`` for each piece as it
   comes, then one ``{"kind": "result", "result"}`` or ``{"kind": "error", "status", "message"}``.
   The npm driver's ``answerFrom`` asks here, so the chat becomes an OpenAI request, and the
-  stream the wallet's events, in Python only (testwallet._openai_chat), as for the pytest driver.
+  stream the wallet's events, in Python only (testwallet.relay.wallet, as the relay answers the
+  page's stand-ins; testwallet._openai_chat, as for the pytest driver).
 - ``POST /v1/chat/completions``: OpenAI's own format (streamed or not), for any OpenAI client,
   such as a site's own server code or an AI SDK pointed at this base URL in its tests.
 
@@ -35,9 +36,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import FrameType
 from typing import Any
 
-from testwallet.cassette.exceptions import CassetteError, NotRecorded
+from testwallet.cassette.exceptions import CassetteError
 from testwallet.cassette.player import Cassette, Mode
-from testwallet.relay import recorded
+from testwallet.relay import recorded, wallet
 from testwallet.relay.conf import RelaySettings, environment_settings
 from testwallet.relay.exceptions import RelayError
 
@@ -75,26 +76,21 @@ class _Handler(BaseHTTPRequestHandler):
             return self._error(400, "The request body is not JSON")
         if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
             return self._error(400, "A chat request is a JSON object with its messages")
-        if path == WALLET_CHAT_PATH and not isinstance(body.get("stream", True), bool):
-            return self._error(400, "A wallet chat's stream is true or false")
         # Each request on its own loop, in its own thread: http.server's threads, asyncio's cassette.
         # A client that leaves before the answer ends is no error.
         with contextlib.suppress(BrokenPipeError, ConnectionResetError):
             asyncio.run(self._answer(body) if path == CHAT_PATH else self._wallet_chat(body))
 
-    async def _wallet_chat(self, params: dict[str, Any]) -> None:
+    async def _wallet_chat(self, body: dict[str, Any]) -> None:
         try:
-            try:
-                events = await recorded.wallet_chat(self.server.conf, params, params.get("stream", True))
-            except NotRecorded as error:
-                raise recorded.refused(error) from None
+            events = await wallet.chat(self.server.conf, wallet.chat_params(body))
         except RelayError as error:
             return self._error(error.status, error.message)
         self.send_response(200)
-        self.send_header("Content-Type", recorded.WALLET_EVENTS_TYPE)
+        self.send_header("Content-Type", wallet.EVENTS_TYPE)
         self.send_header("Cache-Control", "no-store")
         self.end_headers()
-        async for line in recorded.wallet_lines(events):
+        async for line in wallet.lines(events):
             self.wfile.write(line)
             self.wfile.flush()
 

@@ -20,7 +20,8 @@ COOKIE = "testwallet"
 class RelayInfo(TypedDict):
     """What the stand-in scripts need to reach the relay (``request.testwallet_relay``)."""
 
-    chat: str  # the chat route
+    chat: str  # the chat route: a wallet chat in, the wallet's events out
+    generate: str  # the text.generate route
     transcribe: str | None  # the transcription route, when a transcription server is named
     token: str  # this session's relay token
     csrf: str
@@ -75,12 +76,14 @@ async def relay_for(request: HttpRequest) -> RelayInfo | None:
     """Return what the stand-in scripts need to reach the relay, or None when it is not routed."""
     try:
         chat = reverse("testwallet_relay:chat")
+        generate = reverse("testwallet_relay:generate")
         transcribe = reverse("testwallet_relay:transcribe")
     except NoReverseMatch:
         return None  # DEBUG turned on after the URLs were loaded (a test's settings): the stand-ins echo
     conf = relay_settings()
     return {
         "chat": chat,
+        "generate": generate,
         # With a cassette, clips go to the relay too: it answers from the recording, or says it has none.
         "transcribe": transcribe if conf.transcribe_url or conf.cassette else None,
         "token": await session_token(request),

@@ -7,7 +7,6 @@ error the page shows, never a scripted answer or a model's.
 """
 
 import functools
-import json
 import logging
 from collections.abc import AsyncIterator
 from typing import Any
@@ -22,8 +21,6 @@ logger = logging.getLogger("testwallet.cassette")
 
 #: What the page gets for a request with no recording: the request conflicts with the cassette.
 NOT_RECORDED_STATUS = 409
-#: The media type of the wallet's events on the wire: one JSON object a line (JSON Lines).
-WALLET_EVENTS_TYPE = "application/x-ndjson"
 
 
 @functools.cache
@@ -51,12 +48,6 @@ def _model_server(conf: RelaySettings, what: str) -> None:
             f"but no server is named to answer it ({variable})",
             502,
         )
-
-
-async def wallet_lines(events: AsyncIterator[dict[str, Any]]) -> AsyncIterator[bytes]:
-    """Yield the wallet's events as JSON Lines: one object, then a newline, each sent as it comes."""
-    async for event in events:
-        yield json.dumps(event, ensure_ascii=False, sort_keys=True).encode() + b"\n"
 
 
 def refused(error: NotRecorded) -> RelayError:

@@ -89,8 +89,8 @@ def completion(content: str, tool_calls: Iterable[tuple[str, dict[str, Any]]] = 
     }
 
 
-def event_stream(completion_: Completion) -> list[bytes]:
-    """Return the completion as the chunks of an OpenAI-style event stream."""
+def stream_events(completion_: Completion) -> list[dict[str, Any]]:
+    """Return the completion as the events of an OpenAI-style stream: a word at a time, then its tool calls."""
     message = completion_["choices"][0]["message"]
     base = {"id": completion_["id"], "object": "chat.completion.chunk", "model": MODEL}
     chunks: list[dict[str, Any]] = [
@@ -103,7 +103,7 @@ def event_stream(completion_: Completion) -> list[bytes]:
     events = [{**base, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]} for delta in chunks]
     finish = completion_["choices"][0]["finish_reason"]
     events.append({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]})
-    return [f"data: {json.dumps(event)}\n\n".encode() for event in events] + [b"data: [DONE]\n\n"]
+    return events
 
 
 def tool_name(tool: Any) -> str | None:

@@ -8,5 +8,6 @@ app_name = "testwallet_relay"
 
 urlpatterns = [
     path("chat", views.chat, name="chat"),
+    path("generate", views.generate, name="generate"),
     path("transcribe", views.transcribe, name="transcribe"),
 ]

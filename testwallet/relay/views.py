@@ -14,7 +14,6 @@ import base64
 import binascii
 import ipaddress
 import json
-from collections.abc import AsyncIterator, Iterable
 from typing import Any
 
 from django.conf import settings
@@ -22,7 +21,7 @@ from django.http import Http404, HttpRequest, JsonResponse, StreamingHttpRespons
 from django.http.response import HttpResponseBase
 from django.views.decorators.http import require_POST
 
-from testwallet.relay import recorded, scripted, token, upstream
+from testwallet.relay import recorded, token, upstream, wallet
 from testwallet.relay.conf import relay_settings
 from testwallet.relay.exceptions import RelayError
 
@@ -83,28 +82,32 @@ def _json_body(request: HttpRequest) -> dict[str, Any]:
 
 @require_POST
 async def chat(request: HttpRequest) -> HttpResponseBase:
-    """Answer one OpenAI-style chat completion through the developer's model, or the scripted player."""
+    """
+    Answer one AI Wallet chat (its params, as the page gave the wallet them) with the wallet's
+    events, as JSON Lines while the model streams (testwallet.relay.wallet says the wire).
+    """
     refused = await _refusal(request, MAX_CHAT_BYTES)
     if refused:
         return refused
-    conf = relay_settings()
     try:
-        body = _json_body(request)
-        messages = body.get("messages")
-        if not isinstance(messages, list) or not messages:
-            raise RelayError("A chat request carries its messages", 400)
-        if conf.cassette:
-            if body.get("stream"):
-                return _event_stream(await recorded.chat_stream(conf, body))
-            return JsonResponse(await recorded.complete_chat(conf, body))
-        if conf.scripted:
-            completion = scripted.answer(body)
-            if body.get("stream"):
-                return _event_stream(_each(scripted.event_stream(completion)))
-            return JsonResponse(completion)
-        if body.get("stream"):
-            return _event_stream(await upstream.open_chat_stream(conf, body))
-        return JsonResponse(await upstream.complete_chat(conf, body))
+        params = wallet.chat_params(_json_body(request))
+        events = await wallet.chat(relay_settings(), params)
+    except RelayError as error:
+        return _error(error.message, error.status)
+    response = StreamingHttpResponse(wallet.lines(events), content_type=wallet.EVENTS_TYPE)
+    response["Cache-Control"] = "no-store"
+    response["X-Accel-Buffering"] = "no"  # a proxy in front must not hold the stream back
+    return response
+
+
+@require_POST
+async def generate(request: HttpRequest) -> HttpResponseBase:
+    """Answer one ``text.generate`` (``{input, params}``, as window.byoa got them) with ``{text}``."""
+    refused = await _refusal(request, MAX_CHAT_BYTES)
+    if refused:
+        return refused
+    try:
+        return JsonResponse({"text": await wallet.generate(relay_settings(), _json_body(request))})
     except RelayError as error:
         return _error(error.message, error.status)
 
@@ -137,15 +140,3 @@ async def transcribe(request: HttpRequest) -> HttpResponseBase:
         return JsonResponse(await upstream.transcribe(conf, wav, language))
     except RelayError as error:
         return _error(error.message, error.status)
-
-
-def _event_stream(chunks: AsyncIterator[bytes]) -> StreamingHttpResponse:
-    response = StreamingHttpResponse(chunks, content_type="text/event-stream")
-    response["Cache-Control"] = "no-store"
-    response["X-Accel-Buffering"] = "no"  # a proxy in front must not hold the stream back
-    return response
-
-
-async def _each(chunks: Iterable[bytes]) -> AsyncIterator[bytes]:
-    for chunk in chunks:
-        yield chunk

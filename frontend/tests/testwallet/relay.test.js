@@ -1,6 +1,7 @@
 // @ts-check
 // The stand-ins' relay script (testwallet/relay.js), run as the classic script it is in a fresh
-// context with a fake page: what it sends the site's relay, and how it reads OpenAI's streams back.
+// context with a fake page: it sends the site's relay what the page asked, as it is, and reads the
+// wallet's events back (JSON Lines); the relay does the model's format (tests/testwallet/relay/).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
@@ -8,7 +9,7 @@ import vm from 'node:vm';
 
 const SOURCE = readFileSync(new URL('../../testwallet/relay.js', import.meta.url), 'utf8');
 const CONFIG = {
-  chat: '/testwallet/relay/chat', transcribe: '/testwallet/relay/transcribe', token: 'relay-token', csrf: 'csrf-token',
+  chat: '/testwallet/relay/chat', generate: '/testwallet/relay/generate', transcribe: '/testwallet/relay/transcribe', token: 'relay-token', csrf: 'csrf-token',
   model: 'llama3.2 at 127.0.0.1:11434', modelName: 'llama3.2', scripted: false,
 };
 
@@ -36,8 +37,8 @@ function pageWithRelay(answers, config = CONFIG) {
   return { relay: context.__testwalletRelay, sent };
 }
 
-/** An event-stream Response whose body arrives in exactly these pieces. @param {string[]} pieces */
-function eventStream(pieces) {
+/** A JSON Lines Response whose body arrives in exactly these pieces. @param {string[]} pieces */
+function eventLines(pieces) {
   const encoder = new TextEncoder();
   const body = new ReadableStream({
     start(controller) {
@@ -45,14 +46,15 @@ function eventStream(pieces) {
       controller.close();
     },
   });
-  return new Response(body, { headers: { 'Content-Type': 'text/event-stream' } });
+  return new Response(body, { headers: { 'Content-Type': 'application/x-ndjson' } });
 }
 
 /** A copy made in this realm: objects from the script's context have its own prototypes. @param {unknown} value */
 const plain = (value) => JSON.parse(JSON.stringify(value));
 
-/** @param {object} data */
-const event = (data) => `data: ${JSON.stringify(data)}\n\n`;
+/** One line of the relay's answer. @param {object} data */
+const line = (data) => `${JSON.stringify(data)}\n`;
+const RESULT = { message: { role: 'assistant', content: '' }, finishReason: 'stop' };
 
 /** Run a relay chat to its end; return the events it yielded and its result. @param {any} running */
 async function drain(running) {
@@ -70,11 +72,10 @@ describe('testwallet relay.js', () => {
     assert.equal(relay, undefined);
   });
 
-  it('should send a wallet chat as an OpenAI request with the session tokens', async () => {
-    const { relay, sent } = pageWithRelay([eventStream([event({ choices: [{ delta: {}, finish_reason: 'stop' }] })])]);
+  it('should send a wallet chat as the page gave it, with the session tokens', async () => {
+    const { relay, sent } = pageWithRelay([eventLines([line({ kind: 'result', result: RESULT })])]);
     const params = {
       messages: [
-        { role: 'system', content: 'Be brief.' },
         { role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image', url: 'data:image/png;base64,AA==' }] },
         { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'search_books', arguments: { mood: 'calm' } }] },
         { role: 'tool', toolCallId: 'c1', name: 'search_books', content: '1 book(s)' },
@@ -87,42 +88,30 @@ describe('testwallet relay.js', () => {
     assert.equal(url, '/testwallet/relay/chat');
     assert.equal(init.headers['X-Testwallet-Token'], 'relay-token');
     assert.equal(init.headers['X-CSRFToken'], 'csrf-token');
-    assert.deepEqual(JSON.parse(init.body), {
-      messages: [
-        { role: 'system', content: 'Be brief.' },
-        { role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AA==' } }] },
-        { role: 'assistant', content: '', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'search_books', arguments: '{"mood":"calm"}' } }] },
-        { role: 'tool', tool_call_id: 'c1', content: '1 book(s)' },
-      ],
-      stream: true,
-      tools: [{ type: 'function', function: { name: 'search_books', description: 'Find books.', parameters: { type: 'object' } } }],
-      max_tokens: 50,
-      temperature: 0.2,
-      tool_choice: { type: 'function', function: { name: 'search_books' } },
-    });
+    assert.deepEqual(JSON.parse(init.body), params);
   });
 
-  it('should stream text and assemble tool calls split across chunks and events', async () => {
-    const whole = [
-      event({ model: 'llama3.2:3b', choices: [{ delta: { content: 'Looking ' } }] }),
-      event({ choices: [{ delta: { content: 'now.' } }] }),
-      event({ choices: [{ delta: { tool_calls: [{ index: 0, id: 'call_9', function: { name: 'search_books', arguments: '{"qu' } }] } }] }),
-      event({ choices: [{ delta: { tool_calls: [{ index: 0, function: { arguments: 'ery": "dune"}' } }] } }] }),
-      event({ choices: [{ delta: {}, finish_reason: 'tool_calls' }] }),
-      event({ choices: [], usage: { prompt_tokens: 30, completion_tokens: 9 } }),
-      'data: [DONE]\n\n',
-    ].join('');
-    // Cut anywhere: mid-event, mid-line, mid-JSON.
-    const pieces = [whole.slice(0, 17), whole.slice(17, 140), whole.slice(140, 141), whole.slice(141)];
-    const { relay } = pageWithRelay([eventStream(pieces)]);
-    const { events, result } = await drain(relay.chat({ messages: [{ role: 'user', content: 'dune' }] }, new AbortController().signal));
-    assert.deepEqual(plain(events), [{ kind: 'text', delta: 'Looking ' }, { kind: 'text', delta: 'now.' }]);
-    assert.deepEqual(plain(result), {
+  it('should yield each text event as its line arrives, and return the result', async () => {
+    const result = {
       message: { role: 'assistant', content: 'Looking now.', toolCalls: [{ id: 'call_9', name: 'search_books', arguments: { query: 'dune' } }] },
       finishReason: 'toolCalls',
       model: 'llama3.2:3b',
       usage: { inputTokens: 30, outputTokens: 9, cachedInputTokens: 0 },
-    });
+    };
+    const whole = [line({ kind: 'text', delta: 'Looking ' }), line({ kind: 'text', delta: 'now.' }), line({ kind: 'result', result })].join('');
+    // Cut anywhere: mid-line, mid-JSON, right after a newline.
+    const cut = whole.indexOf('\n') + 1;
+    const pieces = [whole.slice(0, 9), whole.slice(9, cut), whole.slice(cut, cut + 1), whole.slice(cut + 1)];
+    const { relay } = pageWithRelay([eventLines(pieces)]);
+    const { events, result: got } = await drain(relay.chat({ messages: [{ role: 'user', content: 'dune' }] }, new AbortController().signal));
+    assert.deepEqual(plain(events), [{ kind: 'text', delta: 'Looking ' }, { kind: 'text', delta: 'now.' }]);
+    assert.deepEqual(plain(got), result);
+  });
+
+  it('should name the relay\'s model when the answer names none', async () => {
+    const { relay } = pageWithRelay([eventLines([line({ kind: 'result', result: RESULT })])]);
+    const { result } = await drain(relay.chat({ messages: [{ role: 'user', content: 'hi' }] }, new AbortController().signal));
+    assert.equal(result.model, 'llama3.2');
   });
 
   it('should fail with the relay\'s status and words when it refuses', async () => {
@@ -134,30 +123,33 @@ describe('testwallet relay.js', () => {
   });
 
   it('should fail with an error event that arrives mid-stream, after the text before it', async () => {
-    const stream = eventStream([event({ choices: [{ delta: { content: 'Par' } }] }), event({ error: { message: 'broke off', status: 502 } })]);
+    const stream = eventLines([line({ kind: 'text', delta: 'Par' }), line({ kind: 'error', status: 504, message: 'broke off' })]);
     const { relay } = pageWithRelay([stream]);
     const running = relay.chat({ messages: [{ role: 'user', content: 'hi' }] }, new AbortController().signal);
     assert.deepEqual(plain((await running.next()).value), { kind: 'text', delta: 'Par' });
-    await assert.rejects(running.next(), { name: 'RelayError', status: 502, message: 'broke off' });
+    await assert.rejects(running.next(), { name: 'RelayError', status: 504, message: 'broke off' });
   });
 
-  it('should refuse tool arguments that are not a JSON object', async () => {
-    const stream = eventStream([event({ choices: [{ delta: { tool_calls: [{ index: 0, id: 'c', function: { name: 'search_books', arguments: '[1]' } }] } }] })]);
-    const { relay } = pageWithRelay([stream]);
+  it('should fail when the answer ends with no result', async () => {
+    const { relay } = pageWithRelay([eventLines([line({ kind: 'text', delta: 'Par' })])]);
     await assert.rejects(drain(relay.chat({ messages: [{ role: 'user', content: 'hi' }] }, new AbortController().signal)), {
-      name: 'RelayError', message: 'The model asked for a tool with arguments that are not a JSON object',
+      name: 'RelayError', status: 502, message: 'The relay ended the answer without a result',
     });
   });
 
-  it('should answer text.generate unstreamed, with the choices told to the model', async () => {
-    const answer = new Response(JSON.stringify({ choices: [{ message: { role: 'assistant', content: 'yes' } }] }));
-    const { relay, sent } = pageWithRelay([answer]);
-    const text = await relay.generate({ messages: [{ role: 'user', content: 'Is it alive?' }] }, { maxTokens: 5, choices: ['yes', 'no'] });
-    assert.equal(text, 'yes');
-    assert.deepEqual(JSON.parse(sent[0].init.body), {
-      messages: [{ role: 'system', content: 'Answer with exactly one of: yes, no' }, { role: 'user', content: 'Is it alive?' }],
-      stream: false,
-      max_tokens: 5,
+  it('should send text.generate\'s input and params as they are, and resolve with the text', async () => {
+    const { relay, sent } = pageWithRelay([new Response(JSON.stringify({ text: 'yes' }))]);
+    const input = { messages: [{ role: 'user', content: 'Is it alive?' }] };
+    const params = { maxTokens: 5, choices: ['yes', 'no'] };
+    assert.equal(await relay.generate(input, params), 'yes');
+    assert.equal(sent[0].url, '/testwallet/relay/generate');
+    assert.deepEqual(JSON.parse(sent[0].init.body), { input, params });
+  });
+
+  it('should fail text.generate when the relay\'s answer has no text', async () => {
+    const { relay } = pageWithRelay([new Response(JSON.stringify({ choices: [] }))]);
+    await assert.rejects(relay.generate({ messages: [{ role: 'user', content: 'hi' }] }, {}), {
+      name: 'RelayError', status: 502, message: 'The relay\'s answer has no text',
     });
   });
 

@@ -1,7 +1,9 @@
 """
 The by-hand stand-ins' model relay on a real daphne: absent without DEBUG,
 refused to other sites and other sessions, bounded in size and time, silent
-about conversations in the server's log; and what it passes on and back.
+about conversations in the server's log; and its wire: the wallet's chat (and
+text.generate) in, as the page asked it, the model's OpenAI request out, and
+the wallet's events back as JSON Lines while the model streams.
 """
 
 import asyncio
@@ -16,6 +18,7 @@ from tests.testwallet.relay.model_double import MODEL
 pytestmark = pytest.mark.live
 
 CHAT = "/testwallet/relay/chat"
+GENERATE = "/testwallet/relay/generate"
 TRANSCRIBE = "/testwallet/relay/transcribe"
 SECRET_WORDS = "my aunt's parrot speaks Esperanto"
 
@@ -41,6 +44,10 @@ class Visitor:
     async def chat(self, body, **headers):
         return await self.client.post(CHAT, json=body, headers=self.headers(**headers))
 
+    async def generate(self, text, **params):
+        body = {"input": {"messages": [{"role": "user", "content": text}]}, "params": params}
+        return await self.client.post(GENERATE, json=body, headers=self.headers())
+
 
 async def visit(server):
     client = loopback.client(server.url, timeout=20)
@@ -58,7 +65,13 @@ async def visitor(model_server):
 
 
 def ask(text, **more):
+    """A wallet chat's params, as the page gives AI Wallet's chat them."""
     return {"messages": [{"role": "user", "content": text}], **more}
+
+
+def lines(response):
+    """The wallet's events of a chat's answer, one a line."""
+    return [json.loads(line) for line in response.text.splitlines()]
 
 
 async def test_relay_is_not_routed_without_debug(daphne_server):
@@ -76,49 +89,86 @@ async def test_page_names_the_model_that_answers_in_its_banner(visitor, model_se
     assert "sk-double-key" not in page  # the key stays on the server
 
 
-async def test_streamed_chat_passes_the_model_servers_events_through(visitor, model):
+async def test_a_wallet_chat_goes_to_the_model_as_openai_and_comes_back_as_the_wallets_events(visitor, model):
     model.reply("Dune, by Frank Herbert.")
-    response = await visitor.chat(ask("A book about sand", stream=True, model="not-this-one", user="x"))
-    assert response.status_code == 200 and response.headers["content-type"].startswith("text/event-stream")
-    texts = [
-        json.loads(line[5:])["choices"][0]["delta"].get("content", "")
-        for line in response.text.splitlines()
-        if line.startswith("data: {") and '"choices": [{' in line
-    ]
-    assert "".join(texts) == "Dune, by Frank Herbert."
+    tools = [{"name": "search_books", "description": "Find books.", "inputSchema": {"type": "object"}}]
+    chat = ask("A book about sand", tools=tools, options={"maxTokens": 9}, model="not-this-one", user="x")
+    response = await visitor.chat(chat)
+    assert response.status_code == 200 and response.headers["content-type"] == "application/x-ndjson"
+    *texts, last = lines(response)
+    assert "".join(event["delta"] for event in texts) == "Dune, by Frank Herbert."
+    assert {event["kind"] for event in texts} == {"text"}
+    assert last["kind"] == "result" and last["result"]["message"]["content"] == "Dune, by Frank Herbert."
+    assert last["result"]["model"] == MODEL and last["result"]["finishReason"] == "stop"
     sent = model.chats()[-1]
     assert sent["model"] == MODEL and "user" not in sent  # the relay's model; unknown keys dropped
     assert sent["messages"] == [{"role": "user", "content": "A book about sand"}]
+    assert sent["stream"] is True and sent["max_tokens"] == 9
+    assert sent["tools"] == [
+        {
+            "type": "function",
+            "function": {
+                "name": "search_books",
+                "description": "Find books.",
+                "parameters": {"type": "object"},
+            },
+        }
+    ]
+
+
+async def test_a_tool_call_streamed_in_pieces_reaches_the_page_whole(visitor, model):
+    model.reply(tool_calls=[("search_books", {"query": "dune", "mood": "calm"})])
+    response = await visitor.chat(ask("dune", tools=[{"name": "search_books"}]))
+    [result] = lines(response)
+    assert result["result"]["message"]["toolCalls"] == [
+        {"id": "call_0", "name": "search_books", "arguments": {"query": "dune", "mood": "calm"}}
+    ]
+    assert result["result"]["finishReason"] == "toolCalls"
 
 
 async def test_streamed_text_reaches_the_page_while_the_model_is_still_writing(visitor, model):
     rest = model.reply("One two three", hold_after=1)
     async with asyncio.timeout(10):
-        request = visitor.client.stream(
-            "POST", CHAT, json=ask("count", stream=True), headers=visitor.headers()
-        )
+        request = visitor.client.stream("POST", CHAT, json=ask("count"), headers=visitor.headers())
         async with request as response:
-            lines = response.aiter_lines()
-            async for line in lines:
-                if '"content"' in line:
-                    break
-            assert '"One "' in line and not rest.is_set()  # the model holds the rest back
+            arriving = response.aiter_lines()
+            first = json.loads(await anext(arriving))
+            assert (
+                first == {"kind": "text", "delta": "One "} and not rest.is_set()
+            )  # the model holds the rest back
             rest.set()
-            tail = "".join([line async for line in lines])
-    assert '"two "' in tail and '"three"' in tail and tail.endswith("[DONE]")
+            tail = [json.loads(line) async for line in arriving]
+    assert [event.get("delta") for event in tail] == ["two ", "three", None]
+    assert tail[-1]["kind"] == "result"
 
 
-async def test_unstreamed_chat_returns_the_completion(visitor, model):
+async def test_a_model_that_stops_mid_answer_ends_it_with_a_504_after_the_text_it_wrote(visitor, model):
+    rest = model.reply("One two three", hold_after=1)
+    try:
+        response = await visitor.chat(ask("count"))  # the relay's bound is 3 s
+    finally:
+        rest.set()
+    assert lines(response) == [
+        {"kind": "text", "delta": "One "},
+        {"kind": "error", "status": 504, "message": "The model server took longer than 3 s to answer"},
+    ]
+
+
+async def test_text_generate_goes_to_the_model_unstreamed_with_the_choices_told(visitor, model):
     model.reply("yes")
-    response = await visitor.chat(ask("Is it alive?", max_tokens=5))
-    assert response.status_code == 200
-    assert response.json()["choices"][0]["message"]["content"] == "yes"
-    assert model.chats()[-1]["max_tokens"] == 5
+    response = await visitor.generate("Is it alive?", maxTokens=5, choices=["yes", "no"])
+    assert response.status_code == 200 and response.json() == {"text": "yes"}
+    sent = model.chats()[-1]
+    assert (sent["stream"], sent["max_tokens"], sent["model"]) == (False, 5, MODEL)
+    assert sent["messages"] == [
+        {"role": "system", "content": "Answer with exactly one of: yes, no"},
+        {"role": "user", "content": "Is it alive?"},
+    ]
 
 
 async def test_model_server_error_reaches_the_page_as_a_clean_502(visitor, model):
     model.fail(500, "out of memory")
-    response = await visitor.chat(ask("hello", stream=True))
+    response = await visitor.chat(ask("hello"))
     assert response.status_code == 502
     assert response.json() == {
         "error": {"message": "The model server answered 500: out of memory", "status": 502}
@@ -127,7 +177,7 @@ async def test_model_server_error_reaches_the_page_as_a_clean_502(visitor, model
 
 async def test_slow_model_server_gets_a_clean_504_within_the_relays_bound(visitor, model):
     held = model.hold()
-    response = await visitor.chat(ask("hello", stream=True))
+    response = await visitor.chat(ask("hello"))
     held.set()
     assert response.status_code == 504
     assert response.json()["error"]["message"] == "The model server took longer than 3 s to answer"
@@ -198,14 +248,26 @@ async def test_oversized_chat_is_refused_with_413(visitor, model):
 
 
 @pytest.mark.parametrize(
-    ("body", "words"),
-    [("not json", "not JSON"), ("[1]", "JSON object"), ('{"messages": []}', "carries its messages")],
+    ("route", "body", "words"),
+    [
+        (CHAT, "not json", "not JSON"),
+        (CHAT, "[1]", "JSON object"),
+        (CHAT, '{"messages": []}', "carries its messages"),
+        (CHAT, '{"messages": [{"role": "user", "content": "hi"}], "stream": "yes"}', "true or false"),
+        (GENERATE, '{"params": {}}', "carries input.messages"),
+        (
+            GENERATE,
+            '{"input": {"messages": [{"role": "user", "content": "hi"}]}, "params": 5}',
+            "params are an object",
+        ),
+    ],
 )
-async def test_bad_chat_body_is_a_clear_400(visitor, model, body, words):
+async def test_bad_chat_body_is_a_clear_400(visitor, model, route, body, words):
     response = await visitor.client.post(
-        CHAT, content=body, headers={**visitor.headers(), "Content-Type": "application/json"}
+        route, content=body, headers={**visitor.headers(), "Content-Type": "application/json"}
     )
     assert response.status_code == 400 and words in response.json()["error"]["message"]
+    assert model.chats() == []
 
 
 async def test_transcription_sends_the_clip_to_the_named_server(visitor, model):
@@ -227,9 +289,11 @@ async def test_transcription_of_audio_that_is_not_base64_is_a_clear_400(visitor,
 
 async def test_nothing_of_the_conversation_or_the_tokens_reaches_the_log(visitor, model, model_server):
     model.reply(f"So {SECRET_WORDS}?")
-    await visitor.chat(ask(SECRET_WORDS, stream=True))
+    await visitor.chat(ask(SECRET_WORDS))
     model.fail(400, f"cannot parse {SECRET_WORDS}")
     await visitor.chat(ask(SECRET_WORDS))
+    model.reply(f"So {SECRET_WORDS}?")
+    await visitor.generate(SECRET_WORDS)
     await visitor.chat(ask(SECRET_WORDS), **{"X-Testwallet-Token": "wrong"})
     log = model_server.output()
     assert CHAT in log  # the log is there, at DEBUG
@@ -241,9 +305,12 @@ async def test_scripted_player_answers_without_a_model_server(scripted_server):
     visitor = await visit(scripted_server)
     try:
         assert visitor.relay["scripted"] is True and visitor.relay["transcribe"] is None
-        tools = [{"type": "function", "function": {"name": "search_books", "parameters": {}}}]
-        response = await visitor.chat(ask("dune", tools=tools))
+        response = await visitor.chat(ask("dune", tools=[{"name": "search_books", "inputSchema": {}}]))
+        generated = await visitor.generate("dune")
     finally:
         await visitor.client.aclose()
-    call = response.json()["choices"][0]["message"]["tool_calls"][0]["function"]
-    assert (call["name"], json.loads(call["arguments"])) == ("search_books", {"query": "dune"})
+    [result] = lines(response)
+    [call] = result["result"]["message"]["toolCalls"]
+    assert (call["name"], call["arguments"]) == ("search_books", {"query": "dune"})
+    assert result["result"]["model"] == "scripted"
+    assert generated.json()["text"].startswith("(scripted stand-in, not an AI)")

@@ -66,9 +66,9 @@ def test_without_players_every_chat_gets_the_labelled_echo():
     )
 
 
-def test_a_completion_streams_as_openai_style_events_ending_with_done():
-    events = scripted.event_stream(scripted.completion("two words", [("search_books", {"query": "x"})]))
-    assert events[-1] == b"data: [DONE]\n\n"
-    deltas = [json.loads(e.removeprefix(b"data: "))["choices"][0]["delta"] for e in events[:-1]]
-    assert "".join(d.get("content", "") for d in deltas) == "two words"
+def test_a_completion_streams_as_openai_style_events_a_word_at_a_time_then_its_tool_calls():
+    events = scripted.stream_events(scripted.completion("two words", [("search_books", {"query": "x"})]))
+    deltas = [event["choices"][0]["delta"] for event in events]
+    assert [d.get("content") for d in deltas[:2]] == ["two ", "words"]
     assert deltas[-2]["tool_calls"][0]["function"]["name"] == "search_books"
+    assert events[-1]["choices"][0]["finish_reason"] == "tool_calls"
