@@ -1,6 +1,6 @@
 """
-``python -m testwallet.cassette serve FILE [--record none|new|all]``: a cassette served as an
-OpenAI-compatible model server on a loopback port (testwallet/cassette/serve.py).
+``python -m testwallet.cassette serve FILE [--record none|new|all]``: a cassette served on a
+loopback port, to AI Wallet's chats and to OpenAI clients (testwallet/cassette/serve.py).
 """
 
 import argparse
@@ -18,9 +18,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     serving = commands.add_parser(
         "serve",
-        help="serve FILE as an OpenAI-compatible model server (POST /v1/chat/completions) on a "
-        "loopback port, print 'Serving <url>', and serve until SIGTERM or SIGINT",
-        description="Serve a cassette as an OpenAI-compatible model server on a loopback port.",
+        help="serve FILE on a loopback port (POST /v1/wallet/chat: a wallet chat, answered with the "
+        "wallet's events as JSON Lines; POST /v1/chat/completions: OpenAI's format), print "
+        "'Serving <url>', and serve until SIGTERM or SIGINT",
+        description="Serve a cassette on a loopback port: to AI Wallet's chats, and as an "
+        "OpenAI-compatible model server.",
     )
     serve.add_arguments(serving)
     args = parser.parse_args(argv)
