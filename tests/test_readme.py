@@ -158,6 +158,7 @@ PUBLIC = {
         "LinkRefused",
         "OpenAICompatibleBackend",
         "PocketSphinxBackend",
+        "RecordedBackend",
         "ScriptedBackend",
         "SkillBackend",
         "State",

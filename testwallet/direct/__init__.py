@@ -11,6 +11,7 @@ connects to the site's WebSocket and answers its calls from a backend.
 from testwallet.direct.backends import Backend, OpenAICompatibleBackend, ScriptedBackend, SkillBackend
 from testwallet.direct.exceptions import BackendError, LinkRefused
 from testwallet.direct.link_checks import Link, check_link
+from testwallet.direct.recorded import RecordedBackend
 from testwallet.direct.transcriber import PocketSphinxBackend  # imports pocketsphinx only when built
 from testwallet.direct.wallet import Consent, DirectWallet, State, reconnect_delays
 from testwallet.direct.whisper import WhisperBackend  # imports faster-whisper only when built
@@ -24,6 +25,7 @@ __all__ = [
     "LinkRefused",
     "OpenAICompatibleBackend",
     "PocketSphinxBackend",
+    "RecordedBackend",
     "ScriptedBackend",
     "SkillBackend",
     "State",

@@ -34,6 +34,7 @@ from collections.abc import Sequence
 
 from testwallet.cassette import Cassette
 from testwallet.direct.backends import OpenAICompatibleBackend, ScriptedBackend, SkillBackend
+from testwallet.direct.recorded import RecordedBackend
 from testwallet.direct.wallet import Consent, DirectWallet
 
 
@@ -99,6 +100,16 @@ def model_from_environment(args: argparse.Namespace) -> argparse.Namespace:
 
 
 def build_backend(args: argparse.Namespace) -> SkillBackend:
+    transcriber = build_transcriber(args)
+    if transcriber is not None:
+        # TESTWALLET_CASSETTE: each clip answered from a recording by its hash, or heard and recorded.
+        cassette = Cassette.from_environment()
+        return RecordedBackend(transcriber, cassette) if cassette else transcriber
+    return build_model(args)
+
+
+def build_transcriber(args: argparse.Namespace) -> SkillBackend | None:
+    """Return the transcriber --transcriber names, or None."""
     if args.transcriber == "whisper":
         from testwallet.direct.whisper import DEFAULT_MODEL, WhisperBackend, read_vocabularies
 
@@ -108,6 +119,11 @@ def build_backend(args: argparse.Namespace) -> SkillBackend:
         from testwallet.direct.transcriber import PocketSphinxBackend, read_vocabulary
 
         return PocketSphinxBackend(read_vocabulary(args.vocabulary[0]) if args.vocabulary else None)
+    return None
+
+
+def build_model(args: argparse.Namespace) -> SkillBackend:
+    """Return the model server's backend, or the script's."""
     # TESTWALLET_CASSETTE: text.generate answered from a recording (replay only needs no model server).
     key = os.environ.get(args.api_key_env) or ""
     cassette = Cassette.from_environment(secrets=[key]) if not args.script else None

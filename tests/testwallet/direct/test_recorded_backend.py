@@ -1,5 +1,6 @@
 """The headless wallet's text.generate through a cassette: recorded once, replayed with no model server."""
 
+import base64
 import json
 
 import httpx
@@ -7,7 +8,7 @@ import pytest
 
 from testwallet.cassette import Cassette, Mode
 from testwallet.direct import BackendError
-from testwallet.direct.backends import OpenAICompatibleBackend
+from testwallet.direct.backends import OpenAICompatibleBackend, ScriptedBackend
 
 INPUT = {"messages": [{"role": "user", "content": "Is it an animal?"}]}
 
@@ -61,3 +62,52 @@ async def test_a_call_never_recorded_answers_ok_false_with_what_differs(tmp_path
     other = {"messages": [{"role": "user", "content": "Is it a plant?"}]}
     with pytest.raises(BackendError, match=r'recorded "Is it an animal\?", asked "Is it a plant\?"'):
         await replay.run("text.generate", other, {})
+
+
+def clip_input(wav=b"RIFF-a-clip"):
+    return {"audio": {"mime": "audio/wav", "base64": base64.b64encode(wav).decode()}}
+
+
+async def test_a_transcribers_answers_are_recorded_by_clip_and_replayed_without_it(tmp_path):
+    from testwallet.direct.recorded import RecordedBackend
+
+    path = tmp_path / "heard.json"
+    heard = ScriptedBackend({"audio.transcribe": lambda input, params: {"text": "Peru."}})
+    recording = RecordedBackend(heard, Cassette(path, Mode.ALL))
+    assert await recording.run("audio.transcribe", clip_input(), {"language": "en"}) == {"text": "Peru."}
+    (entry,) = json.loads(path.read_text())["entries"]
+    assert entry["asked"]["clip"].startswith("sha256:") and "RIFF" not in path.read_text()  # never the audio
+
+    deaf = ScriptedBackend({})  # answers nothing: a replay that asked it would fail
+    replay = RecordedBackend(deaf, Cassette(path))
+    assert await replay.run("audio.transcribe", clip_input(), {"language": "en"}) == {"text": "Peru."}
+    assert [piece async for piece in replay.stream("audio.transcribe", clip_input(), {"language": "en"})] == [
+        "Peru."
+    ]
+    assert deaf.calls == []
+
+
+async def test_a_clip_never_recorded_is_refused_naming_the_nearest_one_and_the_transcriber_is_not_asked(
+    tmp_path,
+):
+    from testwallet.direct.recorded import RecordedBackend
+
+    path = tmp_path / "heard.json"
+    heard = ScriptedBackend({"audio.transcribe": {"text": "Peru."}})
+    await RecordedBackend(heard, Cassette(path, Mode.ALL)).run("audio.transcribe", clip_input(), {})
+    deaf = ScriptedBackend({"audio.transcribe": {"text": "not to be heard"}})
+    with pytest.raises(BackendError, match=r"No recorded answer for the transcription of clip .*nearest is entry 0: .*clip: recorded"):
+        await RecordedBackend(deaf, Cassette(path)).run("audio.transcribe", clip_input(b"another clip"), {})
+    assert deaf.calls == []
+    with pytest.raises(BackendError, match="not a base64 WAV clip"):
+        await RecordedBackend(deaf, Cassette(path)).run("audio.transcribe", {"audio": {"base64": "%%"}}, {})
+
+
+async def test_other_skills_go_to_the_wrapped_backend_unrecorded(tmp_path):
+    from testwallet.direct.recorded import RecordedBackend
+
+    path = tmp_path / "heard.json"
+    script = ScriptedBackend({"text.generate": {"text": "scripted"}})
+    recorded = RecordedBackend(script, Cassette(path, Mode.ALL))
+    assert await recorded.run("text.generate", INPUT, {}) == {"text": "scripted"}
+    assert recorded.skills() == {"text.generate"} and not path.exists()
