@@ -180,6 +180,16 @@ def test_the_command_line_builds_the_transcriber_with_a_vocabulary_file(tmp_path
     assert backend.phrases == {"peru": "Peru", "south africa": "South Africa"}
 
 
+def test_the_command_line_records_the_transcribers_hearing_when_a_cassette_is_named(tmp_path, monkeypatch):
+    from testwallet.direct import RecordedBackend
+
+    monkeypatch.setenv("TESTWALLET_CASSETTE", str(tmp_path / "heard.json"))
+    monkeypatch.setenv("TESTWALLET_RECORD", "all")
+    backend = cli.build_backend(cli.parse_args(["LINK", "--transcriber", "pocketsphinx"]))
+    assert isinstance(backend, RecordedBackend) and isinstance(backend.backend, PocketSphinxBackend)
+    assert backend.cassette.path == tmp_path / "heard.json" and backend.skills() == {"audio.transcribe"}
+
+
 @pytest.mark.parametrize(
     "argv",
     [
