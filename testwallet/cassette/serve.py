@@ -32,6 +32,7 @@ import logging
 import os
 import signal
 import sys
+import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import FrameType
 from typing import Any
@@ -141,14 +142,6 @@ class CassetteServer(ThreadingHTTPServer):
         return f"http://127.0.0.1:{self.server_address[1]}/v1"
 
 
-class _Stopped(Exception):
-    """Raised in the main thread by a stop signal."""
-
-
-def _stop(signum: int, frame: FrameType | None) -> None:
-    raise _Stopped
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the serve command's arguments to its parser."""
     parser.add_argument("file", help="the cassette (written there in the record modes)")
@@ -174,13 +167,18 @@ def main(args: argparse.Namespace) -> int:
         print(error, file=sys.stderr)
         return 1
     server = CassetteServer(conf)
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        # Not an exception raised here: the signal may land in socketserver's request handling,
+        # which catches every Exception and serves on. shutdown() waits for serve_forever to
+        # end, which runs in this (the main) thread, so it is called from a thread of its own.
+        threading.Thread(target=server.shutdown, daemon=True).start()
+
     for stop_signal in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(stop_signal, _stop)
+        signal.signal(stop_signal, stop)
     print(f"Serving {server.url}", flush=True)
     try:
         server.serve_forever()
-    except _Stopped:
-        return 0
     finally:
         server.server_close()
     return 0
