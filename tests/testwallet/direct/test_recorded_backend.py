@@ -96,7 +96,8 @@ async def test_a_clip_never_recorded_is_refused_naming_the_nearest_one_and_the_t
     heard = ScriptedBackend({"audio.transcribe": {"text": "Peru."}})
     await RecordedBackend(heard, Cassette(path, Mode.ALL)).run("audio.transcribe", clip_input(), {})
     deaf = ScriptedBackend({"audio.transcribe": {"text": "not to be heard"}})
-    with pytest.raises(BackendError, match=r"No recorded answer for the transcription of clip .*nearest is entry 0: .*clip: recorded"):
+    missed = r"No recorded answer for the transcription of clip .*nearest is entry 0: .*clip: recorded"
+    with pytest.raises(BackendError, match=missed):
         await RecordedBackend(deaf, Cassette(path)).run("audio.transcribe", clip_input(b"another clip"), {})
     assert deaf.calls == []
     with pytest.raises(BackendError, match="not a base64 WAV clip"):
