@@ -26,7 +26,7 @@ async def type_answer(page, text):
         "before => document.querySelector('#round').textContent !== before"
         " || document.querySelector('#question').textContent.startsWith('Game over')",
         arg=round_before,
-        timeout=5000,
+        timeout=15000,
     )
 
 
@@ -54,7 +54,7 @@ async def test_a_wrong_answer_says_what_was_named_and_what_was_right(game):
 
 async def test_answers_in_slovak_are_judged_with_slovak_names(game):
     await game.get_by_label("I answer in").select_option("sk")
-    await game.locator("#question", has_text="krajin").wait_for(timeout=5000)
+    await game.locator("#question", has_text="krajin").wait_for(timeout=15000)
     await type_answer(game, await right_answer(game, "sk"))
     assert await game.locator("#verdict").get_attribute("data-verdict") == "correct"
 
@@ -88,7 +88,7 @@ async def test_a_judged_round_shows_the_place_by_its_flag_and_a_globe_turned_to_
     for picture, folder in (("#reveal-flag", "flags"), ("#reveal-map", "maps")):
         # The picture is fetched after the verdict is drawn: wait (bounded) until it has loaded.
         image = await game.locator(picture).element_handle()
-        await game.wait_for_function("(img) => img.complete && img.naturalWidth > 0", arg=image, timeout=5000)
+        await game.wait_for_function("(img) => img.complete && img.naturalWidth > 0", arg=image, timeout=15000)
         src = await image.evaluate("(img) => img.currentSrc")
         assert f"/static/geography/{folder}/{code}." in src, (picture, src)
     assert await game.locator("#reveal-name").text_content() == expected
@@ -134,7 +134,7 @@ async def test_the_result_screen_lists_the_missed_ones_with_their_answers_and_co
     assert share == "Voice geography: 8/10\n🟩🟩🟥🟩🟩🟩🟥🟩🟩🟩"
     assert not any(name in share for name in missed)  # a result to share, not the answers
     await game.get_by_role("button", name="Copy").click()
-    await game.locator("#copy-status", has_text="Copied").wait_for(timeout=5000)
+    await game.locator("#copy-status", has_text="Copied").wait_for(timeout=15000)
     assert await game.evaluate("() => navigator.clipboard.readText()") == share
     await game.get_by_role("button", name="Play again").click()
     await result.wait_for(state="hidden", timeout=10000)  # the round's "1" would match "10" already shown

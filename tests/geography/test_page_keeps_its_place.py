@@ -35,7 +35,7 @@ async def type_answer(page, text):
     before = await page.evaluate(PROGRESS)
     await page.get_by_label("Your answer").fill(text)
     await page.keyboard.press("Enter")
-    await page.wait_for_function(f"(before) => ({PROGRESS})() !== before", arg=before, timeout=5000)
+    await page.wait_for_function(f"(before) => ({PROGRESS})() !== before", arg=before, timeout=15000)
 
 
 async def test_the_verdict_is_shown_with_the_question_it_answers_above_the_next_one(page, daphne_server):
@@ -44,7 +44,7 @@ async def test_the_verdict_is_shown_with_the_question_it_answers_above_the_next_
     expected = await right_answer(page)
     await page.get_by_label("Your answer").fill("Atlantis")
     await page.keyboard.press("Enter")
-    await page.locator('#verdict[data-verdict="wrong"]').wait_for(timeout=5000)
+    await page.locator('#verdict[data-verdict="wrong"]').wait_for(timeout=15000)
     assert await page.locator("#answered").text_content() == asked
     assert f"the answer is {expected}." in await page.locator("#verdict").text_content()
     assert await page.locator("#question").text_content() != asked
@@ -60,7 +60,7 @@ async def test_without_the_script_the_verdict_is_shown_with_the_question_it_answ
         asked = await page.locator("#question").text_content()
         await page.get_by_label("Your answer").fill("Atlantis")
         await page.get_by_role("button", name="Answer", exact=True).click()
-        await page.locator("#verdict[data-verdict]").wait_for(timeout=5000)
+        await page.locator("#verdict[data-verdict]").wait_for(timeout=15000)
         assert await page.locator("#answered").text_content() == asked
         assert await top(page, "#verdict") < await top(page, "#question")
     finally:
@@ -79,7 +79,7 @@ async def test_a_finished_game_leaves_nothing_to_answer_and_play_again_has_the_f
     assert "primary" in await again.get_attribute("class")
     assert await focused(page) == "new-game"
     await page.keyboard.press("Enter")
-    await page.locator("#game[data-finished='false']").wait_for(timeout=5000)
+    await page.locator("#game[data-finished='false']").wait_for(timeout=15000)
     assert await page.locator("#round").text_content() == "1"
     assert await page.locator("#answer").is_visible()
     assert await focused(page) == "answer"
@@ -91,9 +91,9 @@ async def test_the_wait_for_a_wallet_by_link_is_said_once_with_no_stale_notice(p
     await page.route("bringyourownagent:**", lambda route: route.abort())
     await page.goto(dev_server.url + "/geography/")
     await page.get_by_role("button", name="Answer by voice with my AI (extension)").click()
-    await page.locator("#notice", has_text="There is no BYOA extension").wait_for(timeout=5000)
+    await page.locator("#notice", has_text="There is no BYOA extension").wait_for(timeout=15000)
     await page.get_by_role("button", name="Use my AI without the extension").click()
-    await page.locator("#open-wallet").wait_for(timeout=5000)
+    await page.locator("#open-wallet").wait_for(timeout=15000)
     assert await page.locator("#notice").is_hidden()
     text = await page.locator("main").inner_text()
     assert text.count("Waiting for your wallet") == 1
@@ -123,7 +123,7 @@ async def test_with_voice_on_a_phone_speak_comes_first_in_view_and_the_focus_fol
     assert await focused(mic_page) == "stop"
     await mic_page.keyboard.press("Enter")
     await mic_page.locator("#verdict[data-verdict]").wait_for(timeout=10000)
-    await mic_page.wait_for_function("() => document.activeElement?.id === 'speak'", timeout=5000)
+    await mic_page.wait_for_function("() => document.activeElement?.id === 'speak'", timeout=15000)
     assert await mic_page.locator("#transcript").text_content() == "Atlantis"
 
 

@@ -85,8 +85,8 @@ async def test_games_in_play_with_their_consent_opened_have_no_axe_violation(
     await page.locator("#asks summary").click()
     await page.get_by_label("Your answer").fill("Atlantis")
     await page.get_by_role("button", name="Answer", exact=True).click()
-    await page.locator("#verdict[data-verdict]").wait_for(timeout=5000)
-    await page.locator("#reveal:not([hidden])").wait_for(timeout=5000)
+    await page.locator("#verdict[data-verdict]").wait_for(timeout=15000)
+    await page.locator("#reveal:not([hidden])").wait_for(timeout=15000)
     await page.wait_for_function(
         "() => document.querySelector('#reveal-map').complete && document.querySelector('#reveal-map').naturalWidth > 0"
     )  # the place shown beside the verdict
@@ -100,8 +100,8 @@ async def test_the_games_end_screens_have_no_axe_violation(page, debug_site, vie
     for round_number in range(1, 11):
         await page.get_by_label("Your answer").fill("Atlantis")
         await page.get_by_role("button", name="Answer", exact=True).click()
-        await page.locator(f"#track li[data-state]:nth-child({round_number})").wait_for(timeout=5000)
-    await page.locator("#result").wait_for(timeout=5000)
+        await page.locator(f"#track li[data-state]:nth-child({round_number})").wait_for(timeout=15000)
+    await page.locator("#result").wait_for(timeout=15000)
     assert await violations(page) == []
     await open_page(page, debug_site, "/twentyq/", viewport, scheme)
     await page.locator("#ways[data-ready='true']").wait_for(state="attached", timeout=15000)
@@ -109,8 +109,8 @@ async def test_the_games_end_screens_have_no_axe_violation(page, debug_site, vie
     for turn in range(1, 21):
         await page.get_by_label("Your guess").fill(f"nothing-{turn}")
         await page.get_by_role("button", name="Guess", exact=True).click()
-        await page.locator(f"#history li:nth-child({turn})").wait_for(timeout=5000)
-    await page.locator("#reveal").wait_for(timeout=5000)
+        await page.locator(f"#history li:nth-child({turn})").wait_for(timeout=15000)
+    await page.locator("#reveal").wait_for(timeout=15000)
     assert await violations(page) == []
 
 
@@ -187,7 +187,7 @@ async def test_home_page_offers_one_play_per_demo_and_the_other_ways_in_behind_h
         url + "?testwallet=1" for url in urls
     ]
     await tries.nth(2).click()
-    await page.locator(".testwallet-banner").wait_for(timeout=5000)
+    await page.locator(".testwallet-banner").wait_for(timeout=15000)
     assert "not from an AI" in await page.locator(".testwallet-banner").text_content()
 
 
@@ -208,7 +208,7 @@ async def test_geography_is_played_with_the_keyboard_alone_and_its_verdict_is_an
     await tab_to(page, "#answer")
     await page.keyboard.type(await right_answer(page))
     await page.keyboard.press("Enter")
-    await page.locator('#verdict[data-verdict="correct"]').wait_for(timeout=5000)
+    await page.locator('#verdict[data-verdict="correct"]').wait_for(timeout=15000)
 
 
 async def test_twenty_questions_is_played_with_the_keyboard_alone_and_its_moves_are_announced(
@@ -240,7 +240,7 @@ async def test_the_bookshop_is_used_with_the_keyboard_alone_and_its_answers_are_
     )
     # Enter adds the book in place: the page says so beside the button, which keeps the focus.
     await page.keyboard.press("Enter")
-    await page.locator("#catalog .added", has_text=f"Added “{title}”").wait_for(timeout=5000)
+    await page.locator("#catalog .added", has_text=f"Added “{title}”").wait_for(timeout=15000)
     assert (
         await page.evaluate("() => document.activeElement.closest('li').querySelector('.title').textContent")
         == title

@@ -11,7 +11,7 @@ async def test_home_page_lists_demos_and_reports_no_wallets(daphne_server, page)
     page.on("pageerror", lambda error: problems.append(str(error)))
     response = await page.goto(daphne_server.url + "/")
     assert response.status == 200
-    await page.locator("html[data-wallets-checked=true]").wait_for(timeout=5000)
+    await page.locator("html[data-wallets-checked=true]").wait_for(timeout=15000)
     assert await page.locator('[data-wallet="aiwallet"] .status').text_content() == "not installed"
     assert await page.locator('[data-wallet="byoa"] .status').text_content() == "not installed"
     assert await page.get_by_role("link", name="Play Bookshop", exact=True).count() == 1
@@ -37,7 +37,7 @@ async def test_home_page_finds_a_wallet_that_announces_itself(daphne_server, pag
         """
     )
     await page.goto(daphne_server.url + "/")
-    await page.locator("html[data-wallets-checked=true]").wait_for(timeout=5000)
+    await page.locator("html[data-wallets-checked=true]").wait_for(timeout=15000)
     assert await page.locator('[data-wallet="aiwallet"] .status').text_content() == "found"
     assert await page.locator('[data-wallet="byoa"] .status').text_content() == "found"
 

@@ -93,7 +93,7 @@ async def test_own_mode_the_site_thinks_you_ask_from_the_list_and_guess_until_th
         await page.locator("#attribute").select_option(key)
         await page.locator("#ask-own").click()
         asked += 1
-        await page.locator("#history li").nth(asked - 1).wait_for(timeout=5000)
+        await page.locator("#history li").nth(asked - 1).wait_for(timeout=15000)
         answer = (await state(page))["history"][-1]["answer"]
         assert answer in ("yes", "no")
         things = [t for t in things if t.attributes[key] == (answer == "yes")]
@@ -108,7 +108,7 @@ async def test_own_mode_the_site_thinks_you_ask_from_the_list_and_guess_until_th
             break
         await page.locator("#guess").fill(thing.name)
         await page.locator("#guess-button").click()
-        await page.locator("#history li").nth(len(game["history"])).wait_for(timeout=5000)
+        await page.locator("#history li").nth(len(game["history"])).wait_for(timeout=15000)
     game = await state(page)
     assert game["status"] == "over" and game["winner"] == "visitor"
     assert game["history"][-1]["answer"] == "right"
