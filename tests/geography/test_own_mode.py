@@ -88,7 +88,9 @@ async def test_a_judged_round_shows_the_place_by_its_flag_and_a_globe_turned_to_
     for picture, folder in (("#reveal-flag", "flags"), ("#reveal-map", "maps")):
         # The picture is fetched after the verdict is drawn: wait (bounded) until it has loaded.
         image = await game.locator(picture).element_handle()
-        await game.wait_for_function("(img) => img.complete && img.naturalWidth > 0", arg=image, timeout=15000)
+        await game.wait_for_function(
+            "(img) => img.complete && img.naturalWidth > 0", arg=image, timeout=15000
+        )
         src = await image.evaluate("(img) => img.currentSrc")
         assert f"/static/geography/{folder}/{code}." in src, (picture, src)
     assert await game.locator("#reveal-name").text_content() == expected
