@@ -99,3 +99,31 @@ async def test_record_mode_asks_the_model_server_and_the_replay_answers_the_page
     aiwallet.answer_from_model(Cassette(file))  # replay only: the double is gone
     assert await ask(connected, "chat", CHAT) == called
     assert await ask(connected, "chat", {**CHAT, "options": {}}) == answered
+
+
+#: The page's arrival time of each text piece of one chat.
+TEXT_TIMES = """async (params) => {
+  const times = [];
+  await window.aiwallet.request('chat', params, (event) => event.kind === 'text' && times.push(performance.now()));
+  return times;
+}"""
+
+
+async def test_with_pacing_the_page_gets_the_pieces_at_the_recorded_pace_as_they_come(
+    aiwallet, connected, tmp_path
+):
+    document = json.loads((Path(__file__).parent / RECORDING).read_text(encoding="utf-8"))
+    stream = document["entries"][0]["answer"]["stream"]
+    texts = [index for index, event in enumerate(stream) if delta_text(event)]
+    gaps = [0] * len(stream)
+    gaps[texts[-1]] = 600  # the last piece came 0.6 s after the one before it
+    document["entries"][0]["answer"]["pacing_ms"] = gaps
+    paced = tmp_path / "paced.json"
+    paced.write_text(json.dumps(document), encoding="utf-8")
+    aiwallet.answer_from_model(Cassette(paced, pacing=True))
+
+    times = await connected.evaluate(TEXT_TIMES, CHAT)
+
+    assert len(times) == len(texts)
+    # Streamed as replayed: the earlier pieces were on the page before the recorded wait ended.
+    assert times[-1] - times[-2] >= 550, times

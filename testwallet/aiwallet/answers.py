@@ -35,6 +35,7 @@ from testwallet.aiwallet.records import (
     Reply,
     Request,
     ResultEvent,
+    ToolCall,
     Unlocking,
     WalletLink,
 )
@@ -289,6 +290,10 @@ class Answers:
         return answer
 
     async def _stream(self, answering: Answering, chat: Chat, answer: Reply) -> AsyncIterator[Event]:
+        if answer.events is not None:
+            async for event in self._passed_on(answering, chat, answer.events):
+                yield event
+            return
         tool_calls = self._tool_calls(chat, answer)
         deltas = answer.deltas
         if answer.hold_after is not None and not 0 <= answer.hold_after <= len(deltas):
@@ -332,6 +337,36 @@ class Answers:
             result["usage"] = usage
         chat._end("answered")
         yield result_event(result)
+
+    async def _passed_on(
+        self, answering: Answering, chat: Chat, events: AsyncIterator[dict[str, Any]]
+    ) -> AsyncIterator[Event]:
+        """Pass a model's events to the page as they come; the tool calls checked as a reply's are."""
+        yield {"kind": "start", "providerName": chat.account, "model": chat.model}
+        async for event in events:
+            if self._stop_or_cancel(answering):
+                chat._end("stopped")
+                yield error_event(*STOPPED)
+                return
+            if event["kind"] == "text":
+                yield {"kind": "text", "delta": event["delta"]}
+                continue
+            if event["kind"] == "error":
+                chat._end("failed")
+                yield error_event(event["status"], event["message"])
+                return
+            result = dict(event["result"])
+            message = dict(result["message"])
+            calls = [ToolCall(c["name"], c["arguments"], c.get("id")) for c in message.get("toolCalls", [])]
+            if calls:
+                message["toolCalls"] = self._tool_calls(chat, Reply(tool_calls=calls))
+            result["message"] = message
+            result["model"] = result.get("model") or chat.model
+            chat._end("answered")
+            yield result_event(result)
+            return
+        chat._end("failed")
+        yield error_event(502, "The model's answer ended without a result")
 
     def _tool_calls(self, chat: Chat, answer: Reply) -> list[dict[str, Any]]:
         """Return the answer's tool calls with their ids and parsed arguments; check the chat offered them."""

@@ -7,9 +7,10 @@ model server is never asked; a chat with no recording fails at once with the cas
 NotRecorded, which the page gets as a 409 and the test as its failure.
 """
 
+from collections.abc import AsyncIterator
 from typing import Any
 
-from testwallet.aiwallet.records import Chat, ProviderError, Reply, ToolCall
+from testwallet.aiwallet.records import Chat, ProviderError, Reply
 from testwallet.cassette import Cassette
 from testwallet.relay import recorded
 from testwallet.relay.conf import RelaySettings, environment_settings
@@ -25,29 +26,22 @@ class RecordedModel:
         self.server = server or environment_settings(cassette=str(cassette.path), record=cassette.mode.value)
 
     async def __call__(self, chat: Chat) -> Reply:
-        """Return the model's answer to the chat; NotRecorded, in replay, for a chat never recorded."""
+        """Return the model's answer to the chat, streamed as it comes (at the recorded pace with
+        TESTWALLET_PACING); NotRecorded, in replay, for a chat never recorded, before any event."""
         params = {"messages": chat.messages, "tools": chat.tools, "options": chat.options}
-        deltas: list[str] = []
-        result: dict[str, Any] | None = None
         try:
             # Streamed, as the page's chat is: the recording keeps its pieces. The wallet's events,
             # as python -m testwallet.cassette serve gives the npm driver and the relay the page.
-            async for event in await recorded.wallet_chat(self.server, params, True, self.cassette):
-                if event["kind"] == "text":
-                    deltas.append(event["delta"])
-                elif event["kind"] == "error":
-                    raise ProviderError(event["status"], event["message"])
-                else:
-                    result = event["result"]
+            events = await recorded.wallet_chat(self.server, params, True, self.cassette)
         except RelayError as error:
             raise ProviderError(error.status, error.message) from None
-        if result is None:  # wallet_events ends with a result or an error: never, unless it changes
-            raise ProviderError(502, "The model's answer ended without a result")
-        calls = result["message"].get("toolCalls", [])
-        return Reply(
-            deltas,
-            [ToolCall(call["name"], call["arguments"], call["id"]) for call in calls],
-            result["finishReason"] if not calls else None,
-            result.get("model"),
-            result.get("usage"),
-        )
+        return Reply(events=_failures_as_events(events))
+
+
+async def _failures_as_events(events: AsyncIterator[dict[str, Any]]) -> AsyncIterator[dict[str, Any]]:
+    """Pass the events on; a model server that fails mid-answer ends them with its error event."""
+    try:
+        async for event in events:
+            yield event
+    except RelayError as error:
+        yield {"kind": "error", "status": error.status, "message": error.message}

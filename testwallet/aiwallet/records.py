@@ -1,6 +1,7 @@
 """What a test scripts and reads of the test AI Wallet: accounts, replies, requests, chats, its errors."""
 
 import asyncio
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any, Literal, NotRequired, TypedDict
 
@@ -123,6 +124,10 @@ class Reply:
     # A provider failure after the text has streamed, e.g. ProviderError(500, "Overloaded"):
     # the page has the deltas, then the chat rejects (no other account is tried).
     fail_after: "ProviderError | ProviderUnreachable | None" = None
+    # The answer as a model streams it, in the wallet's events (text pieces, then a result or an
+    # error): passed to the page as they come, at the model's (or the recording's) pace. The
+    # text, tool calls and ending above are then unused.
+    events: "AsyncIterator[dict[str, Any]] | None" = None
 
     def __post_init__(self) -> None:
         self._pulse = asyncio.Event()

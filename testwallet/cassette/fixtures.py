@@ -5,8 +5,9 @@ The cassette in pytest (registered by ``testwallet.plugin``):
   ``TESTWALLET_CASSETTE`` and ``TESTWALLET_RECORD`` for the whole session, so the
   servers the session starts (``daphne_server``: the relay of ``?testwallet=1``)
   and the headless wallets it runs answer from the cassette, or record into it.
-- ``@pytest.mark.testwallet_cassette("file.json", record="new")`` names the
-  cassette of one test, for what the test asks in its own process.
+- ``@pytest.mark.testwallet_cassette("file.json", record="new", pacing=True)`` names
+  the cassette of one test, for what the test asks in its own process (``pacing``:
+  wait the recorded time between a stream's pieces; default ``TESTWALLET_PACING``).
 - ``testwallet_cassette``: the test's ``testwallet.cassette.Cassette`` (the
   marker's, else the session's), e.g. for ``OpenAICompatibleBackend(cassette=...)``
   of a ``direct_wallet``; a test with neither fails, naming both.
@@ -39,7 +40,7 @@ def add_options(parser: pytest.Parser) -> None:
 def configure(config: pytest.Config) -> None:
     """Hand the options to the session's servers and wallets, through the environment they read."""
     config.addinivalue_line(
-        "markers", f"{MARKER}(path, record=None): the cassette of this test's recorded answers"
+        "markers", f"{MARKER}(path, record=None, pacing=None): the cassette of this test's recorded answers"
     )
     for option, variable in (
         ("testwallet_cassette", "TESTWALLET_CASSETTE"),
@@ -63,7 +64,10 @@ def testwallet_cassette(request: pytest.FixtureRequest) -> Cassette:
             pytrace=False,
         )
     record = (marker.kwargs.get("record") if marker else None) or os.environ.get("TESTWALLET_RECORD")
+    pacing = marker.kwargs.get("pacing") if marker else None
+    if pacing is None:
+        pacing = os.environ.get("TESTWALLET_PACING", "") not in ("", "0")
     try:
-        return Cassette(Path(request.path.parent, path), Mode.named(record))
+        return Cassette(Path(request.path.parent, path), Mode.named(record), pacing=bool(pacing))
     except CassetteError as error:
         raise pytest.fail.Exception(error.message, pytrace=False) from None
