@@ -37,8 +37,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import FrameType
 from typing import Any
 
-from testwallet.cassette.exceptions import CassetteError
-from testwallet.cassette.player import Cassette, Mode
+from testwallet.cassette.player import Mode
 from testwallet.relay import recorded, wallet
 from testwallet.relay.conf import RelaySettings, environment_settings
 from testwallet.relay.exceptions import RelayError
@@ -161,9 +160,9 @@ def main(args: argparse.Namespace) -> int:
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(message)s")
     try:
         conf = environment_settings(cassette=os.path.abspath(args.file), record=record.value)
-        # Read now, so that a broken file is told at once, naming it, and not on the first request.
-        Cassette(conf.cassette, record)
-    except (CassetteError, ValueError) as error:
+        # The process's cassette, read now: a broken file is told at once, naming it, not on the first request.
+        recorded.cassette(conf)
+    except (RelayError, ValueError) as error:
         print(error, file=sys.stderr)
         return 1
     server = CassetteServer(conf)

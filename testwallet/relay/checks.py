@@ -14,8 +14,7 @@ from django.conf import settings
 from django.core import checks
 from django.core.exceptions import ImproperlyConfigured
 
-from testwallet.cassette import CassetteUnreadable
-from testwallet.cassette.format import read
+from testwallet.cassette import Cassette, CassetteError, Mode
 from testwallet.relay.conf import RelaySettings, has_credentials, relay_settings
 
 #: The URL settings and the environment variables they come from in sites/config/settings.py.
@@ -59,12 +58,11 @@ def _cassette_errors(conf: RelaySettings) -> list[checks.CheckMessage]:
         return []
     path = Path(conf.cassette)
     problem = None
-    if conf.record != "all" and (conf.record == "none" or path.exists()):
-        try:
-            read(path)
-        except CassetteUnreadable as error:
-            problem = error.message  # names the file, never an answer in it
-    elif not os.access(path.parent, os.W_OK):
+    try:
+        Cassette(path, Mode.named(conf.record))  # reads the file whenever the mode replays from it
+    except CassetteError as error:
+        problem = error.message  # names the file, never an answer in it
+    if problem is None and conf.record != "none" and not os.access(path.parent, os.W_OK):
         problem = (
             f"TESTWALLET_RECORD={conf.record} cannot write the cassette: its folder is missing or read-only "
             f"(cassette {path})"

@@ -4,6 +4,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import SplitResult, urlsplit
 
 from django.conf import settings
@@ -62,9 +63,41 @@ def without_credentials(url: str) -> str:
     return parts._replace(netloc=host_and_port(parts)).geturl() if has_credentials(url) else url
 
 
+#: The TESTWALLET keys and the environment variables sites/config/settings.py reads them from.
+ENVIRONMENT = {
+    "MODEL_URL": "TESTWALLET_MODEL_URL",
+    "MODEL": "TESTWALLET_MODEL",
+    "MODEL_KEY": "TESTWALLET_MODEL_KEY",
+    "TRANSCRIBE_URL": "TESTWALLET_TRANSCRIBE_URL",
+    "TRANSCRIBE_MODEL": "TESTWALLET_TRANSCRIBE_MODEL",
+    "TIMEOUT": "TESTWALLET_MODEL_TIMEOUT",
+    "PACING": "TESTWALLET_PACING",
+}
+
+
 def relay_settings() -> RelaySettings:
-    """Return the relay's settings, with every key's default."""
-    given = getattr(settings, "TESTWALLET", {}) or {}
+    """Return the relay's settings (settings.TESTWALLET), with every key's default."""
+    return settings_from(getattr(settings, "TESTWALLET", {}) or {})
+
+
+def environment_settings(
+    environ: Mapping[str, str] = os.environ, *, cassette: str = "", record: str = "none"
+) -> RelaySettings:
+    """
+    Return the settings the environment's TESTWALLET_* variables give (as sites/config/settings.py
+    reads them), with this cassette and mode, for what asks a model outside Django: the
+    test-driven stand-ins' recorded models, and ``python -m testwallet.cassette serve``. Raises
+    ValueError for a value that cannot be used.
+    """
+    given = {key: environ[variable] for key, variable in ENVIRONMENT.items() if environ.get(variable)}
+    try:
+        return settings_from({**given, "CASSETTE": cassette, "RECORD": record})
+    except ImproperlyConfigured as error:
+        raise ValueError(str(error)) from None
+
+
+def settings_from(given: Mapping[str, Any]) -> RelaySettings:
+    """Return the settings of a TESTWALLET dict, with every key's default; ImproperlyConfigured for a bad value."""
     try:
         timeout = float(given.get("TIMEOUT", 120))
     except (TypeError, ValueError):
@@ -79,7 +112,8 @@ def relay_settings() -> RelaySettings:
     for key in ("MODEL_URL", "TRANSCRIBE_URL"):
         url = given.get(key) or ""
         if url and urlsplit(url).scheme not in ("http", "https"):
-            raise ImproperlyConfigured(f"TESTWALLET['{key}'] must be an http:// or https:// URL, not {url!r}")
+            # Not the URL itself: it may carry a user name and password.
+            raise ImproperlyConfigured(f"TESTWALLET['{key}'] must be an http:// or https:// URL")
     record = str(given.get("RECORD") or "none").strip().lower()
     if record not in ("all", "new", "none"):
         raise ImproperlyConfigured(
@@ -95,35 +129,4 @@ def relay_settings() -> RelaySettings:
         cassette=str(given.get("CASSETTE") or ""),
         record=record,
         pacing=str(given.get("PACING") or "") not in ("", "0"),
-    )
-
-
-def environment_settings(
-    environ: Mapping[str, str] = os.environ, *, cassette: str = "", record: str = "none"
-) -> RelaySettings:
-    """
-    Return the settings of a model server named by the environment (TESTWALLET_MODEL_URL,
-    TESTWALLET_MODEL, TESTWALLET_MODEL_KEY, TESTWALLET_MODEL_TIMEOUT), as the relay's
-    settings.py reads them, for what asks a model outside Django: the aiwallet driver's
-    recorded model, and ``python -m testwallet.cassette serve``.
-    """
-    try:
-        timeout = float(environ.get("TESTWALLET_MODEL_TIMEOUT") or 120)
-    except ValueError:
-        raise ValueError(
-            f"TESTWALLET_MODEL_TIMEOUT must be a number of seconds, not {environ['TESTWALLET_MODEL_TIMEOUT']!r}"
-        ) from None
-    url = environ.get("TESTWALLET_MODEL_URL") or ""
-    if url and urlsplit(url).scheme not in ("http", "https"):
-        # Not the URL itself: it may carry a user and password.
-        raise ValueError("TESTWALLET_MODEL_URL must be an http:// or https:// URL")
-    return RelaySettings(
-        model_url=without_credentials(url).rstrip("/"),
-        model=environ.get("TESTWALLET_MODEL") or "",
-        model_key=environ.get("TESTWALLET_MODEL_KEY") or "",
-        transcribe_url="",
-        transcribe_model="",
-        timeout=timeout,
-        cassette=cassette,
-        record=record,
     )

@@ -7,7 +7,7 @@ from django.core import checks
 
 from testwallet.relay import upstream
 from testwallet.relay.checks import check_relay_settings
-from testwallet.relay.conf import relay_settings
+from testwallet.relay.conf import environment_settings, relay_settings
 
 
 def test_without_a_model_url_the_scripted_player_answers(settings):
@@ -133,3 +133,20 @@ async def test_relay_sends_the_key_as_a_bearer_not_the_urls_credentials_as_basic
     )
     assert completion["choices"][0]["message"]["content"] == "hello"
     assert model.authorizations == ["Bearer sk-key"]
+
+
+def test_outside_django_the_environment_gives_the_same_settings_pacing_included():
+    conf = environment_settings(
+        {"TESTWALLET_MODEL_URL": "http://user:pw@127.0.0.1:8080/v1/", "TESTWALLET_PACING": "1"},
+        cassette="answers.json",
+        record="new",
+    )
+    assert (conf.model_url, conf.pacing, conf.cassette, conf.record) == (
+        "http://127.0.0.1:8080/v1",
+        True,
+        "answers.json",
+        "new",
+    )
+    with pytest.raises(ValueError, match=r"MODEL_URL'\] must be an http:// or https:// URL") as refused:
+        environment_settings({"TESTWALLET_MODEL_URL": "user:pw@models.example/v1"})
+    assert "pw" not in str(refused.value)
