@@ -12,6 +12,8 @@
  * Not ported from the Python driver: the lock and unlock window, accounts other than the default
  * one, Auto, holding a reply mid-stream and Stop; a test that needs them uses pytest.
  */
+import { createInterface } from 'node:readline';
+import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_TIMEOUT_MS, Pulse, ScriptError, checkConsent, frameOrigin, originOf, waitUntil } from './driver.js';
 
@@ -499,18 +501,12 @@ function textOf(content) {
 }
 
 /**
- * The JSON objects of a JSON Lines body, each as its line arrives.
+ * The JSON objects of a JSON Lines body, each as its line arrives (Node's own line reader).
  *
  * @param {ReadableStream<Uint8Array>} body
  * @returns {AsyncGenerator<any, void>}
  */
 async function* linesOf(body) {
-  const decoder = new TextDecoder();
-  let buffer = '';
-  for await (const chunk of /** @type {AsyncIterable<Uint8Array>} */ (/** @type {unknown} */ (body))) {
-    buffer += decoder.decode(chunk, { stream: true });
-    const lines = buffer.split('\n');
-    buffer = lines.pop() ?? '';
-    for (const line of lines) if (line.trim()) yield JSON.parse(line);
-  }
+  const input = Readable.fromWeb(/** @type {import('node:stream/web').ReadableStream} */ (body));
+  for await (const line of createInterface({ input, crlfDelay: Infinity })) if (line.trim()) yield JSON.parse(line);
 }
