@@ -294,7 +294,7 @@ class Answers:
             async for event in self._passed_on(answering, chat, answer.events):
                 yield event
             return
-        tool_calls = self._tool_calls(chat, answer)
+        tool_calls = self._tool_calls(chat, answer.tool_calls)
         deltas = answer.deltas
         if answer.hold_after is not None and not 0 <= answer.hold_after <= len(deltas):
             raise ScriptError(
@@ -359,7 +359,7 @@ class Answers:
             message = dict(result["message"])
             calls = [ToolCall(c["name"], c["arguments"], c.get("id")) for c in message.get("toolCalls", [])]
             if calls:
-                message["toolCalls"] = self._tool_calls(chat, Reply(tool_calls=calls))
+                message["toolCalls"] = self._tool_calls(chat, calls)
             result["message"] = message
             result["model"] = result.get("model") or chat.model
             chat._end("answered")
@@ -368,13 +368,13 @@ class Answers:
         chat._end("failed")
         yield error_event(502, "The model's answer ended without a result")
 
-    def _tool_calls(self, chat: Chat, answer: Reply) -> list[dict[str, Any]]:
-        """Return the answer's tool calls with their ids and parsed arguments; check the chat offered them."""
-        if not answer.tool_calls:
+    def _tool_calls(self, chat: Chat, tool_calls: list[ToolCall]) -> list[dict[str, Any]]:
+        """Return an answer's tool calls with their ids and parsed arguments; check the chat offered them."""
+        if not tool_calls:
             return []
         offered: list[Any] = [tool.get("name") for tool in chat.tools or [] if isinstance(tool, dict)]
         calls: list[dict[str, Any]] = []
-        for call in answer.tool_calls:
+        for call in tool_calls:
             if not offered:
                 raise ScriptError(f"The reply calls {call.name!r}, but this chat offered no tools.")
             if call.name not in offered:
