@@ -3,17 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import { csrfToken } from '../../byoa/csrf.js';
-
-/**
- * A fake document: `cookie`, and the elements `querySelector` finds by selector.
- * @param {{ cookie?: string | (() => string), elements?: Record<string, object> }} [page]
- */
-function fakeDocument({ cookie = '', elements = {} } = {}) {
-  return /** @type {Document} */ (/** @type {unknown} */ ({
-    get cookie() { return typeof cookie === 'function' ? cookie() : cookie; },
-    querySelector: (/** @type {string} */ selector) => elements[selector] ?? null,
-  }));
-}
+import { fakeDocument } from '../helpers/fake-document.js';
 
 describe('csrfToken', () => {
   it("should read Django's csrftoken cookie among others", () => {

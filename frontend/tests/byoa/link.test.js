@@ -5,20 +5,10 @@ import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import { csrfToken as csrfFromItsModule } from '../../byoa/csrf.js';
 import * as byoa from '../../byoa/index.js';
 import { csrfToken, startLink } from '../../byoa/link.js';
+import { fakeDocument } from '../helpers/fake-document.js';
 
 const LINK = 'bringyourownagent://connect?v=0.1&endpoint=wss%3A%2F%2Fgame.example.org%2Fbyoa%2Fws&manifest=e30&session=SECRET-CODE-0123456789';
 const WAIT_ID = 'wait-id-abc';
-
-/**
- * A fake document: `cookie`, and the elements `querySelector` finds by selector.
- * @param {{ cookie?: string | (() => string), elements?: Record<string, object> }} [page]
- */
-function fakeDocument({ cookie = '', elements = {} } = {}) {
-  return /** @type {Document} */ (/** @type {unknown} */ ({
-    get cookie() { return typeof cookie === 'function' ? cookie() : cookie; },
-    querySelector: (/** @type {string} */ selector) => elements[selector] ?? null,
-  }));
-}
 
 describe('csrfToken from link.js', () => {
   it('should be the one of csrf.js, for pages that import it from the link module', () => {
