@@ -124,7 +124,20 @@ def wallet_chat_request(params: dict[str, Any], stream: bool) -> dict[str, Any]:
         body["tool_choice"] = choice
     elif isinstance(choice, dict) and isinstance(choice.get("name"), str):
         body["tool_choice"] = {"type": "function", "function": {"name": choice["name"]}}
+    asked_format = options.get("responseFormat")
+    if isinstance(asked_format, dict) and asked_format.get("type") == "json":
+        body["response_format"] = _response_format(asked_format)
     return body
+
+
+def _response_format(asked: dict[str, Any]) -> dict[str, Any]:
+    """Return OpenAI's response_format for the wallet's ``{type: 'json', schema?, name?, strict?}``."""
+    if not isinstance(asked.get("schema"), dict):
+        return {"type": "json_object"}
+    schema: dict[str, Any] = {"name": _text(asked.get("name")) or "response", "schema": asked["schema"]}
+    if isinstance(asked.get("strict"), bool):
+        schema["strict"] = asked["strict"]
+    return {"type": "json_schema", "json_schema": schema}
 
 
 def prompt_request(prompt: dict[str, Any], stream: bool) -> dict[str, Any]:

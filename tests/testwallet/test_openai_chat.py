@@ -104,6 +104,35 @@ def test_options_of_the_wrong_type_are_left_out_and_a_named_tool_choice_is_a_fun
     }
 
 
+@pytest.mark.parametrize(
+    ("asked", "sent"),
+    [
+        ({"type": "json"}, {"type": "json_object"}),
+        (
+            {"type": "json", "schema": {"type": "object"}, "name": "move", "strict": True},
+            {
+                "type": "json_schema",
+                "json_schema": {"name": "move", "schema": {"type": "object"}, "strict": True},
+            },
+        ),
+        (
+            {"type": "json", "schema": {"type": "object"}},
+            {"type": "json_schema", "json_schema": {"name": "response", "schema": {"type": "object"}}},
+        ),
+    ],
+)
+def test_a_json_response_format_the_page_asks_for_reaches_the_model(asked, sent):
+    body = wallet_chat_request(
+        {"messages": [{"role": "user", "content": "x"}], "options": {"responseFormat": asked}}, True
+    )
+    assert body["response_format"] == sent
+
+
+def test_a_response_format_that_is_not_json_is_left_out():
+    body = wallet_chat_request({"messages": [], "options": {"responseFormat": {"type": "xml"}}}, True)
+    assert "response_format" not in body
+
+
 def test_a_stream_is_read_into_pieces_tool_calls_the_finish_and_the_usage():
     answer = StreamedAnswer()
     for event in [
