@@ -342,8 +342,11 @@ class Answers:
         self, answering: Answering, chat: Chat, events: AsyncIterator[dict[str, Any]]
     ) -> AsyncIterator[Event]:
         """Pass a model's events to the page as they come; the tool calls checked as a reply's are."""
-        yield {"kind": "start", "providerName": chat.account, "model": chat.model}
+        started = False
         async for event in events:
+            if not started and event["kind"] != "error":  # "right before the first text, or the result"
+                started = True
+                yield {"kind": "start", "providerName": chat.account, "model": chat.model}
             if self._stop_or_cancel(answering):
                 chat._end("stopped")
                 yield error_event(*STOPPED)
