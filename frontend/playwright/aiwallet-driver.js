@@ -424,7 +424,8 @@ export class AiWallet {
       done: false, value: { kind: 'error', status: 502, message: `the answer broke off (${error.message})` },
     }));
     let step = await next();
-    yield { kind: 'start', providerName: chat.account, model: chat.model };
+    // "right before the first text, or the result": not ahead of a failure that comes first.
+    if (!step.done && step.value?.kind !== 'error') yield { kind: 'start', providerName: chat.account, model: chat.model };
     for (; !step.done; step = await next()) {
       const event = step.value;
       if (event?.kind === 'text') {
