@@ -122,7 +122,10 @@ export async function record({ maxSeconds = 15, silenceSeconds = 1.5, onLevel, o
     context?.close().catch(() => {});
   };
   try {
-    context = new AudioContext();
+    // At the microphone's own rate where the browser says it: the clip is resampled once, to 16 kHz
+    // below, rather than first by the browser to the speakers' rate too.
+    const rate = stream.getAudioTracks()[0]?.getSettings().sampleRate;
+    context = new AudioContext(rate ? { sampleRate: rate } : {});
     await context.audioWorklet.addModule(new URL('./recorder-worklet.js', import.meta.url));
     signal?.throwIfAborted();
   } catch (error) {

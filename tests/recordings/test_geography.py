@@ -6,7 +6,9 @@ beside this file (``geography.json``), with no transcription server at all.
 A clip is matched by its hash (the cassette keeps no audio). The page's recorder keeps the sound
 and half a second either side of it, so the same spoken word makes the same clip, to the byte,
 however the recording started around it: the fake microphone's silence before the word is cut
-away. The same test made the recording, once, with the test wallet's Whisper server
+away. And on any machine: peru.wav is at the rate Chromium's fake microphone captures at, so the
+browser hands the page its samples as they are. Converted by the browser (espeak-ng's 22.05 kHz),
+the samples came from its SIMD resampler, whose last bits depend on the processor. The same test made the recording, once, with the test wallet's Whisper server
 (testwallet.transcribe, faster-whisper's base model, no vocabulary)::
 
     TESTWALLET_RECORD=all .venv/bin/python -m pytest tests/recordings/test_geography.py -p no:cacheprovider
@@ -43,8 +45,9 @@ SILENCE_BEFORE, SILENCE_AFTER = 1.5, 3.0
 def word_wav(tmp_path_factory):
     """Return a WAV of "Peru" between silences, as the fake microphone plays it.
 
-    The word is tests/recordings/peru.wav (espeak-ng, kept in the repository so that another
-    version of the synthesizer cannot change the clip the recording was made of).
+    The word is tests/recordings/peru.wav (espeak-ng's 22.05 kHz, resampled once to 44.1 kHz with
+    Python's audioop.ratecv, and kept in the repository so that another version of the synthesizer
+    cannot change the clip the recording was made of).
     """
     with wave.open(str(HERE / "peru.wav")) as source:
         params, frames = source.getparams(), source.readframes(source.getnframes())
@@ -105,6 +108,18 @@ def transcriptions():
 async def test_each_spoken_answer_is_judged_on_the_recorded_models_hearing(word_page, geography_server):
     page = word_page
     await page.goto(geography_server.url + "/geography/?testwallet=1")
+    # The premise of a clip that is the same on every machine (above): nothing for the browser to convert.
+    # The recorder's constraints (frontend/byoa/recorder.js): with the browser's processing on, it runs at 48 kHz.
+    capture_rate = await page.evaluate(
+        """async () => {
+            const audio = { channelCount: 1, autoGainControl: false, echoCancellation: false, noiseSuppression: false };
+            const stream = await navigator.mediaDevices.getUserMedia({ audio });
+            stream.getTracks().forEach((track) => track.stop());
+            return stream.getAudioTracks()[0].getSettings().sampleRate;
+        }"""
+    )
+    with wave.open(str(HERE / "peru.wav")) as word:
+        assert word.getframerate() == capture_rate, "peru.wav must be at the fake microphone's rate"
     await page.get_by_role("button", name="Answer by voice with my AI (extension)").click()
     await press(page, "Allow")
     await page.locator('#mode[data-mode="extension"]').wait_for(timeout=10000)

@@ -211,8 +211,9 @@ describe('recorder-worklet.js', () => {
 });
 
 /** Fake browser audio: getUserMedia, AudioContext, AudioWorkletNode, recording what is done. */
-function installFakeAudio({ rate = 48000, refuseMicrophone = false, failWorklet = false } = {}) {
+function installFakeAudio({ rate = 48000, microphoneRate = undefined, refuseMicrophone = false, failWorklet = false } = {}) {
   const log = {
+    /** @type {any[]} */ contexts: [],
     /** @type {any[]} */ asked: [],
     /** @type {string[]} */ modules: [],
     /** @type {any[]} */ nodes: [],
@@ -220,7 +221,10 @@ function installFakeAudio({ rate = 48000, refuseMicrophone = false, failWorklet 
     closed: 0,
     disconnected: 0,
   };
-  const track = Object.assign(new EventTarget(), { stop: () => { log.stoppedTracks++; } });
+  const track = Object.assign(new EventTarget(), {
+    stop: () => { log.stoppedTracks++; },
+    getSettings: () => (microphoneRate ? { sampleRate: microphoneRate } : {}),
+  });
   const stream = { getTracks: () => [track], getAudioTracks: () => [track] };
   const node = () => ({ connect: (/** @type {any} */ to) => to, disconnect: () => { log.disconnected++; } });
   const scope = /** @type {any} */ (globalThis);
@@ -237,7 +241,11 @@ function installFakeAudio({ rate = 48000, refuseMicrophone = false, failWorklet 
     },
   });
   scope.AudioContext = class {
-    sampleRate = rate;
+    /** @param {{ sampleRate?: number }} options */
+    constructor(options) {
+      log.contexts.push(options);
+      this.sampleRate = options.sampleRate ?? rate;
+    }
     state = 'running';
     destination = node();
     audioWorklet = {
@@ -285,6 +293,15 @@ describe('record', () => {
     assert.deepEqual(log.modules, [new URL('../../byoa/recorder-worklet.js', import.meta.url).href]);
     assert.equal(log.nodes[0].name, 'byoa-recorder');
     assert.deepEqual(log.nodes[0].options, { channelCount: 1, channelCountMode: 'explicit' });
+  });
+
+  it("should open the audio context at the microphone's own rate, or the browser's when it gives none", async () => {
+    const { log } = installFakeAudio({ microphoneRate: 44100 });
+    (await record()).stop();
+    assert.deepEqual(log.contexts, [{ sampleRate: 44100 }]);
+    const other = installFakeAudio();
+    (await record()).stop();
+    assert.deepEqual(other.log.contexts, [{}]);
   });
 
   it('should resolve the stop button with the clip and release the microphone and the audio context', async () => {
