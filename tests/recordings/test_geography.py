@@ -8,7 +8,9 @@ and half a second either side of it, so the same spoken word makes the same clip
 however the recording started around it: the fake microphone's silence before the word is cut
 away. And on any machine: peru.wav is at the rate Chromium's fake microphone captures at, so the
 browser hands the page its samples as they are. Converted by the browser (espeak-ng's 22.05 kHz),
-the samples came from its SIMD resampler, whose last bits depend on the processor. The same test made the recording, once, with the test wallet's Whisper server
+the samples came from its SIMD resampler, whose last bits depend on the processor.
+
+The same test made the recording, once, with the test wallet's Whisper server
 (testwallet.transcribe, faster-whisper's base model, no vocabulary)::
 
     TESTWALLET_RECORD=all .venv/bin/python -m pytest tests/recordings/test_geography.py -p no:cacheprovider

@@ -211,7 +211,8 @@ describe('recorder-worklet.js', () => {
 });
 
 /** Fake browser audio: getUserMedia, AudioContext, AudioWorkletNode, recording what is done. */
-function installFakeAudio({ rate = 48000, microphoneRate = undefined, refuseMicrophone = false, failWorklet = false } = {}) {
+/** @param {{ rate?: number, microphoneRate?: number, refuseMicrophone?: boolean, failWorklet?: boolean }} [options] */
+function installFakeAudio({ rate = 48000, microphoneRate, refuseMicrophone = false, failWorklet = false } = {}) {
   const log = {
     /** @type {any[]} */ contexts: [],
     /** @type {any[]} */ asked: [],

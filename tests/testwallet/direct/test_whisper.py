@@ -160,7 +160,7 @@ def test_workers_finding_the_model_cache_empty_at_once_each_see_only_whole_files
             (folder / name).unlink()
         seen, start = [], threading.Barrier(8)
 
-        def load():
+        def load(start=start, seen=seen):
             start.wait(10)
             found = whisper.packaged_model("base", cache=tmp_path)
             seen.append({name: (found / name).read_bytes() for name in names})
