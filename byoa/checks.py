@@ -28,7 +28,7 @@ from django.core import checks
 from django.core.exceptions import ImproperlyConfigured
 
 from byoa import endpoints, manifests
-from byoa.conf import DEFAULTS, SETTINGS, Setting, byoa_setting, configured
+from byoa.conf import DEFAULTS, SETTINGS, Setting, byoa_setting
 
 TAG = "byoa"
 
@@ -47,7 +47,7 @@ def check_settings(app_configs: object, **kwargs: object) -> list[checks.CheckMe
     from django.conf import settings
 
     errors: list[checks.CheckMessage] = []
-    for key in sorted(set(configured()) - set(DEFAULTS)):
+    for key in sorted(set(getattr(settings, "BYOA", None) or {}) - set(DEFAULTS)):
         errors.append(
             checks.Error(
                 f"BYOA has an unknown key {key!r}.",

@@ -1,36 +1,19 @@
 """
-The ``BYOA`` settings namespace: each setting declared once, read when used, never at import.
-
-``SETTINGS`` is the one declaration of every key (name, type, lower bound,
-default, one line of doc). The system checks are generated from it
-(``byoa.checks``: an unknown key is E001, a number out of bounds E002, a value
-of the wrong type E005), and so is the table of the ``BYOA`` keys on the docs'
-settings page (``docs/reference/settings.md``, its ``byoa-settings`` directive):
-a new setting declared here gets its check and its row, and nothing else must be
-kept in step.
-
-The values in force are cached by ``Settings``, which the ``byoa`` app owns
-(``ByoaConfig.settings``) and clears when Django announces a change of
-``BYOA`` (``override_settings``, pytest-django's ``settings`` fixture). A call
-reads several settings, and each read through ``django.conf.settings`` costs
-about a microsecond (five when the project sets no ``BYOA`` at all: the
-lookup raises), as much as the rest of a line of the call path.
+The ``BYOA`` settings namespace: each key declared once in ``SETTINGS`` (name,
+default, types, one line of doc), read when used, never at import. The system
+checks (``byoa.checks``) and the docs' settings table are generated from it.
 """
 
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
-from django.apps import apps
 from django.conf import settings
 
 from byoa.protocol import MAX_FRAME_BYTES
 
-if TYPE_CHECKING:
-    from byoa.apps import ByoaConfig
-
-__all__ = ["DEFAULTS", "SETTINGS", "Setting", "Settings", "byoa_setting"]
+__all__ = ["DEFAULTS", "SETTINGS", "Setting", "byoa_setting"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +73,7 @@ SETTINGS: tuple[Setting, ...] = (
         checked_elsewhere=True,
     ),
     Setting("WS_PATH", "/byoa/ws", "the wallet route's path, used when `ENDPOINT` is `None`", (str,)),
-    # byoa.routes: the proxy's hash key for the page's requests (deploy/nginx.conf.template names it).
+    # byoa.route_ids: the proxy's hash key for the page's requests (deploy/nginx.conf.template names it).
     Setting(
         "ROUTE_COOKIE",
         "byoa_route",
@@ -115,24 +98,6 @@ SETTINGS: tuple[Setting, ...] = (
     _number(
         "LIVE_SECONDS", 180, "a connection held by another process counts as live while seen this recently"
     ),
-    _number("BEAT_SECONDS", 5, "how often each server process renews its liveness record in the database"),
-    _number(
-        "STALE_SECONDS",
-        15,
-        "a process whose record is older counts as gone: its wallets are away, its pairings detached",
-    ),
-    _number(
-        "ACCEPT_SECONDS",
-        2,
-        "a call sent to another process that is not acknowledged this soon raises `WalletProcessGone`, "
-        "and that process counts as gone until it beats again",
-    ),
-    _number(
-        "ADDRESS_SECONDS",
-        2,
-        "the address of a wallet in another process, read from the database, is used again this long "
-        "(byoa.addresses: a stale one fails fast and is read again)",
-    ),
     _number(
         "PING_SECONDS",
         30,
@@ -150,36 +115,7 @@ SETTINGS: tuple[Setting, ...] = (
 DEFAULTS = MappingProxyType({setting.name: setting.default for setting in SETTINGS})
 
 
-def configured() -> dict[str, Any]:
-    """Return the project's ``BYOA`` dict as it is now (empty when it sets none)."""
-    return getattr(settings, "BYOA", None) or {}
-
-
-def read(name: str) -> Any:
-    """Return BYOA[name] or its default, read from the settings now (no cache)."""
-    return configured().get(name, DEFAULTS[name])
-
-
-class Settings(dict[str, Any]):
-    """The ``BYOA`` values in force, each read at its first use; ``clear()`` after a change."""
-
-    def __missing__(self, name: str) -> Any:
-        value = self[name] = read(name)
-        return value
-
-    def forget(self, *, setting: str, **kwargs: object) -> None:
-        """Called when a setting changes (Django's ``setting_changed``): drop the values of ``BYOA``."""
-        if setting == "BYOA":
-            self.clear()
-
-
 def byoa_setting(name: str) -> Any:
     """Return the value of BYOA[name], or its documented default."""
     # Any: each key has its own type (its Setting's ``types``), checked by byoa.checks at start-up.
-    try:
-        # The registry's own table, not apps.get_app_config(): that costs as much
-        # as the read it saves (it checks the registry's state each time).
-        values = cast("ByoaConfig", apps.app_configs["byoa"]).settings
-    except (KeyError, AttributeError):  # byoa not installed, or its ready() has not run yet
-        return read(name)
-    return values[name]
+    return (getattr(settings, "BYOA", None) or {}).get(name, DEFAULTS[name])

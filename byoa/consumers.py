@@ -1,168 +1,143 @@
 """
-The wallet's WebSocket at ``/byoa/ws``: one consumer per connection.
+The wallet's WebSocket at ``/byoa/ws``: a Channels consumer per connection.
 
-It only handles the socket: it turns frames into calls of ``pairings`` and
-events for callers, and calls into frames. What a frame means is in
-``protocol``; the channel-layer events, in ``events``; who may call what, in
-``grants``; the server -> wallet API, in ``calls``. Close codes: see
-``byoa.protocol``.
-
-A caller in this process hands its call to ``start_call`` directly (the
-connection is in its hub's ``connections``, ``byoa.hub``); a caller in another
-process sends a ``byoa.call`` event to the connection's address
-(``byoa.transport``), which ends in the same method. Each call comes with its
-``Deadline`` (``byoa.deadlines``): the connection's timer ends it there.
-A caller that leaves before the outcome frees the call's slot at once: one in
-this process through its ``LocalReply``, one in another process by a
-``byoa.cancel`` event; should that event be lost, the deadline ends the call.
-
-The wallet authenticates only by its hello, and no cookie is read. A
-request with an ``Origin`` header is refused at the handshake (HTTP 403),
-unless that origin is the endpoint's own (https://game.example.org for
-wss://game.example.org/byoa/ws; http:// for ws://): a wallet's WebSocket
-client may send that one, but a browser page of another site cannot.
+Frames from the wallet arrive as ``websocket.receive``; calls from this
+process arrive through ``start_call``, and from other processes as
+``byoa.call`` events on the consumer's channel, which Channels dispatches to
+``byoa_call``. The wallet authenticates by its hello alone: no cookie is read.
 """
 
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 import time
-from collections.abc import Awaitable, Callable, Coroutine
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from collections.abc import Coroutine
+from typing import Any
 
-from channels.exceptions import StopConsumer
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from byoa import clock, events, invitations, pairings, protocol, tokens
+from byoa import clock, delivery, invitations, pairings, protocol, receipts, tokens
+from byoa.allowance import Allowance, allowances
 from byoa.conf import byoa_setting
-from byoa.deadlines import Deadline
-from byoa.events import CallEvent, CancelEvent, NoticeEvent
+from byoa.delivery import RemoteReply, Reply, send_event
 from byoa.grants import Grant, warn_unreadable
-from byoa.hub import current_hub
-from byoa.inflight import InFlight, Pending, Reply
-from byoa.inflow import Inflow
+from byoa.inflight import InFlight, Pending
 from byoa.protocol import CloseCode, Frame
+from byoa.signing import verified_event
 
-if TYPE_CHECKING:
-    from asgiref.typing import ASGIReceiveCallable, ASGISendCallable, ASGISendEvent
-    from channels.consumer import _ChannelScope  # types-channels' scope of a consumer
+__all__ = ["SILENT_PINGS", "TOUCH_SECONDS", "WalletConsumer"]
 
 logger = logging.getLogger(__name__)
 
-# How often a ping marks the pairing seen and re-reads its status: "last seen"
-# to the minute is enough, and so is closing within a minute a connection
-# whose pause or revoke message the channel layer lost.
+# How often a ping marks the pairing seen and re-reads its status: "last seen" to the minute is
+# enough, and so is closing within a minute a connection whose pause or revoke event was lost.
 TOUCH_SECONDS = 60
+# A wallet that sends nothing for this many ping intervals is taken for gone (half-open, likely).
+SILENT_PINGS = 1.5
+
+
+def failed(failure: str) -> dict[str, Any]:
+    """Return the event of a call that gave no output; ``byoa.calls`` raises one exception per failure."""
+    return {"type": "byoa.result", "ok": False, "output": None, "failure": failure}
 
 
 class WalletConsumer(AsyncWebsocketConsumer):
     """The server's end of one wallet connection."""
 
-    async def __call__(
-        self, scope: _ChannelScope, receive: ASGIReceiveCallable, send: ASGISendCallable
-    ) -> None:
-        """Serve one connection until it is gone, then release what it held, whatever ended it."""
-        # Channels' own loop waits on the socket and on a channel of the
-        # connection's own, with a new task per message. Here the socket is
-        # read in order in this task; events from other processes (calls,
-        # replaced, close) come through the process's inbox (byoa.transport)
-        # and are handled beside it, as same-process calls are.
-        self.scope = scope
-        self.base_send = send
-        self.pairing_id: int | None = None  # set by a valid hello
-        self.token_digest = ""  # the pairing token's digest, set by a valid hello
-        self.grant: Grant | None = None  # the grant in force, from the hello on
-        self.closing = False
-        self.gone = False
+    pairing_id: int | None = None  # set by a valid hello
+    grant: Grant | None = None  # the grant in force, from the hello on
+    closing = False
+    gone = False
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         self.calls = InFlight()
-        self.inflow = Inflow()  # what the wallet may still send, counted before a frame is parsed
+        self.allowance = Allowance()  # what the wallet may still send, counted before a frame is parsed
+        self.token_digest = ""
         self.unsolicited = 0
         self.last_touch = 0.0
-        # Loop time of the wallet's last frame (the hub closes connections silent too long).
-        self.heard = asyncio.get_running_loop().time()
+        self.heard = time.monotonic()
         self.hello_timer: asyncio.TimerHandle | None = None
-        self._tasks: set[asyncio.Future[None]] = set()
-        self.hub = current_hub()  # the one this connection is registered with, to the end
-        # Not a channel of its own: the address (byoa.transport) the database keeps for other processes.
-        self.channel_name = await self.hub.open_address(self)
+        self.silence_timer: asyncio.TimerHandle | None = None
+        self.tasks: set[asyncio.Task[None]] = set()  # started by timers: the loop keeps only weak references
         try:
-            while True:
-                # An ASGI event is a plain dict; channels' dispatch takes it as one.
-                await self.dispatch(cast("dict[str, Any]", await receive()))
-        except StopConsumer:
-            pass
+            await super().__call__(scope, receive, send)
         finally:
-            self.hub.close_address(self.channel_name)
-            # Normally disconnect() has run; not when the server cancelled this
-            # task or a handler raised. The database write is shielded from a
-            # second cancellation.
+            # A server that stops cancels this task without a disconnect event (daphne at SIGTERM).
             await asyncio.shield(self._release())
 
     async def dispatch(self, message: dict[str, Any]) -> None:
-        # Channels closes stale database connections before every message, a
-        # thread hop each time (a third of a call's CPU). Every database access
-        # here goes through database_sync_to_async, which does that itself.
-        # Channels' documented naming: "websocket.receive" is handled by websocket_receive().
-        handler = getattr(self, message["type"].replace(".", "_"), None)
-        if handler is None or message["type"].startswith("_"):
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+        # Channels' dispatch runs aclose_old_connections() before every handler: a thread hop per
+        # frame, a third of a call's CPU (docs: performance). Every database access here goes through
+        # database_sync_to_async, which closes old connections itself.
+        if message["type"].startswith("byoa."):  # from another process: only a signed event counts
+            verified = verified_event(message)
+            if verified is None:
+                logger.warning("BYOA dropped a %s event without a valid MAC", message["type"])
+                return
+            message = verified
+        await getattr(self, get_handler_name(message))(message)
 
     async def connect(self) -> None:
-        """Called when a client opens the socket: refuse pages of other sites, else wait for a hello."""
+        """Refuse pages of other sites at the handshake (HTTP 403); else accept and wait for a hello."""
         if not self._origin_allowed():
-            await self._close(CloseCode.NORMAL)  # before accept: the server answers the handshake with 403
+            await self.close()  # before accept(): the server answers the handshake with 403
             return
         await self.accept()
         loop = asyncio.get_running_loop()
         self.hello_timer = loop.call_later(byoa_setting("HELLO_SECONDS"), self._no_hello)
 
     def _origin_allowed(self) -> bool:
-        """Return True when the handshake has no Origin, or only the endpoint's own."""
+        """Return True when the handshake has no Origin (a desktop wallet), or only the endpoint's own."""
         headers = self.scope.get("headers", ())
         origins = [value.decode("latin-1") for name, value in headers if name == b"origin"]
         if not origins:
-            return True  # a desktop wallet, or a client library that sends none
+            return True
         host = next((value.decode("latin-1") for name, value in headers if name == b"host"), "")
         own = invitations.own_origin(host, self.scope.get("scheme") == "wss")
         return bool(own) and all(invitations.origin_of(origin) == own for origin in origins)
 
-    def _closed_for_flooding(self, token: str) -> bool:
-        return 1 <= len(token) <= 256 and self.hub.allowances.refuses(tokens.digest(token))
+    def _in_background(self, coroutine: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
 
     def _no_hello(self) -> None:
-        self._task(self._close(CloseCode.POLICY))
+        self._in_background(self._close(CloseCode.POLICY))
 
-    def _task(self, coroutine: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.ensure_future(coroutine)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+    def _watch_silence(self) -> None:
+        limit = byoa_setting("PING_SECONDS") * SILENT_PINGS
+        silent_for = time.monotonic() - self.heard
+        if silent_for > limit:
+            self._in_background(self._silent())
+        else:  # one timer a connection, moved once a limit rather than at every frame
+            self.silence_timer = asyncio.get_running_loop().call_later(
+                limit - silent_for, self._watch_silence
+            )
+
+    async def _silent(self) -> None:
+        logger.info("BYOA wallet silent for pairing %s; closing", self.pairing_id)
+        await self._close(CloseCode.POLICY)
+        await self._release()
 
     async def _send_frame(self, text: str) -> bool:
         """Send a text frame; return False when the socket is already gone."""
-        return await self._send_message({"type": "websocket.send", "text": text})
+        return await self._safely(self.send(text_data=text))
 
     async def _close(self, code: CloseCode) -> None:
         if not self.closing:
             self.closing = True
-            # int(): autobahn rejects any type but int, an IntEnum included.
-            await self._send_message({"type": "websocket.close", "code": int(code)})
+            await self._safely(self.close(int(code)))  # int: autobahn refuses an IntEnum
 
-    async def _send_message(self, message: dict[str, Any]) -> bool:
+    async def _safely(self, sending: Coroutine[Any, Any, None]) -> bool:
         if self.gone:
+            sending.close()
             return False
         try:
-            # A cast, not a TypedDict: asgiref.typing requires keys the ASGI spec
-            # makes optional ("bytes" beside "text", a close's "reason").
-            await self.base_send(cast("ASGISendEvent", message))
-        # The wallet's close frame may arrive while we still send (after its
-        # bye, say). Each server then raises its own error: uvicorn's
-        # ClientDisconnected (an OSError) or RuntimeError, hypercorn's
-        # UnexpectedMessageError, granian's RSGIProtocolClosed (a
-        # RuntimeError). All mean the socket is gone: its disconnect event
-        # follows, or the server ends this task; either way _release runs.
+            await sending
+        # The wallet's close may cross our send; each server raises its own error (uvicorn's
+        # ClientDisconnected, hypercorn's UnexpectedMessageError, a RuntimeError): the socket is gone.
         except Exception as exc:
             self.closing = True
             logger.debug("BYOA socket gone while sending (%s)", type(exc).__name__)
@@ -170,19 +145,18 @@ class WalletConsumer(AsyncWebsocketConsumer):
         return True
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """Called with each frame: counted first (``byoa.inflow``); binary is ignored, non-JSON closes."""
-        self.heard = asyncio.get_running_loop().time()
+        """Count each frame against the allowance first; binary is ignored, non-JSON closes."""
+        self.heard = time.monotonic()
         if self.closing:
             return
-        # Counted before anything else: a frame that does not fit is not parsed, and the socket
-        # closes (byoa.inflow: a few KiB before the hello, a refilling allowance after it).
-        if text_data is not None:
-            fits = self.inflow.take_text(text_data)
-        else:
-            fits = self.inflow.take(len(bytes_data or b""))
+        fits = (
+            self.allowance.take_text(text_data)
+            if text_data is not None
+            else self.allowance.take(len(bytes_data or b""))
+        )
         if not fits:
             if self.pairing_id is not None:
-                self.hub.allowances.closed(self.token_digest, self.inflow)
+                allowances.closed(self.token_digest, self.allowance)
             await self._close(CloseCode.TOO_BIG)
             return
         if text_data is None:
@@ -194,23 +168,26 @@ class WalletConsumer(AsyncWebsocketConsumer):
             return
         kind = protocol.kind_of(frame)
         if frame is None or kind is None:
-            return  # JSON that is not a frame means nothing, before a hello and after
+            return  # JSON that is not a frame means nothing
         if self.pairing_id is None:
             if kind == "hello":
                 await self.on_hello(frame)
             return  # nothing else means anything before a valid hello
-        handler = self.HANDLERS.get(kind)
+        handler = getattr(self, f"on_{kind}", None) if kind in FRAME_TYPES else None
         if handler is not None:
-            await handler(self, frame)
+            await handler(frame)
 
     async def on_hello(self, frame: Frame) -> None:
-        if self.hello_timer is not None:  # set in connect(), which comes first
+        if self.hello_timer is not None:
             self.hello_timer.cancel()
         token = frame.get("pairing")
-        if frame.get("session") is None and isinstance(token, str) and self._closed_for_flooding(token):
-            # Closed for sending past its allowance moments ago: no database work, no frame read,
-            # until that allowance holds a frame of the largest size again (byoa.inflow).
-            await self._close(CloseCode.TOO_BIG)
+        if (
+            frame.get("session") is None
+            and isinstance(token, str)
+            and 1 <= len(token) <= 256
+            and allowances.refuses(tokens.digest(token))
+        ):
+            await self._close(CloseCode.TOO_BIG)  # closed for flooding moments ago: no database work
             return
         opened = await pairings.open_from_hello(frame, self.channel_name)
         if opened is None:
@@ -218,13 +195,14 @@ class WalletConsumer(AsyncWebsocketConsumer):
             await self._close(CloseCode.POLICY)
             return
         self.pairing_id, self.grant = opened.pairing_id, opened.grant
-        self.token_digest = tokens.digest(opened.token)  # the digest only, as the database keeps it
+        self.token_digest = tokens.digest(opened.token)
         # The pairing's allowance, not a fresh one: coming back with the token refills nothing.
-        self.inflow = self.hub.allowances.of(self.pairing_id, byoa_setting("MAX_FRAME_BYTES"))
-        self.hub.connections.add(self.pairing_id, self)
+        self.allowance = allowances.of(self.token_digest, byoa_setting("MAX_FRAME_BYTES"))
+        delivery.connections[self.pairing_id] = self
         if opened.previous_channel:
-            await self.hub.transport.notify(opened.previous_channel, {"type": events.REPLACED})
+            await send_event(opened.previous_channel, {"type": "byoa.replaced"})
         await self._send_frame(protocol.dump(protocol.welcome(opened.token, opened.manifest)))
+        self._watch_silence()
         logger.info("BYOA wallet connected for pairing %s", self.pairing_id)
 
     async def on_result(self, frame: Frame) -> None:
@@ -234,7 +212,9 @@ class WalletConsumer(AsyncWebsocketConsumer):
             return
         output = frame.get("output")
         ok = frame.get("ok") is True and isinstance(output, dict)
-        await pending.reply.send(events.result(ok, output if isinstance(output, dict) else None))
+        await pending.reply.send(
+            {"type": "byoa.result", "ok": True, "output": output} if ok else failed("declined")
+        )
         self._receipt(pending, ok, frame.get("receipt"))
 
     async def on_chunk(self, frame: Frame) -> None:
@@ -244,20 +224,20 @@ class WalletConsumer(AsyncWebsocketConsumer):
             return
         delta = protocol.chunk_delta(frame)
         if pending.stream and delta:
-            await pending.reply.send(events.chunk(delta))
+            await pending.reply.send({"type": "byoa.chunk", "delta": delta})
 
     async def _unsolicited(self, frame: Frame) -> None:
-        if self.calls.was_expired(frame.get("id")):
-            return  # the caller gave up on it; a slow wallet is not a flood
+        if self.calls.was_given_up(frame.get("id")):
+            return  # its caller gave up on it: a slow wallet is not a flood
         self.unsolicited += 1
         if self.unsolicited > byoa_setting("UNSOLICITED_RESULTS"):
             await self._close(CloseCode.POLICY)
 
     async def on_grant(self, frame: Frame) -> None:
-        assert self.pairing_id is not None and self.grant is not None  # handlers run after a valid hello
+        assert self.pairing_id is not None and self.grant is not None  # after a valid hello
         value = protocol.grant_of(frame)
         if value is None:
-            return  # a grant frame without a grant changes nothing
+            return
         grant, unreadable = Grant.read(value, self.grant)
         warn_unreadable(unreadable, self.pairing_id, "the grant in force's")
         if grant != self.grant:  # a repeated grant costs no database write
@@ -265,148 +245,127 @@ class WalletConsumer(AsyncWebsocketConsumer):
             await pairings.record_grant(self.pairing_id, grant)
 
     async def on_ping(self, frame: Frame) -> None:
-        assert self.pairing_id is not None  # handlers run after a valid hello
-        now = asyncio.get_running_loop().time()
+        assert self.pairing_id is not None
+        now = time.monotonic()
         if now - self.last_touch > TOUCH_SECONDS:
             self.last_touch = now
-            if not await pairings.touch(self.pairing_id):
-                await self._bye()  # paused or revoked, and the admin's close never came
-
-    async def silent(self) -> None:
-        """Called when the wallet sent nothing for too long (half-open, likely): fail its calls, close."""
-        if self.gone or self.pairing_id is None:  # only paired connections are watched (byoa.hub)
-            return
-        self.hub.connections.discard(self.pairing_id, self)
-        logger.info("BYOA wallet silent for pairing %s; closing", self.pairing_id)
-        await self._close(CloseCode.POLICY)
-        await self._release()
+            if not await pairings.touch(self.pairing_id, self.channel_name):
+                await self._bye()  # paused, revoked or replaced, and its event never came
 
     async def on_bye(self, frame: Frame) -> None:
         await self._close(CloseCode.NORMAL)
 
-    #: The handler of each frame type that means something after the hello.
-    HANDLERS: ClassVar[dict[str, Callable[[WalletConsumer, Frame], Awaitable[None]]]] = {
-        "result": on_result,
-        "chunk": on_chunk,
-        "grant": on_grant,
-        "ping": on_ping,
-        "bye": on_bye,
-    }
-
     async def start_call(
-        self,
-        reply: Reply,
-        skill: str,
-        params: dict[str, object],
-        body: str,
-        deadline: Deadline,
-        *,
-        caller: str = "",
+        self, reply: Reply, call_id: int, skill: str, params: dict[str, object], body: str, timeout: float
     ) -> None:
-        """Send a call to the wallet, or refuse it at once; its outcome goes to ``reply``, by ``deadline``.
+        """Send a call to the wallet, or refuse it at once; its events go to ``reply``.
 
-        ``body`` is the call's input as JSON (``protocol.call_input``); the frame
-        is built from it and from the ``skill`` and ``params`` checked here.
-        ``caller``: the reply channel of a caller in another process, which its
-        cancel names (``byoa_cancel``).
+        ``body`` is the input as JSON (``protocol.call_input``); the timer ends the call after ``timeout``.
         """
-        # Refused before the wallet sees it; the caller learns why (byoa.events.Failure), a page never does.
         if self.closing or self.grant is None:
-            await reply.send(events.failed("closing"))
+            await reply.send(failed("closing"))
             return
         if not self.grant.allows(skill, params, clock.now()):
-            await reply.send(events.failed("refused"))
+            await reply.send(failed("refused"))
             return
         if len(self.calls) >= self.grant.max_parallel:
-            await reply.send(events.failed("too_many"))
+            await reply.send(failed("too_many"))
             return
         model = params.get("model")
-        model = model if isinstance(model, str) else ""
-        pending = Pending(reply, skill, deadline, model, params.get("stream") is True, caller=caller)
-        call_id = self.calls.add(pending)
-        if hasattr(reply, "cancel"):  # a caller in this process (calls.LocalReply) may leave before the end
-            reply.cancel = functools.partial(self._cancel, call_id)
-        self.inflow.call_sent()
-        pending.timer = asyncio.get_running_loop().call_later(deadline.remaining(), self._expire, call_id)
+        pending = Pending(
+            reply, skill, timeout, model if isinstance(model, str) else "", params.get("stream") is True
+        )
+        if not self.calls.add(call_id, pending):
+            await reply.send(failed("refused"))  # an id in use: 53 random bits make it a forgery
+            return
+        self.allowance.call_sent()
+        pending.timer = asyncio.get_running_loop().call_later(timeout, self._expire, call_id)
         sent = await self._send_frame(protocol.call_text(call_id, skill, params, body))
         if not sent and self.calls.pop(call_id) is not None:  # not drained by a disconnect meanwhile
-            await reply.send(events.failed("left"))
+            await reply.send(failed("left"))
 
-    async def byoa_call(self, event: CallEvent) -> None:
-        """Called when a caller in another process sends a call: as ``start_call``."""
-        if not events.is_call(event):  # authenticated (byoa.signing), yet not of this version's shape
+    async def byoa_call(self, event: dict[str, Any]) -> None:
+        """A call from another process (``byoa.calls``): as ``start_call``, its events to the caller's channel."""
+        call_id, reply, skill, params, body, timeout = (
+            event.get(key) for key in ("id", "reply", "skill", "params", "input", "timeout")
+        )
+        if not (
+            type(call_id) is int
+            and isinstance(reply, str)
+            and isinstance(skill, str)
+            and isinstance(params, dict)
+            and isinstance(body, str)
+            and type(timeout) in (int, float)
+        ):
             logger.warning("BYOA dropped a call event without the fields of a call")
             return
-        reply = self.hub.transport.reply_to(event["reply"])
-        deadline = Deadline.arrived(event["timeout"])  # what the caller had left when it sent the call
-        await self.start_call(
-            reply, event["skill"], event["params"], event["input"], deadline, caller=event["reply"]
-        )
+        await self.start_call(RemoteReply(reply, call_id), call_id, skill, params, body, timeout)  # type: ignore[arg-type]
 
-    async def byoa_cancel(self, event: CancelEvent) -> None:
-        """Called when a caller in another process left mid-call: as a caller here that leaves (``_cancel``).
+    async def byoa_cancel(self, event: dict[str, Any]) -> None:
+        """A caller in another process left mid-call: free the call's slot, as ``cancel`` does."""
+        self.cancel(event.get("id"))
 
-        A cancel for a call already ended, or not started yet, changes nothing:
-        that call ends with its result or at its deadline, as it would have.
-        """
-        call_id = self.calls.of_caller(event.get("reply"))  # authenticated, but its shape is checked too
-        if call_id is not None:
-            self._cancel(call_id)
-
-    def _cancel(self, call_id: int) -> None:
-        # The caller left (a page closed its stream, a request was cancelled): the call no longer
-        # counts against the grant.
-        pending = self.calls.cancel(call_id)
-        if pending is not None:
+    def cancel(self, call_id: object) -> None:
+        """Forget a call whose caller left: its slot is free at once, its late result dropped quietly."""
+        if type(call_id) is int and (pending := self.calls.give_up(call_id, None)) is not None:
             self._receipt(pending, False)
 
     def _expire(self, call_id: int) -> None:
-        # The caller gave up, but the wallet may still be working on the call:
-        # it keeps its slot for the deadline's hold (byoa.deadlines).
-        assert self.grant is not None  # a call started only within the grant (start_call)
-        pending = self.calls.expire(call_id, self.grant.max_call_seconds)
-        if pending is not None:
-            pending.reply.expired()
+        # The call's deadline: the caller hears it now; the wallet may still be working on the call,
+        # so its slot stays taken until its late result or the grant's maxCallSeconds.
+        pending = self.calls.get(call_id)
+        if pending is not None and self.grant is not None:
+            self.calls.give_up(call_id, self.grant.max_call_seconds or pending.timeout)
+            self._in_background(pending.reply.send(failed("timeout")))
             self._receipt(pending, False)
 
     def _receipt(self, pending: Pending, ok: bool, receipt: object = None) -> None:
         """Queue the receipt of a call that reached the wallet (never its content)."""
-        if byoa_setting("CALL_LOG") and self.pairing_id is not None:  # a call reached a paired wallet
-            duration_ms = int((time.monotonic() - pending.started) * 1000)
-            receipts = self.hub.receipts
-            receipts.add(self.pairing_id, pending.skill, pending.model, ok, max(0, duration_ms), receipt)
+        if byoa_setting("CALL_LOG") and self.pairing_id is not None:
+            duration_ms = max(0, int((time.monotonic() - pending.started) * 1000))
+            receipts.add(self.pairing_id, pending.skill, pending.model, ok, duration_ms, receipt)
 
-    async def byoa_replaced(self, event: NoticeEvent) -> None:
-        """Called when a newer connection of the same pairing said hello: say bye and close."""
+    async def byoa_replaced(self, event: dict[str, Any]) -> None:
+        """A newer connection of the same pairing said hello: say bye and close."""
         await self._bye()
 
-    async def byoa_close(self, event: NoticeEvent) -> None:
-        """Called when the pairing is paused or revoked in the admin: say bye and close."""
+    async def byoa_close(self, event: dict[str, Any]) -> None:
+        """The pairing was paused or revoked in the admin: say bye and close."""
         await self._bye()
 
     async def _bye(self) -> None:
-        if self.pairing_id is not None:
-            self.hub.connections.discard(self.pairing_id, self)
+        self._forget()
         if not self.closing:
             await self._send_frame(protocol.dump(protocol.bye()))
             await self._close(CloseCode.NORMAL)
 
     async def disconnect(self, code: int) -> None:
-        """Called when the socket is gone: fail its calls at once and mark the wallet away."""
+        """The socket is gone: fail its calls at once and mark the wallet away."""
         await self._release()
+
+    def _forget(self) -> None:
+        if self.pairing_id is not None and delivery.connections.get(self.pairing_id) is self:
+            del delivery.connections[self.pairing_id]
+
+    def _cancel_timers(self) -> None:
+        for timer in (self.hello_timer, self.silence_timer):
+            if timer is not None:
+                timer.cancel()
 
     async def _release(self) -> None:
         """Fail the calls in flight and mark the wallet away, once."""
         if self.gone:
             return
         self.gone = self.closing = True
-        if self.hello_timer is not None:
-            self.hello_timer.cancel()
-        if self.pairing_id is not None:
-            self.hub.connections.discard(self.pairing_id, self)
+        self._cancel_timers()
+        self._forget()
         for pending in self.calls.drain():
-            await pending.reply.send(events.failed("left"))
+            await pending.reply.send(failed("left"))
             self._receipt(pending, False)
         if self.pairing_id is not None:
             await pairings.detach(self.pairing_id, self.channel_name)
             logger.info("BYOA wallet disconnected for pairing %s", self.pairing_id)
+
+
+#: The frame types that mean something after the hello, each handled by ``on_<type>``.
+FRAME_TYPES = frozenset({"result", "chunk", "grant", "ping", "bye"})

@@ -5,9 +5,9 @@ expected cost). Every sentence is built from the manifest itself, so the page
 cannot promise something other than what the wallet will be asked.
 
     from byoa import manifests
-    from byoa.describe import describe
+    from byoa.describe import describe_manifest
 
-    lines = describe(manifests.get("geography").data)   # [Line(label, text), ...]
+    lines = describe_manifest(manifests.get_manifest("geography").data)   # [Line(label, text), ...]
 """
 
 from collections.abc import Mapping
@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from django.utils.translation import get_language_info
 
-__all__ = ["Line", "describe"]
+__all__ = ["Line", "describe_manifest"]
 
 SKILLS = {
     "audio.transcribe": "turn what you say into text",
@@ -53,7 +53,7 @@ class Line:
 
 
 # Any: a valid manifest (byoa.manifests.Manifest.data), whose shape the validators checked.
-def describe(manifest: Mapping[str, Any]) -> list[Line]:
+def describe_manifest(manifest: Mapping[str, Any]) -> list[Line]:
     """Return the plain-language Lines of a valid manifest object."""
     purpose = manifest.get("purpose", {})
     lines = [Line("Purpose", purpose.get("summary", ""))]

@@ -17,7 +17,7 @@ from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest
 from django.http.request import split_domain_port
 
-from byoa import endpoints, routes
+from byoa import endpoints, route_ids
 from byoa.conf import byoa_setting
 from byoa.exceptions import EndpointRefused
 from byoa.protocol import VERSION
@@ -41,12 +41,12 @@ def endpoint_for(request: HttpRequest, route_id: str | None = None) -> str:
     """Return the wallet route's URL as the wallet must open it; raise EndpointRefused if a wallet refuses it.
 
     ``BYOA["ENDPOINT"]`` when set, else built from the request's host; with
-    ``route_id``, that id is its last path segment (``byoa.routes``), so a
+    ``route_id``, that id is its last path segment (``byoa.route_ids``), so a
     proxy sends the wallet to the process the page's requests go to.
     """
     endpoint: str = byoa_setting("ENDPOINT") or endpoint_at(request.get_host(), request.is_secure())
     if route_id is not None:
-        endpoint = routes.routed_endpoint(endpoint, route_id)
+        endpoint = route_ids.routed_endpoint(endpoint, route_id)
     reason = endpoints.problem(endpoint, dev_local=settings.DEBUG)
     if reason:
         raise EndpointRefused(endpoint, reason)

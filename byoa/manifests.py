@@ -19,11 +19,12 @@ file.
 """
 
 import base64
+import functools
 import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import Any, Literal
 
 import bringyourownagent
 import jsonschema
@@ -35,8 +36,8 @@ from byoa.conf import byoa_setting
 from byoa.exceptions import ManifestError, UnknownManifest
 from byoa.protocol import MAX_MANIFEST_BYTES
 
-if TYPE_CHECKING:
-    from byoa.apps import ByoaConfig
+__all__ = ["Manifest", "declared", "get_manifest", "load", "loaded"]
+
 
 FILE_NAME = "manifest.json"
 
@@ -248,18 +249,13 @@ def declared() -> dict[str, Path]:
     return found
 
 
+@functools.cache
 def loaded() -> dict[str, Loaded]:
-    """Return {name: (Manifest or None, problems)}, loaded once per process (the byoa app keeps the table)."""
-    owner = cast("ByoaConfig | None", apps.app_configs.get("byoa"))
-    table = getattr(owner, "manifests", None)
-    if table is None:
-        table = {name: load(name, path) for name, path in declared().items()}
-        if owner is not None:
-            owner.manifests = table  # until BYOA or INSTALLED_APPS change (below)
-    return table
+    """Return {name: (Manifest or None, problems)}, loaded once per process (until BYOA or the apps change)."""
+    return {name: load(name, path) for name, path in declared().items()}
 
 
-def get(name: str | None = None) -> Manifest:
+def get_manifest(name: str | None = None) -> Manifest:
     """Return the valid manifest called ``name`` (or the default one)."""
     table = loaded()
     if name is None:
@@ -276,6 +272,5 @@ def get(name: str | None = None) -> Manifest:
 
 @receiver(setting_changed)
 def _forget_on_setting_change(setting: str, **kwargs: object) -> None:
-    owner = cast("ByoaConfig | None", apps.app_configs.get("byoa"))
-    if setting in ("BYOA", "INSTALLED_APPS") and owner is not None:
-        owner.manifests = None
+    if setting in ("BYOA", "INSTALLED_APPS"):
+        loaded.cache_clear()

@@ -47,7 +47,7 @@ class Pairing(models.Model):
     status = models.CharField(max_length=10, choices=Status, default=Status.ACTIVE)
     grant = models.JSONField(default=dict, help_text="The wallet's grant: skills, expiry, limits, models.")
     wallet = models.JSONField(default=dict, help_text="The wallet's name and version, as it said.")
-    # The channel of the live connection, or empty while the wallet is away.
+    # The channel name of the live connection (its consumer's), or empty while the wallet is away.
     channel_name = models.CharField(max_length=200, blank=True, default="")
     created_at = models.DateTimeField()
     last_seen = models.DateTimeField()
@@ -80,17 +80,3 @@ class CallLog(models.Model):
 
     def __str__(self) -> str:
         return f"{self.skill} {'ok' if self.ok else 'failed'} in {self.duration_ms} ms"
-
-
-class ServerProcess(models.Model):
-    """A server process that holds wallet connections, known by its channel-layer inbox (byoa.processes)."""
-
-    inbox = models.CharField(max_length=200, unique=True)
-    host = models.CharField(max_length=255, blank=True)
-    pid = models.PositiveIntegerField()
-    started_at = models.DateTimeField()
-    # Renewed every BYOA["BEAT_SECONDS"]; older than BYOA["STALE_SECONDS"], the process is gone.
-    beat_at = models.DateTimeField(db_index=True)
-
-    def __str__(self) -> str:
-        return f"process {self.pid} on {self.host or '?'}"

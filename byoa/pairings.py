@@ -1,11 +1,7 @@
 """
 Pairings in the database: opened by a hello with a code, resumed by a hello
-with a pairing token, attached to the one live connection, and closed; and
-the pairing of a request's browser session (``aget_pairing``, in ``byoa``'s facade).
-
-The functions the consumer awaits run in Django's database thread
-(``database_sync_to_async``); each does one short transaction. Call receipts
-are ``byoa.receipts``; the connections live in this process's hub, ``byoa.hub``.
+with a pairing token, attached to the one live connection (its channel name),
+and closed; and the pairing of a request's browser session (``aget_pairing``).
 """
 
 import logging
@@ -19,14 +15,15 @@ from django.db import DatabaseError, transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from byoa import clock, codes, events, manifests, tokens, visitor_ids
+from byoa import clock, codes, manifests, tokens, visitor_ids
 from byoa.conf import byoa_setting
+from byoa.delivery import connections, send_event
 from byoa.exceptions import ManifestError, UnknownManifest
 from byoa.grants import Grant, warn_unreadable
-from byoa.hub import current_hub
 from byoa.models import Pairing
 from byoa.protocol import Frame
-from byoa.transport import inbox_of
+
+__all__ = ["aget_pairing", "close_connections", "live_channel", "stop_pairings"]
 
 logger = logging.getLogger(__name__)
 
@@ -83,8 +80,6 @@ def _open_with_code(
         )
         row.pairing = pairing
         row.save(update_fields=["pairing"])
-    # A newer pairing for this visitor and manifest: this process's sessions find it from now on.
-    current_hub().session_pairings.forget_visitor(row.visitor, row.manifest_name)
     warn_unreadable(unreadable, pairing.pk, "the manifest's", wallet)
     return Opened(pairing.pk, token, row.manifest, grant, "")
 
@@ -101,7 +96,7 @@ def _resume(token: str, grant_value: object, wallet: dict[str, str], channel_nam
         if pairing is None:
             return None
         try:
-            manifest = manifests.get(pairing.manifest_name)  # the site's current manifest
+            manifest = manifests.get_manifest(pairing.manifest_name)  # the site's current manifest
         except (UnknownManifest, ManifestError):
             return None
         grant, unreadable = Grant.read(grant_value, Grant.from_manifest(manifest.data))
@@ -109,8 +104,6 @@ def _resume(token: str, grant_value: object, wallet: dict[str, str], channel_nam
         pairing.channel_name = channel_name
         pairing.grant, pairing.wallet, pairing.last_seen = grant.as_json(), wallet, clock.now()
         pairing.save(update_fields=["channel_name", "grant", "wallet", "last_seen"])
-    # Resumed (maybe after a pause): it may be the visitor's newest again.
-    current_hub().session_pairings.forget_visitor(pairing.visitor, pairing.manifest_name)
     warn_unreadable(unreadable, pairing.pk, "the manifest's", wallet)
     return Opened(pairing.pk, token, manifest.encoded, grant, previous if previous != channel_name else "")
 
@@ -121,10 +114,16 @@ def _detach(pairing_id: int, channel_name: str) -> None:
     mine.update(channel_name="", last_seen=clock.now())
 
 
-def _touch(pairing_id: int) -> bool:
-    """Mark an active pairing seen now; return False when it is no longer active (or gone)."""
-    active = Pairing.objects.filter(pk=pairing_id, status=Pairing.Status.ACTIVE)
-    return active.update(last_seen=clock.now()) == 1
+def _touch(pairing_id: int, channel_name: str) -> bool:
+    """Mark an active pairing seen now, on this connection; return False when it is not active or not ours.
+
+    A caller that heard nothing from a connection detaches it (``byoa.calls``);
+    a connection alive after all attaches itself again here.
+    """
+    ours = Pairing.objects.filter(
+        pk=pairing_id, status=Pairing.Status.ACTIVE, channel_name__in=("", channel_name)
+    )
+    return ours.update(last_seen=clock.now(), channel_name=channel_name) == 1
 
 
 def _record_grant(pairing_id: int, grant: Grant) -> None:
@@ -137,45 +136,18 @@ touch = database_sync_to_async(_touch)
 record_grant = database_sync_to_async(_record_grant)
 
 
-async def live_channel(pairing: Pairing | int, *, fresh: bool = False) -> str:
-    """Return the address (byoa.transport) of a pairing's live connection, or "" when away or not active.
+async def live_channel(pairing_id: int) -> str:
+    """Return the channel name of an active pairing's live connection, or "" when it has none.
 
-    A connection held by another process is known from the database, and the
-    address read is kept for ``BYOA["ADDRESS_SECONDS"]`` (``byoa.addresses``:
-    what makes a stale one safe);
-    ``fresh=True`` reads it again. If that process died, its
-    address stays behind until the sweep (``byoa.processes``); until then, a
-    connection whose process stopped beating is treated as gone and its calls
-    fail at once instead of waiting for their timeout. So is one not seen
-    (hello or ping, recorded at least every minute) for ``BYOA["LIVE_SECONDS"]``.
+    A connection not seen (hello or ping, recorded at least every minute) for
+    ``BYOA["LIVE_SECONDS"]`` counts as gone.
     """
-    pk = pairing.pk if isinstance(pairing, Pairing) else pairing
-    hub = current_hub()
-    connection = hub.connections.get(pk)
+    connection = connections.get(pairing_id)
     if connection is not None:
         return connection.channel_name
-    kept = "" if fresh else hub.addresses.get(pk)
-    found = kept
-    if not found:
-        seen_since = clock.now() - timedelta(seconds=byoa_setting("LIVE_SECONDS"))
-        found = (
-            await Pairing.objects.filter(pk=pk, status=Pairing.Status.ACTIVE, last_seen__gte=seen_since)
-            .values_list("channel_name", flat=True)
-            .afirst()
-        ) or ""
-        if not found:
-            hub.addresses.forget(pk)
-            return ""
-    inbox = inbox_of(found)
-    if inbox and not await hub.processes.is_fresh(inbox):
-        hub.addresses.forget(pk)
-        return ""
-    if not kept:
-        # Kept from when it was read, not renewed each time it is asked for: a pairing asked about
-        # more often than the cache's seconds (a page polling its state) would otherwise be shown
-        # the address of a wallet that left, for as long as it is asked.
-        hub.addresses.put(pk, found)
-    return found
+    seen_since = clock.now() - timedelta(seconds=byoa_setting("LIVE_SECONDS"))
+    live = Pairing.objects.filter(pk=pairing_id, status=Pairing.Status.ACTIVE, last_seen__gte=seen_since)
+    return await live.values_list("channel_name", flat=True).afirst() or ""
 
 
 async def for_visitor(visitor: str | None, manifest_name: str) -> Pairing | None:
@@ -197,33 +169,21 @@ async def aget_pairing(
     The pairing belongs to the browser session that asked for the link's code
     (``byoa.visitor_ids``); a session that never asked has none, and none is
     created. With ``connected=True``, return it only while its wallet is
-    connected now (``live_channel``); otherwise ``call_wallet`` finds out, and
-    raises ``WalletOffline`` at once for a wallet that is away. A pairing found is kept for the
-    session a moment with the ``pairing_cache`` speed-up (``visitor_ai.speedups.session_pairings``).
+    connected now; otherwise ``call_wallet`` raises ``WalletOffline`` at once.
     """
-    found = current_hub().session_pairings
-    session_key = request.session.session_key  # the cookie's: reading it loads nothing
-    pairing = found.get(session_key, manifest_name)
-    if pairing is None:
-        pairing = await for_visitor(await visitor_ids.aexisting_visitor_id(request), manifest_name)
-        if pairing is not None:
-            found.put(session_key, manifest_name, pairing)
-    if pairing is None or (connected and not await live_channel(pairing)):
+    pairing = await for_visitor(await visitor_ids.aexisting_visitor_id(request), manifest_name)
+    if pairing is None or (connected and not await live_channel(pairing.pk)):
         return None
     return pairing
 
 
 def stop_pairings(queryset: QuerySet[Pairing], status: Pairing.Status) -> tuple[int, int]:
     """Pause or revoke pairings, then close their live connections; return (pairings, connections)."""
-    # Read before the update changes what the queryset matches.
-    rows = list(queryset.values_list("pk", "channel_name"))
-    # The status first: a wallet coming back between the two steps is then
-    # refused, and a closed connection's pairing is never left active.
+    rows = list(queryset.values_list("pk", "channel_name"))  # before the update changes what it matches
+    # The status first: a wallet coming back between the two steps is refused.
     count = Pairing.objects.filter(pk__in=[pk for pk, _channel in rows]).update(status=status)
-    hub = current_hub()
-    hub.connections.drop(pk for pk, _channel in rows)
     for pk, _channel in rows:
-        hub.session_pairings.forget_pairing(pk)
+        connections.pop(pk, None)  # this process's calls to it stop at once
     return count, _send_close(rows)
 
 
@@ -232,32 +192,9 @@ def close_connections(queryset: QuerySet[Pairing]) -> int:
     return _send_close(list(queryset.values_list("pk", "channel_name")))
 
 
-def forget_logged_out(sender: object, request: HttpRequest | None, **kwargs: object) -> None:
-    """Called on Django's ``user_logged_out``: the session's kept pairings are forgotten here (its key ends)."""
-    session = getattr(request, "session", None)
-    if session is not None:
-        current_hub().session_pairings.forget_session(session.session_key)
-
-
-def forget_deleted(sender: type[Pairing], instance: Pairing, **kwargs: object) -> None:
-    """Called when a pairing row is deleted (Django's ``post_delete``): this process forgets its address and sessions.
-
-    Its connection, if any, closes at its next status check (``byoa.consumers.TOUCH_SECONDS``).
-    """
-    hub = current_hub()
-    hub.addresses.forget(instance.pk)
-    hub.session_pairings.forget_pairing(instance.pk)
-
-
 def _send_close(rows: Sequence[tuple[int, str]]) -> int:
-    """Close the connections of these (pairing id, address) rows; return how many had one."""
-    # At most once: a lost close is caught by the connection's own periodic
-    # status check (byoa.consumers.TOUCH_SECONDS).
-    hub = current_hub()
-    notify = async_to_sync(hub.transport.notify)
-    addresses = [(pk, address) for pk, address in rows if address]
-    for pk, _address in rows:
-        hub.addresses.forget(pk)  # this process's calls read the pairing's status again
-    for _pk, address in addresses:
-        notify(address, {"type": events.CLOSE})
-    return len(addresses)
+    # At most once: a lost close is caught by the connection's own status check at its next ping.
+    channels = [channel for _pk, channel in rows if channel]
+    for channel in channels:
+        async_to_sync(send_event)(channel, {"type": "byoa.close"})
+    return len(channels)

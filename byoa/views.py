@@ -3,7 +3,7 @@ The HTTP endpoints of the direct link, for the page.
 
 ``POST /byoa/code`` answers ``{"session": <wait id>, "link": <link>}`` and
 sets the browser's route id cookie, which the link's endpoint carries too
-(``byoa.routes``: a proxy brings the page and its wallet to one process);
+(``byoa.route_ids``: a proxy brings the page and its wallet to one process);
 ``GET /byoa/wait`` says whether a wallet came with it (and which), and
 ``POST /byoa/disconnect`` ends the pairing it opened. The
 link carries the one-time code; ``session`` is a separate handle for
@@ -35,7 +35,7 @@ from django.utils.log import log_response
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from byoa import codes, invitations, manifests, protocol, routes, visitor_ids
+from byoa import codes, invitations, manifests, protocol, route_ids, visitor_ids
 from byoa.apps import ByoaConfig
 from byoa.exceptions import EndpointRefused, RateLimited, UnknownManifest
 from byoa.models import Pairing
@@ -61,12 +61,12 @@ def code(request: HttpRequest, manifest: str | None = None) -> JsonResponse:
     ``manifest`` field (form or JSON), else the site's default one.
     """
     try:
-        chosen = manifests.get(manifest or _requested_manifest(request))
+        chosen = manifests.get_manifest(manifest or _requested_manifest(request))
     except BadBody as exc:
         return _bad_body(exc)
     except UnknownManifest as exc:
         return JsonResponse({"error": "unknown-manifest", "message": str(exc)}, status=404)
-    route_id = routes.route_id_for(request)  # the browser's, or a new one: its wallet meets it there
+    route_id = route_ids.route_id_for(request)  # the browser's, or a new one: its wallet meets it there
     try:
         endpoint = invitations.endpoint_for(request, route_id)  # before a code: a refused link costs none
     except EndpointRefused as exc:
@@ -90,7 +90,7 @@ def code(request: HttpRequest, manifest: str | None = None) -> JsonResponse:
         response["Retry-After"] = str(exc.retry_after)
         return response
     response = JsonResponse({"session": wait_id, "link": invitations.build(endpoint, chosen.encoded, secret)})
-    routes.set_route_cookie(response, request, route_id)
+    route_ids.set_route_cookie(response, request, route_id)
     return response
 
 

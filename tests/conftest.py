@@ -1,5 +1,5 @@
 """Fixtures shared across the test tree. The test wallet's own fixtures
-(daphne_server, byoa_hub, Chromium launch settings) come from its pytest plugin."""
+(daphne_server, Chromium launch settings) come from its pytest plugin."""
 
 import io
 
@@ -49,9 +49,3 @@ def pytest_collection_modifyitems(items):
 def catalog(db):
     """Load the demo catalog into the test database."""
     call_command("load_catalog", stdout=io.StringIO())  # its progress lines are no test's business
-
-
-@pytest.fixture(autouse=True)
-def hub(byoa_hub):
-    """Give every test a fresh BYOA hub (testwallet's byoa_hub): nothing one test starts runs into the next."""
-    return byoa_hub

@@ -15,9 +15,6 @@ installing this package gives a site's own test suite these fixtures.
   browser, listing and calling the tools a page registers with WebMCP, in its own
   Chromium launched with ``--enable-features=WebMCP`` (``webmcp_browser``); async or
   sync like ``aiwallet``.
-- ``byoa_hub``: a fresh BYOA hub (``byoa.hub``) for one test, stopped after it,
-  so that no inbox reader, beat or receipt write of one test runs into the next
-  (a site's ``conftest.py`` makes it autouse for its BYOA tests).
 - ``testwallet_cassette`` (``testwallet.cassette.fixtures``): recorded answers,
   with ``--testwallet-cassette``, ``--testwallet-record`` and the
   ``testwallet_cassette`` marker.
@@ -38,12 +35,11 @@ Configure in ``pytest.ini`` / ``[tool.pytest.ini_options]``::
     daphne_setup_commands = ["migrate --noinput", "loaddata shop"]   # default: migrate alone
 """
 
-import contextlib
 import os
 import shutil
 import tempfile
 from collections.abc import AsyncIterator, Awaitable, Generator, Iterator
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol
 
 import pytest
 
@@ -59,8 +55,6 @@ from testwallet.webmcp import agent as webmcp_agent
 from testwallet.webmcp import sync as webmcp_sync
 
 if TYPE_CHECKING:
-    from byoa.apps import ByoaConfig
-    from byoa.hub import Hub
     from testwallet.direct import DirectWallet
     from testwallet.direct.backends import Answer, SkillBackend
 
@@ -163,30 +157,6 @@ def pytest_runtest_makereport(
     if report.failed and server is not None and "daphne_server" in getattr(item, "fixturenames", ()):
         report.sections.append(("daphne output", server.output()[-20000:]))
     return report
-
-
-@pytest.fixture
-def byoa_hub() -> Iterator["Hub"]:
-    """Give the test a fresh BYOA hub of its own; stop it afterwards, touching no database.
-
-    Whatever the test's calls and connections start (the inbox reader, the
-    process's beat, the silence watch, a pending receipt write) stops with the
-    test: its database is gone by the next beat. The record it wrote is left to
-    the sweep, and queued receipts are dropped (``Hub.cancel``).
-    """
-    from django.apps import apps
-
-    from byoa.hub import Hub
-
-    config = cast("ByoaConfig", apps.get_app_config("byoa"))
-    previous, hub = config.hub, Hub()
-    config.hub = hub
-    try:
-        yield hub
-    finally:
-        config.hub = previous
-        with contextlib.suppress(RuntimeError):  # the test's own event loop may be closed already
-            hub.cancel()
 
 
 @_async_fixture

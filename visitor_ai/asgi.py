@@ -12,30 +12,8 @@ or any ASGI server. A site's ``asgi.py``::
     application = get_asgi_application()
 
 Only what ``INSTALLED_APPS`` holds is routed: ``mcp_server`` adds its endpoint
-(``MCP_SERVER["PATH"]``, ``/api/mcp``) and the lifespan, ``byoa`` adds the
-wallet route (``BYOA["WS_PATH"]``, ``/byoa/ws``).
-
-Django's pages are served by Django's own ``ASGIHandler``, with the site's
-``MIDDLEWARE`` as Django loads it; a site that turned on one of the handler's
-speed-ups (``request_threads``, ``loop_middleware``, ``static_files``) gets
-``visitor_ai.speedups.handler.ASGIHandler`` instead (``visitor_ai.speedups``).
-Start-up's objects are frozen out of the garbage collector's way once the
-application is built, and again when a lifespan's start-up completes
-(``visitor_ai.collector``).
-
-Origin policy, route by route:
-
-- HTTP pages: Django's own CSRF and host checks.
-- /api/mcp: Host must be in ALLOWED_HOSTS and a browser Origin must be the
-  site's own (mcp_server/security.py); no CORS headers, ever.
-- WebSockets: each route says its own policy; a path no route matches is
-  refused at the handshake (403). The BYOA wallet route must accept
-  connections that carry no Origin (a desktop wallet sends none), so it is not
-  wrapped in AllowedHostsOriginValidator, which refuses those; instead its
-  consumer refuses, at the handshake, any request whose Origin is not the
-  endpoint's own (a page of another site), and it reads no cookie. Routes a
-  site passes in ``websocket_routes`` are routed as they are: wrap them in the
-  validators they need.
+and its lifespan, ``byoa`` the wallet's routes. Each route's origin policy:
+the docs' security page.
 """
 
 from __future__ import annotations
@@ -49,7 +27,6 @@ if TYPE_CHECKING:  # imported where used: Django is set up first
     from channels.routing import ProtocolTypeRouter, URLRouter
     from django.urls import URLPattern
 
-    from byoa.hub import HubLifespan
     from mcp_server.asgi import MCPApplication
 
 __all__ = ["get_asgi_application"]
@@ -68,9 +45,8 @@ def get_asgi_application(
     from django.core.handlers.asgi import ASGIHandler
 
     from visitor_ai.collector import FreezeAfterStartup, freeze_start_up
-    from visitor_ai.speedups.handler import chosen_handler
 
-    django_application: ASGIHandler | ASGIStaticFilesHandler = chosen_handler() or ASGIHandler()
+    django_application: ASGIHandler | ASGIStaticFilesHandler = ASGIHandler()
 
     from channels.routing import ProtocolTypeRouter
     from django.apps import apps
@@ -85,7 +61,7 @@ def get_asgi_application(
     # channels routes ASGI applications with Django's path() and re_path(); django-stubs types them for views.
     http_routes = [re_path(r"", django_application)]  # type: ignore[arg-type]
     protocols: dict[str, object] = {}  # ASGI applications, by scope type
-    lifespan: MCPApplication | HubLifespan | None = None
+    lifespan: MCPApplication | None = None
     if apps.is_installed("mcp_server"):
         from mcp_server.asgi import MCPApplication
         from mcp_server.conf import mcp_setting
@@ -94,19 +70,13 @@ def get_asgi_application(
         http_routes.insert(0, path(mcp_setting("PATH").lstrip("/"), mcp_application))  # type: ignore[arg-type]
         # Servers with a lifespan (uvicorn) start and stop the MCP session
         # manager there; daphne has none, and it starts on the first request.
-        protocols["lifespan"] = lifespan = mcp_application
+        lifespan = mcp_application
 
     websockets: list[URLPattern] = []
     if apps.is_installed("byoa"):
-        from byoa.hub import HubLifespan
-        from byoa.routing import websocket_urlpatterns
+        from byoa.routing import websocket_routes as byoa_routes
 
-        websockets.extend(websocket_urlpatterns)
-        # Servers with a lifespan (uvicorn, hypercorn) start this process's hub
-        # there and close it at shutdown, so a process that stops leaves no
-        # pairing marked as connected to it; daphne has none, and the hub starts
-        # on first use and leaves at exit (byoa.hub).
-        protocols["lifespan"] = HubLifespan(lifespan)
+        websockets.extend(byoa_routes())
     websockets.extend(websocket_routes)
     # Any other path (/anything, /api/mcp, /byoa/wsX): refused at the handshake with 403, quietly;
     # left to the router, it raises "No route found" into the server's log and answers 500.
@@ -116,8 +86,8 @@ def get_asgi_application(
 
     protocols["http"] = _router(http_routes)
     protocols["websocket"] = _router(websockets)
-    if "lifespan" in protocols:
-        protocols["lifespan"] = FreezeAfterStartup(protocols["lifespan"])  # type: ignore[arg-type]
+    if lifespan is not None:
+        protocols["lifespan"] = FreezeAfterStartup(lifespan)
     application = ProtocolTypeRouter(protocols)
     freeze_start_up("built")  # start-up's objects out of the collector's way (visitor_ai.collector)
     return application

@@ -46,7 +46,7 @@ def fake_clock(monkeypatch):
 
 
 def issue(visitor="v1", address="192.0.2.1", site="geo"):
-    return codes.issue(visitor, address, manifests.get(site))
+    return codes.issue(visitor, address, manifests.get_manifest(site))
 
 
 def test_a_code_has_at_least_128_random_bits_and_is_url_safe():
@@ -65,7 +65,7 @@ def test_a_code_is_stored_hashed_never_as_itself():
 def test_a_code_is_bound_to_its_browser_session_and_manifest():
     code, _wait = issue(visitor="alice", site="quiz")
     row = codes.consume(code)
-    assert (row.visitor, row.manifest_name, row.manifest) == ("alice", "quiz", manifests.get("quiz").encoded)
+    assert (row.visitor, row.manifest_name, row.manifest) == ("alice", "quiz", manifests.get_manifest("quiz").encoded)
 
 
 def test_a_code_is_consumed_once():
@@ -151,9 +151,9 @@ def test_post_code_returns_a_wait_handle_and_a_link_for_this_session():
     assert body["link"].startswith(
         "bringyourownagent://connect?v=0.1&endpoint=wss%3A%2F%2Fgame.example.org%2F"
     )
-    route_id = client.cookies["byoa_route"].value  # the browser's route id (byoa.routes), in its endpoint
+    route_id = client.cookies["byoa_route"].value  # the browser's route id (byoa.route_ids), in its endpoint
     assert unquote(query["endpoint"]) == f"wss://game.example.org/byoa/ws/{route_id}"
-    assert query["manifest"] == manifests.get("geo").encoded
+    assert query["manifest"] == manifests.get_manifest("geo").encoded
     assert query["session"] != body["session"]  # the code never goes into a logged URL
     row = codes.consume(query["session"])
     assert row.visitor == client.session["byoa_visitor"]
@@ -163,7 +163,7 @@ def test_post_code_returns_a_wait_handle_and_a_link_for_this_session():
 
 def test_post_code_takes_the_manifest_name_from_the_request():
     body = post_code(Client(), manifest="quiz").json()
-    assert dict(parse_qsl(urlsplit(body["link"]).query))["manifest"] == manifests.get("quiz").encoded
+    assert dict(parse_qsl(urlsplit(body["link"]).query))["manifest"] == manifests.get_manifest("quiz").encoded
     assert post_code(Client(), manifest="nope").status_code == 404
 
 

@@ -30,11 +30,11 @@ def test_the_wallet_route_comes_with_byoa_and_a_sites_own_routes_follow_it():
     async def own_consumer(scope, receive, send):
         pass
 
-    from byoa.routing import websocket_urlpatterns
+    from byoa.routing import websocket_routes
 
     application = get_asgi_application(websocket_routes=[path("chat/ws", own_consumer)])
     # byoa's: /byoa/ws, /byoa/ws/<route id>, and the refusal of anything else under it.
-    byoa_paths = [str(route.pattern) for route in websocket_urlpatterns]
+    byoa_paths = [str(route.pattern) for route in websocket_routes()]
     assert all(pattern.startswith("^byoa/ws") for pattern in byoa_paths)
     assert websocket_paths(application) == [*byoa_paths, "chat/ws", ""]  # "": the refusal of the rest
 

@@ -1,4 +1,4 @@
-"""The route id (byoa.routes): its shape, its cookie, the endpoint that carries it, the routes that take it."""
+"""The route id (byoa.route_ids): its shape, its cookie, the endpoint that carries it, the routes that take it."""
 
 from urllib.parse import parse_qsl, unquote, urlsplit
 
@@ -9,7 +9,8 @@ from django.contrib.auth.models import User
 from django.http import HttpResponse
 from django.test import Client, RequestFactory
 
-from byoa import checks, endpoints, routes
+from byoa import checks, endpoints
+from byoa import route_ids as routes
 from byoa.conf import DEFAULTS
 from byoa.models import Pairing, SessionCode
 from testwallet.direct.link_checks import check_link
@@ -135,7 +136,7 @@ def test_an_endpoint_with_a_route_segment_passes_the_wallets_host_rules_and_its_
 
     endpoint = routes.routed_endpoint("wss://game.example.org/byoa/ws", routes.new_route_id())
     assert endpoints.problem(endpoint) == ""
-    link = invitations.build(endpoint, manifests.get("geo").encoded, "Jf3k2N0q-Yb8wQe1sX5mTt7LrA9c")
+    link = invitations.build(endpoint, manifests.get_manifest("geo").encoded, "Jf3k2N0q-Yb8wQe1sX5mTt7LrA9c")
     assert check_link(link, dev_local=False).endpoint == endpoint
 
 
@@ -183,9 +184,9 @@ def test_the_route_id_is_stored_nowhere_and_names_no_session_visitor_or_code():
 
 
 async def connects(path):
-    from byoa.routing import websocket_urlpatterns
+    from byoa.routing import websocket_routes
 
-    communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), path)
+    communicator = WebsocketCommunicator(URLRouter(websocket_routes()), path)
     connected, _ = await communicator.connect(timeout=5)
     if connected:
         await communicator.disconnect()

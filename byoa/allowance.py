@@ -1,24 +1,9 @@
 """
-What one wallet connection may send the server: a byte allowance, counted
-before a frame is parsed (``byoa.consumers`` closes the connection with 4009
-when a frame does not fit).
-
-Before a valid hello only a hello means anything, so the allowance is small
-and never refills: one frame of at most ``protocol.MAX_HELLO_BYTES``, and
-``protocol.MAX_BEFORE_HELLO_BYTES`` in all. A socket that floods before its
-hello is closed after reading a few KiB, and nothing of it is parsed past that.
-
-After the hello the wallet may send frames of up to ``BYOA["MAX_FRAME_BYTES"]``
-(the spec's 4 MB), but not without end: the allowance holds two such frames,
-refills at one such frame every ten seconds, and each call sent to the wallet
-adds one (the room for its result). A wallet that answers its calls never meets the
-bound; one that floods is closed within a few frames, whatever its server
-queues meanwhile. That allowance is the pairing's, not the connection's
-(``Allowances``, kept by the process's hub): a wallet closed for flooding that
-comes back with its token finds what it left, so reconnecting buys it nothing;
-and until that holds one frame of the largest size again, its hello is refused
-with 4009 before any database work, so its server does not read a 4 MiB frame
-and write the pairing twice for each reconnect.
+What one wallet connection may send the server, counted before a frame is
+parsed: before the hello, one small frame and a few KiB in all; after it,
+frames up to ``BYOA["MAX_FRAME_BYTES"]`` within an allowance that refills and
+grows by one frame per call sent. The allowance is the pairing's, kept across
+reconnects (``allowances``), so coming back buys a flooding wallet nothing.
 """
 
 from __future__ import annotations
@@ -27,14 +12,14 @@ import time
 
 from byoa.protocol import MAX_BEFORE_HELLO_BYTES, MAX_HELLO_BYTES
 
-__all__ = ["Allowances", "Inflow"]
+__all__ = ["Allowance", "Allowances", "allowances"]
 
 # After the hello: the allowance's room and refill, in frames of the largest size.
 BURST_FRAMES = 2
 REFILL_FRAMES_PER_SECOND = 0.1
 
 
-class Inflow:
+class Allowance:
     """The bytes one connection may still send; ``take`` says whether a frame fits."""
 
     __slots__ = ("_allowance", "_frame_limit", "_paired", "_updated")
@@ -95,47 +80,42 @@ class Inflow:
 
 
 class Allowances:
-    """Each pairing's allowance after its hello, shared by its connections and kept across reconnects.
-
-    One per process (``byoa.hub``). A pairing's entry is forgotten once it has
-    refilled, so the map holds only pairings that sent much in the last
-    ``BURST_FRAMES / REFILL_FRAMES_PER_SECOND`` seconds.
-    """
+    """Each pairing's allowance after its hello, kept across reconnects until it has refilled."""
 
     __slots__ = ("_by_pairing", "_closed_until", "_prune_at")
 
     def __init__(self) -> None:
-        self._by_pairing: dict[int, Inflow] = {}
+        self._by_pairing: dict[str, Allowance] = {}
         self._closed_until: dict[str, float] = {}  # token digest -> monotonic time
         self._prune_at = _PRUNE_AT
 
-    def closed(self, token_digest: str, inflow: Inflow) -> None:
+    def closed(self, token_digest: str, allowance: Allowance) -> None:
         """Note that a pairing's connection was closed for sending past its allowance."""
         now = time.monotonic()
         if len(self._closed_until) >= _PRUNE_AT:
             for key in [key for key, until in self._closed_until.items() if until <= now]:
                 del self._closed_until[key]
-        self._closed_until[token_digest] = now + inflow.seconds_to_one_frame()
+        self._closed_until[token_digest] = now + allowance.seconds_to_one_frame()
 
     def refuses(self, token_digest: str) -> bool:
         """Return True while the pairing of this token digest was closed for flooding and has not refilled."""
         until = self._closed_until.get(token_digest)
         return until is not None and time.monotonic() < until
 
-    def of(self, pairing_id: int, frame_limit: int) -> Inflow:
-        """Return the allowance of a pairing whose wallet just said a valid hello."""
-        inflow = self._by_pairing.get(pairing_id)
-        if inflow is None or inflow._frame_limit != frame_limit or inflow.refilled():
+    def of(self, token_digest: str, frame_limit: int) -> Allowance:
+        """Return the allowance of the pairing (by its token's digest) whose wallet just said a valid hello."""
+        allowance = self._by_pairing.get(token_digest)
+        if allowance is None or allowance._frame_limit != frame_limit or allowance.refilled():
             if len(self._by_pairing) >= self._prune_at:
                 self._forget_refilled()
-            inflow = Inflow()
-            inflow.paired(frame_limit)
-            self._by_pairing[pairing_id] = inflow
-        return inflow
+            allowance = Allowance()
+            allowance.paired(frame_limit)
+            self._by_pairing[token_digest] = allowance
+        return allowance
 
     def _forget_refilled(self) -> None:
         # Amortised: a full pass only when the map has doubled since the last one.
-        for pairing_id in [key for key, inflow in self._by_pairing.items() if inflow.refilled()]:
+        for pairing_id in [key for key, allowance in self._by_pairing.items() if allowance.refilled()]:
             del self._by_pairing[pairing_id]
         self._prune_at = max(_PRUNE_AT, 2 * len(self._by_pairing))
 
@@ -144,3 +124,6 @@ class Allowances:
 
 
 _PRUNE_AT = 64
+
+#: This process's allowances.
+allowances = Allowances()
