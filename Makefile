@@ -78,11 +78,6 @@ test:
 	@$(MAKE) --no-print-directory -j6 --output-sync=target check $(VENDOR) debian-packages
 	@$(MAKE) --no-print-directory -j4 --output-sync=target test-main test-examples test-frontend test-lts
 
-# The suites set Django up about a hundred times (workers, servers, their set-up commands), and
-# daphne's own app config imports daphne's Twisted server into each (benchmarks/django_setup.py):
-# the test processes run with the daphne_app speed-up. tests/test_settings.py checks both configs.
-test-main test-examples test-lts test-quick: export VISITOR_AI_SPEEDUPS ?= daphne_app
-
 test-main: $(VENV)/.installed-test debian-packages
 	$(BIN)/python -m pytest $(PYTEST_XDIST) --durations=10 $(PYTEST_ARGS)
 

@@ -261,9 +261,6 @@ class Cluster:
             "VISITOR_AI_VAR_DIR": str(self.workdir),
             "DJANGO_SERVE_STATIC": "0",
             **MALLOC_ENV,
-            # This deployment turns every speed-up on (visitor_ai.speedups; the docs' "Turn on the
-            # speed-ups"), the Redis transport of BYOA's calls included; a site chooses its own.
-            "VISITOR_AI_SPEEDUPS": "all",
             **self.extra_env,
         }
 

@@ -57,15 +57,8 @@ nitpick_ignore_regex += [
 nitpick_ignore = [
     # Named by public signatures but exported by no __all__ yet: their own pages come with the
     # public faces of issues 37 (byoa's call outcomes) and 38 (the test wallet's).
-    ("py:class", "byoa.calls.WalletStream"),
     ("py:class", "byoa.describe.Line"),
     ("py:class", "byoa.models.Pairing"),
-    ("py:class", "byoa.events.AcceptedEvent"),
-    ("py:class", "byoa.events.ChunkEvent"),
-    ("py:class", "byoa.events.GoneEvent"),
-    ("py:class", "byoa.events.ResultEvent"),
-    # What the redis_transport speed-up's send_call returns: byoa's own, shared with the channel layer.
-    ("py:class", "byoa.replies.InboxReply"),
     ("py:class", "testwallet.aiwallet.records.WalletLink"),
     ("py:class", "testwallet.aiwallet.answers.Answers"),
     ("py:class", "testwallet.aiwallet.records.ErrorEvent"),

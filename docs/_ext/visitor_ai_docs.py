@@ -207,18 +207,6 @@ class SystemChecks(MarkdownDirective):
         return self.render("| Id | When |\n| --- | --- |\n" + "\n".join(rows) + "\n")
 
 
-class SpeedupSwitches(MarkdownDirective):
-    def run(self) -> list[nodes.Node]:
-        from visitor_ai.speedups import SPEEDUPS
-
-        rows = [
-            f"| `{name}` | `{dict(speedup.defaults)!r}` | {markdown_cell(speedup.replaces)} |"
-            for name, speedup in SPEEDUPS.items()
-        ]
-        header = "| Key | Options (defaults) | What it replaces |\n| --- | --- | --- |\n"
-        return self.render(header + "\n".join(rows) + "\n")
-
-
 def run_python(*argv: str, cwd: Path = ROOT, env: dict[str, str] | None = None) -> str:
     done = subprocess.run(
         [sys.executable, *argv], cwd=cwd, env=env, capture_output=True, text=True, timeout=120
@@ -390,7 +378,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("byoa-settings", ByoaSettings)
     app.add_directive("declared-settings", DeclaredSettings)
     app.add_directive("system-checks", SystemChecks)
-    app.add_directive("speedup-switches", SpeedupSwitches)
     app.add_directive("testwallet-fixtures", TestwalletFixtures)
     app.add_directive("command-help", CommandHelp)
     app.add_directive("js-reference", JsReference)

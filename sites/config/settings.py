@@ -27,10 +27,6 @@ environment, with defaults that are safe to run on one machine:
     DJANGO_HSTS_SECONDS   Strict-Transport-Security max-age (default 0: no header)
     DJANGO_HSTS_PRELOAD   "1" to add includeSubDomains and preload to that header
     DATABASE_POOL_SIZE    PostgreSQL connections per server process at most (default 10)
-    VISITOR_AI_SPEEDUPS   "all", or comma-separated names of visitor_ai.speedups to turn
-                          on, and daphne_app for its daphne config (default: none,
-                          Django's and Channels' own machinery); redis_transport
-                          needs REDIS_URL
 
 docs/howto/try-the-demos.md ("The demo project's environment") and
 docs/howto/deploy.md say which of these a production-like deployment sets.
@@ -152,21 +148,6 @@ TEMPLATES = [
     },
 ]
 
-# The speed-ups (visitor_ai.speedups; the docs' "Turn on the speed-ups" page): off unless named.
-_SPEEDUP_NAMES = _env_list("VISITOR_AI_SPEEDUPS", [])
-if _SPEEDUP_NAMES == ["all"]:
-    _SPEEDUP_NAMES = ["request_threads", "loop_middleware", "static_files"]
-    _SPEEDUP_NAMES += ["pairing_cache", "daphne_app"]
-    _SPEEDUP_NAMES += ["redis_transport"] if os.environ.get("REDIS_URL") else []
-if "daphne_app" in _SPEEDUP_NAMES:
-    # An import path, not a key: daphne's runserver without Twisted in every other process.
-    _SPEEDUP_NAMES.remove("daphne_app")
-    INSTALLED_APPS[INSTALLED_APPS.index("daphne")] = "visitor_ai.speedups.daphne.DaphneRunserverConfig"
-VISITOR_AI_SPEEDUPS = {name: {} for name in _SPEEDUP_NAMES}
-if "redis_transport" in VISITOR_AI_SPEEDUPS:
-    # One Redis: the speed-up does not shard (the first of several URLs).
-    VISITOR_AI_SPEEDUPS["redis_transport"] = {"URL": os.environ.get("REDIS_URL", "").split(",")[0].strip()}
-
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}",
@@ -175,19 +156,12 @@ DATABASES = {
 }
 # Under Django's own ASGI handler each request runs its queries in a new thread,
 # so persistent connections would never be reused (Django's docs: disable them
-# under ASGI, use a pool). The request_threads speed-up keeps request threads
-# (visitor_ai.speedups.handler), and then on SQLite each kept thread keeps its
-# connection rather than opening the file and reading the schema again. On PostgreSQL,
+# under ASGI, use a pool). On PostgreSQL,
 # psycopg's pool, one per process: it checks a connection before handing it
 # out, so after a database restart the next request gets a fresh connection
 # rather than a dead one; a request waits at most the pool's timeout for one,
 # then fails with a 503 (sites/config/errors.py) instead of hanging.
-if (
-    DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
-    and "request_threads" in VISITOR_AI_SPEEDUPS
-):
-    DATABASES["default"]["CONN_MAX_AGE"] = None  # kept as long as its thread: a local file
-elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Django checks each pooled connection before handing it out with CONN_HEALTH_CHECKS
     # (psycopg_pool's check_connection), on 5.2 as on 6.x.
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
