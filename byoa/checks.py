@@ -1,25 +1,9 @@
 """
-System checks for the BYOA settings and manifests, run by ``manage.py check``,
-by ``runserver`` and ``migrate``, and at start-up of the wallet route (daphne
-runs no checks of its own).
-
-    byoa.E001  BYOA has an unknown key
-    byoa.E002  a number setting is not a number above its bound (positive, for all of them)
-    byoa.E003  BYOA["ENDPOINT"] breaks the wallet's host rules (byoa.endpoints);
-               ws:// or wss:// to localhost, 127.0.0.1 or [::1] only with DEBUG on
-    byoa.E004  BYOA["DEFAULT_MANIFEST"] names no manifest
-    byoa.E005  a setting's value has the wrong type (e.g. CALL_LOG not a bool)
-    byoa.E006  BYOA["ROUTE_COOKIE"] is no name nginx can read ($cookie_<name>: letters,
-               digits, _), or it is the session's or CSRF's cookie
-    byoa.E010  a manifest file cannot be read or is not JSON
-    byoa.E011  a manifest breaks the draft rules (bringyourownagent)
-    byoa.E012  an extension field (limits, text.generate models) is invalid
-    byoa.E013  a manifest is over 4096 bytes of JSON
-    byoa.W010  the draft rules warn about a manifest
-    byoa.W011  a manifest's base64url text is over 4096 characters
-
-E001, E002 and E005 are generated from the declaration of every setting
-(``byoa.conf.SETTINGS``): a new setting is checked as soon as it is declared.
+System checks for the BYOA settings and manifests, run by ``manage.py check``, by ``runserver``
+and ``migrate``, and at start-up of the wallet route (daphne runs no checks of its own). Each
+id and what it means: docs/reference/checks.md. The checks of the settings' values (E001, E002,
+E005) are generated from their declaration, ``byoa.conf.SETTINGS``: a new setting is checked as
+soon as it is declared.
 """
 
 import re

@@ -17,6 +17,7 @@ from typing import Any
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.core.exceptions import ImproperlyConfigured
 
 from byoa import clock, delivery, invitations, pairings, protocol, receipts, tokens
 from byoa.allowance import Allowance, allowances
@@ -77,10 +78,19 @@ class WalletConsumer(AsyncWebsocketConsumer):
                 logger.warning("BYOA dropped a %s event without a valid MAC", message["type"])
                 return
             message = verified
-        await getattr(self, get_handler_name(message))(message)
+        try:
+            handler = getattr(self, get_handler_name(message), None)
+        except (KeyError, ValueError):  # no type, or one Channels refuses ("_private")
+            handler = None
+        if handler is None:  # an event of another app, or a newer byoa's: nothing to do here
+            logger.warning("BYOA dropped an event with no handler here (%s)", str(message.get("type"))[:40])
+            return
+        await handler(message)
 
     async def connect(self) -> None:
         """Refuse pages of other sites at the handshake (HTTP 403); else accept and wait for a hello."""
+        if self.channel_layer is None:  # its channel name is how calls and notices reach it
+            raise ImproperlyConfigured("BYOA's wallet route needs a channel layer: set CHANNEL_LAYERS.")
         if not self._origin_allowed():
             await self.close()  # before accept(): the server answers the handshake with 403
             return

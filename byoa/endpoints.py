@@ -1,18 +1,10 @@
 """
 The host rules of the WebSocket endpoint a link carries (specs/byoa-sites.md,
-"Checks before anything else"): ``wss://`` on a public DNS name; no IP address
-in any spelling, no localhost, no .local, .home.arpa, .internal or .lan, no
-single-label name.
-
-One definition for both ends: the headless wallet refuses a link by these
-rules (``testwallet.direct.link_checks``), and the server refuses to put into a link an
-endpoint that breaks them (``byoa.invitations``, the system check ``byoa.E003``),
-since a real wallet would refuse every such link in silence.
-It needs no Django, so a wallet imports it without a project.
-
-``dev_local`` is the wallet's developer switch (``BYOA_WALLET_DEV_LOCAL=1``):
-it also allows ``ws://`` and ``wss://`` to localhost, 127.0.0.1 and [::1]. The
-server's counterpart is DEBUG.
+"Checks before anything else"): ``wss://`` on a public DNS name; no IP address in any spelling,
+no localhost, no .local, .home.arpa, .internal or .lan, no single-label name. One definition for
+both ends: the headless wallet refuses a link by them, and the server builds no link that breaks
+them. It needs no Django. ``dev_local`` (the wallet's ``BYOA_WALLET_DEV_LOCAL=1``; the server's
+counterpart is DEBUG) also allows ``ws://`` and ``wss://`` to localhost, 127.0.0.1 and [::1].
 """
 
 import ipaddress

@@ -1,35 +1,10 @@
 """
-The exceptions of ``byoa``, under one root::
-
-    ByoaError
-    ├── ManifestError          a manifest file cannot be used          (also ImproperlyConfigured)
-    ├── EndpointRefused        a link would carry an endpoint that     (also ImproperlyConfigured)
-    │                          wallets refuse
-    ├── UnknownManifest        a page asked for a manifest that is     (also LookupError)
-    │                          not installed
-    ├── RateLimited            too many codes asked for; carries retry_after
-    ├── NotJSON                a frame of the direct link is not JSON  (also ValueError)
-    ├── NotAClip               audio is not a 16 kHz mono 16-bit PCM   (also ValueError)
-    │                          WAV
-    └── WalletCallError        a call to a visitor's wallet gave no output (byoa.calls)
-        ├── WalletNotConnected     no wallet took the call
-        │   ├── NoPairing              the site's code had no pairing to call
-        │   └── WalletOffline          the pairing's wallet has no live connection
-        ├── CallRefused            outside the grant (skill, model, expiry): the wallet never saw it
-        │   └── TooManyCalls           the grant's maxParallelCalls are already in flight
-        ├── WalletDeclined         the wallet answered ok: false
-        ├── WalletTimeout          no result within the call's timeout    (also TimeoutError)
-        ├── WalletLeft             the wallet's connection closed during the call
-        └── WalletProcessGone      the process holding the wallet's connection is gone,
-                                   or the path to it failed
-
-Each keeps the nearest Django or Python base it had, so ``except
-ImproperlyConfigured`` or ``except ValueError`` still catches it. ``ByoaError``,
-``NotJSON`` and ``NotAClip`` are defined in ``byoa._errors``, which needs no
-Django (a wallet reads frames and clips without it); the headless wallet's own
-errors (``LinkRefused``, ``BackendError``) are ``testwallet.direct``'s.
-
-No message ever contains a session code, a pairing token or call content.
+The exceptions of ``byoa``, under one root, ``ByoaError``; a call to a wallet raises one
+``WalletCallError`` subclass per outcome. Each keeps the nearest Django or Python base it had,
+so ``except ImproperlyConfigured`` or ``except ValueError`` still catches it. ``ByoaError``,
+``NotJSON`` and ``NotAClip`` are defined in ``byoa._errors``, which needs no Django. No message
+ever contains a session code, a pairing token or call content. The whole tree, with what each
+means: docs/explanation/modules.md.
 """
 
 from collections.abc import Iterable
@@ -217,9 +192,9 @@ class WalletLeft(WalletCallError):
 class WalletProcessGone(WalletCallError):
     """Raised when the server process holding the wallet's connection cannot be reached.
 
-    It did not acknowledge the call within ``BYOA['ACCEPT_SECONDS']`` (it
-    stopped), nobody reads its inbox, or the transport between processes
-    failed on the way (its warning is in the log).
+    The channel layer refused the call (its warning is in the log), or nothing
+    came back by the call's timeout and the grace second after it: that process
+    died, or the layer lost the call's events (docs: "Delivery").
     """
 
     def __init__(self, pairing_id: int, skill: str) -> None:

@@ -1,27 +1,11 @@
 """
-A wallet's grant, as its ``hello`` (or a later ``grant`` frame) states it, and
-what it lets the server call.
+A wallet's grant, as its ``hello`` (or a later ``grant`` frame) states it, and what it lets the
+server call: ``skills``, ``expiresAt``, ``limits`` and the ``models`` a call may name in
+``params.model`` (specs/byoa-sites.md and DESIGN.md).
 
-The shape, from specs/byoa-sites.md and DESIGN.md::
-
-    {"skills": ["text.generate"], "expiresAt": "2026-10-12T23:04:10Z",
-     "limits": {"maxParallelCalls": 2, ...}, "models": ["m1", "m2"]}
-
-``models`` lists the model codes the visitor ticked (an object keyed by code,
-or a list of objects with a ``code``, is read too); a call names one in
-``params.model`` and may name no other.
-
-A grant that is partly unreadable (missing, ``expiresAt`` without a time zone,
-models as objects without codes, limits of the wrong type) does not refuse the
-pairing: to the visitor that would look like "no wallet", and nobody could
-tell why. ``Grant.read`` keeps what it can read and takes the rest from a
-fallback: at a hello, the manifest the visitor consented to
-(``Grant.from_manifest``); at a grant frame, the grant in force. An expiry that
-cannot be read stays unknown: the server then does not check it, and the
-wallet, which enforces its own grant, answers ``ok: false`` once it is over.
-
-A hello may be 4 MB, so a Grant keeps only what it understands, within the
-bounds below, and ``as_json()`` is what the database stores.
+A grant that is partly unreadable does not refuse the pairing: ``Grant.read`` keeps what it can
+read and takes the rest from a fallback (the manifest at a hello, the grant in force at a grant
+frame). ``as_json()`` is what the database stores. Why: docs/explanation/modules.md.
 """
 
 import logging

@@ -1,21 +1,12 @@
 """
-The site's BYOA manifests: where they are declared, how they are checked, and
-the exact bytes that go into links and welcomes.
+The site's BYOA manifests: where they are declared, how they are checked, and the exact bytes
+that go into links and welcomes.
 
-Each installed app may declare one manifest in a ``manifest.json`` beside its
-code (its name is the app label); ``BYOA["MANIFESTS"]`` adds others by path.
-A manifest is checked twice:
-
-- by ``bringyourownagent.validate_manifest``, the BYOA project's own validator
-  of the draft rules;
-- by a JSON Schema for the fields that validator (0.0.2) does not know yet:
-  the limits ``maxParallelCalls``, ``maxAnswerTokens`` and ``maxCallSeconds``,
-  and the ``models`` block of ``text.generate``.
-
-The JSON is serialised once, compactly, when it is loaded; those bytes, in
-base64url without padding, are what every link and welcome carries, so the
-wallet's byte-for-byte comparison holds on every process that loads the same
-file.
+Each installed app may declare one manifest in a ``manifest.json`` beside its code (its name is
+the app label); ``BYOA["MANIFESTS"]`` adds others by path. Each is checked by
+``bringyourownagent.validate_manifest`` and by a JSON Schema for the extension fields it does
+not know yet, and serialised once, compactly: those bytes, in base64url, are what every link
+and welcome carries. Why: docs/explanation/modules.md.
 """
 
 import base64

@@ -1,43 +1,11 @@
 """
-The frames of the direct link (specs/byoa-sites.md, "The frames"), their
-limits and the close codes this server sends, in one place for the server and
-any wallet. It needs no Django (nor do ``byoa.endpoints``, the endpoint's host
-rules, and ``byoa.wav``, the clips), so a wallet imports it without a project:
-``testwallet.direct`` does.
+The frames of the direct link (specs/byoa-sites.md, "The frames"), their limits and the close
+codes this server sends, in one place for the server and any wallet. It needs no Django, so a
+wallet imports it without a project (``testwallet.direct`` does).
 
-``chunk`` and ``grant`` are named by the spec but not spelled out; their shapes
-below follow DESIGN.md. When a spec spells them, this module is the one change.
-
-Close codes. The spec's sample server closes with 1008 and 1007, but daphne
-(autobahn) sends only 1000 and 3000-4999 from an application, so each code
-becomes 4000 + the code the spec meant:
-
-    =====  ==========================  ===============================================
-    wire   spec                        when
-    =====  ==========================  ===============================================
-    1000   1000 (normal)               after a ``bye`` either way, a newer connection
-                                       of the same pairing, a pause or revoke
-    4007   1007 (invalid payload)      a text frame that is not JSON, or whose strings
-                                       hold a lone UTF-16 surrogate ("\\ud800")
-    4008   1008 (policy violation)     no valid hello in time, ``bad-session``, a
-                                       flood of results for calls not in flight
-    4009   1009 (message too big)      before a valid hello, a frame over
-                                       ``MAX_HELLO_BYTES`` or more than
-                                       ``MAX_BEFORE_HELLO_BYTES`` in all; after it, a
-                                       wallet that sends faster than its allowance
-                                       (``byoa.inflow``). A frame over
-                                       BYOA["MAX_FRAME_BYTES"] is the server's own to
-                                       refuse: daphne (configured with
-                                       --websocket-max-message-size 4194304) drops the
-                                       TCP connection (the wallet sees 1006), uvicorn
-                                       and hypercorn close with 1009
-    =====  ==========================  ===============================================
-
-A connection whose ``Origin`` is not the endpoint's own (a page of another
-site) is refused at the handshake (HTTP 403), so it never gets a close code.
-
-A frame means something only when it is a JSON object whose ``type`` is a
-string (``kind_of``); any other valid JSON is ignored, before a hello and after.
+A frame means something only when it is a JSON object whose ``type`` is a string (``kind_of``);
+any other valid JSON is ignored. The close codes (the spec's 1007, 1008 and 1009 go on the wire
+as 4007, 4008 and 4009) and when each is sent: docs/explanation/modules.md.
 """
 
 import enum
@@ -199,7 +167,7 @@ class CloseCode(enum.IntEnum):
     NORMAL = 1000  # bye, replaced by a newer connection, paused or revoked
     NOT_JSON = 4007  # the spec's 1007
     POLICY = 4008  # the spec's 1008: no hello, bad session, unsolicited results
-    TOO_BIG = 4009  # the spec's 1009: over the frame cap or the connection's allowance (byoa.inflow)
+    TOO_BIG = 4009  # the spec's 1009: over the frame cap or the connection's allowance (byoa.allowance)
 
 
 def _no_constant(name: str) -> NoReturn:

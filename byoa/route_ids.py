@@ -1,32 +1,12 @@
 """
 The route id: which server process a browser and its wallet meet on.
 
-With several server processes behind a proxy (docs/howto/deploy.md), a call
-costs about a hundred times less when the page's request lands on the process
-that holds its wallet's connection. A browser carries a random route id in a
-cookie (``BYOA["ROUTE_COOKIE"]``), and the link's endpoint carries the same id
-as its last path segment (``wss://host/byoa/ws/<route id>``); the proxy hashes
-the id from whichever it sees (deploy/nginx.conf.template), so both reach one
-process. A wallet that comes back with its pairing token reopens the endpoint
-it was given (specs/byoa-sites.md: it reconnects to the link's endpoint), so it
-comes back to the same process too.
-
-The id is not a secret and grants nothing: the wallet authenticates by its
-hello alone, and the consumer never reads the segment. It reveals nothing
-either: 128 random bits, made for this alone, not derived from the session,
-the visitor id, a pairing, a user or a process. It is not the session key,
-which changes at login (``cycle_key``) and would move the page away from its
-wallet; nor is it kept in the session, since a page view stores none
-(DESIGN.md, "Security rules") while the proxy needs the id before any view runs.
-
-It is set where the page first needs the wallet, by ``POST /byoa/code``
-(``byoa.views.code``), on the response that carries the link: before that the
-page has no wallet to meet, and every other request may land anywhere.
-
-One fixed shape, ``ROUTE_ID_PATTERN``: 22 URL-safe characters. A cookie or a
-path segment of any other shape is not a route id (``route_id_from`` returns
-None, and the wallet route refuses such a path: ``byoa.routing``); nginx's map
-checks the same shape.
+A browser carries a random route id in a cookie (``BYOA["ROUTE_COOKIE"]``), set by
+``POST /byoa/code`` with the link, and the link's endpoint carries the same id as its last path
+segment (``wss://host/byoa/ws/<route id>``), so a proxy that hashes it
+(deploy/nginx.conf.template) brings both to one process. It is no secret and grants nothing.
+One shape, ``ROUTE_ID_PATTERN`` (22 URL-safe characters): ``route_id_from`` returns None for
+any other. Why this id and no other: docs/explanation/modules.md.
 """
 
 import re

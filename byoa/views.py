@@ -1,29 +1,12 @@
 """
 The HTTP endpoints of the direct link, for the page.
 
-``POST /byoa/code`` answers ``{"session": <wait id>, "link": <link>}`` and
-sets the browser's route id cookie, which the link's endpoint carries too
-(``byoa.route_ids``: a proxy brings the page and its wallet to one process);
-``GET /byoa/wait`` says whether a wallet came with it (and which), and
-``POST /byoa/disconnect`` ends the pairing it opened. The
-link carries the one-time code; ``session`` is a separate handle for
-``/byoa/wait``, because daphne writes query strings into its access log and a
-code in a log could pair a stranger's wallet with this visitor. The page
-treats both as opaque strings, exactly as in the spec's sample.
-
-These are ordinary Django POST views: CSRF protection stays on, so the page
-sends Django's token (``X-CSRFToken``) with its fetch. A JSON body is read by
-``byoa.protocol.parse``; one that is not a JSON object of text (not JSON,
-invalid UTF-8, a lone UTF-16 surrogate) answers 400 ``{"error": "bad-request"}``.
-
-A link whose endpoint a wallet would refuse (``byoa.endpoints``: an IP
-address, localhost without DEBUG, a local name, not wss://) is never built:
-``POST /byoa/code`` answers 500 with ``{"error": "endpoint-refused",
-"message": ...}`` naming the setting to fix, and issues no code. It is logged
-at ERROR the first time in a process, then at DEBUG: every request is refused
-alike, and the log should not fill with the same line. It is a 500,
-not a 4xx, because nothing in the request is wrong: the server is configured
-for links that no wallet accepts, and no retry by the page can change that.
+``POST /byoa/code`` answers ``{"session": <wait id>, "link": <link>}`` and sets the browser's
+route id cookie (``byoa.route_ids``); ``GET /byoa/wait?session=`` says whether a wallet came
+with it (and which), and ``POST /byoa/disconnect`` ends the pairing it opened. CSRF protection
+stays on (the page sends ``X-CSRFToken``). A body that is not a JSON object of text answers 400
+``{"error": "bad-request"}``; a configured endpoint that wallets refuse answers 500
+``{"error": "endpoint-refused"}``. Why: docs/explanation/modules.md.
 """
 
 import logging

@@ -1,17 +1,9 @@
 """
-WAV files, read and written in one place: the clips ``audio.transcribe`` takes
-(16 kHz, mono, 16-bit PCM) and the speech the test tooling makes.
-
-The server's clip view (``sites.geography.clips``), the headless wallet
-(``testwallet.direct``) and the speech helpers (``testwallet.speech``) all read
-clips here, so the server refuses exactly the clips the wallet would refuse and
-both measure the same length. Needs no Django.
-
-Written here rather than with the standard library's ``wave``: ``wave`` reads
-no further than the RIFF header's size says, so a clip whose header lies is
-measured shorter than it is, and it swaps bytes on big-endian machines. A clip's
-length must come from the samples actually present, never from a length the
-page states (the manifest's ``maxClipSeconds`` is checked against it).
+WAV files, read and written in one place: the clips ``audio.transcribe`` takes (16 kHz, mono,
+16-bit PCM) and the speech the test tooling makes. The server's clip view, the headless wallet
+and the speech helpers all read clips here, so the server refuses exactly the clips the wallet
+would refuse and both measure the same length, from the samples present. Needs no Django. Why
+not the standard library's ``wave``: docs/explanation/modules.md.
 """
 
 import struct

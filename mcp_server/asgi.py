@@ -1,22 +1,9 @@
 """
-The ASGI application that serves the MCP endpoint.
-
-The SDK's Streamable HTTP transport needs its session manager running (a task
-group) in the event loop that serves the requests. Uvicorn announces start-up
-and shutdown through the ASGI lifespan protocol, and we start and stop it
-there. Daphne has no lifespan, so the first request in each event loop starts
-one there and it lives as long as the loop. One per loop, because a task group
-belongs to the loop that made it (a test process may run several loops).
-
-The server is stateless and answers JSON (no SSE, no Mcp-Session-Id): any
-process behind a proxy can answer any request, and nothing is kept between
-requests.
-
-So it offers no event stream: a GET (the transport's way to open one) or any
-other method but POST is answered ``405 Method Not Allowed`` with
-``Allow: POST`` at once, as the transport allows, rather than handed to the
-SDK, which would hold an idle stream open for as long as the client likes.
-The official client never GETs a server that gives it no ``Mcp-Session-Id``.
+The ASGI application that serves the MCP endpoint: the SDK's Streamable HTTP transport,
+stateless and answering JSON (no SSE, no ``Mcp-Session-Id``), so any process can answer any
+request. Its session manager runs in each event loop that serves requests, started by the
+lifespan (uvicorn) or by the loop's first request (daphne, which has none). Any method but POST
+is answered ``405 Method Not Allowed`` with ``Allow: POST``. Why: docs/explanation/modules.md.
 """
 
 import asyncio

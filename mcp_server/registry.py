@@ -1,29 +1,12 @@
 """
 The tool registry: how an installed app contributes tools to the site's server.
 
-In ``yourapp/tools.py``::
-
-    from mcp_server import tool
-
-    @tool(read_only=True)
-    async def list_moods() -> str:
-        \"\"\"List the moods books can be searched by.\"\"\"
-        ...
-
-The decorator only marks the function (it stays a plain coroutine: call it
-directly in unit tests). The first time the tools are asked for (when the ASGI
-application builds the MCP server), ``mcp_server``'s app config collects the
-marked functions of every installed app's tools module and keeps
-them, as the app registry keeps the models: nothing lives in this module, so a
-test or a second settings module starts from what its own apps declare.
-
-Registration mistakes are system checks (``mcp_server.checks``), reported by
-``manage.py check`` and ``runserver`` before any request: a tool that is not
-``async`` (it would run in a worker thread that keeps daphne from exiting on
-SIGTERM), one without a docstring (its first line is what the model reads),
-an annotation the MCP SDK cannot turn into a JSON Schema, two tools with one
-name. ``problems`` finds them; the server refuses to start with tools that
-have them (``tools_in``).
+``@tool`` (in ``yourapp/tools.py``) only marks an ``async`` function, which stays a plain
+coroutine. The first time the tools are asked for, ``mcp_server``'s app config collects the
+marked functions of every installed app's tools module, as the app registry keeps the models:
+nothing lives in this module. ``problems`` finds registration mistakes (reported as system
+checks by ``mcp_server.checks``); the server refuses to start with tools that have them
+(``tools_in``). Why: docs/explanation/modules.md.
 """
 
 import inspect

@@ -1,19 +1,11 @@
 """
 Who may call the MCP endpoint: checks made before the SDK sees a request.
 
-- ``Host`` must be one Django serves: its own ``HttpRequest.get_host()`` decides
-  (``ALLOWED_HOSTS``, and localhost's names with DEBUG on and none listed), so
-  the MCP route follows the same rules as every page rather than a copy of them.
-- ``Origin``, when a browser sends one, must be this site's own origin (the
-  scheme and Host of the request) or one listed in ``MCP_SERVER["ALLOWED_ORIGINS"]``
-  or Django's ``CSRF_TRUSTED_ORIGINS``: a page on another site must not call
-  tools with the visitor's cookies. Behind a TLS-terminating proxy the scheme
-  comes from ``SECURE_PROXY_SSL_HEADER``, as ``request.is_secure()`` does.
-  Clients that are not browsers send no Origin and are let through.
-- No CORS headers are ever sent, so a foreign page cannot read a response either.
-
-JSON content type and the body size cap are the SDK's own checks (400 and 413),
-configured in ``mcp_server/asgi.py``.
+``Host`` must be one Django serves (``HttpRequest.get_host()``); a browser's ``Origin`` must be
+this site's own or listed in ``MCP_SERVER["ALLOWED_ORIGINS"]`` or ``CSRF_TRUSTED_ORIGINS`` (the
+scheme from ``SECURE_PROXY_SSL_HEADER`` behind a TLS proxy); a client with no Origin is not a
+browser and is let through. No CORS headers are sent. The JSON content type and the body size
+cap are the SDK's own checks (``mcp_server.asgi``). Why: docs/explanation/modules.md.
 """
 
 import json

@@ -1,18 +1,11 @@
 """
 The calling visitor's Django session, for tools with a side effect.
 
-A page calls ``/api/mcp`` with ``fetch``, which sends the page's cookies, so a
-tool can act on the visitor's own session (their basket) and on nobody else's.
-A client with no session cookie (a desktop MCP client) gets ``None``: it has no
-browser session to act on, and the tool says so.
-
-Page views store no session (DESIGN.md, "Security rules"), so a browser page's
-first call with a side effect may come without one: ``visitor_session(ctx,
-create=True)`` then starts a session and ``mcp_server.asgi`` sends its cookie
-with the answer, as Django's SessionMiddleware would. A browser page is a
-request with an ``Origin`` (a browser sends it on every POST ``fetch``, and
-``mcp_server.security`` has let only this site's own through); a desktop client
-sends none and gets no session made for it.
+A page's ``fetch`` to ``/api/mcp`` sends its cookies, so a tool acts on the visitor's own session
+and nobody else's; a client with no session cookie (a desktop MCP client) gets ``None``.
+``visitor_session(ctx, create=True)`` starts a session for a browser page (a request with an
+``Origin``) that has none yet, and ``mcp_server.asgi`` sends its cookie with the answer, as
+Django's SessionMiddleware would. Why: docs/explanation/modules.md.
 """
 
 from collections.abc import MutableMapping

@@ -1,16 +1,10 @@
 """
 Minify scripts with esbuild, each with its source map, for ``collectstatic``.
 
-esbuild is a maintained minifier that renames local names and writes source maps
-(with the readable source inside, so a browser's developer tools show our JSDoc'd
-files); the Python minifiers we looked at (rjsmin, jsmin) only strip whitespace and
-comments and write no source maps. It is one native binary from npm
-(``npm install esbuild``); this project's is ``frontend/node_modules/.bin/esbuild``
-(``make frontend-deps``), which needs Node.js to start.
-
-Each file is minified alone, not bundled: the browser keeps loading the same
-modules by the same relative imports, which the storage then points at the hashed
-names (visitor_ai/storage.py).
+Each file is minified alone, not bundled: the browser keeps loading the same modules by the same
+relative imports, which the storage then points at the hashed names (visitor_ai/storage.py).
+esbuild is one native binary from npm (``npm install esbuild``; here ``make frontend-deps``),
+which needs Node.js to start. Why esbuild: docs/explanation/modules.md.
 """
 
 from __future__ import annotations

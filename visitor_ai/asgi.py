@@ -1,19 +1,9 @@
 """
 Build a site's one ASGI application: Django's pages (and, in development, the
-static files), the MCP endpoint and the WebSocket routes, for uvicorn, daphne
-or any ASGI server. A site's ``asgi.py``::
-
-    import os
-
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mysite.settings")
-
-    from visitor_ai.asgi import get_asgi_application
-
-    application = get_asgi_application()
-
+static files), the MCP endpoint and the WebSocket routes, for any ASGI server.
 Only what ``INSTALLED_APPS`` holds is routed: ``mcp_server`` adds its endpoint
-and its lifespan, ``byoa`` the wallet's routes. Each route's origin policy:
-the docs' security page.
+and its lifespan, ``byoa`` the wallet's routes. A site's ``asgi.py`` calls
+``get_asgi_application()`` after setting ``DJANGO_SETTINGS_MODULE``.
 """
 
 from __future__ import annotations

@@ -1,29 +1,11 @@
 """
 Start-up's objects out of the cyclic garbage collector's way, once per process.
 
-Everything a server process makes while it starts lives as long as the
-process: settings, apps, models, every view module once the URL configuration
-is imported, the manifests, and on a server with a lifespan (uvicorn) the MCP
-SDK with pydantic's schemas, which the MCP endpoint builds there. Left
-tracked, all of it is walked by every pass of the collector's oldest
-generation, a pause of the event loop in the middle of whichever calls and
-requests it falls on (benchmarks/byoa_calls.py prints the passes and the
-longest; the docs' performance page has the figures). ``gc.freeze()``, a
-documented part of the standard library, moves what is tracked to a
-generation the collector never walks.
-
-The application does this itself, on the plain path:
-
-- when ``get_asgi_application()`` has built it (the URL configuration
-  imported first, so that every view module is in), for servers with no
-  lifespan (daphne);
-- again when the lifespan's start-up completes (uvicorn, hypercorn), for what
-  start-up built after that.
-
-Each happens once per process, garbage collected first: a cycle that is frozen
-is never collected even when dropped, so the freeze takes only what start-up
-keeps, and a process that builds the application again and again (a test
-run) freezes only the first time.
+``get_asgi_application()`` calls ``gc.freeze()``, garbage collected first, once it has built
+the application (for servers with no lifespan: daphne) and again when the lifespan's start-up
+completes (uvicorn, hypercorn); each once per process. What start-up builds lives as long as the
+process, and left tracked it would be walked by every pass of the oldest generation, a pause of
+the event loop. Why: docs/explanation/modules.md; the figures: docs/explanation/performance.md.
 """
 
 from __future__ import annotations

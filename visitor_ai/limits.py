@@ -1,29 +1,14 @@
 """
-Refuse a request body past its limit while it arrives, before any view runs.
+Refuse a request body past its limit while it arrives, before any view runs::
 
-Under ASGI, Django's ``ASGIHandler`` reads the whole body into a temporary
-file before it calls a view, whatever its size: ``DATA_UPLOAD_MAX_MEMORY_SIZE``
-is checked only later, when a view reads ``request.body``. A chunked POST of a
-gigabyte is written to the temporary directory in full before its 403 or 413.
-``BodyLimit`` counts the bytes as they arrive instead::
-
-    from visitor_ai.asgi import get_asgi_application
     from visitor_ai.limits import BodyLimit
 
     application = BodyLimit(get_asgi_application())
 
-A request whose ``Content-Length`` is over the limit is answered 413 without
-reading its body; one whose body grows past it (chunked, or longer than it
-said) is cut off there: the application is told the client went away (its
-``receive`` gets ``http.disconnect``, so Django stops reading and runs no
-view) and the client gets 413. Other scopes (WebSockets, the lifespan) pass
-through untouched.
-
-The limit is ``max_bytes``, by default Django's own
-``DATA_UPLOAD_MAX_MEMORY_SIZE`` (2.5 MB unless the site sets it; ``None``
-there means no limit here either). It applies to every path, file uploads
-included: a site that takes larger uploads passes a larger ``max_bytes``, or
-wraps its upload route in a ``BodyLimit`` of its own.
+A ``Content-Length`` over ``max_bytes`` (default: Django's ``DATA_UPLOAD_MAX_MEMORY_SIZE``;
+``None`` there means none) is answered 413 unread; a body that grows past it is cut off (the
+application's ``receive`` gets ``http.disconnect``, so no view runs) and answered 413. It applies
+to every path; other scopes pass through. Why: docs/explanation/modules.md.
 """
 
 from __future__ import annotations

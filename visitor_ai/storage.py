@@ -1,34 +1,12 @@
 """
 The static files storage for production: minified, content-hashed, compressed.
 
-WhiteNoise's ``CompressedManifestStaticFilesStorage`` (Django's manifest storage:
-names carry a hash of the content, so WhiteNoise and nginx may cache them for good;
-and a gzip and a brotli copy of each file), with three things our ES modules need:
-
-- ``collectstatic`` minifies every script with esbuild first (visitor_ai/_minify.py),
-  with a source map beside it, so a site ships small files while the repository and
-  the DEBUG server keep the readable, JSDoc'd ones;
-- the imports between modules point at the hashed names: Django rewrites
-  ``import ... from``, ``export ... from``, ``import "..."`` and ``import("...")``
-  (``support_js_module_import_aggregation``); we add ``new URL("...", import.meta.url)``
-  (the recorder's AudioWorklet);
-- it then checks that no collected module still imports a file by its plain name,
-  which would make a page load that file twice under two names.
-
-In settings::
-
-    STORAGES = {
-        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-        "staticfiles": {
-            "BACKEND": "visitor_ai.storage.MinifiedManifestStaticFilesStorage",
-            # Optional: the esbuild to run (default: the one on PATH).
-            "OPTIONS": {"esbuild": BASE_DIR / "node_modules" / ".bin" / "esbuild"},
-        },
-    }
-
-``"minify": False`` keeps the hashing, rewriting and compression without esbuild.
-Until ``collectstatic`` has run, ``{% static %}`` gives the plain names (as with
-DEBUG on): set ``WHITENOISE_USE_FINDERS`` then, so that WhiteNoise serves them.
+WhiteNoise's ``CompressedManifestStaticFilesStorage`` that also minifies every script with
+esbuild (``visitor_ai._minify``), points the imports between modules at the hashed names, and
+stops ``collectstatic`` with ``UnhashedImport`` where a module still imports a plain name. Name
+it in ``STORAGES["staticfiles"]["BACKEND"]``; its ``OPTIONS`` take ``esbuild`` (the path to run;
+default: the one on PATH) and ``minify`` (``False`` keeps the rest without esbuild). How to set
+it up: docs/howto/static-files.md; why: docs/explanation/modules.md.
 """
 
 from __future__ import annotations
