@@ -19,7 +19,15 @@ class ByoaConfig(AppConfig):
         self._endpoint_refusal_logged = False
 
     def ready(self) -> None:
+        from django.contrib.auth.signals import user_logged_out
+        from django.db.models.signals import post_delete
+
         from byoa import checks, manifests  # noqa: F401  (registers the system checks and the signal)
+        from byoa.models import Pairing
+        from byoa.pairings import forget_deleted, forget_logged_out
+
+        post_delete.connect(forget_deleted, sender=Pairing, dispatch_uid="byoa-pairing-deleted")
+        user_logged_out.connect(forget_logged_out, dispatch_uid="byoa-logged-out")
 
     def endpoint_refusal_level(self) -> Literal["error", "debug"]:
         """Return the level to log a refused link's endpoint at: ERROR once per process, then DEBUG."""

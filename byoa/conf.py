@@ -92,6 +92,12 @@ SETTINGS: tuple[Setting, ...] = (
         "the largest text frame accepted (configure daphne or uvicorn to the same)",
     ),
     _number("CALL_SECONDS", 20, "the default timeout of `call_wallet`"),
+    Setting(
+        "PAIRING_SECONDS",
+        5,
+        "how long a process keeps the pairing a browser session reaches (`aget_pairing`); 0: never",
+        (int, float),
+    ),
     _number("PARALLEL_CALLS", 4, "calls in flight per connection when the grant sets no `maxParallelCalls`"),
     _number("UNSOLICITED_RESULTS", 16, "results for calls not in flight tolerated before closing"),
     # Wallets ping every 30 s, and a ping is recorded at least every minute.

@@ -15,7 +15,7 @@ from django.db import DatabaseError, transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from byoa import clock, codes, manifests, tokens, visitor_ids
+from byoa import clock, codes, manifests, session_pairings, tokens, visitor_ids
 from byoa.conf import byoa_setting
 from byoa.delivery import connections, send_event
 from byoa.exceptions import ManifestError, UnknownManifest
@@ -80,6 +80,7 @@ def _open_with_code(
         )
         row.pairing = pairing
         row.save(update_fields=["pairing"])
+    session_pairings.forget_visitor(row.visitor, row.manifest_name)  # a newer pairing: found from now on
     warn_unreadable(unreadable, pairing.pk, "the manifest's", wallet)
     return Opened(pairing.pk, token, row.manifest, grant, "")
 
@@ -104,6 +105,7 @@ def _resume(token: str, grant_value: object, wallet: dict[str, str], channel_nam
         pairing.channel_name = channel_name
         pairing.grant, pairing.wallet, pairing.last_seen = grant.as_json(), wallet, clock.now()
         pairing.save(update_fields=["channel_name", "grant", "wallet", "last_seen"])
+    session_pairings.forget_visitor(pairing.visitor, pairing.manifest_name)  # it may be the newest again
     warn_unreadable(unreadable, pairing.pk, "the manifest's", wallet)
     return Opened(pairing.pk, token, manifest.encoded, grant, previous if previous != channel_name else "")
 
@@ -170,8 +172,14 @@ async def aget_pairing(
     (``byoa.visitor_ids``); a session that never asked has none, and none is
     created. With ``connected=True``, return it only while its wallet is
     connected now; otherwise ``call_wallet`` raises ``WalletOffline`` at once.
+    A pairing found is kept for the session ``BYOA["PAIRING_SECONDS"]`` (``byoa.session_pairings``).
     """
-    pairing = await for_visitor(await visitor_ids.aexisting_visitor_id(request), manifest_name)
+    session_key = request.session.session_key  # the cookie's: reading it loads nothing
+    pairing = session_pairings.get(session_key, manifest_name)
+    if pairing is None:
+        pairing = await for_visitor(await visitor_ids.aexisting_visitor_id(request), manifest_name)
+        if pairing is not None:
+            session_pairings.put(session_key, manifest_name, pairing)
     if pairing is None or (connected and not await live_channel(pairing.pk)):
         return None
     return pairing
@@ -184,6 +192,7 @@ def stop_pairings(queryset: QuerySet[Pairing], status: Pairing.Status) -> tuple[
     count = Pairing.objects.filter(pk__in=[pk for pk, _channel in rows]).update(status=status)
     for pk, _channel in rows:
         connections.pop(pk, None)  # this process's calls to it stop at once
+        session_pairings.forget_pairing(pk)
     return count, _send_close(rows)
 
 
@@ -198,3 +207,15 @@ def _send_close(rows: Sequence[tuple[int, str]]) -> int:
     for channel in channels:
         async_to_sync(send_event)(channel, {"type": "byoa.close"})
     return len(channels)
+
+
+def forget_logged_out(sender: object, request: HttpRequest | None, **kwargs: object) -> None:
+    """Called on Django's ``user_logged_out``: the session's kept pairings are forgotten (its key ends)."""
+    session = getattr(request, "session", None)
+    if session is not None:
+        session_pairings.forget_session(session.session_key)
+
+
+def forget_deleted(sender: type[Pairing], instance: Pairing, **kwargs: object) -> None:
+    """Called on Django's ``post_delete`` of a pairing: no session of this process reaches it any more."""
+    session_pairings.forget_pairing(instance.pk)
