@@ -31,6 +31,8 @@ def _server_application():
 
     # The test settings' DEBUG (for ws:// links) would record every query; links here are built directly.
     settings.DEBUG = False
+    # The project's URLs: the calls need none of the end-to-end tests' views (tests.byoa.server_urls).
+    settings.ROOT_URLCONF = "sites.config.urls"
     # Before the router is imported: it loads and checks the manifests.
     settings.BYOA = {
         **settings.BYOA,
@@ -40,15 +42,6 @@ def _server_application():
         "CODES_PER_SESSION": 10**9,
         "CALL_LOG": os.environ.get("BYOA_BENCH_CALL_LOG", "1") == "1",
     }
-    from django.apps import apps
-
-    from byoa.hub import Hub
-
-    # The hub chose its transport and caches at start-up (VISITOR_AI_SPEEDUPS) and read BYOA then:
-    # again, with these.
-    config = apps.get_app_config("byoa")
-    config.settings.clear()
-    config.hub = Hub()
     from sites.config.asgi import application as project
 
     async def application(scope, receive, send):
@@ -79,7 +72,7 @@ async def _bench(scope):
     if scope["path"] == "/_bench/links":
         host = dict(scope["headers"])[b"host"].decode()
         endpoint = f"ws://{host}/byoa/ws"
-        manifest = manifests.get("bench")
+        manifest = manifests.get_manifest("bench")
 
         def issue(count):
             return [

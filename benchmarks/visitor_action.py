@@ -1,13 +1,12 @@
 """
 One visitor action: a POST whose view reads the browser session, finds its
 pairing and calls the visitor's wallet, and one static file request, on a real
-uvicorn process serving the project as ``make run`` does: the plain path and
-each speed-up of ``visitor_ai.speedups`` side by side in one run, against the
-same action on a Node.js server.
+uvicorn process serving the project as ``make run`` does, against the same
+action on a Node.js server; with --baseline, the same from another checkout
+(the commit before a change) side by side in the same run.
 
     .venv/bin/python benchmarks/visitor_action.py [--runs 5] [--actions 1000] [--statics 500]
-        [--visitors 4] [--targets node,plain,request_threads,loop_middleware,static_files,
-                                  pairing_cache,all,empty]
+        [--visitors 4] [--targets node,plain,empty] [--baseline DIR]
 
 Needs Node.js 18+ and the benchmark's own `ws` (once: ``npm ci --prefix benchmarks/node``).
 
@@ -16,8 +15,7 @@ Targets, each a fresh server process:
             the spec's description, whose POST /_bench/action finds the visitor's
             wallet by cookie and calls it over its WebSocket (the anchor)
   plain     the project's ASGI application (sites.config.asgi) with the
-            production settings and no speed-up (``VISITOR_AI_SPEEDUPS`` empty):
-            Django's own ASGIHandler and middleware, WhiteNoise's middleware,
+            production settings: Django's own ASGIHandler and middleware, WhiteNoise's middleware,
             DEBUG off as deploy/ serves it, on its SQLite database, under
             uvicorn with websockets-sansio, uvloop and httptools, as
             ``make run`` starts it (without its access log); the URLconf is
@@ -28,11 +26,10 @@ Targets, each a fresh server process:
             middleware of ``settings.MIDDLEWARE``. The one thing not as deployed:
             the links name ws://127.0.0.1 (the wallets are local), which byoa
             refuses with DEBUG off; this server allows loopback links
-  <name>    the same with that one speed-up on (the demo settings'
-            ``VISITOR_AI_SPEEDUPS`` environment variable): request_threads,
-            loop_middleware, static_files or pairing_cache
-  all       the same with every speed-up the demo settings' "all" turns on
-            (without REDIS_URL: all but redis_transport)
+  plain @<commit>  with --baseline DIR, the same from the checkout DIR (a git
+            worktree of the commit before a change): its own code and its own
+            benchmarks/visitor_action.py (cwd and PYTHONPATH DIR), this venv's
+            interpreter
   empty     the floor: the same uvicorn serving an ASGI application of a few
             lines that reads the POST and answers a fixed JSON body (no
             Django, no session, no wallet call)
@@ -43,7 +40,7 @@ BYOA visitor id), and a headless wallet (benchmarks/node/wallets.mjs, the load
 generator of benchmarks/byoa_calls.py, which answers each call at once)
 connects with that link. A run is ``--actions`` POSTs over all visitors, one at
 a time per visitor, then ``--statics`` GETs of a static file (STATIC_FILE,
-served by WhiteNoise's middleware or the static_files speed-up's) over all
+served by WhiteNoise's middleware) over all
 visitors the same way. CPU per request is the server's own (user + system of
 its process tree, from /proc, around each part of the run). With two or more
 CPUs the server runs on the last one and the clients and wallets on the others.
@@ -51,15 +48,15 @@ CPUs the server runs on the last one and the clients and wallets on the others.
 Every target's server runs from the start; the runs take the targets in turn
 (run 1 of each, then run 2 of each...), so that a busy machine's changing load
 falls on all of them alike. Printed per target: the median and [min-max] over
-``--runs`` runs of CPU per action, the difference from the plain path's median,
-the ratio to the Node anchor, actions per second and p50 latency, and CPU per
-static file request and its difference from the plain path's.
-Then, for each Django target, what one action did in the server process (over
-200 more actions): ``sync_to_async`` hops, threads started, and the cyclic
-garbage collector's collections and CPU time, and the CPU of one full
+``--runs`` runs of CPU per action, with --baseline the plain path's median's
+difference from the baseline's, the ratio to the Node anchor, actions per second
+and p50 latency, and CPU per static file request (and its difference from the
+baseline's). Then, for each Django target, what one action did in the server
+process (over 200 more actions): ``sync_to_async`` hops, threads started, and
+the cyclic garbage collector's collections and CPU time, and the CPU of one full
 collection (the pause the oldest generation's collection makes, which
-start-up's freeze shortens: visitor_ai.collector); where the plain path's
-and all's hops go; and, measured in the plain server, what one hop and one thread per request cost (CPU of all
+start-up's freeze shortens: visitor_ai.collector); where its hops go; and,
+measured in the plain server, what one hop and one thread per request cost (CPU of all
 its threads around 2,000 hops of a function that does nothing, and around 500
 requests' worth of contexts).
 """
@@ -91,18 +88,9 @@ QUESTION = "Is it bigger than a breadbox?"
 # A module of the browser library, as a page loads it (WhiteNoise serves it from the apps' files).
 STATIC_FILE = "/static/byoa/link.js"
 STATS_ACTIONS = 200
-#: Target -> the demo settings' VISITOR_AI_SPEEDUPS ("" for none); node and empty are not Django.
-SPEEDUPS = {
-    "plain": "",
-    "request_threads": "request_threads",
-    "loop_middleware": "loop_middleware",
-    "static_files": "static_files",
-    "pairing_cache": "pairing_cache",
-    "all": "all",
-}
-TARGETS = ("node", *SPEEDUPS, "empty")
-# Where the hops go is printed for these (the others' differ by their one speed-up).
-HOPS_OF = ("plain", "all")
+TARGETS = ("node", "plain", "empty")
+#: The targets that are not the project on Django (with --baseline, "plain @<commit>" is).
+NOT_DJANGO = ("node", "empty")
 
 # -- the server side: runs inside the server process --------------------------------
 
@@ -296,7 +284,8 @@ if os.environ.get("VISITOR_ACTION_SERVER") == "1":
 # -- the driver: this process ----------------------------------------------------------
 
 
-def _targets(server_cpu, workdir):
+def _targets(server_cpu, workdir, baseline=None, baseline_label=""):
+    from benchmarks._checkout import in_checkout
     from testwallet.server import DaphneServer, UvicornServer
 
     class NodeAnchor(DaphneServer):
@@ -309,11 +298,12 @@ def _targets(server_cpu, workdir):
             return pinned(super().command(fd), server_cpu)
 
     env = {"VISITOR_ACTION_SERVER": "1", "DJANGO_DEBUG": "0", "DJANGO_LOG_LEVEL": "WARNING"}
-    # The environment's own choice and Redis must not leak into a target's: each names its own.
+    # The environment's Redis must not leak into a target's; a baseline before issue 59 reads
+    # VISITOR_AI_SPEEDUPS: its plain path, whatever the environment says.
     leaks = {"VISITOR_AI_SPEEDUPS": "", "REDIS_URL": ""}
 
-    def ours(**more):
-        return lambda: Ours(
+    def ours(cls=Ours, **more):
+        return lambda: cls(
             "benchmarks.visitor_action:application",
             ws="websockets-sansio",
             settings_module="sites.config.settings",
@@ -321,11 +311,14 @@ def _targets(server_cpu, workdir):
             workdir=tempfile.mkdtemp(dir=workdir),
         )
 
-    return {
+    targets = {
         "node": lambda: NodeAnchor("node", setup_commands=(), workdir=tempfile.mkdtemp(dir=workdir)),
-        **{name: ours(VISITOR_AI_SPEEDUPS=chosen) for name, chosen in SPEEDUPS.items()},
+        "plain": ours(),
         "empty": ours(VISITOR_ACTION_EMPTY="1"),
     }
+    if baseline is not None:
+        targets[f"plain {baseline_label}"] = ours(in_checkout(Ours, baseline))
+    return targets
 
 
 class Visitor:
@@ -391,7 +384,7 @@ async def _measure_run(name, server, visitors, args):
     elapsed, cpu = time.perf_counter() - started, _proc.cpu_seconds(pids) - before
     latencies.sort()
     row = {"cpu_us": cpu / done * 1e6, "rate": done / elapsed, "p50": latencies[len(latencies) // 2] * 1e3}
-    if name in SPEEDUPS and args.statics:
+    if name not in NOT_DJANGO and args.statics:
         each = max(1, args.statics // len(visitors))
         before = _proc.cpu_seconds(pids)
         await asyncio.gather(*(visitor.fetch_static(each) for visitor in visitors))
@@ -401,24 +394,24 @@ async def _measure_run(name, server, visitors, args):
 
 async def _measure(targets, args, load):
     """Start every target, then run them in turn, run after run: each meets the same load on the machine."""
-    results = {name: ([], None) for name in args.targets}
+    results = {name: ([], None) for name in args.names}
     with contextlib.ExitStack() as stack:
         servers = {}
-        for name in args.targets:
+        for name in args.names:
             servers[name] = stack.enter_context(targets[name]())
             print(f"  started {name}", file=sys.stderr, flush=True)
         visitors = {}
         try:
             for name, server in servers.items():
                 visitors[name] = await _open_target(server, args, load)
-                if name in SPEEDUPS and args.statics:
+                if name not in NOT_DJANGO and args.statics:
                     await visitors[name][0].fetch_static(10)  # warm-up
             for run in range(args.runs):
                 for name, server in servers.items():
                     results[name][0].append(await _measure_run(name, server, visitors[name], args))
                 print(f"  run {run + 1} of {args.runs} done", file=sys.stderr, flush=True)
             for name, clients in visitors.items():
-                if name in SPEEDUPS:
+                if name not in NOT_DJANGO:
                     await clients[0].http.get("/_bench/stats")  # from here on
                     done = await _run(clients, STATS_ACTIONS, [])
                     stats = (await clients[0].http.get("/_bench/stats")).json() | {"actions": done}
@@ -472,13 +465,14 @@ def _print_hops(name, stats):
 
 def _print_table(results, args):
     rows_of = {name: rows for name, (rows, _stats) in results.items()}
-    plain = rows_of.get("plain")
-    plain_cpu = [row["cpu_us"] for row in plain] if plain else None
-    plain_static = [row["static_us"] for row in plain if "static_us" in row] if plain else None
+    before = rows_of.get(f"plain {args.baseline_label}") if args.baseline else None
+    before_cpu = [row["cpu_us"] for row in before] if before else None
+    before_static = [row["static_us"] for row in before if "static_us" in row] if before else None
     node = [row["cpu_us"] for row in rows_of["node"]] if "node" in rows_of else None
+    compared = f"vs {args.baseline_label}" if args.baseline else "vs baseline"
     print(
-        f"{'configuration':<18}{'CPU us/action':<22}{'vs plain':<15}{'x node':<17}{'actions/s':<16}"
-        f"{'p50 ms':<22}{'CPU us/static':<20}{'vs plain':<15}"
+        f"{'configuration':<18}{'CPU us/action':<22}{compared:<15}{'x node':<17}{'actions/s':<16}"
+        f"{'p50 ms':<22}{'CPU us/static':<20}{compared:<15}"
     )
     for name, rows in rows_of.items():
         cpu = [row["cpu_us"] for row in rows]
@@ -489,11 +483,11 @@ def _print_table(results, args):
             if node
             else "-"
         )
-        label = f"+ {name}" if name in SPEEDUPS and name not in ("plain", "all") else name
+        compare = name == "plain" and before
         print(
-            f"{label:<18}{spread(cpu):<22}{versus(cpu, plain_cpu) if name in SPEEDUPS else '-':<15}"
+            f"{name:<18}{spread(cpu):<22}{versus(cpu, before_cpu) if compare else '-':<15}"
             f"{ratio:<17}{spread([r['rate'] for r in rows]):<16}{spread([r['p50'] for r in rows], 2):<22}"
-            f"{spread(static) if static else '-':<20}{versus(static, plain_static) if static else '-':<15}"
+            f"{spread(static) if static else '-':<20}{versus(static, before_static) if compare else '-':<15}"
         )
 
 
@@ -504,7 +498,7 @@ async def _main(args):
     if load_cpus:
         os.sched_setaffinity(0, load_cpus)
     workdir = Path(tempfile.mkdtemp(prefix="visitor-action-"))
-    targets = _targets(server_cpu, workdir)
+    targets = _targets(server_cpu, workdir, args.baseline, args.baseline_label)
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     async with LoadGenerator(load_cpus) as load:
         results = await _measure(targets, args, load)
@@ -514,14 +508,24 @@ async def _main(args):
         f"One visitor action (POST: session -> pairing -> wallet call, text.generate) and one static file "
         f"(GET {STATIC_FILE}), {args.visitors} visitors one request at a time each, {args.actions} actions and "
         f"{args.statics} static requests per run, {args.runs} runs; DEBUG off (deploy/), SQLite, uvicorn"
+        + (
+            f"; plain {args.baseline_label}: {args.baseline} ({args.baseline_commit})"
+            if args.baseline
+            else ""
+        )
     )
     print(
         f"{started}, {_machine()}; server on CPU {server_cpu}, clients and wallets on {load_cpus}; "
         f"load average at the end {load_average[0]:.2f} {load_average[1]:.2f} {load_average[2]:.2f}"
     )
     print(
-        "figures: median [min-max] over the runs; vs plain: the median's difference from the plain path's "
-        "(CPU us, and %); x node: ours / the Node anchor's median (and range)"
+        "figures: median [min-max] over the runs; "
+        + (
+            f"vs {args.baseline_label}: the median's difference from the baseline's (CPU us, and %); "
+            if args.baseline
+            else ""
+        )
+        + "x node: ours / the Node anchor's median (and range)"
     )
     _print_table(results, args)
     stats = {name: found for name, (_rows, found) in results.items() if found}
@@ -531,9 +535,8 @@ async def _main(args):
             _print_stats(name, found)
         if "plain" in stats:
             _print_costs(stats["plain"])
-        for name in HOPS_OF:
-            if name in stats:
-                _print_hops(name, stats[name])
+        for name, found in stats.items():
+            _print_hops(name, found)
 
 
 def _machine():
@@ -568,11 +571,29 @@ def main(argv=None):
         "--statics", type=int, default=500, help="static file requests per run, over all visitors (0: none)"
     )
     parser.add_argument("--visitors", type=int, default=4, help="visitors (each with its own wallet)")
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        metavar="DIR",
+        help="also the plain target from the checkout DIR (its code, its benchmarks/visitor_action.py)",
+    )
     args = parser.parse_args(argv)
     args.targets = [name for name in args.targets.split(",") if name]
     unknown = [name for name in args.targets if name not in TARGETS]
     if unknown:
         parser.error(f"no target {', '.join(unknown)}; the targets: {', '.join(TARGETS)}")
+    args.names, args.baseline_label = list(args.targets), ""
+    if args.baseline:
+        from benchmarks._checkout import commit_of, label_of
+
+        args.baseline = args.baseline.resolve()
+        if not (args.baseline / "benchmarks" / "visitor_action.py").is_file():
+            parser.error(f"--baseline {args.baseline}: no benchmarks/visitor_action.py there")
+        args.baseline_commit = commit_of(args.baseline) or "not a git checkout"
+        args.baseline_label = label_of(args.baseline)
+        # Right after this checkout's: the two meet the machine's load one after the other.
+        at = args.names.index("plain") + 1 if "plain" in args.names else len(args.names)
+        args.names.insert(at, f"plain {args.baseline_label}")
     if not (NODE_DIR / "node_modules" / "ws").is_dir():
         sys.exit("Install the anchor's ws first: npm ci --prefix benchmarks/node")
     os.chdir(ROOT)

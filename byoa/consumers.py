@@ -335,6 +335,13 @@ class WalletConsumer(AsyncWebsocketConsumer):
             duration_ms = max(0, int((time.monotonic() - pending.started) * 1000))
             receipts.add(self.pairing_id, pending.skill, pending.model, ok, duration_ms, receipt)
 
+    async def byoa_touch(self, event: dict[str, Any]) -> None:
+        """A caller heard nothing from this connection and detached it: attach it again, it is alive."""
+        if self.pairing_id is not None and not self.closing:
+            self.last_touch = time.monotonic()
+            if not await pairings.touch(self.pairing_id, self.channel_name):
+                await self._bye()
+
     async def byoa_replaced(self, event: dict[str, Any]) -> None:
         """A newer connection of the same pairing said hello: say bye and close."""
         await self._bye()

@@ -11,7 +11,9 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
+import math
 import secrets
+from collections import deque
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -47,23 +49,39 @@ class Reply(Protocol):
 class Call:
     """One call's events (``byoa.chunk``, then one ``byoa.result``), in order, as its caller reads them."""
 
-    __slots__ = ("_events", "id")
+    __slots__ = ("_events", "_waiter", "id")
 
     def __init__(self, call_id: int) -> None:
         self.id = call_id
-        self._events: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        # A deque and one future: lighter than an asyncio.Queue, which every call would build and drop.
+        self._events: deque[dict[str, Any]] = deque()
+        self._waiter: asyncio.Future[None] | None = None
 
     async def send(self, event: dict[str, Any]) -> None:
         """Hand the caller an event of its call."""
-        self._events.put_nowait(event)
+        self._events.append(event)
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
 
-    async def receive(self, seconds: float) -> dict[str, Any] | None:
-        """Return the call's next event, or None when none came within ``seconds``."""
-        try:
-            async with asyncio.timeout(seconds):
-                return await self._events.get()
-        except TimeoutError:
-            return None
+    async def receive(self, until: float) -> dict[str, Any] | None:
+        """Return the call's next event, or None when none came by loop time ``until``."""
+        loop = asyncio.get_running_loop()
+        while not self._events:
+            if loop.time() >= until:
+                return None
+            waiter = self._waiter = loop.create_future()
+            timer = loop.call_at(until, _wake, waiter)
+            try:
+                await waiter
+            finally:
+                timer.cancel()
+                self._waiter = None
+        return self._events.popleft()
+
+
+def _wake(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_result(None)
 
 
 async def send_event(channel: str, event: Mapping[str, object]) -> bool:
@@ -72,6 +90,7 @@ async def send_event(channel: str, event: Mapping[str, object]) -> bool:
         await _layer().send(channel, sign_event(event))
     except Exception as exc:  # the layer's backend has its own errors (redis-py's ConnectionError ...)
         logger.warning("BYOA could not send a %s event (%s)", event.get("type"), type(exc).__name__)
+        replies.failed_at = asyncio.get_running_loop().time()
         return False
     return True
 
@@ -102,6 +121,8 @@ class Replies:
         self._opening: asyncio.Task[str] | None = None
         self._reader: asyncio.Task[None] | None = None
         self._layer: BaseChannelLayer | None = None
+        #: Loop time of the channel layer's last failure seen in this process (a send or a read).
+        self.failed_at = -math.inf
 
     async def channel(self) -> str:
         """Return the reply channel, opening it (and starting its reader) on this loop and layer if need be."""
@@ -128,6 +149,7 @@ class Replies:
                 event = await layer.receive(name)
             except Exception as exc:  # a Redis restart: the layer reconnects; try again, backing off
                 failures += 1
+                self.failed_at = asyncio.get_running_loop().time()
                 logger.warning("BYOA reply channel could not be read (%s); trying again", type(exc).__name__)
                 await asyncio.sleep(min(MAX_BACKOFF, 0.05 * 2**failures))
                 continue

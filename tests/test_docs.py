@@ -348,12 +348,11 @@ def test_every_public_name_of_each_package_is_in_the_reference(site, package):
 def test_every_declared_setting_is_on_the_settings_page(site):
     from byoa.conf import SETTINGS
     from mcp_server.conf import DEFAULTS
-    from visitor_ai.speedups import SPEEDUPS
 
     relay = (ROOT / "testwallet" / "relay" / "conf.py").read_text(encoding="utf-8")
     testwallet = set(re.findall(r"""given\.get\(["']([A-Z_]+)["']""", relay))
     assert {"MODEL_URL", "TIMEOUT"} <= testwallet  # the scan itself works
-    declared = {s.name for s in SETTINGS} | set(DEFAULTS) | set(SPEEDUPS) | testwallet
+    declared = {s.name for s in SETTINGS} | set(DEFAULTS) | testwallet
     shown = code_names((site / "reference" / "settings.html").read_text(encoding="utf-8"))
     assert declared - shown == set()
 
@@ -374,7 +373,7 @@ def test_every_system_check_is_on_the_checks_page(site):
 @pytest.mark.xdist_group("docs")
 def test_the_fixtures_page_names_every_fixture_of_the_plugin(site):
     shown = code_names((site / "reference" / "fixtures.html").read_text(encoding="utf-8"))
-    expected = {"daphne_server", "aiwallet", "byoa_extension", "direct_wallet", "browser_agent", "byoa_hub"}
+    expected = {"daphne_server", "aiwallet", "byoa_extension", "direct_wallet", "browser_agent"}
     assert expected | {"builtin_model", "webmcp_browser"} <= shown
     # This repository's own PostgreSQL and Redis fixtures (tests/service_fixtures.py) are not the plugin's.
     assert not {"postgres_server", "redis_server"} & shown

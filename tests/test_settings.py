@@ -17,8 +17,7 @@ PROBE = (
     "import json, django; from django.conf import settings; django.setup(); "
     "print(json.dumps({'debug': settings.DEBUG, 'key': settings.SECRET_KEY, "
     "'hosts': settings.ALLOWED_HOSTS, 'db': settings.DATABASES['default']['ENGINE'], "
-    "'layer': settings.CHANNEL_LAYERS['default']['BACKEND'], 'speedups': settings.VISITOR_AI_SPEEDUPS, "
-    "'transport': type(__import__('byoa.hub').hub.current_hub().transport).__name__, "
+    "'layer': settings.CHANNEL_LAYERS['default']['BACKEND'], "
     "'proxy': settings.SECURE_PROXY_SSL_HEADER, 'secure_cookies': settings.SESSION_COOKIE_SECURE, "
     "'runserver': __import__('django.core.management').core.management.get_commands()['runserver'], "
     "'twisted': 'twisted' in __import__('sys').modules, 'middleware': settings.MIDDLEWARE}))"
@@ -31,9 +30,7 @@ def site_environment(tmp_path, **env):
     clean = {
         k: v
         for k, v in os.environ.items()
-        if not k.startswith(
-            ("DJANGO_", "DATABASE_URL", "REDIS_URL", "REDIS_CHANNEL_LAYER", "VISITOR_AI_SPEEDUPS")
-        )
+        if not k.startswith(("DJANGO_", "DATABASE_URL", "REDIS_URL", "REDIS_CHANNEL_LAYER"))
     }
     return {
         **clean,
@@ -57,7 +54,6 @@ def test_defaults_are_safe_for_one_machine(tmp_path):
     assert values["hosts"] == ["127.0.0.1", "localhost", "[::1]"]
     assert values["db"] == "django.db.backends.sqlite3"
     assert values["layer"] == "channels.layers.InMemoryChannelLayer"
-    assert values["speedups"] == {} and values["transport"] == "ChannelLayerTransport"
     assert values["proxy"] is None and values["secure_cookies"] is False
 
 
@@ -72,11 +68,9 @@ def test_the_middleware_is_djangos_own_but_for_the_demos_three():
     ]
 
 
-def test_runserver_is_daphnes_with_daphnes_own_app_and_with_the_speedups(tmp_path):
+def test_runserver_is_daphnes_with_daphnes_own_app(tmp_path):
     plain = settings_with(tmp_path)
     assert plain["runserver"] == "daphne" and plain["twisted"] is True  # daphne's config imports its server
-    faster = settings_with(tmp_path, VISITOR_AI_SPEEDUPS="daphne_app")
-    assert faster["runserver"] == "daphne" and faster["twisted"] is False
 
 
 @pytest.mark.live
@@ -139,13 +133,8 @@ def test_environment_overrides_every_default(tmp_path):
     assert values["key"] == "k" * 60
     assert values["hosts"] == ["shop.example", "www.shop.example"]
     assert values["db"] == "django.db.backends.postgresql"
+    # BYOA's calls between processes go over the channel layer: channels-redis's pub/sub layer.
     assert values["layer"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
-    # BYOA's calls between processes go over the channel layer: channels-redis's pub/sub layer...
-    assert values["transport"] == "ChannelLayerTransport"
-    # ...or on redis-py with the speed-up (visitor_ai/speedups/redis_transport.py).
-    faster = settings_with(tmp_path, REDIS_URL="redis://127.0.0.1:6379/0", VISITOR_AI_SPEEDUPS="all")
-    assert faster["speedups"]["redis_transport"] == {"URL": "redis://127.0.0.1:6379/0"}
-    assert faster["transport"] == "RedisTransport"
 
 
 def test_behind_a_tls_proxy_requests_count_as_https_and_cookies_are_secure(tmp_path):

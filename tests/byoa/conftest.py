@@ -8,7 +8,7 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from byoa import clock, codes, manifests, protocol
+from byoa import calls, clock, codes, manifests, pairings, protocol
 from byoa.consumers import WalletConsumer
 from byoa.models import Pairing
 from tests import loopback
@@ -37,6 +37,18 @@ def hello(session=None, pairing=None, **grant_options):
     return protocol.hello(session, pairing, {"name": "test wallet", "version": "0.1"}, grant(**grant_options))
 
 
+@pytest.fixture
+def caller_elsewhere(monkeypatch):
+    """Make this process's calls reach its wallet connections as another process's would: by channel.
+
+    ``byoa.calls`` and ``byoa.pairings`` look a connection up in this process's
+    registry first; with an empty one they read its channel from the database
+    and send the call over the channel layer, as a caller in another process does.
+    """
+    monkeypatch.setattr(calls, "connections", {})
+    monkeypatch.setattr(pairings, "connections", {})
+
+
 @database_sync_to_async
 def a_pairing(visitor, manifest_name="geo", channel_name="", status=Pairing.Status.ACTIVE, minutes_ago=0):
     """Make a pairing row for a visitor and manifest (as a wallet's hello would), `minutes_ago` old."""
@@ -55,7 +67,7 @@ def a_pairing(visitor, manifest_name="geo", channel_name="", status=Pairing.Stat
 @database_sync_to_async
 def new_code(site="geo", visitor="visitor-a", address="192.0.2.1"):
     """Issue a code as POST /byoa/code would; return (code, wait_id)."""
-    return codes.issue(visitor, address, manifests.get(site))
+    return codes.issue(visitor, address, manifests.get_manifest(site))
 
 
 @pytest.fixture

@@ -1,7 +1,7 @@
 """
 Settings of the daphne processes of the fault tests (tests/byoa/test_faults.py):
-the end-to-end tests' own, with the liveness bounds of byoa.processes and the
-ping interval short enough that a fault shows within a test's seconds.
+the end-to-end tests' own, with the ping interval short enough that a silent
+wallet shows within a test's seconds.
 """
 
 from tests.byoa.server_settings import *  # noqa: F403
@@ -9,8 +9,5 @@ from tests.byoa.server_settings import *  # noqa: F403
 ROOT_URLCONF = "tests.byoa.fault_urls"
 BYOA = {
     **BYOA,  # noqa: F405
-    "BEAT_SECONDS": 0.5,
-    "STALE_SECONDS": 2,
-    "ACCEPT_SECONDS": 1,
     "PING_SECONDS": 1,  # the fault tests' wallets ping every PING_EVERY (tests/byoa/test_faults.py)
 }

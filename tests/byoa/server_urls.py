@@ -18,8 +18,7 @@ from django.middleware.csrf import get_token
 from django.urls import include, path
 from django.views.decorators.csrf import csrf_exempt
 
-from byoa import WalletCallError, aget_pairing, call_wallet, stream_wallet
-from byoa.hub import current_hub
+from byoa import WalletCallError, aget_pairing, call_wallet, delivery, stream_wallet
 
 
 def answer(body, wallet=None, outcome=None):
@@ -47,7 +46,7 @@ async def call(request):
     if pairing is None:
         return answer({"output": None, "paired": False}, "none", "NoPairing")
     # Before the call: a connection that drops mid-call was still where the call went.
-    if current_hub().connections.get(pairing.pk) is not None:
+    if delivery.connections.get(pairing.pk) is not None:
         wallet = "local"
     else:
         wallet = "other" if pairing.channel_name else "away"  # a channel: connected to another process
@@ -72,13 +71,13 @@ async def is_live(request):
     """Say whether this browser session's pairing has a live connection, as a call would find it.
 
     A live one's answer also says which pairing, and whether this process holds its connection
-    (else its address came from the database, or from the moment it is kept after a read:
-    byoa.addresses): what a test that waits for it to go reports when it does not go.
+    (else its channel came from the database): what a test that waits for it to go reports when
+    it does not go.
     """
     pairing = await aget_pairing(request, request.GET.get("site", "geo"), connected=True)
     if pairing is None:
         return answer({"live": False})
-    local = current_hub().connections.get(pairing.pk) is not None
+    local = delivery.connections.get(pairing.pk) is not None
     return answer({"live": True, "pairing": pairing.pk, "local": local})
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from channels.db import database_sync_to_async
 
-from byoa import calls, clock, pairings, tokens
+from byoa import calls, clock, delivery, pairings, receipts, tokens
 from byoa.calls import call_wallet, stream_wallet
 from byoa.exceptions import (
     CallRefused,
@@ -36,12 +36,10 @@ CLIP = {"audio": {"mime": "audio/wav", "base64": "UklGRg=="}}
 
 
 @pytest.fixture(autouse=True, params=["same-process", "channel-layer"])
-def call_path(request, monkeypatch, hub):
+def call_path(request):
     """Run each test with the caller beside the connection, then as if in another process."""
     if request.param == "channel-layer":
-        # The connection is not in this process's registry: calls.py finds its
-        # channel in the database and sends the call over the channel layer.
-        monkeypatch.setattr(hub.connections, "get", lambda pairing_id: None)
+        request.getfixturevalue("caller_elsewhere")
     return request.param
 
 
@@ -59,6 +57,13 @@ async def a_call_gets_through(wallet, pairing):
     call = await wallet.receive_json_from(timeout=5)
     await wallet.send_json_to({"type": "result", "id": call["id"], "ok": True, "output": {"text": "ok"}})
     assert await asyncio.wait_for(caller, 5) == {"text": "ok"}
+
+
+async def handled(pairing):
+    """Return once the connection has handled the wallet's frames sent so far: none of its calls is in flight."""
+    connection = delivery.connections[pairing.pk]
+    async with asyncio.timeout(5):
+        await until(lambda: asyncio.sleep(0, len(connection.calls)), lambda count: count == 0)
 
 
 async def test_a_call_goes_to_the_wallet_and_its_output_comes_back(wallet_socket):
@@ -86,7 +91,7 @@ async def test_a_call_goes_to_the_wallet_and_its_output_comes_back(wallet_socket
     assert await asyncio.wait_for(caller, 5) == {"text": "Peru"}
 
 
-async def test_a_call_leaves_a_receipt_without_its_content(wallet_socket, hub):
+async def test_a_call_leaves_a_receipt_without_its_content(wallet_socket):
     wallet, pairing = await paired(wallet_socket)
     caller = asyncio.ensure_future(call_wallet(pairing.pk, "audio.transcribe", CLIP, timeout=5))
     call = await wallet.receive_json_from(timeout=5)
@@ -100,7 +105,7 @@ async def test_a_call_leaves_a_receipt_without_its_content(wallet_socket, hub):
         }
     )
     await asyncio.wait_for(caller, 5)
-    await hub.receipts.flush()
+    await receipts.flush()
     log = await database_sync_to_async(CallLog.objects.get)()
     assert (log.skill, log.ok, log.cost, log.provider) == (
         "audio.transcribe",
@@ -130,7 +135,7 @@ async def test_a_result_without_an_output_object_raises_wallet_declined(wallet_s
         await asyncio.wait_for(caller, 5)
 
 
-async def test_a_call_without_a_pairing_raises_no_pairing_and_touches_nothing(hub):
+async def test_a_call_without_a_pairing_raises_no_pairing_and_touches_nothing():
     with pytest.raises(NoPairing, match="has not connected a wallet"):
         await call_wallet(None, "audio.transcribe", CLIP, timeout=5)
 
@@ -231,6 +236,7 @@ async def test_a_call_times_out_with_wallet_timeout_and_its_late_result_is_dropp
     await wallet.send_json_to({"type": "result", "id": call["id"], "ok": True, "output": {"text": "late"}})
     await wallet.send_json_to({"type": "result", "id": call["id"], "ok": True, "output": {"text": "later"}})
     # The slot is free again and the connection still open.
+    await handled(pairing)
     await a_call_gets_through(wallet, pairing)
 
 
@@ -310,6 +316,7 @@ async def test_a_timed_out_call_keeps_its_slot_until_its_late_result_comes(walle
         await call_wallet(pairing, "audio.transcribe", CLIP, timeout=5)
     assert await wallet.receive_nothing(timeout=0.1)
     await wallet.send_json_to({"type": "result", "id": late["id"], "ok": True, "output": {"text": "late"}})
+    await handled(pairing)
     await a_call_gets_through(wallet, pairing)
 
 
@@ -327,33 +334,31 @@ async def test_a_timed_out_call_without_a_late_result_frees_its_slot_after_max_c
     await a_call_gets_through(wallet, pairing)
 
 
-async def test_a_call_that_times_out_leaves_one_failed_receipt_even_when_its_result_comes_late(
-    wallet_socket, hub
-):
+async def test_a_call_that_times_out_leaves_one_failed_receipt_even_when_its_result_comes_late(wallet_socket):
     wallet, pairing = await paired(wallet_socket)
     with pytest.raises(WalletTimeout):
         await call_wallet(pairing, "audio.transcribe", CLIP, timeout=0.2)
     call = await wallet.receive_json_from(timeout=5)
 
-    async def receipts():
-        await hub.receipts.flush()
+    async def written():
+        await receipts.flush()
         return await database_sync_to_async(CallLog.objects.count)()
 
     # The connection's own deadline, its failed receipt: from another process it ends after the
     # caller's, by the hop (the caller sends what it has left), which a loaded machine makes long.
     async with asyncio.timeout(5):
-        await until(receipts, lambda count: count == 1)
+        await until(written, lambda count: count == 1)
     await wallet.send_json_to({"type": "result", "id": call["id"], "ok": True, "output": {"text": "Peru"}})
     await wallet.send_json_to({"type": "bye"})  # handled after the late result: frames are sequential
     await wallet.receive_output(5)
-    await hub.receipts.flush()
+    await receipts.flush()
     log = await database_sync_to_async(CallLog.objects.get)()  # one: the late result added none
     # The wallet held it until the caller's deadline: the timeout, less the hop from another process.
     assert (log.skill, log.ok) == ("audio.transcribe", False) and log.duration_ms > 100
     assert "Peru" not in str(log.__dict__) and "UklGR" not in str(log.__dict__)
 
 
-async def test_a_call_dropped_by_a_disconnect_leaves_a_failed_receipt(wallet_socket, hub):
+async def test_a_call_dropped_by_a_disconnect_leaves_a_failed_receipt(wallet_socket):
     wallet, pairing = await paired(wallet_socket, site="quiz", skills=["text.generate"], models=["m1"])
     caller = asyncio.ensure_future(
         call_wallet(pairing, "text.generate", {"messages": []}, {"model": "m1"}, timeout=30)
@@ -362,16 +367,16 @@ async def test_a_call_dropped_by_a_disconnect_leaves_a_failed_receipt(wallet_soc
     await wallet.disconnect(code=1006)
     with pytest.raises(WalletLeft):
         await asyncio.wait_for(caller, 5)
-    await hub.receipts.flush()
+    await receipts.flush()
     log = await database_sync_to_async(CallLog.objects.get)()
     assert (log.skill, log.model, log.ok, log.cost) == ("text.generate", "m1", False, "")
 
 
-async def test_a_call_refused_without_reaching_the_wallet_leaves_no_receipt(wallet_socket, hub):
+async def test_a_call_refused_without_reaching_the_wallet_leaves_no_receipt(wallet_socket):
     _wallet, pairing = await paired(wallet_socket)
     with pytest.raises(CallRefused):
         await call_wallet(pairing, "text.generate", {"messages": []}, timeout=5)
-    await hub.receipts.flush()
+    await receipts.flush()
     assert await database_sync_to_async(CallLog.objects.count)() == 0
 
 
@@ -384,37 +389,27 @@ def test_calls_does_not_import_the_consumer():
     assert "byoa.consumers" not in imported
 
 
-async def test_a_call_no_process_acknowledges_raises_process_gone_after_the_acceptance_bound_and_the_next_offline(
-    settings,
-):
-    settings.BYOA = {**settings.BYOA, "ACCEPT_SECONDS": 0.3}
-    from byoa.models import ServerProcess
-
-    inbox = f"byoa.killed!{uuid.uuid4().hex}"
-
-    def killed_process_pairings():
-        # Their process beat a moment ago, then died: its inbox is still fresh, and nobody reads it.
+async def test_a_call_to_a_channel_nobody_reads_raises_process_gone_at_its_deadline_and_the_next_offline():
+    # Its process was killed: its pairing still names the channel of its connection, which nobody reads.
+    def killed_process_pairing():
         now = clock.now()
-        ServerProcess.objects.create(inbox=inbox, pid=1, started_at=now, beat_at=now)
-        return [
-            Pairing.objects.create(
-                token_digest=f"d{key}",
-                visitor="v",
-                manifest_name="geo",
-                channel_name=f"{inbox}#{key}",
-                created_at=now,
-                last_seen=now,
-            )
-            for key in (1, 2)
-        ]
+        return Pairing.objects.create(
+            token_digest=f"d{uuid.uuid4().hex}",
+            visitor="v",
+            manifest_name="geo",
+            channel_name=f"specific.{uuid.uuid4().hex}!{uuid.uuid4().hex}",
+            created_at=now,
+            last_seen=now,
+        )
 
-    first, second = await database_sync_to_async(killed_process_pairings)()
+    pairing = await database_sync_to_async(killed_process_pairing)()
     loop = asyncio.get_running_loop()
     started = loop.time()
     with pytest.raises(WalletProcessGone):
-        await asyncio.wait_for(call_wallet(first, "audio.transcribe", CLIP, timeout=60), 10)
-    assert loop.time() - started >= 0.3  # it was sent, and waited for the acknowledgement
-    # The process is taken for dead: a call to another of its wallets is not even sent.
-    assert await pairings.live_channel(second.pk) == ""
+        await asyncio.wait_for(call_wallet(pairing, "audio.transcribe", CLIP, timeout=0.3), 10)
+    # Sent, and waited for the connection's own "timeout" past the deadline, in vain.
+    assert loop.time() - started >= 0.3 + calls.GRACE_SECONDS
+    # The pairing is detached from the dead channel: the next call is not even sent.
+    assert await pairings.live_channel(pairing.pk) == ""
     with pytest.raises(WalletOffline):
-        await asyncio.wait_for(call_wallet(second, "audio.transcribe", CLIP, timeout=60), 10)
+        await asyncio.wait_for(call_wallet(pairing, "audio.transcribe", CLIP, timeout=60), 10)

@@ -10,7 +10,7 @@ import asyncio
 import pytest
 from channels.db import database_sync_to_async
 
-from byoa import protocol, tokens
+from byoa import calls, protocol, tokens
 from byoa.calls import call_wallet, stream_wallet
 from byoa.exceptions import TooManyCalls, WalletCallError
 from byoa.models import Pairing
@@ -42,13 +42,11 @@ async def test_a_closed_stream_frees_its_slot_at_once_and_its_late_result_is_dro
 
 
 async def test_a_caller_reached_over_the_channel_layer_that_leaves_frees_its_slot_at_once(
-    wallet_socket, monkeypatch, hub
+    wallet_socket, caller_elsewhere
 ):
+    # The caller takes the connection for one in another process: the call and its cancel cross the layer.
     communicator, welcome = await pair(wallet_socket, limits={"maxParallelCalls": 1})
     pairing = await get_pairing(token_digest=tokens.digest(welcome["pairing"]))
-    await hub.start()
-    # The caller takes the connection for one in another process: the call and its cancel cross the layer.
-    monkeypatch.setattr(hub.connections, "get", lambda pairing_id: None)
     caller = asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", {"audio": {}}, timeout=60))
     first = await communicator.receive_json_from(timeout=5)
     caller.cancel()  # the request that made the call was cancelled (its client went away)
@@ -63,13 +61,15 @@ async def test_a_caller_reached_over_the_channel_layer_that_leaves_frees_its_slo
 
 
 async def test_a_cancel_lost_on_the_way_leaves_the_call_to_end_at_its_deadline_as_before(
-    wallet_socket, monkeypatch, hub
+    wallet_socket, monkeypatch, caller_elsewhere
 ):
     communicator, welcome = await pair(wallet_socket, limits={"maxParallelCalls": 1, "maxCallSeconds": 1})
     pairing = await get_pairing(token_digest=tokens.digest(welcome["pairing"]))
-    await hub.start()
-    monkeypatch.setattr(hub.connections, "get", lambda pairing_id: None)
-    monkeypatch.setattr(hub.transport, "_send_cancel", lambda address, caller: None)  # the layer lost it
+
+    async def lose(channel, event):
+        return True  # sent, as far as the caller knows: the layer lost it
+
+    monkeypatch.setattr(calls, "send_event", lose)  # what the caller sends when it leaves: the cancel
     caller = asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", {"audio": {}}, timeout=1))
     first = await communicator.receive_json_from(timeout=5)
     caller.cancel()

@@ -65,7 +65,11 @@ def test_a_code_is_stored_hashed_never_as_itself():
 def test_a_code_is_bound_to_its_browser_session_and_manifest():
     code, _wait = issue(visitor="alice", site="quiz")
     row = codes.consume(code)
-    assert (row.visitor, row.manifest_name, row.manifest) == ("alice", "quiz", manifests.get_manifest("quiz").encoded)
+    assert (row.visitor, row.manifest_name, row.manifest) == (
+        "alice",
+        "quiz",
+        manifests.get_manifest("quiz").encoded,
+    )
 
 
 def test_a_code_is_consumed_once():

@@ -9,7 +9,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.db import IntegrityError
 
-from byoa import manifests, pairings, tokens
+from byoa import delivery, manifests, pairings, tokens
 from byoa.calls import call_wallet
 from byoa.exceptions import CallRefused, WalletLeft, WalletOffline
 from byoa.models import Pairing, SessionCode
@@ -85,7 +85,7 @@ async def test_with_a_configured_endpoint_its_origin_is_the_one_accepted(wallet_
 
 async def test_a_hello_with_a_fresh_code_is_welcomed_with_a_token_and_the_links_manifest(wallet_socket):
     _communicator, welcome = await pair(wallet_socket)
-    assert welcome["manifest"] == manifests.get("geo").encoded
+    assert welcome["manifest"] == manifests.get_manifest("geo").encoded
     assert len(welcome["pairing"]) * 6 >= 192
     pairing = await get_pairing(token_digest=tokens.digest(welcome["pairing"]))
     assert pairing.manifest_name == "geo" and pairing.visitor == "visitor-a" and pairing.is_live
@@ -236,7 +236,7 @@ async def test_a_known_pairing_comes_back_with_session_null_and_gets_the_current
     assert back == {
         "type": "welcome",
         "pairing": welcome["pairing"],
-        "manifest": manifests.get("geo").encoded,
+        "manifest": manifests.get_manifest("geo").encoded,
     }
 
 
@@ -354,30 +354,29 @@ async def test_a_grant_frame_that_changes_nothing_writes_nothing(wallet_socket, 
     assert len(writes) == 1
 
 
-async def test_pausing_writes_the_status_before_it_sends_the_close(wallet_socket, monkeypatch, hub):
+async def test_pausing_writes_the_status_before_it_sends_the_close(wallet_socket, monkeypatch):
     _communicator, welcome = await pair(wallet_socket)
     queryset = Pairing.objects.filter(token_digest=tokens.digest(welcome["pairing"]))
     seen = []
 
-    async def record(address, event):
+    async def record(channel, event):
         seen.append((event["type"], await queryset.values_list("status", flat=True).aget()))
+        return True
 
-    monkeypatch.setattr(hub.transport, "notify", record)
+    monkeypatch.setattr(pairings, "send_event", record)
     assert await database_sync_to_async(stop_pairings)(queryset, Pairing.Status.PAUSED) == (1, 1)
     assert seen == [("byoa.close", Pairing.Status.PAUSED)]
 
 
-async def test_a_paused_pairing_has_no_live_channel_even_when_its_close_is_lost(
-    wallet_socket, monkeypatch, hub
-):
+async def test_a_paused_pairing_has_no_live_channel_even_when_its_close_is_lost(wallet_socket, monkeypatch):
     _communicator, welcome = await pair(wallet_socket)
     pairing = await get_pairing(token_digest=tokens.digest(welcome["pairing"]))
     assert await pairings.live_channel(pairing.pk)
 
-    async def lose(address, event):
-        pass  # the channel layer delivers at most once
+    async def lose(channel, event):
+        return True  # the channel layer delivers at most once
 
-    monkeypatch.setattr(hub.transport, "notify", lose)
+    monkeypatch.setattr(pairings, "send_event", lose)
     await database_sync_to_async(stop_pairings)(Pairing.objects.filter(pk=pairing.pk), Pairing.Status.PAUSED)
     assert await pairings.live_channel(pairing.pk) == ""
 
@@ -399,7 +398,7 @@ async def test_a_ping_closes_a_connection_whose_pairing_is_no_longer_active(
 
 
 async def test_a_connection_of_another_process_not_seen_for_long_counts_as_gone(
-    wallet_socket, monkeypatch, hub
+    wallet_socket, monkeypatch, caller_elsewhere
 ):
     from datetime import timedelta
 
@@ -407,28 +406,29 @@ async def test_a_connection_of_another_process_not_seen_for_long_counts_as_gone(
 
     _communicator, welcome = await pair(wallet_socket)
     pairing = await get_pairing(token_digest=tokens.digest(welcome["pairing"]))
-    hub.connections.discard(pairing.pk, hub.connections.get(pairing.pk))  # as seen from another process
     assert await pairings.live_channel(pairing.pk) == pairing.channel_name
     later = clock.now() + timedelta(seconds=181)
     monkeypatch.setattr("byoa.clock.now", lambda: later)  # no hello or ping for over LIVE_SECONDS
     assert await pairings.live_channel(pairing.pk) == ""
 
 
-async def test_a_call_sent_to_a_connection_gone_since_its_address_was_read_fails_at_once(
-    wallet_socket, monkeypatch, hub
+async def test_a_call_sent_to_a_connection_gone_since_its_channel_was_read_ends_at_its_deadline_and_the_next_is_offline(
+    wallet_socket, caller_elsewhere
 ):
     from byoa import clock
+    from byoa.exceptions import WalletProcessGone
 
     communicator, welcome = await pair(wallet_socket)
     pairing = await get_pairing(token_digest=tokens.digest(welcome["pairing"]))
     await communicator.disconnect()
-    # As another process may still see it: the address of a connection that is gone.
+    # As another process may still see it: the channel of a connection that is gone.
     await database_sync_to_async(Pairing.objects.filter(pk=pairing.pk).update)(
         channel_name=pairing.channel_name, last_seen=clock.now()
     )
-    monkeypatch.setattr(hub.connections, "get", lambda pairing_id: None)  # the caller is in another process
     clip = {"audio": {"mime": "audio/wav", "base64": "UklGRg=="}}
-    with pytest.raises(WalletOffline):  # read again after the stale address: no live connection now
+    with pytest.raises(WalletProcessGone):  # nobody reads the channel: nothing comes back by the deadline
+        await asyncio.wait_for(call_wallet(pairing.pk, "audio.transcribe", clip, timeout=0.5), 5)
+    with pytest.raises(WalletOffline):  # that call detached the pairing: this one is not even sent
         await asyncio.wait_for(call_wallet(pairing.pk, "audio.transcribe", clip, timeout=3600), 5)
 
 
@@ -447,7 +447,7 @@ async def test_a_wallet_silent_past_one_and_a_half_ping_intervals_is_closed_and_
     assert (await get_pairing(pk=pairing.pk)).channel_name == ""
 
 
-async def test_a_wallet_that_pings_is_not_taken_for_silent(wallet_socket, settings, hub):
+async def test_a_wallet_that_pings_is_not_taken_for_silent(wallet_socket, settings):
     # A silence bound of 0.75 s, five times the pings' 0.1 s gaps, so that a loaded machine's
     # slow turn of the loop is not taken for silence; pings for four bounds.
     settings.BYOA = {**settings.BYOA, "PING_SECONDS": 0.5}
@@ -457,5 +457,5 @@ async def test_a_wallet_that_pings_is_not_taken_for_silent(wallet_socket, settin
     for _ in range(30):
         await communicator.send_json_to({"type": "ping"})
         assert await communicator.receive_nothing(timeout=0.1)
-    assert hub.connections.get(pairing.pk) is not None
+    assert delivery.connections.get(pairing.pk) is not None
     assert (await get_pairing(pk=pairing.pk)).channel_name

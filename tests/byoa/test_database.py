@@ -1,6 +1,6 @@
 """
 Calls waiting on wallets do not hold the request's pooled database connection
-(byoa.database): a daphne process on PostgreSQL with a pool of two connections
+(byoa.calls): a daphne process on PostgreSQL with a pool of two connections
 keeps answering while more calls than that wait on wallets.
 """
 

@@ -3,7 +3,8 @@
 import json
 from pathlib import Path
 
-from byoa.describe import Line, describe
+from byoa.describe import Line
+from byoa.describe import describe_manifest as describe
 
 GEOGRAPHY = json.loads((Path(__file__).resolve().parents[2] / "sites/geography/manifest.json").read_text())
 

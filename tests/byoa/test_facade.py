@@ -1,31 +1,40 @@
 """byoa's facade: the names a site imports from ``byoa``, loaded on first use, and the request's pairing."""
 
+import ast
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from django.contrib.sessions.backends.db import SessionStore
 from django.test import RequestFactory
 
 import byoa
-from byoa import calls, clock, describe, exceptions, manifests, pairings, visitor_ids
-from byoa.models import Pairing, ServerProcess
+from byoa import calls, describe, exceptions, manifests, pairings, visitor_ids
+from byoa.models import Pairing
 from tests.byoa.conftest import a_pairing
 
 
 def test_each_public_name_is_the_object_of_the_module_behind_it():
     assert byoa.call_wallet is calls.call_wallet and byoa.stream_wallet is calls.stream_wallet
     assert byoa.aget_pairing is pairings.aget_pairing
-    assert byoa.get_manifest is manifests.get and byoa.Manifest is manifests.Manifest
+    assert byoa.get_manifest is manifests.get_manifest and byoa.Manifest is manifests.Manifest
     # byoa.describe is the module (imported above): the facade's function has its own name.
-    assert byoa.describe_manifest is describe.describe
+    assert byoa.describe_manifest is describe.describe_manifest
     for name in exceptions.__all__:
         assert getattr(byoa, name) is getattr(exceptions, name)
 
 
-def test_the_facade_serves_exactly_the_names_it_declares():
-    assert set(byoa._FACADE) == set(byoa.__all__)
+def test_the_facade_serves_exactly_the_names_it_declares_and_type_checkers_see_the_same():
     assert set(byoa.__all__) <= set(dir(byoa))
+    for name in byoa.__all__:
+        assert getattr(byoa, name) is not None
+    tree = ast.parse(Path(byoa.__file__).read_text())
+    [checking] = [
+        node for node in tree.body if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING"
+    ]
+    seen = {alias.asname or alias.name for node in checking.body for alias in node.names}
+    assert seen == set(byoa.__all__)
 
 
 def test_an_unknown_name_is_an_attribute_error():
@@ -93,8 +102,6 @@ async def test_with_connected_a_pairing_whose_wallet_is_away_is_none():
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_with_connected_a_pairing_whose_wallet_is_connected_to_a_live_process_is_returned():
-    now = clock.now()
-    await ServerProcess.objects.acreate(inbox="byoa.fresh!2", pid=1, started_at=now, beat_at=now)
-    paired = await a_pairing("visitor-a", channel_name="byoa.fresh!2#1")
+async def test_with_connected_a_pairing_whose_wallet_is_connected_and_seen_lately_is_returned():
+    paired = await a_pairing("visitor-a", channel_name="specific.fresh!2")
     assert (await byoa.aget_pairing(await a_request("visitor-a"), "geo", connected=True)).pk == paired.pk

@@ -38,7 +38,7 @@ def _issue_codes(server, count):
         "django.setup()\n"
         "from django.db import transaction\n"
         "from byoa import codes, manifests\n"
-        "manifest = manifests.get('geo')\n"
+        "manifest = manifests.get_manifest('geo')\n"
         "with transaction.atomic():\n"
         f"    issued = [codes.issue(f'flood-{{i}}', f'198.51.100.{{i // 10}}', manifest)[0] for i in range({count})]\n"
         "print(json.dumps(issued))\n"

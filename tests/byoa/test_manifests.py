@@ -141,15 +141,15 @@ def test_a_manifest_whose_link_text_is_over_4096_characters_is_a_warning():
 
 
 def test_loaded_manifests_are_encoded_once_from_their_files():
-    geo = manifests.get("geo")
+    geo = manifests.get_manifest("geo")
     assert geo.encoded == manifests.encode(json.loads(geo.path.read_text()))[1]
-    assert manifests.get() is geo  # the default
-    assert manifests.get("quiz").limit("maxParallelCalls") == 2
+    assert manifests.get_manifest() is geo  # the default
+    assert manifests.get_manifest("quiz").limit("maxParallelCalls") == 2
 
 
 def test_an_unknown_manifest_name_lists_the_known_ones():
     with pytest.raises(UnknownManifest, match=r"installed ones are: geo, .*quiz"):
-        manifests.get("nope")
+        manifests.get_manifest("nope")
 
 
 def write(tmp_path, name, content):
@@ -167,7 +167,7 @@ def test_check_reports_each_problem_with_id_pointer_and_fix(settings, tmp_path):
     privacy = next(m for m in found if m.id == "byoa.E011")
     assert "/privacy" in privacy.msg and privacy.hint
     with pytest.raises(ManifestError):
-        manifests.get("bad")
+        manifests.get_manifest("bad")
 
 
 def test_check_reports_unreadable_and_non_json_files(settings, tmp_path):
@@ -243,7 +243,7 @@ def test_a_manifest_json_beside_an_apps_code_is_found(settings, tmp_path):
     sys.path.insert(0, str(tmp_path))
     try:
         settings.INSTALLED_APPS = [*settings.INSTALLED_APPS, "demoapp"]
-        assert manifests.get("demoapp").data == GOOD
+        assert manifests.get_manifest("demoapp").data == GOOD
     finally:
         sys.path.remove(str(tmp_path))
 

@@ -34,7 +34,7 @@ from byoa import (
     clock,
     visitor_ids,
 )
-from byoa.models import Pairing, ServerProcess
+from byoa.models import Pairing
 from tests.byoa.conftest import pair
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -74,10 +74,10 @@ async def answer_view(request: HttpRequest) -> JsonResponse:
 
 
 @pytest.fixture(params=["same-process", "channel-layer"])
-def call_path(request, monkeypatch, hub):
+def call_path(request):
     """Run each case with the caller beside the connection, then as if in another process."""
     if request.param == "channel-layer":
-        monkeypatch.setattr(hub.connections, "get", lambda pairing_id: None)
+        request.getfixturevalue("caller_elsewhere")
     return request.param
 
 
@@ -145,25 +145,22 @@ async def gone_mid_call(wallet_socket):
     return await outcome_of(view)
 
 
-async def process_gone(wallet_socket, settings):
-    settings.BYOA = {**settings.BYOA, "ACCEPT_SECONDS": 0.3}
-    inbox = f"byoa.killed!{uuid.uuid4().hex}"
-
+async def process_gone(wallet_socket):
     def a_pairing_whose_process_died():
-        # Its process beat a moment ago, then died: its inbox is still fresh, and nobody reads it.
+        # Its process was killed: the pairing still names its connection's channel, which nobody reads.
         now = clock.now()
-        ServerProcess.objects.create(inbox=inbox, pid=1, started_at=now, beat_at=now)
         Pairing.objects.create(
             token_digest="d-killed",
             visitor=VISITOR,
             manifest_name="geo",
-            channel_name=f"{inbox}#1",
+            channel_name=f"specific.{uuid.uuid4().hex}!{uuid.uuid4().hex}",
             created_at=now,
             last_seen=now,
         )
 
     await database_sync_to_async(a_pairing_whose_process_died)()
-    return await outcome_of(answer_view(await a_request(timeout=30)))
+    # Nothing comes back: the call ends at its deadline and the grace after it.
+    return await outcome_of(answer_view(await a_request(timeout=0.3)))
 
 
 async def the_output(wallet_socket):
@@ -194,9 +191,9 @@ async def test_a_view_tells_each_outcome_of_a_call_apart_by_its_type_and_logs_it
     assert [r.getMessage() for r in caplog.records if r.name == "tests.byoa.view"] == [f"own mode: {outcome}"]
 
 
-async def test_a_view_tells_a_process_gone_by_its_type(wallet_socket, settings, hub, caplog):
+async def test_a_view_tells_a_process_gone_by_its_type(wallet_socket, caplog):
     with caplog.at_level(logging.INFO, logger="tests.byoa.view"):
-        assert await process_gone(wallet_socket, settings) == "process gone"
+        assert await process_gone(wallet_socket) == "process gone"
     assert [r.getMessage() for r in caplog.records if r.name == "tests.byoa.view"] == [
         "own mode: process gone"
     ]

@@ -1,5 +1,6 @@
 """The frames' one parser: JSON objects in, anything else refused as not JSON."""
 
+import json
 import re
 from pathlib import Path
 
@@ -63,3 +64,20 @@ def test_make_run_serves_frames_up_to_the_protocols_limit():
         == protocol.MAX_FRAME_BYTES
     )
     assert "--ws-max-size $(WS_MAX)" in makefile
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"type":"result","id":1,"output":{"n":123456789012345678901234567890}}',
+        '{"type":"result","id":1,"output":{"n":-99999999999999999999}}',
+        '{"type":"result","id":1,"output":{"s":"é' + "1" * 30 + '","n":18446744073709551616}}',
+    ],
+)
+def test_long_integers_stay_exact_wherever_the_digits_are(text):
+    assert protocol.parse(text) == json.loads(text)
+
+
+def test_digits_of_other_scripts_and_short_runs_parse_as_json():
+    text = '{"type":"chunk","id":1,"delta":"' + "٣" * 40 + "123456789012345678 " * 50 + '"}'
+    assert protocol.parse(text) == json.loads(text)

@@ -21,15 +21,15 @@ def new_pairing(token):
     ).pk
 
 
-async def test_a_batch_of_receipts_is_written_with_one_statement(hub):
+async def test_a_batch_of_receipts_is_written_with_one_statement():
     pairing = await new_pairing("a" * 64)
     for ok in (True, False, True):
-        hub.receipts.add(pairing, "audio.transcribe", "", ok, 12, {"cost": "0.001 USD", "provider": "local"})
+        receipts.add(pairing, "audio.transcribe", "", ok, 12, {"cost": "0.001 USD", "provider": "local"})
 
     def write():
         with CaptureQueriesContext(connection) as queries:
-            receipts._write(hub.receipts._queued[:])
-        hub.receipts._queued.clear()
+            receipts._write(receipts._queued[:])
+        receipts._queued.clear()
         return [query["sql"] for query in queries if "INSERT" in query["sql"]]
 
     inserts = await database_sync_to_async(write)()
@@ -40,33 +40,33 @@ async def test_a_batch_of_receipts_is_written_with_one_statement(hub):
     assert rows == [(True, "0.001 USD", "local"), (False, "0.001 USD", "local"), (True, "0.001 USD", "local")]
 
 
-async def test_a_receipt_keeps_the_time_of_its_call(hub):
+async def test_a_receipt_keeps_the_time_of_its_call():
     pairing = await new_pairing("b" * 64)
     before = clock.now()
-    hub.receipts.add(pairing, "text.generate", "m1", True, 5)
-    await hub.receipts.flush()
+    receipts.add(pairing, "text.generate", "m1", True, 5)
+    await receipts.flush()
     log = await database_sync_to_async(CallLog.objects.get)()
     assert before - timedelta(seconds=1) <= log.at <= clock.now() + timedelta(seconds=1)
     assert (log.skill, log.model, log.cost, log.provider) == ("text.generate", "m1", "", "")
 
 
-async def test_receipts_of_a_pairing_deleted_meanwhile_are_dropped_and_the_others_kept(hub):
+async def test_receipts_of_a_pairing_deleted_meanwhile_are_dropped_and_the_others_kept():
     kept, deleted = await new_pairing("c" * 64), await new_pairing("d" * 64)
-    hub.receipts.add(kept, "audio.transcribe", "", True, 1)
-    hub.receipts.add(deleted, "audio.transcribe", "", True, 1)
+    receipts.add(kept, "audio.transcribe", "", True, 1)
+    receipts.add(deleted, "audio.transcribe", "", True, 1)
     await database_sync_to_async(lambda: Pairing.objects.filter(pk=deleted).delete())()
-    await hub.receipts.flush()
+    await receipts.flush()
     assert await database_sync_to_async(
         lambda: list(CallLog.objects.values_list("pairing_id", flat=True))
     )() == [kept]
 
 
-async def test_a_receipt_holds_no_more_than_its_columns_allow(hub):
+async def test_a_receipt_holds_no_more_than_its_columns_allow():
     pairing = await new_pairing("e" * 64)
-    hub.receipts.add(
+    receipts.add(
         pairing, "s" * 100, "m" * 100, True, 1, {"cost": "c" * 100, "provider": ["not", "a", "string"]}
     )
-    await hub.receipts.flush()
+    await receipts.flush()
     log = await database_sync_to_async(CallLog.objects.get)()
     assert (len(log.skill), len(log.model), len(log.cost)) == (64, 32, 40)
     assert log.provider == str(["not", "a", "string"])[:40]

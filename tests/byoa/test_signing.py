@@ -4,14 +4,23 @@ import asyncio
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 
-from byoa import events, protocol, signing, tokens
+from byoa import delivery, protocol, signing, tokens
 from byoa.calls import call_wallet
+from byoa.exceptions import TooManyCalls
 from byoa.models import Pairing
-from byoa.transport import addressed
 from tests.byoa.conftest import pair
 
-CALL = events.call("byoa.reply!x", "audio.transcribe", {"language": "en"}, '{"audio":{}}', 5.0)
+CALL = {
+    "type": "byoa.call",
+    "id": 7,
+    "reply": "specific.caller!reply",
+    "skill": "audio.transcribe",
+    "params": {"language": "en"},
+    "input": '{"audio":{}}',
+    "timeout": 5.0,
+}
 
 
 def test_a_signed_event_verifies_and_comes_back_without_its_mac():
@@ -26,7 +35,9 @@ def test_a_signed_event_verifies_and_comes_back_without_its_mac():
         {"skill": "text.generate"},
         {"input": '{"messages":[]}'},
         {"params": {}},
-        {"reply": "byoa.elsewhere!y"},
+        {"reply": "specific.elsewhere!y"},
+        {"id": 8},
+        {"timeout": 500.0},
         {"mac": "0" * 64},
         {"mac": None},
         {"mac": "not hex é"},
@@ -53,89 +64,98 @@ def test_an_event_signed_with_a_fallback_key_is_accepted(settings):
     assert signing.verified_event(signed) == CALL
 
 
-def test_sealed_bytes_unseal_and_changed_ones_do_not():
-    sealed = signing.seal(b'{"type":"byoa.result"}')
-    assert signing.unseal(sealed) == b'{"type":"byoa.result"}'
-    assert signing.unseal(sealed[:-1] + b"!") is None
-    assert signing.unseal(b'{"type":"byoa.result"}') is None
-    assert signing.unseal(b"") is None
-
-
-# The channel layer: a forger who reaches it (Redis, in a deployment) and knows the addresses.
+# The channel layer: a forger who reaches it (Redis, in a deployment) and knows the channel names.
 
 pytestmark_db = pytest.mark.django_db(transaction=True)
 get_pairing = database_sync_to_async(lambda **kw: Pairing.objects.get(**kw))
+FORGERIES = pytest.mark.parametrize("forge", ["unsigned", "signed-with-another-key"])
 
 
-def to_connection(address, event, sign=signing.sign_event):
-    """Return (channel, event) that reach the connection at ``address``, the event signed as addressed."""
-    channel, addressed_event = addressed(address, event)
-    return channel, sign(addressed_event)
+def forged(event, forge, settings):
+    """Return the event as a forger sends it: without a MAC, or with one made with a key of its own."""
+    if forge == "unsigned":
+        return dict(event)
+    real_key, settings.SECRET_KEY = settings.SECRET_KEY, "a key the forger guessed " * 3
+    try:
+        return signing.sign_event(event)
+    finally:
+        settings.SECRET_KEY = real_key
 
 
-async def paired_elsewhere(wallet_socket, monkeypatch, hub):
+async def paired_elsewhere(wallet_socket, **grant_options):
     """Return (communicator, pairing) of a wallet that callers reach over the channel layer."""
-    communicator, welcome = await pair(wallet_socket)
+    communicator, welcome = await pair(wallet_socket, **grant_options)
     pairing = await get_pairing(token_digest=tokens.digest(welcome["pairing"]))
-    await hub.start()
-    monkeypatch.setattr(hub.connections, "get", lambda pairing_id: None)  # as if the caller were elsewhere
     return communicator, pairing
 
 
 @pytestmark_db
-@pytest.mark.parametrize("sign", [False, True], ids=["unsigned", "signed-with-another-key"])
-async def test_a_forged_call_event_on_the_inbox_reaches_no_wallet(
-    wallet_socket, monkeypatch, hub, settings, sign
-):
-    communicator, pairing = await paired_elsewhere(wallet_socket, monkeypatch, hub)
-    layer = hub.transport.layer
-    reply = await layer.new_channel("byoa")
-    forged = events.call(reply, "audio.transcribe", {}, '{"audio":{}}', 5.0)
-    if sign:
-        real_key, settings.SECRET_KEY = settings.SECRET_KEY, "a key the forger guessed " * 3
-        await layer.send(*to_connection(pairing.channel_name, forged))
-        settings.SECRET_KEY = real_key
-    else:
-        await layer.send(*addressed(pairing.channel_name, forged))
+@FORGERIES
+async def test_a_forged_call_event_on_a_connections_channel_reaches_no_wallet(wallet_socket, settings, forge):
+    communicator, pairing = await paired_elsewhere(wallet_socket)
+    layer = get_channel_layer()
+    reply = await layer.new_channel()
+    event = {**CALL, "reply": reply}
+    await layer.send(pairing.channel_name, forged(event, forge, settings))
     assert await communicator.receive_nothing(timeout=0.3)
-    with pytest.raises(TimeoutError):  # not even acknowledged
+    with pytest.raises(TimeoutError):  # not even refused: nothing at all comes back
         await asyncio.wait_for(layer.receive(reply), 0.3)
     # The same event with the site's own MAC is a call (so the test above could fail).
-    await layer.send(*to_connection(pairing.channel_name, forged))
+    await layer.send(pairing.channel_name, signing.sign_event(event))
     assert (await communicator.receive_json_from(timeout=5))["skill"] == "audio.transcribe"
 
 
 @pytestmark_db
-async def test_a_forged_result_on_a_callers_channel_is_not_its_answer(wallet_socket, monkeypatch, hub):
-    communicator, pairing = await paired_elsewhere(wallet_socket, monkeypatch, hub)
-    layer = hub.transport.layer
-    sent = []
-    real_send = layer.send
+@FORGERIES
+async def test_a_forged_close_event_does_not_close_the_connection(wallet_socket, settings, forge):
+    communicator, pairing = await paired_elsewhere(wallet_socket)
+    layer = get_channel_layer()
+    await layer.send(pairing.channel_name, forged({"type": "byoa.close"}, forge, settings))
+    assert await communicator.receive_nothing(timeout=0.3)
+    await layer.send(pairing.channel_name, signing.sign_event({"type": "byoa.close"}))
+    assert await communicator.receive_json_from(timeout=5) == protocol.bye()
 
-    async def watch(channel, event):
-        sent.append(event)
-        await real_send(channel, event)
 
-    monkeypatch.setattr(layer, "send", watch)
+@pytestmark_db
+@FORGERIES
+async def test_a_forged_cancel_event_does_not_free_a_calls_slot(
+    wallet_socket, settings, forge, caller_elsewhere
+):
+    communicator, pairing = await paired_elsewhere(wallet_socket, limits={"maxParallelCalls": 1})
+    layer = get_channel_layer()
     caller = asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", {"audio": {}}, timeout=10))
     call = await communicator.receive_json_from(timeout=5)
-    reply_address = next(event["reply"] for event in sent if event.get("type") == events.CALL)
-    # Where the caller's inbox takes its call's events: the caller's own reply address, unsigned.
-    await real_send(*addressed(reply_address, events.result(True, {"text": "forged"}), "call"))
+    await layer.send(pairing.channel_name, forged({"type": "byoa.cancel", "id": call["id"]}, forge, settings))
+    # The next call comes on the same channel, after the cancel: the first call still holds the slot.
+    with pytest.raises(TooManyCalls):
+        await call_wallet(pairing, "audio.transcribe", {"audio": {}}, timeout=10)
     await communicator.send_json_to(protocol.result(call["id"], True, {"text": "the wallet's"}))
     assert await asyncio.wait_for(caller, 5) == {"text": "the wallet's"}
 
 
 @pytestmark_db
-async def test_the_wallets_frame_is_built_from_the_skill_and_params_the_grant_was_checked_on(
-    wallet_socket, monkeypatch, hub
+@FORGERIES
+async def test_a_forged_result_on_the_reply_channel_is_no_callers_answer(
+    wallet_socket, settings, forge, caller_elsewhere
 ):
-    communicator, pairing = await paired_elsewhere(wallet_socket, monkeypatch, hub)
-    layer = hub.transport.layer
-    reply = await layer.new_channel("byoa")
+    communicator, pairing = await paired_elsewhere(wallet_socket)
+    caller = asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", {"audio": {}}, timeout=10))
+    call = await communicator.receive_json_from(timeout=5)
+    # The caller's process reads its call's events on its reply channel, by the call's id.
+    result = {"type": "byoa.result", "id": call["id"], "ok": True, "output": {"text": "forged"}}
+    await get_channel_layer().send(await delivery.replies.channel(), forged(result, forge, settings))
+    # The wallet's result comes on the same channel after it: had the forged one counted, it would have won.
+    await communicator.send_json_to(protocol.result(call["id"], True, {"text": "the wallet's"}))
+    assert await asyncio.wait_for(caller, 5) == {"text": "the wallet's"}
+
+
+@pytestmark_db
+async def test_the_wallets_frame_is_built_from_the_skill_and_params_the_grant_was_checked_on(wallet_socket):
+    communicator, pairing = await paired_elsewhere(wallet_socket)
+    layer = get_channel_layer()
     # An input that tries to carry a skill of its own: the frame's skill is still the checked one.
-    event = events.call(reply, "audio.transcribe", {"language": "en"}, '{"skill":"text.generate"}', 5.0)
-    await layer.send(*to_connection(pairing.channel_name, event))
+    event = {**CALL, "reply": await layer.new_channel(), "input": '{"skill":"text.generate"}'}
+    await layer.send(pairing.channel_name, signing.sign_event(event))
     call = await communicator.receive_json_from(timeout=5)
     assert (call["skill"], call["params"], call["input"]) == (
         "audio.transcribe",

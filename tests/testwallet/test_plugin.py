@@ -24,8 +24,8 @@ def test_the_plugin_gives_a_site_its_fixtures(pytestconfig):
         "aiwallet",
         "byoa_extension",
         "builtin_model",
-        "byoa_hub",
     } <= names
+    assert "byoa_hub" not in names  # byoa keeps no per-process hub to reset between tests
 
 
 def test_the_stub_scripts_ship_inside_the_package():

@@ -11,7 +11,7 @@ from byoa import manifests
 
 
 def test_the_manifest_asks_for_two_models_of_different_companies_with_its_limits():
-    manifest = manifests.get("twentyq")
+    manifest = manifests.get_manifest("twentyq")
     skill = manifest.data["skills"]["text.generate"]
     assert skill["models"]["count"] == 2 and skill["models"]["differentCompanies"] is True
     assert skill["models"]["need"] == "recommended" and skill["models"]["why"]
@@ -36,7 +36,7 @@ def test_the_longest_questioner_prompt_fits_the_manifests_text_limit():
     ]
     messages, params = prompts.asker(history, LIMIT, must_guess=True)
     chars = sum(len(message["content"]) for message in messages)
-    limits = manifests.get("twentyq").data["purpose"]["limits"]
+    limits = manifests.get_manifest("twentyq").data["purpose"]["limits"]
     print(f"longest questioner prompt: {chars} characters")
     assert chars <= limits["maxTextChars"]  # else the wallet would refuse the last turns of a wordy game
     assert params["maxTokens"] <= limits["maxAnswerTokens"]
@@ -48,4 +48,4 @@ async def test_a_link_asked_for_by_name_carries_the_games_manifest(player):
     assert response.status_code == 200
     encoded = dict(parse_qsl(urlsplit(response.json()["link"]).query))["manifest"]
     data = json.loads(base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4)))
-    assert data == json.loads(manifests.get("twentyq").path.read_text())
+    assert data == json.loads(manifests.get_manifest("twentyq").path.read_text())

@@ -22,8 +22,8 @@ def test_the_mcp_endpoint_and_its_lifespan_come_with_mcp_server():
     application = get_asgi_application()
     mcp = http_routes(application)["api/mcp"]
     assert isinstance(mcp, MCPApplication)
-    # Inside byoa's (byoa.hub.HubLifespan), inside the freeze at start-up's end (visitor_ai.collector).
-    assert application.application_mapping["lifespan"].app.app is mcp
+    # Inside the freeze at start-up's end (visitor_ai.collector); byoa has no lifespan of its own.
+    assert application.application_mapping["lifespan"].app is mcp
 
 
 def test_the_wallet_route_comes_with_byoa_and_a_sites_own_routes_follow_it():
@@ -70,11 +70,3 @@ def test_djangos_own_handler_serves_the_pages_by_default():
 
     [pages] = [app for route, app in http_routes(get_asgi_application()).items() if route != "api/mcp"]
     assert type(pages) is ASGIHandler
-
-
-def test_the_speedups_handler_serves_the_pages_when_a_site_chose_one_of_its_speedups(settings):
-    from visitor_ai.speedups.handler import ASGIHandler
-
-    settings.VISITOR_AI_SPEEDUPS = {"request_threads": {"KEPT": 4}}
-    [pages] = [app for route, app in http_routes(get_asgi_application()).items() if route != "api/mcp"]
-    assert type(pages) is ASGIHandler and pages.kept_threads == 4 and pages.replaced == {}

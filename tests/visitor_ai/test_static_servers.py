@@ -1,8 +1,7 @@
 """
-collectstatic's output through WhiteNoise under uvicorn (`make run`'s server) with
-DEBUG off, WhiteNoise's own middleware and the static_files speed-up's alike: the
-brotli or gzip copy, a year's immutable cache for a hashed name, and the readable
-file never served in its place.
+collectstatic's output through WhiteNoise's middleware under uvicorn (`make
+run`'s server) with DEBUG off: the brotli or gzip copy, a year's immutable cache
+for a hashed name, and the readable file never served in its place.
 """
 
 import re
@@ -15,14 +14,13 @@ from testwallet.server import UvicornServer
 pytestmark = pytest.mark.live
 
 
-@pytest.fixture(scope="module", params=["plain", "static_files"])
-def uvicorn_server(request, tmp_path_factory):
-    speedups = {} if request.param == "plain" else {"VISITOR_AI_SPEEDUPS": request.param}
+@pytest.fixture(scope="module")
+def uvicorn_server(tmp_path_factory):
     server = UvicornServer(
         "sites.config.asgi:application",
         settings_module="sites.config.settings",
         setup_commands=[("migrate", "--noinput"), ("collectstatic", "--noinput")],
-        env={"DJANGO_DEBUG": "0", **speedups},
+        env={"DJANGO_DEBUG": "0"},
         workdir=tmp_path_factory.mktemp("uvicorn-static"),
         ws="websockets-sansio",
     )
@@ -50,12 +48,3 @@ def test_uvicorn_sends_a_hashed_script_compressed_and_cached_for_a_year(uvicorn_
 
 def test_uvicorn_serves_no_plain_name_of_a_collected_script(uvicorn_server):
     assert loopback.get(uvicorn_server.url + "/static/twentyq/page.js").status_code == 404
-
-
-# WhiteNoise's own middleware answers with a synchronous file iterator, which Django under ASGI
-# reads in a thread after a warning (once a process): the speed-up answers with the bytes.
-@pytest.mark.parametrize("uvicorn_server", ["static_files"], indirect=True)
-def test_with_the_speedup_uvicorn_logs_no_warning_while_serving_static_files(uvicorn_server):
-    for _ in range(2):
-        loopback.get(page_script(uvicorn_server, "/geography/"), headers={"Accept-Encoding": "br"})
-    assert "Warning" not in uvicorn_server.output(), uvicorn_server.output()[-3000:]

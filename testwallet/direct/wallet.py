@@ -471,7 +471,7 @@ def site_of(endpoint: str) -> str:
     """Return the site an endpoint belongs to: its scheme, host and port, not its path.
 
     A site's links name one wallet route with a different last segment per
-    browser (the route id of byoa.routes): a site forgotten on one link stays
+    browser (the route id of byoa.route_ids): a site forgotten on one link stays
     forgotten on the next.
     """
     parts = urlsplit(endpoint)
