@@ -84,13 +84,13 @@ Caveats
 
 import asyncio
 import inspect
-import json
 from collections import defaultdict, deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NotRequired, Self, TypedDict
 
+from testwallet._call_checks import SKILLS
 from testwallet._driver import (
     DEFAULT_TIMEOUT,
     Consent,
@@ -128,11 +128,6 @@ __all__ = [
 
 #: The Playwright binding through which byoa.js asks the test.
 BINDING = "__testwalletByoa"
-
-#: The skill table (frontend/testwallet/skills.json, shipped beside this module): each skill the
-#: stand-in serves with its input, params, output and default answer, read by byoa.js and the Node
-#: driver too.
-SKILLS: dict[str, dict[str, Any]] = json.loads((Path(__file__).parent / "skills.json").read_text())["skills"]
 
 #: The skills the stand-in serves (specs/byoa-sites.md), as the table declares them.
 WALLET_SKILLS = tuple(SKILLS)

@@ -16,7 +16,6 @@ skill, ok and duration: never its content).
 """
 
 import asyncio
-import base64
 import contextlib
 import enum
 import logging
@@ -32,10 +31,11 @@ import websockets
 from websockets.asyncio.client import ClientConnection
 from websockets.asyncio.client import connect as _connect
 
-from byoa import protocol, wav
+from byoa import protocol
 
 # byoa.exceptions.NotJSON from its Django-free home (byoa.protocol raises it but does not export it).
 from byoa._errors import NotJSON
+from testwallet import _call_checks as call_checks
 from testwallet.direct import link_checks
 from testwallet.direct.backends import SkillBackend
 from testwallet.direct.exceptions import LinkRefused
@@ -241,8 +241,15 @@ class DirectWallet:
         if not self._accept_manifest(first.get("manifest"), resumed=pairing is not None):
             await ws.send(protocol.dump(protocol.bye()))
             await ws.close()
-            self.blocked.add(site_of(self.endpoint))
             self.pairing = None
+            if pairing is not None:
+                # "if that asks for more than was allowed, the wallet says bye and you need a new
+                # link" (byoa-sites.md): the pairing is gone, the site is not blocked.
+                return self._note(
+                    "bye: the site's manifest asks for more than was allowed; a new link asks anew"
+                )
+            # "if it differs, the wallet says bye and revokes your site" (byoa-sites.md).
+            self.blocked.add(site_of(self.endpoint))
             return self._note("bye: the welcome's manifest is not the one allowed; site forgotten")
         self._ws = ws
         self.pairing = token if self.consent is Consent.DECIDE_ON_MY_OWN else None
@@ -357,12 +364,18 @@ class DirectWallet:
             or skill not in self.grant["skills"]
         ):
             return protocol.result(call_id, False)
-        model = params.get("model")
-        if model is not None and model not in self.grant.get("models", ()):
-            return protocol.result(call_id, False)  # never answered with another model
-        measured = _measure(input)
-        if measured is None:
-            return protocol.result(call_id, False)  # audio that is not a clip the skill takes
+        # The rule book the in-page stand-in reads too (testwallet/_call_checks.py): the skill's own
+        # limits, the manifest's languages and limits, the input's shape and mime type.
+        checked = call_checks.check_call(skill, input, params, self.manifest, self.grant.get("models", []))
+        if isinstance(checked, call_checks.Refused):
+            self._note(f"call refused ({checked.code})")
+            return protocol.result(call_id, False)
+        params = checked.params
+        audio = checked.summary.get("audio") or {}
+        measured = {
+            "clipSeconds": audio.get("clipSeconds", 0),
+            "textChars": checked.summary.get("textChars", 0),
+        }
         cost = self.backend.estimated_cost(skill, input, params)
         call = self._gate_call(skill, input, params, cost, measured)
         gate = bringyourownagent.check_call(self.manifest, self._gate_grant(), call, self._gate_state)
@@ -498,20 +511,3 @@ def asks_for_more(manifest: dict[str, Any], allowed: dict[str, Any], grant: dict
 
 def _rfc3339(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
-
-
-def _measure(input: dict[str, Any]) -> dict[str, float] | None:
-    """Return what the gate measures of a call's input, or None for audio that is not a clip."""
-    measured: dict[str, float] = {"clipSeconds": 0, "textChars": 0}
-    audio = input.get("audio")
-    if audio is not None:
-        try:
-            measured["clipSeconds"] = wav.clip_seconds(base64.b64decode(audio["base64"], validate=True))
-        except (TypeError, KeyError, ValueError, wav.NotAClip):
-            return None
-    messages = input.get("messages")
-    if isinstance(messages, list):
-        measured["textChars"] = sum(
-            len(m["content"]) for m in messages if isinstance(m, dict) and isinstance(m.get("content"), str)
-        )
-    return measured
