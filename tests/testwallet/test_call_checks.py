@@ -16,6 +16,7 @@ import pytest
 
 from byoa import manifests, protocol, wav
 from tests.testwallet.direct.test_wallet import FakeSite, call_through
+from tests.testwallet.test_byoa_stub import call, granted
 from testwallet import _call_checks as call_checks
 from testwallet.direct import DirectWallet, ScriptedBackend
 
@@ -181,3 +182,17 @@ async def test_the_headless_wallet_answers_each_call_over_the_direct_link_as_the
         if outcome != "ok":
             assert wallet.activity[-1] == f"call refused ({outcome})"
         await asyncio.wait_for(wallet.close(), 5)
+
+
+@pytest.mark.browser
+@pytest.mark.live
+async def test_the_in_page_stand_in_answers_each_call_in_chromium_as_the_rule_book_says(
+    page, daphne_server, byoa_extension
+):
+    """The same calls through window.byoa.call: ok where the headless wallet says ok, else its refusal."""
+    grant = await granted(page, daphne_server, byoa_extension, MANIFEST)
+    assert grant["models"] == MODELS
+    for what, skill, input, params, outcome in CASES:
+        answer = await call(page, grant, skill, input, params)
+        assert answer["ok"] is (outcome == "ok"), what
+        assert byoa_extension.calls[-1].refused == (None if outcome == "ok" else outcome), what
