@@ -62,6 +62,7 @@ class State(str, enum.Enum):  # noqa: UP042 (StrEnum would change str(), which p
     IDLE = "idle"  # no link handled yet
     CONNECTED = "connected"  # welcomed; answering calls
     AWAY = "away"  # the connection dropped; coming back (decide on my own)
+    PAUSED = "paused"  # the visitor paused the site: no connection, and no coming back until resumed
     CLOSED = "closed"  # done: bye, refused, declined or dropped for good
 
 
@@ -116,6 +117,13 @@ class DirectWallet:
         self.activity: list[str] = []
         self.pairing: str | None = None  # kept only with "decide on my own"
         self.blocked: set[str] = set()  # sites this wallet forgot: their endpoints' origins (site_of)
+        #: Each consent window the visitor was shown: the site, and what it listed (all of a first
+        #: manifest; only what a site asks for more than it was allowed, after that).
+        self.consents: list[dict[str, Any]] = []
+        self._allowed: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {}  # site -> (manifest, grant)
+        self._unpaused = asyncio.Event()
+        self._unpaused.set()
+        self._served = asyncio.Event()  # set when a connection's frames have ended
         self.welcomed = asyncio.Event()
         self.closed = asyncio.Event()
         self.answered = 0
@@ -146,6 +154,7 @@ class DirectWallet:
                 return self._note(
                     "link ignored: the site is blocked (a welcome carried another manifest); a new wallet forgets it"
                 )
+            self._show_consent(site_of(checked.endpoint), checked.manifest)
             if self.consent is Consent.DECLINE:
                 return self._note("declined")  # the visitor's choice, and nothing is contacted
             grant = self._grant_for(checked.manifest)
@@ -157,7 +166,21 @@ class DirectWallet:
             self.endpoint, self.manifest_text = checked.endpoint, checked.manifest_text
             self.manifest = checked.manifest
             self.grant = grant
+            self._allowed[site_of(checked.endpoint)] = (checked.manifest, grant)
             return await self._connect(session=checked.session, pairing=None)
+
+    def _show_consent(self, site: str, manifest: dict[str, Any]) -> None:
+        """Record the consent window a link opens: everything, or only what is more than was allowed.
+
+        "a site that asks for more later gets a new consent showing only the difference" (byoa-sites.md).
+        """
+        allowed = self._allowed.get(site)
+        if allowed is None:
+            self.consents.append({"site": site, "asks": sorted(manifest["skills"]), "more": None})
+            return
+        more = more_asked(manifest, *allowed)
+        self.consents.append({"site": site, "asks": None, "more": more})
+        self._note(f"consent for more: {'; '.join(more)}" if more else "consent: nothing more than allowed")
 
     def _seen_recently(self, code: str) -> bool:
         now = time.monotonic()
@@ -252,6 +275,7 @@ class DirectWallet:
             self.blocked.add(site_of(self.endpoint))
             return self._note("bye: the welcome's manifest is not the one allowed; site forgotten")
         self._ws = ws
+        self._served.clear()
         self.pairing = token if self.consent is Consent.DECIDE_ON_MY_OWN else None
         self.state = State.CONNECTED
         self.welcomed.set()
@@ -271,7 +295,7 @@ class DirectWallet:
             _text, manifest = link_checks.check_manifest(text)
         except LinkRefused:
             return False
-        if asks_for_more(manifest, self.manifest, self.grant):
+        if more_asked(manifest, self.manifest, self.grant):
             return False
         self.manifest_text, self.manifest = text, manifest
         return True
@@ -297,17 +321,27 @@ class DirectWallet:
         except websockets.ConnectionClosed:
             pass
         self._ws = None
+        self._served.set()
         if self._stopping or self.consent is not Consent.DECIDE_ON_MY_OWN or not self.pairing:
             self._finish()
             return
-        self.state = State.AWAY
         self.welcomed.clear()
+        if not self._unpaused.is_set():
+            # "A site the visitor paused is not reconnected" (byoa-sites.md): until resume().
+            self.state = State.PAUSED
+            await self._unpaused.wait()
+            if await self._connect(session=None, pairing=self.pairing):  # close() cancels this wait
+                return
+        self.state = State.AWAY
         self._note("connection dropped; coming back")
         await self._come_back()
 
     async def _come_back(self) -> None:
         for delay in self.delays():
             await self.sleep(delay)
+            if not self._unpaused.is_set():
+                self.state = State.PAUSED
+                await self._unpaused.wait()
             if self._stopping or not self.pairing:
                 break
             if await self._connect(session=None, pairing=self.pairing):
@@ -317,7 +351,7 @@ class DirectWallet:
         self._finish()
 
     def _finish(self) -> None:
-        if self.state is State.CONNECTED or self.state is State.AWAY:
+        if self.state in (State.CONNECTED, State.AWAY, State.PAUSED):
             self._say(f"stopped after {self.answered} answered call{'' if self.answered == 1 else 's'}")
         self.state = State.CLOSED
         self.closed.set()
@@ -436,6 +470,62 @@ class DirectWallet:
         recent.append(_rfc3339(now))
         self._gate_state = {"spent": f"{total} {currency}", "callTimes": recent}
 
+    # -- the visitor's controls ---------------------------------------------------
+
+    async def pause(self) -> None:
+        """Pause the site, as the visitor does in the wallet: bye, and no coming back until resume()."""
+        self._unpaused.clear()
+        self._note("paused by the visitor")
+        ws = self._ws
+        if ws is not None:
+            with contextlib.suppress(websockets.ConnectionClosed):
+                await ws.send(protocol.dump(protocol.bye()))
+            await ws.close()
+            await self._served.wait()  # the state is PAUSED (or CLOSED) when this returns
+
+    def resume(self) -> None:
+        """Resume a paused site: the wallet comes back at once with the pairing it kept."""
+        self._unpaused.set()
+        kept = self.pairing is not None
+        self._note(
+            "resumed by the visitor" + ("" if kept else "; no pairing kept, so the site needs a new link")
+        )
+
+    async def change_grant(
+        self,
+        *,
+        skills: list[str] | None = None,
+        models: list[str] | None = None,
+        limits: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """Change what the visitor allows the site and tell it in a ``grant`` frame; return the grant.
+
+        ``skills`` and ``models`` replace the ticked ones (each among what the manifest asked and
+        the wallet has); ``limits`` are set on top of the grant's. "a grant frame tells a change"
+        (byoa-sites.md). Calls from then on are checked against the new grant.
+        """
+        grant = getattr(self, "grant", None)
+        if grant is None:
+            raise RuntimeError("change_grant() changes the grant of an open link: open() one first")
+        changed = {**grant, "limits": {**grant["limits"], **(limits or {})}}
+        if skills is not None:
+            asked = set(self.manifest["skills"]) & set(self.backend.skills())
+            if not skills or not set(skills) <= asked:
+                raise ValueError(f"skills: choose one or more of {', '.join(sorted(asked))}; got {skills}")
+            changed["skills"] = sorted(skills)
+        if models is not None:
+            offered = list(self.chosen_models or self.backend.model_codes())
+            if not set(models) <= set(offered):
+                raise ValueError(f"models: choose among {', '.join(offered)}; got {models}")
+            changed["models"] = list(models)
+        self.grant = changed
+        self._note(f"grant changed (skills: {', '.join(changed['skills'])})")
+        ws = self._ws
+        if ws is not None:
+            with contextlib.suppress(websockets.ConnectionClosed):
+                await ws.send(protocol.dump(protocol.grant_change(changed)))
+        return changed
+
     # -- the rest ----------------------------------------------------------------
 
     async def close(self) -> None:
@@ -491,22 +581,27 @@ def site_of(endpoint: str) -> str:
     return f"{parts.scheme}://{(parts.hostname or '').lower()}:{parts.port or ''}"
 
 
-def asks_for_more(manifest: dict[str, Any], allowed: dict[str, Any], grant: dict[str, Any]) -> bool:
-    """Return whether ``manifest`` asks for more than the ``allowed`` manifest and its ``grant`` gave.
+def more_asked(manifest: dict[str, Any], allowed: dict[str, Any], grant: dict[str, Any]) -> list[str]:
+    """Return what ``manifest`` asks for beyond the ``allowed`` manifest and its ``grant``, as text.
 
     More is any of: a skill outside the grant, more models for a skill (or a models block where
     there was none), a limit raised, or a limit left out (no bound is looser than any bound).
     """
-    if not set(manifest["skills"]) <= set(grant["skills"]):
-        return True
+    more = [f"the skill {skill}" for skill in sorted(set(manifest["skills"]) - set(grant["skills"]))]
     for skill, entry in manifest["skills"].items():
         block, was = entry.get("models"), allowed["skills"].get(skill, {}).get("models")
         if not isinstance(block, dict):
             continue
         if not isinstance(was, dict) or block.get("count", 1) > was.get("count", 1):
-            return True
+            before = was.get("count", 1) if isinstance(was, dict) else 0
+            more.append(f"{block.get('count', 1)} models for {skill} (allowed {before})")
     limits, were = manifest["purpose"].get("limits") or {}, allowed["purpose"].get("limits") or {}
-    return any(name not in limits or limits[name] > bound for name, bound in were.items())
+    for name, bound in sorted(were.items()):
+        if name not in limits:
+            more.append(f"no {name} (allowed {bound})")
+        elif limits[name] > bound:
+            more.append(f"{name} {limits[name]} (allowed {bound})")
+    return more
 
 
 def _rfc3339(moment: datetime) -> str:
