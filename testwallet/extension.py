@@ -91,6 +91,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NotRequired, Self, TypedDict
 
 from testwallet._call_checks import SKILLS
+from testwallet._consents import Consents
 from testwallet._driver import (
     DEFAULT_TIMEOUT,
     Consent,
@@ -216,6 +217,7 @@ class RequestRecord:
     warnings: list[dict[str, Any]]
     decision: Decision | Literal[""] = ""  # the wallet's answer ("" until it answered)
     on_its_own: bool = False  # answered by "decide on my own"
+    more: list[str] | None = None  # what the window showed as more than was allowed (None: all of it)
     grant: dict[str, Any] | None = None  # what the page got
     reason: str = ""  # "granted", or why the page got null
     done: bool = False
@@ -263,6 +265,8 @@ class ByoaExtension:
         self._pending: dict[tuple[int, object], RequestRecord | CallRecord] = {}
         self._pulse = asyncio.Event()
         self._installed: list[object] = []
+        #: What the visitor allowed each site and paused; give it to a ``DirectWallet`` to share it.
+        self.consents = Consents()
 
     # -- installing ------------------------------------------------------------
 
@@ -341,6 +345,14 @@ class ByoaExtension:
     def no_fitting_model(self) -> None:
         """Leave the wallet with no model at all: a request for any required skill gets null."""
         self.have(skills=(), text_models=0)
+
+    def pause(self, origin: str) -> None:
+        """Pause the site at ``origin`` as the visitor does: requests get null, calls ``{ok: false}``."""
+        self.consents.pause(origin)
+
+    def resume(self, origin: str) -> None:
+        """Resume the site at ``origin``."""
+        self.consents.resume(origin)
 
     def decide_on_my_own(self, on: bool = True) -> None:
         """Let the wallet decide on its own for the site: requests are granted with no window and no click."""
@@ -429,6 +441,9 @@ class ByoaExtension:
             else:
                 request = RequestRecord("", False, None, False, [], [])
             request.grant, request.reason, request.done = message["grant"], message["reason"], True
+            if isinstance(request.grant, dict) and isinstance(request.manifest, dict):
+                on_its_own = request.on_its_own or self._decides_on_its_own
+                self.consents.allow(origin, request.manifest, request.grant["skills"], on_its_own=on_its_own)
             return None
         if kind == "call":
             call = CallRecord(
@@ -466,7 +481,14 @@ class ByoaExtension:
             return {"decision": "block"}
         if not record.valid:
             return {"decision": "quiet"}  # the wallet shows nothing for a manifest it rejects
-        if self._decides_on_its_own:
+        if record.origin in self.consents.paused:
+            return {"decision": "block"}  # a paused site gets what a blocked one gets: null, no window
+        assert isinstance(record.manifest, dict)  # a valid manifest is an object
+        record.more = self.consents.more(record.origin, record.manifest)
+        allowed = self.consents.sites.get(record.origin)
+        # "a site allowed one way is allowed the other way too": "decide on my own", ticked either
+        # way, grants with no window while the site asks for nothing more.
+        if self._decides_on_its_own or (allowed is not None and allowed.on_its_own and record.more == []):
             return self._allowed(on_its_own=True)
         if not record.activated:
             return {"decision": "quiet"}  # no click: the wallet shows nothing
@@ -491,6 +513,8 @@ class ByoaExtension:
 
     async def _answer_call(self, call: CallRecord) -> CallAnswer:
         if not self._wallet_running or self._failing_all or call.skill in self._failing:
+            return {"ok": False}
+        if call.origin in self.consents.paused:
             return {"ok": False}
         queue = self._outputs.get(call.skill)
         output: Output

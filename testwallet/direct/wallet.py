@@ -36,6 +36,7 @@ from byoa import protocol
 # byoa.exceptions.NotJSON from its Django-free home (byoa.protocol raises it but does not export it).
 from byoa._errors import NotJSON
 from testwallet import _call_checks as call_checks
+from testwallet._consents import Consents, more_asked, page_origin
 from testwallet.direct import link_checks
 from testwallet.direct.backends import SkillBackend
 from testwallet.direct.exceptions import LinkRefused
@@ -99,6 +100,7 @@ class DirectWallet:
         sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
         open_timeout: float = 10.0,
         report: Callable[[str], object] | None = None,
+        consents: Consents | None = None,
     ) -> None:
         self.backend = backend
         self.consent = Consent(consent)
@@ -117,10 +119,12 @@ class DirectWallet:
         self.activity: list[str] = []
         self.pairing: str | None = None  # kept only with "decide on my own"
         self.blocked: set[str] = set()  # sites this wallet forgot: their endpoints' origins (site_of)
+        #: What the visitor allowed each site and paused: give the extension's to share it.
+        self.consents = Consents() if consents is None else consents
         #: Each consent window the visitor was shown: the site, and what it listed (all of a first
         #: manifest; only what a site asks for more than it was allowed, after that).
-        self.consents: list[dict[str, Any]] = []
-        self._allowed: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {}  # site -> (manifest, grant)
+        self.consent_windows: list[dict[str, Any]] = []
+        self.endpoint = ""  # the wallet route of the link being served ("" before the first)
         self._unpaused = asyncio.Event()
         self._unpaused.set()
         self._served = asyncio.Event()  # set when a connection's frames have ended
@@ -154,7 +158,7 @@ class DirectWallet:
                 return self._note(
                     "link ignored: the site is blocked (a welcome carried another manifest); a new wallet forgets it"
                 )
-            self._show_consent(site_of(checked.endpoint), checked.manifest)
+            self._show_consent(page_origin(checked.endpoint), checked.manifest)
             if self.consent is Consent.DECLINE:
                 return self._note("declined")  # the visitor's choice, and nothing is contacted
             grant = self._grant_for(checked.manifest)
@@ -166,7 +170,10 @@ class DirectWallet:
             self.endpoint, self.manifest_text = checked.endpoint, checked.manifest_text
             self.manifest = checked.manifest
             self.grant = grant
-            self._allowed[site_of(checked.endpoint)] = (checked.manifest, grant)
+            on_its_own = self.consent is Consent.DECIDE_ON_MY_OWN
+            self.consents.allow(
+                page_origin(checked.endpoint), checked.manifest, grant["skills"], on_its_own=on_its_own
+            )
             return await self._connect(session=checked.session, pairing=None)
 
     def _show_consent(self, site: str, manifest: dict[str, Any]) -> None:
@@ -174,13 +181,12 @@ class DirectWallet:
 
         "a site that asks for more later gets a new consent showing only the difference" (byoa-sites.md).
         """
-        allowed = self._allowed.get(site)
-        if allowed is None:
-            self.consents.append({"site": site, "asks": sorted(manifest["skills"]), "more": None})
-            return
-        more = more_asked(manifest, *allowed)
-        self.consents.append({"site": site, "asks": None, "more": more})
-        self._note(f"consent for more: {'; '.join(more)}" if more else "consent: nothing more than allowed")
+        more = self.consents.more(site, manifest)
+        self.consent_windows.append({"site": site, "asks": sorted(manifest["skills"]), "more": more})
+        if more is not None:
+            self._note(
+                f"consent for more: {'; '.join(more)}" if more else "consent: nothing more than allowed"
+            )
 
     def _seen_recently(self, code: str) -> bool:
         now = time.monotonic()
@@ -295,7 +301,7 @@ class DirectWallet:
             _text, manifest = link_checks.check_manifest(text)
         except LinkRefused:
             return False
-        if more_asked(manifest, self.manifest, self.grant):
+        if more_asked(manifest, self.manifest, self.grant["skills"]):
             return False
         self.manifest_text, self.manifest = text, manifest
         return True
@@ -396,6 +402,7 @@ class DirectWallet:
             or not isinstance(input, dict)
             or not isinstance(params, dict)
             or skill not in self.grant["skills"]
+            or page_origin(self.endpoint) in self.consents.paused
         ):
             return protocol.result(call_id, False)
         # The rule book the in-page stand-in reads too (testwallet/_call_checks.py): the skill's own
@@ -475,6 +482,8 @@ class DirectWallet:
     async def pause(self) -> None:
         """Pause the site, as the visitor does in the wallet: bye, and no coming back until resume()."""
         self._unpaused.clear()
+        if self.endpoint:
+            self.consents.pause(page_origin(self.endpoint))
         self._note("paused by the visitor")
         ws = self._ws
         if ws is not None:
@@ -486,6 +495,8 @@ class DirectWallet:
     def resume(self) -> None:
         """Resume a paused site: the wallet comes back at once with the pairing it kept."""
         self._unpaused.set()
+        if self.endpoint:
+            self.consents.resume(page_origin(self.endpoint))
         kept = self.pairing is not None
         self._note(
             "resumed by the visitor" + ("" if kept else "; no pairing kept, so the site needs a new link")
@@ -579,29 +590,6 @@ def site_of(endpoint: str) -> str:
     """
     parts = urlsplit(endpoint)
     return f"{parts.scheme}://{(parts.hostname or '').lower()}:{parts.port or ''}"
-
-
-def more_asked(manifest: dict[str, Any], allowed: dict[str, Any], grant: dict[str, Any]) -> list[str]:
-    """Return what ``manifest`` asks for beyond the ``allowed`` manifest and its ``grant``, as text.
-
-    More is any of: a skill outside the grant, more models for a skill (or a models block where
-    there was none), a limit raised, or a limit left out (no bound is looser than any bound).
-    """
-    more = [f"the skill {skill}" for skill in sorted(set(manifest["skills"]) - set(grant["skills"]))]
-    for skill, entry in manifest["skills"].items():
-        block, was = entry.get("models"), allowed["skills"].get(skill, {}).get("models")
-        if not isinstance(block, dict):
-            continue
-        if not isinstance(was, dict) or block.get("count", 1) > was.get("count", 1):
-            before = was.get("count", 1) if isinstance(was, dict) else 0
-            more.append(f"{block.get('count', 1)} models for {skill} (allowed {before})")
-    limits, were = manifest["purpose"].get("limits") or {}, allowed["purpose"].get("limits") or {}
-    for name, bound in sorted(were.items()):
-        if name not in limits:
-            more.append(f"no {name} (allowed {bound})")
-        elif limits[name] > bound:
-            more.append(f"{name} {limits[name]} (allowed {bound})")
-    return more
 
 
 def _rfc3339(moment: datetime) -> str:

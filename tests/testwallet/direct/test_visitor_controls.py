@@ -123,11 +123,12 @@ async def test_a_new_consent_shows_only_what_the_site_asks_for_more_and_its_new_
     async with FakeSite(manifest=QUIZ) as site:
         visitor = DirectWallet(ScriptedBackend({TEXT: {"text": "yes"}}, models=["m1", "m2"]), dev_local=True)
         assert await visitor.open(site.link())
-        assert visitor.consents == [{"site": visitor.consents[0]["site"], "asks": [TEXT], "more": None}]
+        origin = "http://" + site.endpoint.split("/")[2]  # the page origin of ws://127.0.0.1:<port>
+        assert visitor.consent_windows == [{"site": origin, "asks": [TEXT], "more": None}]
         await visitor.close()
         site.manifest = wider
         assert await visitor.open(site.link(code="B" * 32))
-        assert visitor.consents[-1]["more"] == [
+        assert visitor.consent_windows[-1]["more"] == [
             "maxAnswerTokens 400 (allowed 200)",
             "no maxTextChars (allowed 4000)",
         ]
