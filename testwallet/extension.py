@@ -1,85 +1,10 @@
 """
-The test wallet's BYOA extension: ``window.byoa`` in a Playwright page, with
-the test playing the visitor (the consent window) and the models (every
-call's output), and a log of what the page asked and received.
-
-The stub itself is ``frontend/testwallet/byoa.js``; it keeps the wallet's
-rules of specs/byoa-sites.md (only https and http://localhost / 127.0.0.1,
-``request`` only from a click, the manifest checked by the rules of the
-``bringyourownagent`` library, every "no" a ``null``, the WAV measured by the
-wallet, ``maxCallsPerMinute``...). This module only answers for the visitor
-and the models, through the Playwright binding ``__testwalletByoa``.
-
-A test, with pytest-playwright-asyncio's ``page`` and the ``daphne_server``
-fixture::
-
-    async def test_spoken_answer_is_shown(page, daphne_server, byoa_extension):
-        await byoa_extension.install(page)            # before the page's scripts
-        byoa_extension.allow()                        # the visitor presses Allow
-        byoa_extension.reply("audio.transcribe", {"text": "Peru"})
-        await page.goto(daphne_server.url + "/geography/")
-        await page.click("#voice")
-        ...
-        assert byoa_extension.calls[0].summary["audio"]["clipSeconds"] <= 15
-
-The fixture ``byoa_extension`` is a fresh :class:`ByoaExtension` per test; at
-teardown it raises :class:`ScriptError` if a scripted answer was unusable.
-
-Installing
-    ``await ext.install(page_or_context)`` exposes the binding and adds the
-    stub as an init script, so it runs before any of the page's scripts, on
-    every navigation. Install before ``goto``. To control time (the 120 s
-    consent timeout, the per-minute window, grant expiry), call
-    ``await page.clock.install()`` before ``goto`` and move it with
-    ``page.clock.fast_forward(...)``.
-
-The visitor (a standing answer; the last call wins)
-    ``consent``: a :class:`Consent`, the vocabulary of both wallet drivers
-        (``Consent.ALLOW``, ``DECLINE``, ``CLOSE`` (as a decline), ``WAIT``
-        (no answer)); the calls below set it too.
-    ``allow(skills=None, models=None, expires_in=None, decide_on_my_own=False)``
-        the consent window is answered with Allow; ``skills`` and ``models``
-        narrow what the visitor ticks; ``decide_on_my_own=True`` also ticks
-        "decide on my own", so later requests are granted with no window and
-        no click.
-    ``decline()``, ``no_answer()`` (the window stays open until the 120 s
-        pass), ``block()`` (the site is blocked), ``no_fitting_model()`` (the
-        wallet can run none of the skills), ``have(skills=..., text_models=...)``
-        (what the wallet can run), ``no_wallet()`` (the extension without a
-        running wallet), ``decide_on_my_own()`` (chosen earlier for the site).
-
-    The default visitor allows, with both skills and one text model.
-
-The models (per skill; queued outputs first, then the function, then the default)
-    ``reply(skill, *outputs)`` queues outputs, each a dict such as
-        ``{"text": "Peru"}`` or :data:`FAILED` (that call gets ``{ok: false}``);
-        a dict may also be ``{"output": {...}, "receipt": {...}}``.
-    ``answer_with(skill, function)``: ``function(call)`` gets the
-        :class:`CallRecord` and returns an output, :data:`FAILED`, or an
-        awaitable of either.
-    ``fail_calls(skill=None, failing=True)``: every later call (of that
-        skill) gets ``{ok: false}``.
-
-    With no script the stub's deterministic default answers: text.generate
-    echoes the prompt, audio.transcribe says "(test wallet) audio of N.N s".
-
-The log
-    ``requests``: :class:`RequestRecord` per ``request()`` (the manifest, whether
-    it came from a click, the validation errors, the decision, the grant the
-    page got or why it got null). ``calls``: :class:`CallRecord` per ``call()``
-    (skill, input summary, params, the input, why the stub refused it, whether
-    the page got ``ok``). ``releases``: the released grant ids.
-    ``await wait_until(predicate, timeout=5.0)`` waits for the log to satisfy
-    a condition, with a bound.
-
-Caveats
-    Playwright's ``page.evaluate`` runs with a user gesture in Chromium, and the
-    activation lasts a few seconds: a ``request`` made from ``evaluate`` counts
-    as clicked. To test the page's behaviour without a click, let the page ask
-    by itself (at load, from a timer it sets up before any ``evaluate``).
-    The stub's state (grants, the per-minute window) lives in the page and
-    starts afresh on each navigation; the log lives here, across pages.
-    The binding is a global of the page, as any exposed binding is.
+The test wallet's BYOA extension: ``window.byoa`` in a Playwright page (the stub is
+``frontend/testwallet/byoa.js``), with the test playing the visitor (the consent window, the
+pause) and the models (every call's output), and a log of what the page asked and received.
+``await byoa_extension.install(page)`` before ``goto``; the ``byoa_extension`` fixture is a fresh
+:class:`ByoaExtension` per test, and raises :class:`ScriptError` at teardown if a scripted answer
+was unusable. The rules the stub enforces, and its caveats: docs/reference/stand-in-rules.md.
 """
 
 import asyncio
@@ -241,7 +166,13 @@ class CallRecord:
 
 
 class ByoaExtension:
-    """The visitor and the models behind one test's ``window.byoa``."""
+    """The visitor and the models behind one test's ``window.byoa``.
+
+    The visitor's answer is standing (the last of ``allow``, ``decline``, ``no_answer``, ``block``
+    ... wins; by default it allows both skills with one text model). A call of a skill is answered
+    by its queued outputs (``reply``) first, then its function (``answer_with``), then the stub's
+    labelled default. ``requests``, ``calls`` and ``releases`` log what the page did, across pages.
+    """
 
     def __init__(self) -> None:
         self.requests: list[RequestRecord] = []

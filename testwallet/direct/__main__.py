@@ -1,28 +1,8 @@
 """
-``python -m testwallet.direct '<link>'``: take one link and serve the site until it
-says bye, the connection ends for good, or Ctrl-C. It prints a line as it connects,
-as it answers each call (the skill, ok or not, how long it took) and as it stops;
-never a code, a pairing token or what a call carried.
-
-Examples::
-
-    # answer every clip with "Peru", allowing ws://localhost
-    BYOA_WALLET_DEV_LOCAL=1 python -m testwallet.direct "$LINK" --script audio.transcribe='{"text": "Peru"}'
-
-    # text answers from a local Ollama, with two model codes
-    python -m testwallet.direct "$LINK" --openai-url http://127.0.0.1:11434/v1 \
-        --model m1=llama3.2 --model m2=qwen2.5
-
-    # the same model as the site's ?testwallet=1 stand-ins (TESTWALLET_MODEL_URL, _MODEL, _MODEL_KEY)
-    TESTWALLET_MODEL_URL=http://127.0.0.1:11434/v1 TESTWALLET_MODEL=llama3.2 \
-        python -m testwallet.direct "$LINK"
-
-    # transcribe clips offline, hearing only the phrases of a file (pip install 'visitor-ai[speech]')
-    python -m testwallet.direct "$LINK" --transcriber pocketsphinx --vocabulary countries.txt
-
-    # Whisper, in any language, biased toward each language's names (pip install 'visitor-ai[whisper]')
-    python -m testwallet.direct "$LINK" --transcriber whisper \\
-        --vocabulary en=countries-en.txt --vocabulary ru=countries-ru.txt
+``python -m testwallet.direct '<link>'``: take one link and serve the site until it says bye,
+the connection ends for good, or Ctrl-C, printing a line as it connects, answers each call and
+stops (never a code, a pairing token or what a call carried). With ``--controls`` it applies the
+visitor's controls read from standard input. Its options and examples: docs/reference/commands.md.
 """
 
 import argparse

@@ -1,18 +1,8 @@
 """
-The headless wallet's side of the direct link: consent, hello, the welcome's
-check, answering calls through the gate, ping, and coming back.
-
-::
-
-    wallet = DirectWallet(ScriptedBackend({"audio.transcribe": {"text": "Peru"}}))
-    if await wallet.open(link):       # checks, consent, connect, hello, welcome
-        ...                           # it answers the server's calls until closed
-    await wallet.close()              # bye
-
-Everything the wallet does is noted in ``activity`` as short text that never
-contains a session code, a pairing token or call content; ``report`` (e.g.
-``print``) gets the same lines as they happen, and one per call answered (its
-skill, ok and duration: never its content).
+The headless wallet's side of the direct link: consent, hello, the welcome's check, answering
+calls through the rule book and the gate, the visitor's controls (grant, pause, resume), ping,
+and coming back. ``activity`` (and ``report``, e.g. ``print``) gets a short line for each step
+and call, never a session code, a pairing token or call content.
 """
 
 import asyncio
