@@ -520,6 +520,12 @@ class DirectWallet:
                 raise ValueError(f"models: choose among {', '.join(offered)}; got {models}")
             changed["models"] = list(models)
         self.grant = changed
+        site = page_origin(self.endpoint)
+        allowed = self.consents.sites.get(site)
+        on_its_own = allowed.on_its_own if allowed else False
+        self.consents.allow(
+            site, self.manifest, changed["skills"], on_its_own=on_its_own
+        )  # what is ticked now
         self._note(f"grant changed (skills: {', '.join(changed['skills'])})")
         ws = self._ws
         if ws is not None:

@@ -34,6 +34,10 @@ async def test_a_grant_change_is_sent_as_a_grant_frame_in_the_hellos_grant_shape
         assert site.frames == [{"type": "grant", "grant": changed}]
         assert changed["skills"] == [TEXT] and changed["limits"]["maxCallsPerMinute"] == 10
         assert changed["expiresAt"] == site.hellos[0]["grant"]["expiresAt"]
+        # What the visitor ticks now is what a later consent compares with.
+        assert visitor.consents.more("http://" + site.endpoint.split("/")[2], MANIFEST) == [
+            f"the skill {AUDIO}"
+        ]
         await visitor.close()
 
 
