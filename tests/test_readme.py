@@ -153,6 +153,7 @@ PUBLIC = {
         "Backend",
         "BackendError",
         "Consent",
+        "Consents",
         "DirectWallet",
         "Link",
         "LinkRefused",
