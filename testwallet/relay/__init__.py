@@ -11,7 +11,9 @@ its own demo). It is not routed at all when DEBUG is off.
 
 A site that wants `?testwallet=1` adds "testwallet.relay" to INSTALLED_APPS,
 "testwallet.relay.middleware.TestWalletMiddleware" to MIDDLEWARE (after the
-session and CSRF middleware), when DEBUG is on
+session and CSRF middleware), "testwallet.relay.finders.StandInFinder" to
+STATICFILES_FINDERS (after Django's two; it finds the stand-ins' scripts with
+DEBUG on only, so production collects none), when DEBUG is on
 ``path("testwallet/relay/", include("testwallet.relay.urls"))`` to its URLs, and
 ``{% load testwallet %}{% testwallet_scripts %}`` to the ``<head>`` of its base
 template (templatetags/testwallet.py), which loads the stand-ins.

@@ -10,8 +10,8 @@ With DEBUG on, ``?testwallet=1`` (remembered in a cookie, ``?testwallet=0`` to s
 every page that extends it the test wallet's AI Wallet (``window.aiwallet``), BYOA extension
 (``window.byoa``) and built-in model (``LanguageModel``) stand-ins, asking the person in their own
 panel and answering through the site's relay: the developer's model server, or the scripted
-player. Off, or without DEBUG, it renders nothing. It needs ``"visitor_ai"`` (the scripts are its
-static files), ``"testwallet.relay"`` and its middleware, the relay's URLs in DEBUG, and the
+player. Off, or without DEBUG, it renders nothing. It needs ``"testwallet.relay"``, its middleware
+and its static files finder (``finders.StandInFinder``), the relay's URLs in DEBUG, and the
 ``request`` context processor (``startproject`` turns it on).
 """
 
