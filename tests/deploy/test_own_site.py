@@ -108,3 +108,38 @@ def test_the_site_runs_on_two_processes_behind_nginx_with_its_own_asgi_module():
         assert script.status_code == 200 and script.headers["x-content-type-options"] == "nosniff"
     finally:
         cluster.stop()
+
+
+def deploy_page_block(marker_words):
+    """Return the fenced block of docs/howto/deploy.md right after the marker naming ``marker_words``."""
+    page = (ROOT / "docs" / "howto" / "deploy.md").read_text(encoding="utf-8")
+    after = page.split(f"tests/deploy/test_own_site.py {marker_words}", 1)[1]
+    return after.split("```", 2)[1].split("\n", 1)[1].strip()
+
+
+def test_the_deploy_pages_install_line_brings_what_the_settings_import_with_django_52():
+    import tomllib
+
+    line = deploy_page_block("compares it with the extras")
+    assert line == 'pip install "./visitor-ai[uvicorn,scale]" "Django>=5.2,<6" dj-database-url'
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    scale = " ".join(extras["scale"])
+    assert "channels-redis" in scale and "psycopg[binary,pool]" in scale
+    assert any(requirement.startswith("uvicorn") for requirement in extras["uvicorn"])
+    settings = (SITE / "mysite" / "settings.py").read_text()
+    assert "import dj_database_url" in settings and "whitenoise" in settings
+
+
+def test_the_deploy_pages_server_command_serves_the_sites_own_module_as_the_cluster_does():
+    from byoa.protocol import MAX_FRAME_BYTES
+
+    command = deploy_page_block("compares it with the server")
+    assert (
+        command
+        == (
+            "uvicorn --host 127.0.0.1 --port 8001 --ws websockets-sansio"  # deploy.cluster's processes' WebSockets
+            f" --ws-max-size {MAX_FRAME_BYTES} --lifespan on"  # a wallet's largest frame; BYOA's hub starts with it
+            " --proxy-headers --forwarded-allow-ips 127.0.0.1"  # the scheme and address from nginx only
+            " mysite.asgi:application"  # the module test_the_site_runs_on_two_processes_behind_nginx serves
+        )
+    )
