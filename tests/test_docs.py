@@ -398,3 +398,38 @@ def test_each_demos_docs_links_open_pages_of_the_built_site(site, demo):
     linked = re.findall(r'href="\{\{ docs_url \}\}([^"]+)"', details)
     assert any(page.startswith("howto/") for page in linked), linked
     assert [page for page in linked if not (site / page).is_file()] == []
+
+
+def js_reference_of(relative):
+    """Return the JavaScript reference's Markdown for one module of frontend/ (docs/_ext)."""
+    sys.path.insert(0, str(DOCS / "_ext"))
+    try:
+        from visitor_ai_docs import js_module
+    finally:
+        sys.path.remove(str(DOCS / "_ext"))
+    return js_module(ROOT / "frontend" / relative)
+
+
+def test_the_javascript_reference_gives_each_class_its_constructor_methods_and_properties():
+    client = js_reference_of("aiconnect/client.js")
+    assert "`new AiConnect()` (constructor)" in client
+    assert "`connect()` (async method)" in client and "`subscribe(listener)` (method)" in client
+    assert "`state` (property): `@type {ConnectionState} The current state.`" in client
+    mcp = js_reference_of("aiconnect/mcp.js")
+    assert "`new McpToolSource(url, clientName = 'aiconnect')` (constructor)" in mcp
+    assert "`callTool(name, args)` (async method)" in mcp
+    finding = client.split("`findWallet` (function)", 1)[1]
+    assert "- Events it dispatches: `aiwallet:request`" in finding
+    assert "- Events it listens for: `aiwallet:announce`" in finding
+    assert "`ways` (getter)" in js_reference_of("ways/chooser.js")
+
+
+def test_the_javascript_reference_writes_typedefs_without_comment_stars_with_their_properties():
+    driver = js_reference_of("playwright/aiwallet-driver.js")
+    types = js_reference_of("aiconnect/types.js")
+    for text in (driver, types):
+        shapes = re.findall(r"`@typedef ([^`]*)`", text)
+        assert shapes and not [shape for shape in shapes if "*" in shape.replace("**", "")]
+    assert "`ReplyOptions` (type)" in driver and "`WalletLink` (type)" in driver
+    assert "- `{string} [title]`" in types  # McpToolAnnotations' @property lines
+    assert "`ChatMessage` (type)\n: `@typedef {SystemMessage" in types  # not the module comment's mention
