@@ -433,3 +433,40 @@ def test_the_javascript_reference_writes_typedefs_without_comment_stars_with_the
     assert "`ReplyOptions` (type)" in driver and "`WalletLink` (type)" in driver
     assert "- `{string} [title]`" in types  # McpToolAnnotations' @property lines
     assert "`ChatMessage` (type)\n: `@typedef {SystemMessage" in types  # not the module comment's mention
+
+
+# The how-to pages whose examples are copies of files a test runs: readable as text in the Markdown
+# source (on GitHub, in an editor), and kept true here.
+COPIED = re.compile(
+    r"<!-- tested: [^>]*?tests/test_docs\.py finds it in (\S+) -->\n(`{3,})[^\n]*\n(.*?)\n\2\n", re.DOTALL
+)
+HOWTO_PAGES = [
+    "docs/howto/ci.md",
+    "docs/howto/deploy.md",
+    "docs/howto/models.md",
+    "docs/howto/recorded-answers.md",
+    "docs/howto/stand-ins.md",
+    "docs/howto/static-files.md",
+    "docs/howto/try-the-demos.md",
+    "docs/howto/voice.md",
+    "docs/howto/webmcp.md",
+]
+
+
+def test_every_howto_example_is_written_out_and_is_a_part_of_the_file_a_test_runs():
+    problems = []
+    for page in HOWTO_PAGES:
+        text = (ROOT / page).read_text(encoding="utf-8")
+        assert "{literalinclude}" not in text, f"{page}: write the example out, with its marker"
+        copies = COPIED.findall(text)
+        assert copies, f"{page}: no example marked"
+        for source, _fence, block in copies:
+            if block + "\n" not in (ROOT / source).read_text(encoding="utf-8"):
+                problems.append(f"{page}: the block marked with {source} is not a part of that file")
+    assert problems == []
+
+
+def test_no_howto_page_is_left_unlisted():
+    listed = {ROOT / page for page in HOWTO_PAGES}
+    with_copies = {path for path in (DOCS / "howto").glob("*.md") if COPIED.search(path.read_text("utf-8"))}
+    assert with_copies <= listed
