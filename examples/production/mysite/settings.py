@@ -69,14 +69,14 @@ TEMPLATES = [
 ]
 
 # -- database --
-# PostgreSQL through psycopg's pool (pip install "psycopg[binary,pool]"), one per process:
+# PostgreSQL through psycopg's pool (the scale extra installs it), one per process:
 # each connection is checked before a request gets it, and a request waits at most 5 s for one.
 DATABASES = {"default": dj_database_url.config(conn_max_age=0, conn_health_checks=True)}
 DATABASES["default"]["OPTIONS"] = {"pool": {"min_size": 1, "max_size": 10, "timeout": 5.0}}
 # -- end database --
 
 # -- channel layer --
-# Calls to a wallet connected to another process travel on it (pip install "channels-redis>=4.3").
+# Calls to a wallet connected to another process travel on it (channels-redis: the scale extra).
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
