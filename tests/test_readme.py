@@ -168,7 +168,7 @@ PUBLIC = {
         "reconnect_delays",
     ],
     "testwallet.direct.exceptions": ["BackendError", "LinkRefused"],
-    "mcp_server": ["ToolError", "tool"],
+    "mcp_server": ["ToolError", "build_server", "from_browser_page", "tool", "visitor_session"],
     "testwallet.aiwallet": [
         "AUTO",
         "Account",
@@ -210,6 +210,7 @@ PUBLIC = {
     "testwallet.server": ["DaphneServer", "HypercornServer", "ServerFailedToStart", "UvicornServer"],
     "testwallet.setup_cache": ["ENVIRONMENT_VARIABLE", "SetupCache", "from_environment"],
     "testwallet.setup_commands": ["main", "run"],
+    "testwallet.relay.finders": ["StandInFinder"],
     "testwallet.speech": ["SpeechSynthesizerMissing", "resample", "spoken_wav"],
     "testwallet.serve": ["main"],
     "testwallet.transcribe": ["application", "main"],

@@ -275,6 +275,12 @@ STATIC_ROOT = VAR_DIR / "static"
 # The bookshop's bundled openai SDK is the demo's own, once `make` has built it.
 VENDOR_DIR = BASE_DIR / "frontend" / "vendor"
 STATICFILES_DIRS = [("vendor", VENDOR_DIR)] if VENDOR_DIR.is_dir() else []
+# The stand-ins' scripts (testwallet/relay/): found with DEBUG on only, so production collects no test code.
+STATICFILES_FINDERS = [
+    "django.contrib.staticfiles.finders.FileSystemFinder",
+    "django.contrib.staticfiles.finders.AppDirectoriesFinder",
+    "testwallet.relay.finders.StandInFinder",
+]
 # In production `collectstatic` writes minified scripts (esbuild, with source maps)
 # under content-hashed names, with gzip and brotli copies (visitor_ai/storage.py),
 # and WhiteNoise serves them from STATIC_ROOT: hashed names cached for a year,

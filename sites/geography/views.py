@@ -158,8 +158,7 @@ async def clip(request):
     if request.content_type != "audio/wav":
         return _error("clip-invalid", "Send the clip as the body, with Content-Type: audio/wav.", 415)
     try:
-        data = request.body
-        clips.measure(data, max_seconds)
+        clip = clips.checked(request.body, max_seconds)  # the wallet gets what was checked, nothing else
     except RequestDataTooBig:
         return _error("clip-too-large", f"A clip is at most {max_seconds} seconds.", 413)
     except ClipRefused as exc:
@@ -168,7 +167,7 @@ async def clip(request):
     if state["finished"]:
         return _error("game-over", "This game is over; start a new one.", 409)
     asked = game.question(state)
-    transcript = await _transcribe(request, data, state["language"])
+    transcript = await _transcribe(request, clip, state["language"])
     if transcript is None:
         return JsonResponse({"transcript": None, "message": NO_WALLET})
     # The wallet's text is untrusted input: judged (and echoed) at most as long as a typed answer.
