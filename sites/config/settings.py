@@ -183,7 +183,7 @@ if "DATABASE_URL" not in os.environ and not VAR_DIR.is_dir():
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Beyond one process, channels-redis's pub/sub layer: BYOA's calls between processes travel on
-# it (byoa/transport.py), one PUBLISH each way. Several URLs shard the channels over several
+# it (byoa/delivery.py), one PUBLISH each way. Several URLs shard the channels over several
 # Redis servers (channels-redis hashes each channel to one). REDIS_CHANNEL_LAYER=core keeps
 # channels-redis's core layer (lists and blocking pops, several commands an event: the deploy
 # page says what it costs).
