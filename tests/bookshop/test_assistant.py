@@ -303,6 +303,7 @@ async def test_a_failed_add_to_basket_says_so_and_can_be_tried_again(shop, aiwal
     button = shop.locator(".assistant-cards button").first
     await button.click()
     await shop.locator(".assistant-cards button:enabled", has_text="Could not add: try again").wait_for()
+    assert await button.get_attribute("data-state") == "error"  # the error colour (bookshop.css)
     await shop.unroute("**/api/mcp")
     await button.click()
     await shop.locator(".assistant-cards button[aria-disabled='true']", has_text="In your basket").wait_for()

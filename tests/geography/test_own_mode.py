@@ -31,7 +31,7 @@ async def type_answer(page, text):
 
 
 async def test_a_whole_game_is_played_by_typing(game):
-    assert await game.locator("#mode").text_content() == "Answering by typing (own mode)"
+    assert await game.locator("#mode").text_content() == "Answering by typing"
     for round_number in range(1, 11):
         assert await game.locator("#round").text_content() == str(round_number)
         await type_answer(game, await right_answer(game) if round_number % 2 else "Atlantis")

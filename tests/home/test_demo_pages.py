@@ -144,7 +144,14 @@ async def bottom_of(page, selector):
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280x800", "375x740"])
 async def test_geographys_question_answer_and_ways_in_are_on_the_first_screen(page, debug_site, viewport):
     await open_page(page, debug_site, "/geography/", viewport)
-    for selector in ("#asks summary", "#question", "#answer", "#answer-button", "#voice", "#wallet-link"):
+    for selector in (
+        "#asks summary",
+        "#question",
+        "#answer",
+        "#answer-button",
+        "#wallet-link",
+        "#link-needs",
+    ):
         assert await bottom_of(page, selector) <= viewport["height"], selector
 
 

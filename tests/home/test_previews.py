@@ -74,8 +74,8 @@ async def geography_in_play(page):
     """One round answered rightly: the verdict with the place's flag and globe, then the next question."""
     from tests.geography.conftest import right_answer
 
-    # The page looks for an extension first (findByoa, 300 ms), and says what it found.
-    await page.locator("#extension-hint", has_text="No BYOA extension found").wait_for(timeout=15000)
+    # The page looks for an extension first (findByoa, 300 ms), and offers only the ways that work.
+    await page.locator("#ways[data-ready='true']").wait_for(state="attached", timeout=15000)
     await page.get_by_label("Your answer").fill(await right_answer(page))
     await page.get_by_role("button", name="Answer", exact=True).click()
     await page.locator("#reveal:not([hidden])").wait_for(timeout=15000)
