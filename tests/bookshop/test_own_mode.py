@@ -133,3 +133,14 @@ async def test_a_plural_typed_in_the_search_finds_the_books_of_its_singular(daph
         "The Girl with the Dragon Tattoo",
         "The Hobbit",
     ]
+
+
+async def test_a_book_page_speaks_a_visitors_language_outside_how_this_page_works(daphne_server, page):
+    await page.goto(daphne_server.url + "/bookshop/books/dune/")
+    await page.locator("#blurb-offer").wait_for(timeout=2000)
+    assert await page.locator("ai-connect-widget").is_hidden()
+    shown = (await page.locator("main").inner_text()).split("How this page works")[0]
+    for plumbing in ("SDK", "openai", "sdkOptions", "No AI Wallet"):
+        assert plumbing not in shown, plumbing
+    await page.get_by_text("How this page works").click()
+    assert "client.sdkOptions" in await page.locator("#how-it-works").inner_text()

@@ -41,7 +41,7 @@ async def test_a_browser_without_wallets_is_offered_the_link_then_own_mode_and_o
 ):
     await open_game(page, daphne_server)
     assert await way_ids(page) == ["link", "own"]
-    assert await page.locator("#way-status").text_content() == "Answering: the site's own questions (no AI)"
+    assert await page.locator("#way-status").text_content() == "Answering: the site's own questions"
     assert await page.locator("#ways button[data-way='own']").get_attribute("aria-pressed") == "true"
     assert console == []
 
@@ -68,7 +68,7 @@ async def test_own_mode_you_think_the_site_asks_until_the_game_ends(page, daphne
     )
     items = await page.locator("#history li").all_text_contents()
     assert len(items) == len(game["history"])
-    assert items[0].startswith("The site (no AI) asked: ")  # the list numbers it, once
+    assert items[0].startswith("The site asked: ")  # the list numbers it, once
     assert await page.locator("#answer-form").is_hidden()
     assert console == []
 

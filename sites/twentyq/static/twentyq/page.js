@@ -165,7 +165,7 @@ function renderWays() {
   const models = granted.length > 1 ? ` — ${granted[0]} answers, ${granted[1]} checks` : '';
   const stand = scripted(current.id) ? ' — a scripted stand-in, not an AI' : '';
   setText('way-status', current.id === 'own'
-    ? "Answering: the site's own questions (no AI)"
+    ? "Answering: the site's own questions"
     : `Answering: ${current.label}${detail}${models}${stand}`);
   $('way-status').dataset.way = current.id;
   const notice = $('way-notice');

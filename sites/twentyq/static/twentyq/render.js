@@ -69,7 +69,7 @@ export function setText(id, text) {
  */
 
 /** The site's own moves, as a sentence's subject: no AI played them. */
-export const SITE = 'The site (no AI)';
+export const SITE = 'The site';
 
 /** @type {AiName} */
 const YOUR_AI = () => 'Your AI';
