@@ -101,9 +101,9 @@ async def twentyq_in_play(page):
 
 
 async def bookshop_as_it_opens(page):
-    """The shop's first screen: its assistant, the suggestions, the shelves' search."""
-    # The widget says "Looking for AI Wallet…" until the client's detection has ended.
-    await page.locator("#connect[data-state='noWallet']").wait_for(timeout=15000)
+    """The shop's first screen: its search, the AI's one-line offer, the moods and the first books."""
+    # The offer's line is drawn once the client's detection has ended (no wallet: one compact line).
+    await page.locator("#assistant-panel[data-wallet='noWallet']").wait_for(timeout=15000)
     return "main"
 
 

@@ -368,7 +368,7 @@ function show(result, way = 'own') {
   $('score').textContent = String(result.score);
   drawTrack(result.track, result.rounds);
   showResult(result);
-  $('question').textContent = result.finished ? `Game over: ${result.score} of ${result.rounds}.` : result.question;
+  $('question').textContent = result.finished ? 'Game over' : result.question;  // the score is the result's, once
   language.value = result.language;
   showFinished(Boolean(result.finished));
 }
