@@ -101,10 +101,14 @@ async def twentyq_in_play(page):
 
 
 async def bookshop_as_it_opens(page):
-    """The shop's first screen: its search, the AI's one-line offer, the moods and the first books."""
+    """The shop's shelves as they open: the first books, their covers and prices."""
     # The offer's line is drawn once the client's detection has ended (no wallet: one compact line).
     await page.locator("#assistant-panel[data-wallet='noWallet']").wait_for(timeout=15000)
-    return "main"
+    await page.wait_for_function(
+        "() => [...document.querySelectorAll('#catalog .cover')].slice(0, 4).every((img) => img.complete)",
+        timeout=15000,
+    )
+    return "#catalog-heading"  # the shelves: the books are the shop's best moment
 
 
 #: How each demo is shown: the state a visitor sees while playing, pictured from the element named.

@@ -64,6 +64,8 @@ async function ask(/** @type {string} */ text) {
         turn.toolFinished(call, result);
         // The cards come from the tool's structured content, never from the model's words.
         if (call.name === 'search_books' && !result.isError) showCards(turn, result.structuredContent);
+        // What the AI put in the basket shows in the header at once, as the visitor's own adds do.
+        if (call.name === 'add_to_basket' && !result.isError) showBasketCount(result.structuredContent);
       },
     });
     history.push(asked, ...added);
