@@ -1,6 +1,6 @@
 """
 The demos' own typeface: Fraunces, committed as the npm package's file with its licence beside it
-(frontend/scripts/build-fonts.js), and every page's titles set in it, fetched once as one
+(frontend/scripts/build-face.js), and every page's titles set in it, fetched once as one
 compressed file under a hashed name cached for good.
 """
 
@@ -20,7 +20,7 @@ FONT_BUDGET = 40 * 1024
 
 def test_the_committed_typeface_is_the_packages_file_with_its_licence():
     done = subprocess.run(
-        ["node", "scripts/build-fonts.js", "--check"],
+        ["node", "scripts/build-face.js", "--check"],
         cwd=ROOT / "frontend",
         capture_output=True,
         text=True,
