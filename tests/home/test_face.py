@@ -1,7 +1,7 @@
 """
-The demos' own typeface: Fraunces, committed as the npm package's file with its licence beside it
-(frontend/scripts/build-face.js), and every page's titles set in it, fetched once as one
-compressed file under a hashed name cached for good.
+The demos' own face: Fraunces and four Fluent Emoji Flat pictures, committed as the npm packages'
+files with their licences beside them (frontend/scripts/build-face.js), and every page's titles set
+in Fraunces, fetched once as one compressed file under a hashed name cached for good.
 """
 
 import subprocess
@@ -18,7 +18,7 @@ YEAR = 365 * 24 * 3600
 FONT_BUDGET = 40 * 1024
 
 
-def test_the_committed_typeface_is_the_packages_file_with_its_licence():
+def test_the_committed_typeface_and_pictures_are_the_packages_files_with_their_licences():
     done = subprocess.run(
         ["node", "scripts/build-face.js", "--check"],
         cwd=ROOT / "frontend",
@@ -28,6 +28,7 @@ def test_the_committed_typeface_is_the_packages_file_with_its_licence():
     )
     assert done.returncode == 0, done.stderr
     assert "SIL Open Font License, Version 1.1" in (FONTS / "fraunces-OFL.txt").read_text()
+    assert "MIT License" in (FONTS.parent / "art" / "LICENSE.txt").read_text()
 
 
 @pytest.mark.browser

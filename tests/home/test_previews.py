@@ -212,7 +212,7 @@ async def test_the_home_page_shows_each_demo_by_its_preview_in_the_visitors_them
     try:
         page = await context.new_page()
         await page.goto(daphne_server.url + "/")
-        pictures = page.locator("ul.demos > li img")
+        pictures = page.locator("ul.demos > li .demo__picture img")
         await pictures.last.scroll_into_view_if_needed()
         shown = []
         for index in range(await pictures.count()):
