@@ -124,16 +124,18 @@ async def index(request):
 
 @require_POST
 async def answer(request):
-    """Judge a typed answer, or a transcript the visitor's extension gave the page."""
+    """Judge a typed answer, or a transcript the visitor's extension gave the page (``heard``: true)."""
     state = await _state(request)
     asked = game.question(state)  # the verdict is shown with the question it answers, not the next one
     try:
         text = _field(request, "text")
+        heard = _field(request, "heard") is True
         state, result = game.answer(state, text)
     except (BadAnswer, AnswerRefused) as exc:
         return await _reply(request, {"error": exc.code, "message": str(exc)}, status=400)
     await request.session.aset(game.SESSION_KEY, state)
-    return await _reply(request, with_pictures({**result, "asked": asked, "message": game.message(result)}))
+    message = game.message(result, heard=heard)
+    return await _reply(request, with_pictures({**result, "asked": asked, "message": message}))
 
 
 @require_POST
@@ -174,7 +176,12 @@ async def clip(request):
     transcript = transcript[: game.MAX_ANSWER_CHARS]
     state, result = game.answer(state, transcript)
     await request.session.aset(game.SESSION_KEY, state)
-    payload = {"transcript": transcript, **result, "asked": asked, "message": game.message(result)}
+    payload = {
+        "transcript": transcript,
+        **result,
+        "asked": asked,
+        "message": game.message(result, heard=True),
+    }
     return JsonResponse(with_pictures(payload))
 
 

@@ -92,6 +92,16 @@ def test_a_typed_right_answer_scores_in_the_session(player):
     assert _state(player)["score"] == 1
 
 
+def test_a_wrong_answer_is_spoken_to_as_typed_unless_the_page_says_the_visitors_ai_heard_it(player):
+    typed = post_json(player, "/geography/answer/", {"text": "Atlantis"}).json()
+    assert typed["message"].startswith("Not quite: that is not one country's name I know;")
+    heard = post_json(player, "/geography/answer/", {"text": "Atlantis", "heard": True}).json()
+    assert heard["message"].startswith("Not quite: I did not hear one country's name;")
+    # Only JSON's true says heard: a form field or a string does not.
+    forged = post_json(player, "/geography/answer/", {"text": "Atlantis", "heard": "yes"}).json()
+    assert forged["message"].startswith("Not quite: that is not one country's name I know;")
+
+
 def test_a_forged_score_or_answer_in_the_post_changes_nothing(player):
     before = _state(player)
     forged = {
