@@ -29,6 +29,8 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from django.conf import global_settings
+
 # _Service: the process handling every server of tests.services shares (start, ready line, output).
 from tests.services import PostgresServer, RedisServer, ServiceFailedToStart, ServiceMissing, _Service
 from testwallet.server import ServerFailedToStart, UvicornServer
@@ -115,6 +117,7 @@ class NginxProxy(_Service):
         executable=None,
         template=TEMPLATE,
         limits: NginxLimits = PRODUCTION_LIMITS,
+        max_body: int = global_settings.DATA_UPLOAD_MAX_MEMORY_SIZE,
     ):
         self.executable = (
             executable
@@ -129,6 +132,7 @@ class NginxProxy(_Service):
         self.template = Path(template)
         self.requested_port = port
         self.limits = limits
+        self.max_body = max_body  # bytes: the processes' own limit (visitor_ai.limits.BodyLimit)
         # As root, nginx's workers run as nobody: they write their temporary files here.
         self.workdir.chmod(0o755)
 
@@ -152,15 +156,18 @@ class NginxProxy(_Service):
 
     def config(self):
         """Return the configuration file, written from the template for the current port."""
-        servers = "\n".join(
-            f"        server {upstream} max_fails=1 fail_timeout=2s;" for upstream in self.upstreams
-        )
+        # max_fails=0: nginx never marks a process failed for everyone. With its default (1), one
+        # request that met an error (a client's body cut off, say) took a process out for the
+        # fail_timeout, and two such requests every process: 502 for every visitor. A process that
+        # is gone refuses its connection at once, and nginx passes the request on (proxy_next_upstream).
+        servers = "\n".join(f"        server {upstream} max_fails=0;" for upstream in self.upstreams)
         text = (
             self.template.read_text()
             .replace("@RUN@", str(self.workdir))
             .replace("@SERVERS@", servers)
             .replace("@LISTEN@", f"127.0.0.1:{self.port}")
             .replace("@STATIC@", str(self.static_root))
+            .replace("@MAX_BODY@", str(self.max_body))
         )
         for placeholder, value in self.limits.placeholders().items():
             text = text.replace(placeholder, value)

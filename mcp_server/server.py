@@ -7,6 +7,7 @@ says which argument is wrong and what is allowed, so each call is first checked
 with ``jsonschema`` against the exact schema ``tools/list`` advertised, and the
 advertised schema forbids keys it does not name. Each tool's validator is
 built once, on first use: the schemas never change while the server runs.
+An error quotes at most a short prefix of what the client sent (``quoted``).
 """
 
 from collections.abc import Mapping
@@ -25,6 +26,8 @@ from mcp_server.registry import registrations
 
 #: Per tool name: the validator of its arguments.
 Validators = dict[str, jsonschema.Draft202012Validator]
+#: The most characters of a client's value an error message quotes.
+QUOTE_CHARS = 40
 
 
 class SiteMCPServer(MCPServer[Any]):
@@ -47,7 +50,7 @@ class SiteMCPServer(MCPServer[Any]):
         found = validators.get(name)
         if found is None:
             known = ", ".join(sorted(validators))
-            raise ToolError(f"There is no tool named {name!r}. The tools are: {known}.")
+            raise ToolError(f"There is no tool named {quoted(name)}. The tools are: {known}.")
         problems = sorted(found.iter_errors(arguments), key=lambda error: list(error.path))
         if problems:
             raise ToolError(f"Invalid arguments for {name}: " + "; ".join(map(_describe, problems)))
@@ -71,15 +74,25 @@ class SiteMCPServer(MCPServer[Any]):
         return self._validator_cache
 
 
+def quoted(value: object) -> str:
+    """Return ``repr(value)``, cut to a short prefix when longer: a client's value, as an error quotes it."""
+    text = repr(value)
+    return text if len(text) <= QUOTE_CHARS else f"{text[:QUOTE_CHARS]}... ({len(text)} characters)"
+
+
 def _describe(error: jsonschema.ValidationError) -> str:
-    """Return one schema violation as a sentence a model can act on."""
-    where = "/".join(str(part) for part in error.absolute_path)
+    """Return one schema violation as a sentence a model can act on, quoting the value briefly."""
+    where = quoted("/".join(str(part) for part in error.absolute_path))
     if error.validator == "additionalProperties":
         schema = error.schema if isinstance(error.schema, Mapping) else {}  # a mapping for this validator
-        allowed = ", ".join(sorted(schema.get("properties", {})))
-        return f"{error.message}; the allowed arguments are: {allowed}"
-    subject = f"argument {where!r}" if where else "the arguments"
-    return f"{subject}: {error.message}"
+        named = schema.get("properties", {})
+        given = error.instance if isinstance(error.instance, Mapping) else {}
+        unexpected = ", ".join(quoted(key) for key in sorted(map(str, given)) if key not in named)
+        return f"unexpected argument(s) {unexpected}; the allowed arguments are: {', '.join(sorted(named))}"
+    # jsonschema's messages put the value's repr first ("'...' is too long"): only its prefix is kept.
+    message = error.message.replace(repr(error.instance), quoted(error.instance), 1)
+    subject = f"argument {where}" if where != "''" else "the arguments"
+    return f"{subject}: {message}"
 
 
 def build_server() -> SiteMCPServer:

@@ -2,7 +2,7 @@
 Run the framework's tests on each supported Python, Django and Channels: `make matrix`.
 
 Each row gets a virtualenv of its own under .matrix/ and runs the framework's
-tests there: byoa, mcp_server, visitor_ai (the speed-ups included), testwallet
+tests there: byoa, mcp_server, visitor_ai, testwallet
 and the packaging test. A row's set is chosen, not resolved anew: its Django and
 Channels are the releases RELEASES names (or, for the lock's own minor and for
 "new", uv.lock's), and every other package is uv.lock's version, as in `make

@@ -397,3 +397,75 @@ def test_each_demos_docs_links_open_pages_of_the_built_site(site, demo):
     linked = re.findall(r'href="\{\{ docs_url \}\}([^"]+)"', details)
     assert any(page.startswith("howto/") for page in linked), linked
     assert [page for page in linked if not (site / page).is_file()] == []
+
+
+def js_reference_of(relative):
+    """Return the JavaScript reference's Markdown for one module of frontend/ (docs/_ext)."""
+    sys.path.insert(0, str(DOCS / "_ext"))
+    try:
+        from visitor_ai_docs import js_module
+    finally:
+        sys.path.remove(str(DOCS / "_ext"))
+    return js_module(ROOT / "frontend" / relative)
+
+
+def test_the_javascript_reference_gives_each_class_its_constructor_methods_and_properties():
+    client = js_reference_of("aiconnect/client.js")
+    assert "`new AiConnect()` (constructor)" in client
+    assert "`connect()` (async method)" in client and "`subscribe(listener)` (method)" in client
+    assert "`state` (property): `@type {ConnectionState} The current state.`" in client
+    mcp = js_reference_of("aiconnect/mcp.js")
+    assert "`new McpToolSource(url, clientName = 'aiconnect')` (constructor)" in mcp
+    assert "`callTool(name, args)` (async method)" in mcp
+    finding = client.split("`findWallet` (function)", 1)[1]
+    assert "- Events it dispatches: `aiwallet:request`" in finding
+    assert "- Events it listens for: `aiwallet:announce`" in finding
+    assert "`ways` (getter)" in js_reference_of("ways/chooser.js")
+
+
+def test_the_javascript_reference_writes_typedefs_without_comment_stars_with_their_properties():
+    driver = js_reference_of("playwright/aiwallet-driver.js")
+    types = js_reference_of("aiconnect/types.js")
+    for text in (driver, types):
+        shapes = re.findall(r"`@typedef ([^`]*)`", text)
+        assert shapes and not [shape for shape in shapes if "*" in shape.replace("**", "")]
+    assert "`ReplyOptions` (type)" in driver and "`WalletLink` (type)" in driver
+    assert "- `{string} [title]`" in types  # McpToolAnnotations' @property lines
+    assert "`ChatMessage` (type)\n: `@typedef {SystemMessage" in types  # not the module comment's mention
+
+
+# The how-to pages whose examples are copies of files a test runs: readable as text in the Markdown
+# source (on GitHub, in an editor), and kept true here.
+COPIED = re.compile(
+    r"<!-- tested: [^>]*?tests/test_docs\.py finds it in (\S+) -->\n(`{3,})[^\n]*\n(.*?)\n\2\n", re.DOTALL
+)
+HOWTO_PAGES = [
+    "docs/howto/ci.md",
+    "docs/howto/deploy.md",
+    "docs/howto/models.md",
+    "docs/howto/recorded-answers.md",
+    "docs/howto/stand-ins.md",
+    "docs/howto/static-files.md",
+    "docs/howto/try-the-demos.md",
+    "docs/howto/voice.md",
+    "docs/howto/webmcp.md",
+]
+
+
+def test_every_howto_example_is_written_out_and_is_a_part_of_the_file_a_test_runs():
+    problems = []
+    for page in HOWTO_PAGES:
+        text = (ROOT / page).read_text(encoding="utf-8")
+        assert "{literalinclude}" not in text, f"{page}: write the example out, with its marker"
+        copies = COPIED.findall(text)
+        assert copies, f"{page}: no example marked"
+        for source, _fence, block in copies:
+            if block + "\n" not in (ROOT / source).read_text(encoding="utf-8"):
+                problems.append(f"{page}: the block marked with {source} is not a part of that file")
+    assert problems == []
+
+
+def test_no_howto_page_is_left_unlisted():
+    listed = {ROOT / page for page in HOWTO_PAGES}
+    with_copies = {path for path in (DOCS / "howto").glob("*.md") if COPIED.search(path.read_text("utf-8"))}
+    assert with_copies <= listed

@@ -1,18 +1,9 @@
 """
 The OpenAI chat-completions shape of what the test wallet asks a model, and of what it reads back.
 
-- ``wallet_chat_request``: an AI Wallet ``chat``'s params (messages with ``toolCalls`` and
-  ``toolCallId``, tools with ``inputSchema``, options) as a request body. It keeps JavaScript's
-  reading of the params (``??``, ``JSON.stringify``'s spacing for tool arguments), since the
-  recordings were first made from the page and a cassette matches requests as JSON.
-- ``prompt_request``: a Prompt API prompt (``initialPrompts``, ``input``, ``responseConstraint``).
-- ``generate_request``: ``text.generate`` (``choices``, ``maxTokens``), for the headless wallet and the relay.
-- ``StreamedAnswer``: a streamed answer's events read back into text pieces, tool calls, the
-  finish reason, the model and the usage.
-- ``wallet_events`` and ``completion_events``: a model's answer (streamed, or one completion) as
-  the wallet's events: ``{"kind": "text", "delta"}`` for each piece, then one
-  ``{"kind": "result", "result"}`` (a ChatResponse) or ``{"kind": "error", "status", "message"}``.
-  The served cassette, the relay and the pytest driver all answer the wallet with these.
+The one converter between the wallets' requests (an AI Wallet ``chat``, a Prompt API prompt,
+``text.generate``) and chat-completions request bodies, and from a model's answer, streamed or
+whole, back to the wallet's events. docs/explanation/testwallet.md has the details.
 """
 
 import json

@@ -1,96 +1,22 @@
 """
-The test wallet's BYOA extension: ``window.byoa`` in a Playwright page, with
-the test playing the visitor (the consent window) and the models (every
-call's output), and a log of what the page asked and received.
-
-The stub itself is ``frontend/testwallet/byoa.js``; it keeps the wallet's
-rules of specs/byoa-sites.md (only https and http://localhost / 127.0.0.1,
-``request`` only from a click, the manifest checked by the rules of the
-``bringyourownagent`` library, every "no" a ``null``, the WAV measured by the
-wallet, ``maxCallsPerMinute``...). This module only answers for the visitor
-and the models, through the Playwright binding ``__testwalletByoa``.
-
-A test, with pytest-playwright-asyncio's ``page`` and the ``daphne_server``
-fixture::
-
-    async def test_spoken_answer_is_shown(page, daphne_server, byoa_extension):
-        await byoa_extension.install(page)            # before the page's scripts
-        byoa_extension.allow()                        # the visitor presses Allow
-        byoa_extension.reply("audio.transcribe", {"text": "Peru"})
-        await page.goto(daphne_server.url + "/geography/")
-        await page.click("#voice")
-        ...
-        assert byoa_extension.calls[0].summary["audio"]["clipSeconds"] <= 15
-
-The fixture ``byoa_extension`` is a fresh :class:`ByoaExtension` per test; at
-teardown it raises :class:`ScriptError` if a scripted answer was unusable.
-
-Installing
-    ``await ext.install(page_or_context)`` exposes the binding and adds the
-    stub as an init script, so it runs before any of the page's scripts, on
-    every navigation. Install before ``goto``. To control time (the 120 s
-    consent timeout, the per-minute window, grant expiry), call
-    ``await page.clock.install()`` before ``goto`` and move it with
-    ``page.clock.fast_forward(...)``.
-
-The visitor (a standing answer; the last call wins)
-    ``consent``: a :class:`Consent`, the vocabulary of both wallet drivers
-        (``Consent.ALLOW``, ``DECLINE``, ``CLOSE`` (as a decline), ``WAIT``
-        (no answer)); the calls below set it too.
-    ``allow(skills=None, models=None, expires_in=None, decide_on_my_own=False)``
-        the consent window is answered with Allow; ``skills`` and ``models``
-        narrow what the visitor ticks; ``decide_on_my_own=True`` also ticks
-        "decide on my own", so later requests are granted with no window and
-        no click.
-    ``decline()``, ``no_answer()`` (the window stays open until the 120 s
-        pass), ``block()`` (the site is blocked), ``no_fitting_model()`` (the
-        wallet can run none of the skills), ``have(skills=..., text_models=...)``
-        (what the wallet can run), ``no_wallet()`` (the extension without a
-        running wallet), ``decide_on_my_own()`` (chosen earlier for the site).
-
-    The default visitor allows, with both skills and one text model.
-
-The models (per skill; queued outputs first, then the function, then the default)
-    ``reply(skill, *outputs)`` queues outputs, each a dict such as
-        ``{"text": "Peru"}`` or :data:`FAILED` (that call gets ``{ok: false}``);
-        a dict may also be ``{"output": {...}, "receipt": {...}}``.
-    ``answer_with(skill, function)``: ``function(call)`` gets the
-        :class:`CallRecord` and returns an output, :data:`FAILED`, or an
-        awaitable of either.
-    ``fail_calls(skill=None, failing=True)``: every later call (of that
-        skill) gets ``{ok: false}``.
-
-    With no script the stub's deterministic default answers: text.generate
-    echoes the prompt, audio.transcribe says "(test wallet) audio of N.N s".
-
-The log
-    ``requests``: :class:`RequestRecord` per ``request()`` (the manifest, whether
-    it came from a click, the validation errors, the decision, the grant the
-    page got or why it got null). ``calls``: :class:`CallRecord` per ``call()``
-    (skill, input summary, params, the input, why the stub refused it, whether
-    the page got ``ok``). ``releases``: the released grant ids.
-    ``await wait_until(predicate, timeout=5.0)`` waits for the log to satisfy
-    a condition, with a bound.
-
-Caveats
-    Playwright's ``page.evaluate`` runs with a user gesture in Chromium, and the
-    activation lasts a few seconds: a ``request`` made from ``evaluate`` counts
-    as clicked. To test the page's behaviour without a click, let the page ask
-    by itself (at load, from a timer it sets up before any ``evaluate``).
-    The stub's state (grants, the per-minute window) lives in the page and
-    starts afresh on each navigation; the log lives here, across pages.
-    The binding is a global of the page, as any exposed binding is.
+The test wallet's BYOA extension: ``window.byoa`` in a Playwright page (the stub is
+``frontend/testwallet/byoa.js``), with the test playing the visitor (the consent window, the
+pause) and the models (every call's output), and a log of what the page asked and received.
+``await byoa_extension.install(page)`` before ``goto``; the ``byoa_extension`` fixture is a fresh
+:class:`ByoaExtension` per test, and raises :class:`ScriptError` at teardown if a scripted answer
+was unusable. The rules the stub enforces, and its caveats: docs/reference/stand-in-rules.md.
 """
 
 import asyncio
 import inspect
-import json
 from collections import defaultdict, deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NotRequired, Self, TypedDict
 
+from testwallet._call_checks import SKILLS
+from testwallet._consents import Consents
 from testwallet._driver import (
     DEFAULT_TIMEOUT,
     Consent,
@@ -128,11 +54,6 @@ __all__ = [
 
 #: The Playwright binding through which byoa.js asks the test.
 BINDING = "__testwalletByoa"
-
-#: The skill table (frontend/testwallet/skills.json, shipped beside this module): each skill the
-#: stand-in serves with its input, params, output and default answer, read by byoa.js and the Node
-#: driver too.
-SKILLS: dict[str, dict[str, Any]] = json.loads((Path(__file__).parent / "skills.json").read_text())["skills"]
 
 #: The skills the stand-in serves (specs/byoa-sites.md), as the table declares them.
 WALLET_SKILLS = tuple(SKILLS)
@@ -221,6 +142,7 @@ class RequestRecord:
     warnings: list[dict[str, Any]]
     decision: Decision | Literal[""] = ""  # the wallet's answer ("" until it answered)
     on_its_own: bool = False  # answered by "decide on my own"
+    more: list[str] | None = None  # what the window showed as more than was allowed (None: all of it)
     grant: dict[str, Any] | None = None  # what the page got
     reason: str = ""  # "granted", or why the page got null
     done: bool = False
@@ -244,7 +166,13 @@ class CallRecord:
 
 
 class ByoaExtension:
-    """The visitor and the models behind one test's ``window.byoa``."""
+    """The visitor and the models behind one test's ``window.byoa``.
+
+    The visitor's answer is standing (the last of ``allow``, ``decline``, ``no_answer``, ``block``
+    ... wins; by default it allows both skills with one text model). A call of a skill is answered
+    by its queued outputs (``reply``) first, then its function (``answer_with``), then the stub's
+    labelled default. ``requests``, ``calls`` and ``releases`` log what the page did, across pages.
+    """
 
     def __init__(self) -> None:
         self.requests: list[RequestRecord] = []
@@ -268,6 +196,8 @@ class ByoaExtension:
         self._pending: dict[tuple[int, object], RequestRecord | CallRecord] = {}
         self._pulse = asyncio.Event()
         self._installed: list[object] = []
+        #: What the visitor allowed each site and paused; give it to a ``DirectWallet`` to share it.
+        self.consents = Consents()
 
     # -- installing ------------------------------------------------------------
 
@@ -346,6 +276,14 @@ class ByoaExtension:
     def no_fitting_model(self) -> None:
         """Leave the wallet with no model at all: a request for any required skill gets null."""
         self.have(skills=(), text_models=0)
+
+    def pause(self, origin: str) -> None:
+        """Pause the site at ``origin`` as the visitor does: requests get null, calls ``{ok: false}``."""
+        self.consents.pause(origin)
+
+    def resume(self, origin: str) -> None:
+        """Resume the site at ``origin``."""
+        self.consents.resume(origin)
 
     def decide_on_my_own(self, on: bool = True) -> None:
         """Let the wallet decide on its own for the site: requests are granted with no window and no click."""
@@ -434,6 +372,9 @@ class ByoaExtension:
             else:
                 request = RequestRecord("", False, None, False, [], [])
             request.grant, request.reason, request.done = message["grant"], message["reason"], True
+            if isinstance(request.grant, dict) and isinstance(request.manifest, dict):
+                on_its_own = request.on_its_own or self._decides_on_its_own
+                self.consents.allow(origin, request.manifest, request.grant["skills"], on_its_own=on_its_own)
             return None
         if kind == "call":
             call = CallRecord(
@@ -471,7 +412,14 @@ class ByoaExtension:
             return {"decision": "block"}
         if not record.valid:
             return {"decision": "quiet"}  # the wallet shows nothing for a manifest it rejects
-        if self._decides_on_its_own:
+        if record.origin in self.consents.paused:
+            return {"decision": "block"}  # a paused site gets what a blocked one gets: null, no window
+        assert isinstance(record.manifest, dict)  # a valid manifest is an object
+        record.more = self.consents.more(record.origin, record.manifest)
+        allowed = self.consents.sites.get(record.origin)
+        # "a site allowed one way is allowed the other way too": "decide on my own", ticked either
+        # way, grants with no window while the site asks for nothing more.
+        if self._decides_on_its_own or (allowed is not None and allowed.on_its_own and record.more == []):
             return self._allowed(on_its_own=True)
         if not record.activated:
             return {"decision": "quiet"}  # no click: the wallet shows nothing
@@ -496,6 +444,8 @@ class ByoaExtension:
 
     async def _answer_call(self, call: CallRecord) -> CallAnswer:
         if not self._wallet_running or self._failing_all or call.skill in self._failing:
+            return {"ok": False}
+        if call.origin in self.consents.paused:
             return {"ok": False}
         queue = self._outputs.get(call.skill)
         output: Output

@@ -1,34 +1,13 @@
 """
-A stand-in for Chrome's built-in model (the Prompt API's ``LanguageModel``) in
-a Playwright page, with the test as the model.
+A stand-in for Chrome's built-in model (the Prompt API's ``LanguageModel``) in a Playwright page,
+with the test as the model (the ``builtin_model`` fixture); the stand-in itself is
+``frontend/testwallet/languagemodel.js``, answered through the binding ``__testwalletLanguageModel``.
 
-The stand-in itself is ``frontend/testwallet/languagemodel.js``; it keeps the
-API's shape as Chrome 138+ ships it (``availability``, ``create`` with a
-``monitor`` and ``downloadprogress``, ``prompt`` / ``promptStreaming``,
-``destroy``; a system message only as the first initial prompt). This module
-answers for the model through the Playwright binding ``__testwalletLanguageModel``.
-
-A test, with pytest-playwright-asyncio's ``page`` and the ``daphne_server`` fixture::
-
-    async def test_the_built_in_model_answers(page, daphne_server, builtin_model):
-        builtin_model.reply({"pieces": ["QUESTION: Is", " it alive?"]})
-        await builtin_model.install(page)             # before the page's scripts
-        await page.goto(daphne_server.url + "/twentyq/")
-        ...
-        assert builtin_model.prompts[0]["initialPrompts"][0]["role"] == "system"
-
-``availability`` is what ``LanguageModel.availability()`` says ('available' by
-default; 'downloadable' makes ``create`` report a download, 'unavailable' makes
-it fail). ``reply(*answers)`` queues answers: a string, ``{"pieces": [...]}``
-streamed in pieces, or ``{"error": "NotSupportedError"}``; ``answer_with(function)``
-answers from ``function(prompt)`` once the queue is empty; with neither, a
-prompt fails with NotSupportedError. ``answer_from_model(cassette)`` (or the
-``testwallet_cassette`` marker) answers from a model through a cassette: each
-prompt asked as an OpenAI chat (testwallet._openai_chat), replayed or recorded as
-the aiwallet driver's chats are; a prompt never recorded fails in the page with
-an UnknownError carrying the cassette's message, and the test with NotRecorded. Each prompt is logged in ``prompts`` as
-the page sent it (``initialPrompts``, ``input``, ``responseConstraint``,
-``streaming``); ``downloads`` counts finished downloads.
+``availability`` is what ``LanguageModel.availability()`` says ('available' by default).
+``reply(*answers)`` queues answers (a string, ``{"pieces": [...]}`` streamed, or ``{"error": name}``);
+``answer_with(function)`` answers once the queue is empty; ``answer_from_model(cassette)`` answers
+from a cassette. ``prompts`` logs each prompt as the page sent it; ``downloads`` counts downloads.
+More: docs/explanation/testwallet.md.
 """
 
 import asyncio

@@ -1,38 +1,11 @@
 """
-The pytest plugin of the test wallet, registered as a ``pytest11`` entry point:
-installing this package gives a site's own test suite these fixtures.
+The pytest plugin of the test wallet, registered as a ``pytest11`` entry point: installing this
+package gives a site's own test suite its fixtures (``daphne_server``, ``aiwallet``,
+``byoa_extension``, ``direct_wallet``, ``browser_agent``, ``testwallet_cassette``,
+``builtin_model``, ``browser_type_launch_args``) and the ini options ``daphne_application`` and
+``daphne_setup_commands``.
 
-- ``daphne_server``: the site under a real daphne process on a free port for
-  the whole session, with its own file-backed SQLite database; its output is
-  added to the report of any test that fails while using it.
-- ``aiwallet`` (``testwallet.aiwallet``): AI Wallet's ``window.aiwallet`` in a
-  page, with the test as the visitor and the model.
-- ``byoa_extension`` (``testwallet.extension``): an agent wallet's ``window.byoa``.
-  Both are async under pytest-playwright-asyncio; under pytest-playwright (sync)
-  the same names are their sync faces (``testwallet.sync_api``).
-- ``direct_wallet``: headless wallets that open ``bringyourownagent://`` links.
-- ``browser_agent`` (``testwallet.webmcp``): the agent built into the visitor's
-  browser, listing and calling the tools a page registers with WebMCP, in its own
-  Chromium launched with ``--enable-features=WebMCP`` (``webmcp_browser``); async or
-  sync like ``aiwallet``.
-- ``testwallet_cassette`` (``testwallet.cassette.fixtures``): recorded answers,
-  with ``--testwallet-cassette``, ``--testwallet-record`` and the
-  ``testwallet_cassette`` marker.
-- ``builtin_model`` (``testwallet.languagemodel``): a stand-in of Chrome's
-  built-in model (``LanguageModel``), with the test as the model.
-- The servers' set-up commands (``daphne_setup_commands``, ``setup_commands=``)
-  run once per session; later servers with the same set-up start from a copy of
-  its database and files (``testwallet.setup_cache``; set
-  ``TESTWALLET_SETUP_CACHE=`` empty to run them for every server).
-- ``browser_type_launch_args``: Debian's Chromium (its headless shell
-  ``/usr/bin/chromium-headless-shell`` for a headless run when installed, else
-  ``/usr/bin/chromium``, or ``$CHROMIUM``) with the flags a headless CI machine
-  needs (``testwallet.chromium``). Playwright never downloads a browser.
-
-Configure in ``pytest.ini`` / ``[tool.pytest.ini_options]``::
-
-    daphne_application = "mysite.asgi:application"    # default: from ASGI_APPLICATION
-    daphne_setup_commands = ["migrate --noinput", "loaddata shop"]   # default: migrate alone
+Each fixture and option: docs/reference/fixtures.md (``pytest --fixtures`` prints the same).
 """
 
 import os

@@ -1,27 +1,11 @@
 """
 A server's set-up commands run once per test session, not once per server.
 
-``DaphneServer`` prepares its working directory by running management commands
-(``migrate``, ``load_catalog``, ``collectstatic`` ...) as fresh Python
-processes, each two to five seconds of CPU, nearly all of it Django and the
-project importing. A test session starts dozens of servers with the same
-commands, so the first server that needs a set-up runs it in a directory of its
-own, and every later one with the same set-up gets a copy of what it left
-there: the SQLite database and any other files (collectstatic's output).
-
-Two servers have the same set-up when they name the same commands, the same
-settings module and the same environment of their own (``env=``), from the same
-Python and working directory (so the same project): what else the commands see
-(the session's environment, the project's code) is the same for all of a
-session's servers. A set-up that writes outside the working directory
-(``DATABASE_URL`` naming another database) is never kept, nor one that fails.
-The site's secret key file is not copied: each server makes its own.
-
-The cache is the directory named by ``TESTWALLET_SETUP_CACHE``. The pytest
-plugin makes one per session, which its xdist workers share (they take turns on
-a lock file per set-up), and removes it afterwards, so a change to a migration
-is always seen by the next session. Without it (or set empty), each server runs its
-commands.
+The first server with a set-up runs it in a directory of its own; every later one with the same
+set-up (commands, settings module, own environment, Python and working directory) gets a copy of
+the files it left. The cache is the directory ``TESTWALLET_SETUP_CACHE`` names (the plugin makes
+one per session); without it, or set empty, each server runs its commands. What is kept and
+why: docs/explanation/testwallet.md.
 """
 
 import contextlib

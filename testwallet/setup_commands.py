@@ -1,19 +1,11 @@
 """
-A server's set-up commands, run one after another in one Python process.
-
-``DaphneServer`` prepares its working directory with management commands
-(``migrate``, ``load_catalog``, ``collectstatic`` ...). Run each as its own
-``django-admin`` process, and each would import Django and the project and run
-every system check again, which import each app's MCP tools and with them the
-MCP SDK: most of a set-up's CPU. Here the commands share one process and run as
-:func:`django.core.management.call_command` runs them, without the system
-checks (``manage.py check`` runs those, once, as ``make check`` does), so a
-set-up costs about what its commands themselves do::
+A server's set-up commands, run one after another in one Python process, as
+:func:`django.core.management.call_command` runs them, without the system checks::
 
     python -m testwallet.setup_commands '[["migrate", "--noinput"], ["load_catalog"]]'
 
-When a command fails, it prints which one (as ``'django-admin migrate
---noinput' failed``) with its error, runs none after it, and exits 1.
+A failing command is named (``'django-admin migrate --noinput' failed``) with its error, none
+after it runs, and the exit status is 1. Why one process: docs/explanation/testwallet.md.
 """
 
 import json

@@ -1,16 +1,8 @@
 """
-Spoken clips for tests: Debian's ``espeak-ng`` says a text, and the result is
-the clip ``audio.transcribe`` takes (16 kHz, mono, 16-bit PCM WAV).
-
-::
-
-    from testwallet.speech import spoken_wav
-
-    path = spoken_wav("Peru", tmp_path / "peru.wav")            # a pathlib.Path
-    clip = base64.b64encode(path.read_bytes()).decode()
-
-Chromium's fake microphone (``--use-file-for-fake-audio-capture``) can play the
-same file to a page.
+Spoken clips for tests: Debian's ``espeak-ng`` says a text, and the result is the clip
+``audio.transcribe`` takes (16 kHz, mono, 16-bit PCM WAV): ``spoken_wav("Peru", path)`` returns
+the path. Chromium's fake microphone (``--use-file-for-fake-audio-capture``) can play the same
+file to a page.
 """
 
 import functools

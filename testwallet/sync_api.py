@@ -1,20 +1,10 @@
 """
 The sync faces of the test wallets, for suites on pytest-playwright (sync) and for plain scripts.
 
-One implementation, two faces: a face holds the async driver (:class:`~testwallet.aiwallet.AiWalletStub`,
-:class:`~testwallet.extension.ByoaExtension`) and runs it on the event loop of the sync Playwright it
-was installed into. Playwright's sync API is an asyncio loop in a greenlet: the page's binding calls
-already run the driver's coroutines there, so the face only needs to run the test's waits (an
-approval window, ``wait_until``, a held reply) on that same loop until they are done. Everything
-else (scripting the model, the visitor's choices, the logs) is the driver's own attributes, read and
-set through the face. The same names as the async fixtures, with plain calls::
-
-    def test_my_page_answers(page, daphne_server, aiwallet):
-        aiwallet.install(page)
-        aiwallet.reply(["A calm ", "pick."])
-        page.goto(daphne_server.url + "/bookshop/")
-        ...
-        aiwallet.wait_until(lambda wallet: len(wallet.chats) == 1)
+A face holds the async driver (:class:`~testwallet.aiwallet.AiWalletStub`,
+:class:`~testwallet.extension.ByoaExtension`) and runs the test's waits on the event loop of the
+sync Playwright it was installed into; the same names as the async fixtures, with plain calls
+(``aiwallet.install(page)``, ``aiwallet.wait_until(...)``). How: docs/explanation/testwallet.md.
 """
 
 import inspect

@@ -1,22 +1,10 @@
 """
-A small OpenAI-compatible transcription server on this machine, with the
-headless wallet's Whisper transcriber (``testwallet.direct.whisper``): what
-``TESTWALLET_TRANSCRIBE_URL`` names so that ``?testwallet=1`` hears a visitor
-with no extension and no model server of their own::
-
-    pip install 'visitor-ai[whisper]'
-    python -m testwallet.transcribe --port 8765 [--model base] [--vocabulary ru=countries-ru.txt]
-    TESTWALLET_TRANSCRIBE_URL=http://127.0.0.1:8765/v1 make run
-
-It answers ``POST /v1/audio/transcriptions`` as OpenAI's API does (a multipart
-form with ``file`` and ``model``, optional ``language`` and
-``response_format`` ``json`` or ``text``), so the ``openai`` SDK's
-``client.audio.transcriptions.create`` works against it. The ``model`` field
-is accepted and ignored: the server has one model, chosen at start. The file
-is a WAV clip of 16 kHz mono 16-bit PCM (what ``audio.transcribe`` takes); it
-decodes nothing else. With ``--vocabulary``, a clip's text is one of the
-vocabulary's phrases, as spelled there, or empty when it is none of them
-(testwallet.direct.whisper). It listens on loopback only, unless ``--host`` says otherwise.
+A small OpenAI-compatible transcription server on this machine, with the headless wallet's Whisper.
+It is what ``TESTWALLET_TRANSCRIBE_URL`` names so that ``?testwallet=1`` hears a visitor with no
+extension and no model server of their own (``pip install 'visitor-ai[whisper]'``, then
+``python -m testwallet.transcribe --port 8765``). It answers ``POST /v1/audio/transcriptions``
+as OpenAI's API does, for WAV clips of 16 kHz mono 16-bit PCM, on loopback unless ``--host``
+says otherwise. Its form fields and options: docs/explanation/testwallet.md.
 """
 
 from __future__ import annotations

@@ -291,6 +291,126 @@ def jsdoc_text(block: str) -> tuple[str, list[str]]:
     return "\n".join(text).strip(), tags
 
 
+# A class member at the class body's indent: a method (static, async, a getter or setter, a
+# generator), or a public field. Private ones (#name) are the class's own.
+MEMBER = re.compile(
+    r"^  (?P<static>static\s+)?(?P<async>async\s+)?(?P<accessor>(?:get|set)\s+)?\*?"
+    r"(?P<name>[A-Za-z_$][\w$]*)\s*(?P<kind>\(|=|;)",
+    re.MULTILINE,
+)
+EVENT = re.compile(r"dispatchEvent\(\s*new\s+\w*Event\(\s*['\"]([\w:.-]+)['\"]")
+LISTENED = re.compile(r"addEventListener\(\s*['\"]([\w:.-]+)['\"]")
+KEYWORDS = {"if", "for", "while", "switch", "return", "catch", "function"}
+
+
+def jsdoc_before(source: str, blocks: list[re.Match[str]], at: int) -> tuple[str, list[str]]:
+    """Return the JSDoc block right before ``at`` (only blank space between), or nothing."""
+    before = [b for b in blocks if b.end() <= at and not source[b.end() : at].strip()]
+    return jsdoc_text(before[-1][1]) if before else ("", [])
+
+
+def code(text: str) -> str:
+    """Return text as a Markdown code span, with a longer fence when it holds backticks itself."""
+    return f"`` {text} ``" if "`" in text else f"`{text}`"
+
+
+def signature_tags(tags: list[str]) -> str:
+    shown = [code(tag) for tag in tags if tag.startswith(("@param", "@returns", "@template", "@type "))]
+    return "; ".join(shown)
+
+
+def class_body(source: str, start: int) -> str:
+    """Return the source of the class or function declared at ``start``, up to its closing brace at column 0."""
+    end = re.compile(r"^\}", re.MULTILINE).search(source, start)
+    return source[start : end.end() if end else len(source)]
+
+
+def class_members(name: str, body: str) -> list[str]:
+    """Return a Markdown line for each public member of a class: constructor, methods, properties, events."""
+    blocks = list(DOC_BLOCK.finditer(body))
+    lines = []
+    for member in MEMBER.finditer(body):
+        if member["name"] in KEYWORDS:
+            continue
+        description, tags = jsdoc_before(body, blocks, member.start())
+        if member["kind"] == "(":
+            parameters = " ".join(body[member.end() : body.find(")", member.end())].split())
+            if member["name"] == "constructor":
+                label = f"{code(f'new {name}({parameters})')} (constructor)"
+            else:
+                prefix = "static " if member["static"] else ""
+                if member["accessor"]:
+                    label = f"`{prefix}{member['name']}` ({member['accessor'].strip()}ter)"
+                else:
+                    call = f"{prefix}{member['name']}({parameters})"
+                    label = f"{code(call)} ({'async ' if member['async'] else ''}method)"
+        else:
+            label = f"`{member['name']}` (property)"
+        described = " ".join(part for part in (description.replace("\n", " "), signature_tags(tags)) if part)
+        lines.append(f"- {label}: {described or '(no JSDoc)'}")
+    return lines
+
+
+def events(body: str) -> list[str]:
+    """Return Markdown lines naming the events a class or function dispatches and listens for."""
+    lines = []
+    dispatched = sorted(set(EVENT.findall(body)))
+    if dispatched:
+        lines.append("- Events it dispatches: " + ", ".join(f"`{name}`" for name in dispatched))
+    # A button's click and a signal's abort are the page's plumbing, not an API's events.
+    listened = sorted(set(LISTENED.findall(body)) - {"click", "abort"})
+    if listened:
+        lines.append("- Events it listens for: " + ", ".join(f"`{name}`" for name in listened))
+    return lines
+
+
+def balanced(text: str, at: int) -> int:
+    """Return the index just past the brace group that opens at ``text[at]``."""
+    depth = 0
+    for index in range(at, len(text)):
+        depth += {"{": 1, "}": -1}.get(text[index], 0)
+        if depth == 0:
+            return index + 1
+    return len(text)
+
+
+def typedef_entry(rest: str) -> str | None:
+    """Return the definition of one @typedef (the text after the tag), or None without a name."""
+    shape = "{object}"
+    if rest.startswith("{"):
+        end = balanced(rest, 0)
+        shape, rest = " ".join(rest[:end].split()), rest[end:]
+    named = re.match(r"\s*(\w+)", rest)
+    if named is None:
+        return None
+    after = rest[named.end() :]
+    description = " ".join(line.strip() for line in after.split("@", 1)[0].splitlines() if line.strip())
+    properties = [
+        " ".join(line.split())
+        for line in re.findall(r"@(?:property|prop)\s+(.+?)(?=\n@|\Z)", after, flags=re.DOTALL)
+    ]
+    definition = code(f"@typedef {markdown_cell(shape)}")
+    if description:
+        definition += f" {description}"
+    if properties:
+        definition += "\n\n" + "\n".join(f"- {code(markdown_cell(prop))}" for prop in properties)
+    return f"`{named[1]}` (type)\n: {indent_definition(definition)}\n"
+
+
+def typedefs(source: str) -> list[str]:
+    """Return a definition for each @typedef: its shape on one line, its text and its properties."""
+    entries = []
+    for block in DOC_BLOCK.finditer(source):
+        # The comment's own stars gone, as a reader writes the type.
+        text = "\n".join(re.sub(r"^\s*\* ?", "", line) for line in block[1].strip().splitlines())
+        # Each @typedef tag at a line's start (not prose naming one), up to the next: a block may hold several.
+        for segment in re.split(r"^(?=@typedef\b)", text, flags=re.MULTILINE)[1:]:
+            entry = typedef_entry(segment.removeprefix("@typedef").lstrip())
+            if entry:
+                entries.append(entry)
+    return entries
+
+
 def js_module(path: Path) -> str:
     """Return the Markdown of one module: its overview, its re-exports and each export with its JSDoc."""
     source = path.read_text(encoding="utf-8")
@@ -314,20 +434,17 @@ def js_module(path: Path) -> str:
         parts.append("Re-exports: " + "; ".join(listed) + ".\n")
     entries = []
     for export in exports:
-        before = [
-            b for b in blocks if b.end() <= export.start() and not source[b.end() : export.start()].strip()
-        ]
-        description, tags = jsdoc_text(before[-1][1]) if before else ("", [])
+        description, tags = jsdoc_before(source, blocks, export.start())
         kind = {"const": "constant", "let": "variable"}.get(export[1], export[1].rstrip("*"))
-        body = description or "(no JSDoc)"
-        signature = [
-            f"`{tag}`" for tag in tags if tag.startswith(("@param", "@returns", "@template", "@type "))
-        ]
-        text = body + ("\n\n" + "; ".join(signature) if signature else "")
+        text = description or "(no JSDoc)"
+        signature = signature_tags(tags)
+        text += "\n\n" + signature if signature else ""
+        body = class_body(source, export.start()) if export[1] in ("class", "function") else ""
+        members = class_members(export[2], body) if export[1] == "class" else []
+        members += events(body)
+        text += "\n\n" + "\n".join(members) if members else ""
         entries.append(f"`{export[2]}` ({kind})\n: {indent_definition(text)}\n")
-    for typedef in re.finditer(r"@typedef\s+(\{[^@]*?\})?\s*(\w+)", source):
-        shape = markdown_cell(typedef[1] or "{object}").strip()
-        entries.append(f"`{typedef[2]}` (type)\n: `@typedef {shape}`\n")
+    entries += typedefs(source)
     return "\n".join(parts + entries)
 
 

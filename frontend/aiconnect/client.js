@@ -35,7 +35,10 @@ export class AiConnect {
   #wallet = null;
   /** @type {Promise<void>} discovery and the first status check */
   #started;
-  /** @type {unknown} The wallet's refusal that put the state in `error`, for `fetch` to answer with. */
+  /**
+   * @type {unknown} The wallet's refusal of the status check on load (such as 410 after an
+   * update), for `fetch` to answer with; a refused `connect()` leaves the site not connected.
+   */
   #refusal = null;
   #inBrowser = typeof window !== 'undefined';
 
@@ -80,7 +83,9 @@ export class AiConnect {
     try {
       this.#applyLink(/** @type {WalletLink} */ (await wallet.request('connect')), true);
     } catch (error) {
-      this.#fail(error);
+      // Declined, locked, no account: the site is not connected, and `fetch` answers 401 as
+      // the spec says ("WalletFetch": "A site that is not connected gets a 401").
+      this.#fail(error, null);
     }
   }
 
@@ -108,14 +113,17 @@ export class AiConnect {
       this.#applyLink(/** @type {WalletLink} */ (await wallet.request('status')), true);
     } catch (error) {
       // Such as 410 after a wallet update (wallet-provider.md, "After a wallet update"):
-      // the visitor needs that message, so it becomes the `error` state.
-      this.#fail(error);
+      // the visitor needs that message, so it becomes the `error` state and `fetch`'s answer.
+      this.#fail(error, error);
     }
   }
 
-  /** @param {unknown} error The wallet's refusal of `status` or `connect`. */
-  #fail(error) {
-    this.#refusal = error;
+  /**
+   * @param {unknown} error The wallet's refusal of `status` or `connect`.
+   * @param {unknown} refusal What `fetch` answers with instead of its 401, or `null`.
+   */
+  #fail(error, refusal) {
+    this.#refusal = refusal;
     this.#set({ status: 'error', message: messageOf(error) });
   }
 

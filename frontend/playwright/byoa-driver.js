@@ -83,6 +83,8 @@ export class ByoaExtension {
   #outputs = new Map();
   /** @type {Set<string>} */
   #failing = new Set();
+  /** @type {Set<string>} the origins of the sites the visitor paused */
+  #paused = new Set();
   /** @type {Map<string, RequestRecord | CallRecord>} */
   #pending = new Map();
   #pulse = new Pulse();
@@ -131,6 +133,26 @@ export class ByoaExtension {
   /** Leave the consent window open: the page gets null when 120 s have passed on its clock. */
   noAnswer() {
     this.#consent = 'wait';
+  }
+
+  /**
+   * Pause the site at `origin` as the visitor does in the wallet: its requests get null and its
+   * calls `{ ok: false }` until `resume(origin)` (specs/byoa-sites.md: "A site the visitor paused
+   * is not reconnected").
+   *
+   * @param {string} origin such as 'http://127.0.0.1:8000'
+   */
+  pause(origin) {
+    this.#paused.add(origin);
+  }
+
+  /**
+   * Resume the site at `origin`.
+   *
+   * @param {string} origin
+   */
+  resume(origin) {
+    this.#paused.delete(origin);
   }
 
   /**
@@ -246,6 +268,7 @@ export class ByoaExtension {
   /** @param {RequestRecord} record */
   #answerRequest(record) {
     if (!record.valid || !record.activated) return { decision: 'quiet' }; // the wallet shows nothing
+    if (this.#paused.has(record.origin)) return { decision: 'block' }; // a paused site: null, no window
     // byoa.js's words: closing the window is a decline, leaving it open is no answer.
     if (this.#consent !== 'allow') return { decision: this.#consent === 'wait' ? 'no-answer' : 'decline' };
     return {
@@ -259,7 +282,7 @@ export class ByoaExtension {
 
   /** @param {CallRecord} call */
   #answerCall(call) {
-    if (this.#failing.has(call.skill)) return { ok: false };
+    if (this.#failing.has(call.skill) || this.#paused.has(call.origin)) return { ok: false };
     const queued = this.#outputs.get(call.skill);
     const output = queued?.shift();
     if (output === undefined) return { default: true };

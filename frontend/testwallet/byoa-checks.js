@@ -1,9 +1,10 @@
 // @ts-check
 /**
  * How the test wallet's `window.byoa` (frontend/testwallet/byoa.js) checks one call before any
- * model sees it: the grant's model, the skill's input (a clip measured from its own bytes, chat
- * messages and their characters), the params' types, the languages the manifest declares, and the
- * manifest's number limits (specs/byoa-sites.md, "The manifest").
+ * model sees it, by the rule book beside the skill table (skills.json: each skill's input, mime,
+ * WAV format, clip limit and params; its `refusals`): the grant's model, the input, the params'
+ * types, the languages the manifest declares and its number limits. The headless wallet reads
+ * the same book (testwallet/_call_checks.py); tests/testwallet/test_call_checks.py compares them.
  *
  * A classic script, loaded after byoa-clip.js and byoa-manifest.js and right before byoa.js (as
  * an init script, or a plain `<script>`): it takes the clip's functions (and removes them) and
@@ -20,7 +21,7 @@
   /** @type {{ isObject: (value: unknown) => value is Record<string, any>, field: (object: Record<string, any>, key: string) => any,
    *   isNonNegative: (value: unknown) => boolean, codePoints: (text: string) => number }} */
   const { isObject, field, isNonNegative, codePoints } = RULES;
-  /** @type {{ clipSeconds: (bytes: Uint8Array) => number | null, decodeBase64: (text: unknown) => Uint8Array | null }} */
+  /** @type {{ clipSeconds: (bytes: Uint8Array, wav: { format: number, channels: number, rate: number, bits: number }) => number | null, decodeBase64: (text: unknown) => Uint8Array | null }} */
   const { clipSeconds, decodeBase64 } = CLIP;
 
   /** Whether a value has a parameter type of the skill table. @type {Record<string, (value: unknown) => boolean>} */
@@ -46,7 +47,8 @@
    * Check one call's input against its skill (a row of skills.json) and the grant's manifest.
    * Returns what was measured and the params as the model gets them, or the reason it is refused.
    * @param {string} skill
-   * @param {{ input: string, params: Record<string, string>, maxClipSeconds?: number }} declared
+   * @param {{ input: string, params: Record<string, string>, maxClipSeconds?: number, mime?: string,
+   *   wav?: { format: number, channels: number, rate: number, bits: number } }} declared
    * @param {Record<string, any>} input
    * @param {Record<string, any>} params
    * @param {{ manifest: Record<string, any>, grant: { models?: string[] } }} state
@@ -59,9 +61,9 @@
     let summary;
     if (declared.input === 'audio') {
       const audio = field(input, 'audio');
-      if (!isObject(audio) || audio.mime !== 'audio/wav') return { refused: 'audio-invalid' };
+      if (!isObject(audio) || audio.mime !== declared.mime || !declared.wav) return { refused: 'audio-invalid' };
       const bytes = decodeBase64(audio.base64);
-      const seconds = bytes === null ? null : clipSeconds(bytes);
+      const seconds = bytes === null ? null : clipSeconds(bytes, declared.wav);
       if (bytes === null || seconds === null) return { refused: 'audio-invalid' };
       summary = { audio: { mime: audio.mime, bytes: bytes.length, clipSeconds: seconds } };
       const most = declared.maxClipSeconds ?? Infinity;

@@ -1,27 +1,26 @@
 // @ts-check
 /**
  * How the test wallet's `window.byoa` (frontend/testwallet/byoa.js) reads an `audio.transcribe`
- * clip: strict base64, then the seconds of 16 kHz mono 16-bit PCM the RIFF/WAVE bytes actually
- * hold, never a length the page states. A classic script, loaded before byoa-manifest.js and
+ * clip: strict base64, then the seconds of samples in the skill table's WAV format (skills.json)
+ * the RIFF/WAVE bytes actually hold, never a length the page states. A classic script, loaded before byoa-manifest.js and
  * byoa.js (as an init script, or a plain `<script>`): it leaves its functions on
  * `window.__testwalletByoaClip`, which byoa.js takes and removes before any page script runs.
  */
 (() => {
   'use strict';
 
-  /** The clip the skill takes. */
-  const WAV = { format: 1, channels: 1, rate: 16000, bits: 16 };
   /** Base64 longer than this is not a 15 s clip, whatever it holds: refused before decoding. */
   const MAX_AUDIO_BASE64 = 4 * 1024 * 1024;
 
   /**
    * Measure a clip from its bytes: the seconds of samples actually present, or
-   * null when it is not a 16 kHz mono 16-bit PCM RIFF/WAVE file. The wallet never
+   * null when it is not a RIFF/WAVE file of the format the skill takes. The wallet never
    * trusts a length the page states.
    * @param {Uint8Array} bytes
+   * @param {{ format: number, channels: number, rate: number, bits: number }} WAV The skill's `wav` (skills.json).
    * @returns {number | null}
    */
-  function clipSeconds(bytes) {
+  function clipSeconds(bytes, WAV) {
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     /** @param {number} at */
     const tag = (at) => String.fromCharCode(...bytes.subarray(at, at + 4));

@@ -5,6 +5,13 @@
   const skills = {
     "audio.transcribe": {
       "input": "audio",
+      "mime": "audio/wav",
+      "wav": {
+        "format": 1,
+        "channels": 1,
+        "rate": 16000,
+        "bits": 16
+      },
       "maxClipSeconds": 15,
       "params": {
         "language": "string"

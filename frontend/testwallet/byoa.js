@@ -93,7 +93,8 @@
   // answer; loaded right before this script and taken the same way.
   /**
    * @typedef {{ input: 'audio' | 'messages', params: Record<string, string>, output: Record<string, string>,
-   *   default: string, maxClipSeconds?: number, models?: boolean }} Skill
+   *   default: string, maxClipSeconds?: number, models?: boolean, mime?: string,
+   *   wav?: { format: number, channels: number, rate: number, bits: number } }} Skill
    * @type {Record<string, Skill> | undefined}
    */
   const TABLE = Reflect.get(window, '__testwalletByoaSkills');

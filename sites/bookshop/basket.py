@@ -32,6 +32,22 @@ class Basket:
         await self.session.asave()
         return items[slug]
 
+    async def set(self, slug, quantity):
+        """Keep exactly `quantity` copies of a book (0 removes it; at most MAX_QUANTITY) and save."""
+        if not 0 <= quantity <= MAX_QUANTITY:
+            raise ValueError(f"quantity must be 0 to {MAX_QUANTITY}")
+        items = await self._items()
+        if slug not in items:
+            await catalog.get(
+                slug
+            )  # raises UnknownBook; a book not in the basket is only added when it exists
+        if quantity:
+            items[slug] = quantity
+        else:
+            items.pop(slug, None)
+        await self.session.aset(SESSION_KEY, items)
+        await self.session.asave()
+
     async def count(self):
         """Return how many copies the basket holds, all books together."""
         return sum((await self._items()).values())

@@ -23,11 +23,12 @@ async def mood_slugs():
 
 
 async def search(mood=None, query=None, limit=5):
-    """Return up to `limit` books with the mood and every word of the query (in any case), by title."""
+    """Return up to `limit` books with the mood and every word of the query (in any case, any form of
+    the word, or a mood's name), by title."""
     catalog = await index.get()
     if mood and mood not in catalog.mood_slugs:
         raise UnknownMood(mood)
-    found = catalog.search(mood or None, (query or "").split())
+    found = catalog.search(mood or None, query or "")
     # Not strict: the range only takes the first few of what was found.
     return [book for book, _ in zip(found, range(min(limit, MAX_RESULTS)), strict=False)]
 

@@ -24,6 +24,7 @@ from django.db import transaction
 from django.db.models import F
 from django.urls import reverse
 
+from sites.bookshop import words
 from sites.bookshop.models import Book, CatalogVersion, Mood
 
 RECHECK_SECONDS = 1.0
@@ -34,7 +35,8 @@ class Entry:
     """One book, and what a search matches it by."""
 
     book: Book  # with its moods prefetched; shared, never to be changed
-    text: str  # title, author, genre and blurb, lower-cased, for the words of a query
+    text: str  # title, author, genre and blurb, lower-cased, for a query's word typed in part
+    stems: frozenset  # the stems of that text and of the book's moods (words.py), for a query's words
     moods: frozenset
     data: dict  # book_data(book), made once: its URL and moods cost more than the search
 
@@ -47,11 +49,14 @@ class Index:
     by_slug: dict  # slug -> Entry
     mood_slugs: tuple
 
-    def search(self, mood, words):
-        """Yield the books with this mood (if any) and every word (case-insensitive)."""
-        words = [word.lower() for word in words]
+    def search(self, mood, query):
+        """Yield the books with this mood (if any) and every word of the query: a word matches a book
+        with a word of the same stem ("dragons", "dragon"), a mood of that name, or as part of a word."""
+        wanted = words.terms(query)
         for entry in self.entries:
-            if (mood is None or mood in entry.moods) and all(word in entry.text for word in words):
+            if (mood is None or mood in entry.moods) and all(
+                stem in entry.stems or word in entry.text for word, stem in wanted
+            ):
                 yield entry.book
 
     def data_of(self, book):
@@ -80,19 +85,17 @@ async def get():
         version = await _stored_version()
         books = [book async for book in Book.objects.prefetch_related("moods")]
         moods = [slug async for slug in Mood.objects.order_by("slug").values_list("slug", flat=True)]
-        entries = tuple(
-            Entry(
-                book,
-                "\n".join((book.title, book.author, book.genre, book.blurb)).lower(),
-                frozenset(mood.slug for mood in book.moods.all()),
-                book_data(book),
-            )
-            for book in books
-        )
+        entries = tuple(_entry(book) for book in books)
         index = Index(entries, {entry.book.slug: entry for entry in entries}, tuple(moods))
         if generation == _generation:
             _index, _version, _checked = index, version, time.monotonic()
     return index
+
+
+def _entry(book):
+    text = "\n".join((book.title, book.author, book.genre, book.blurb))
+    moods = frozenset(mood.slug for mood in book.moods.all())
+    return Entry(book, text.lower(), words.stems(" ".join((text, *moods))), moods, book_data(book))
 
 
 async def _stored_version():

@@ -32,7 +32,9 @@ def _book_line(data):
 
 @tool(title="Search books", read_only=True)
 async def search_books(
-    mood: Annotated[str | None, Field(description="One mood from list_moods, e.g. 'calm'.")] = None,
+    mood: Annotated[
+        str | None, Field(description="One mood from list_moods, e.g. 'calm'.", max_length=40)
+    ] = None,
     query: Annotated[
         str | None, Field(description="Words to find in title, author, genre or blurb.", max_length=200)
     ] = None,

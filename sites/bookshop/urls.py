@@ -10,4 +10,6 @@ urlpatterns = [
     path("covers/<slug:slug>.svg", views.cover, name="cover"),
     path("basket/", views.basket, name="basket"),
     path("basket/add/", views.basket_add, name="basket_add"),
+    path("basket/change/", views.basket_change, name="basket_change"),
+    path("basket/checkout/", views.checkout, name="checkout"),
 ]

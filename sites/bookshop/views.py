@@ -104,9 +104,43 @@ async def cover(request, slug):
 
 @require_GET
 async def basket(request):
-    """Show the visitor's basket."""
+    """Show the visitor's basket: each book with its cover, its copies to change, and a way to remove it."""
     lines, total = await Basket(request.session).lines()
-    return render(request, "bookshop/basket.html", {"lines": lines, "total": total})
+    context = {"lines": lines, "total": total, "quantities": range(1, MAX_QUANTITY + 1)}
+    return render(request, "bookshop/basket.html", context)
+
+
+@require_POST
+async def basket_change(request):
+    """Change how many copies of a book the basket holds, or remove it ("remove"); back to the basket."""
+    slug = request.POST.get("slug", "")
+    try:
+        quantity = 0 if request.POST.get("remove") else int(request.POST.get("quantity", ""))
+        title = (await catalog.get(slug)).title
+        await Basket(request.session).set(slug, quantity)
+    except (ValueError, catalog.UnknownBook):
+        messages.error(
+            request,
+            f"That change could not be made: choose 1 to {MAX_QUANTITY} copies of a book in the basket.",
+        )
+        return redirect("bookshop:basket")
+    if quantity:
+        messages.success(
+            request, f"“{title}”: {quantity} cop{'y' if quantity == 1 else 'ies'} in your basket."
+        )
+    else:
+        messages.success(request, f"Removed “{title}” from your basket.")
+    return redirect("bookshop:basket")
+
+
+@require_POST
+async def checkout(request):
+    """The demo's checkout: it says plainly that nothing is sold here, and keeps the basket as it is."""
+    messages.info(
+        request,
+        "This shop is a demo: nothing was ordered and nothing was charged. Your books stay in your basket.",
+    )
+    return redirect("bookshop:basket")
 
 
 @require_POST

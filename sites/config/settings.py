@@ -183,7 +183,7 @@ if "DATABASE_URL" not in os.environ and not VAR_DIR.is_dir():
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Beyond one process, channels-redis's pub/sub layer: BYOA's calls between processes travel on
-# it (byoa/transport.py), one PUBLISH each way. Several URLs shard the channels over several
+# it (byoa/delivery.py), one PUBLISH each way. Several URLs shard the channels over several
 # Redis servers (channels-redis hashes each channel to one). REDIS_CHANNEL_LAYER=core keeps
 # channels-redis's core layer (lists and blocking pops, several commands an event: the deploy
 # page says what it costs).
@@ -275,6 +275,12 @@ STATIC_ROOT = VAR_DIR / "static"
 # The bookshop's bundled openai SDK is the demo's own, once `make` has built it.
 VENDOR_DIR = BASE_DIR / "frontend" / "vendor"
 STATICFILES_DIRS = [("vendor", VENDOR_DIR)] if VENDOR_DIR.is_dir() else []
+# The stand-ins' scripts (testwallet/relay/): found with DEBUG on only, so production collects no test code.
+STATICFILES_FINDERS = [
+    "django.contrib.staticfiles.finders.FileSystemFinder",
+    "django.contrib.staticfiles.finders.AppDirectoriesFinder",
+    "testwallet.relay.finders.StandInFinder",
+]
 # In production `collectstatic` writes minified scripts (esbuild, with source maps)
 # under content-hashed names, with gzip and brotli copies (visitor_ai/storage.py),
 # and WhiteNoise serves them from STATIC_ROOT: hashed names cached for a year,

@@ -5,6 +5,8 @@ maxClipSeconds, measured from the samples, never from a length the page states).
 
 The WAV itself is read by ``byoa.wav``, the reader the headless wallet uses
 too, so a clip this view lets through is one a wallet measures the same way.
+What reaches the wallet is a WAV written again from the samples checked here:
+any other chunk or trailing bytes the page sent stay on the server.
 """
 
 from byoa import wav
@@ -17,6 +19,13 @@ HEADER_ALLOWANCE = 1024
 def max_bytes(max_seconds: float) -> int:
     """Return the largest body a clip of max_seconds can need."""
     return int(max_seconds * wav.RATE) * wav.CHANNELS * (wav.BITS // 8) + HEADER_ALLOWANCE
+
+
+def checked(data: bytes, max_seconds: float) -> bytes:
+    """Return the clip written again from its samples alone; raise ClipRefused as ``measure`` does."""
+    measure(data, max_seconds)
+    samples = wav.pcm(data)
+    return wav.write(samples[: len(samples) - len(samples) % 2])  # whole 16-bit samples only
 
 
 def measure(data: bytes, max_seconds: float) -> float:

@@ -117,15 +117,20 @@ def answer(state, text):
     return state, {**result, **progress(state)}
 
 
-def message(result):
-    """Return the sentence the page shows for a judged answer (built from names, never from the answer's text)."""
+def message(result, heard=False):
+    """Return the sentence the page shows for a judged answer, spoken to as it came: typed, or heard by
+    the visitor's AI (built from names, never from the answer's text)."""
     if result["verdict"] == scoring.Outcome.NO_ANSWER.value:
-        return "I did not catch a country's name. Try again."
+        return (
+            "I did not catch a country's name. Try again." if heard else "Type a country's name. Try again."
+        )
     if result["verdict"] == scoring.Outcome.CORRECT.value:
         return f"Right: {result['expected']}!"
     if result["said"]:
-        return f"Not quite: you said {result['said']}; the answer is {result['expected']}."
-    return f"Not quite: I did not hear one country's name; the answer is {result['expected']}."
+        return f"Not quite: you {'said' if heard else 'typed'} {result['said']}; the answer is {result['expected']}."
+    if heard:
+        return f"Not quite: I did not hear one country's name; the answer is {result['expected']}."
+    return f"Not quite: that is not one country's name I know; the answer is {result['expected']}."
 
 
 def progress(state):

@@ -124,16 +124,18 @@ async def index(request):
 
 @require_POST
 async def answer(request):
-    """Judge a typed answer, or a transcript the visitor's extension gave the page."""
+    """Judge a typed answer, or a transcript the visitor's extension gave the page (``heard``: true)."""
     state = await _state(request)
     asked = game.question(state)  # the verdict is shown with the question it answers, not the next one
     try:
         text = _field(request, "text")
+        heard = _field(request, "heard") is True
         state, result = game.answer(state, text)
     except (BadAnswer, AnswerRefused) as exc:
         return await _reply(request, {"error": exc.code, "message": str(exc)}, status=400)
     await request.session.aset(game.SESSION_KEY, state)
-    return await _reply(request, with_pictures({**result, "asked": asked, "message": game.message(result)}))
+    message = game.message(result, heard=heard)
+    return await _reply(request, with_pictures({**result, "asked": asked, "message": message}))
 
 
 @require_POST
@@ -158,8 +160,7 @@ async def clip(request):
     if request.content_type != "audio/wav":
         return _error("clip-invalid", "Send the clip as the body, with Content-Type: audio/wav.", 415)
     try:
-        data = request.body
-        clips.measure(data, max_seconds)
+        clip = clips.checked(request.body, max_seconds)  # the wallet gets what was checked, nothing else
     except RequestDataTooBig:
         return _error("clip-too-large", f"A clip is at most {max_seconds} seconds.", 413)
     except ClipRefused as exc:
@@ -168,14 +169,19 @@ async def clip(request):
     if state["finished"]:
         return _error("game-over", "This game is over; start a new one.", 409)
     asked = game.question(state)
-    transcript = await _transcribe(request, data, state["language"])
+    transcript = await _transcribe(request, clip, state["language"])
     if transcript is None:
         return JsonResponse({"transcript": None, "message": NO_WALLET})
     # The wallet's text is untrusted input: judged (and echoed) at most as long as a typed answer.
     transcript = transcript[: game.MAX_ANSWER_CHARS]
     state, result = game.answer(state, transcript)
     await request.session.aset(game.SESSION_KEY, state)
-    payload = {"transcript": transcript, **result, "asked": asked, "message": game.message(result)}
+    payload = {
+        "transcript": transcript,
+        **result,
+        "asked": asked,
+        "message": game.message(result, heard=True),
+    }
     return JsonResponse(with_pictures(payload))
 
 

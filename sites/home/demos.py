@@ -20,10 +20,12 @@ class Demo(TypedDict):
     #: from its real page (tests/home/test_previews.py), `<label>/preview-light.png` and `-dark.png`.
     preview_light: str
     preview_dark: str
+    #: The demo's own picture in the demos' shared style (`demo_picture`, a static path under home/art/), or "".
+    picture: str
 
 
 def installed_demos() -> list[Demo]:
-    """Return [{title, description, url, direct_link, preview_*}] for the demo apps that are installed."""
+    """Return [{title, description, url, direct_link, preview_*, picture}] for the demo apps that are installed."""
     return [
         {
             "title": config.demo_title,
@@ -32,6 +34,7 @@ def installed_demos() -> list[Demo]:
             "direct_link": getattr(config, "demo_direct_link", False),
             "preview_light": f"{config.label}/preview-light.png",
             "preview_dark": f"{config.label}/preview-dark.png",
+            "picture": getattr(config, "demo_picture", ""),
         }
         for config in apps.get_app_configs()
         if getattr(config, "demo_title", None) and getattr(config, "demo_description", None)

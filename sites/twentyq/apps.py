@@ -7,6 +7,7 @@ class TwentyQConfig(AppConfig):
     verbose_name = "Twenty Questions demo"
     # What the home page lists (sites/home/demos.py).
     demo_title = "Twenty Questions"
+    demo_picture = "home/art/genie.svg"  # the demos' shared picture style (frontend/scripts/build-face.js)
     demo_description = (
         "Think of something and your own AI asks yes or no questions, or guess what the site thinks of."
     )

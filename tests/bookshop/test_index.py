@@ -76,3 +76,22 @@ def test_an_unchanged_count_keeps_the_index_loaded(catalog_db, monkeypatch):
     loaded = index.current()
     titles(query="tolkien")
     assert index.current() is loaded
+
+
+def test_a_plural_or_another_form_of_a_word_finds_the_same_books(catalog):
+    assert titles(query="dragon") == ["Guards! Guards!", "The Girl with the Dragon Tattoo", "The Hobbit"]
+    assert titles(query="dragons") == titles(query="dragon")
+    assert titles(query="Dragons") == titles(query="dragon")
+    assert titles(query="wizards") == titles(query="wizard") != []
+
+
+def test_a_mood_typed_as_a_word_finds_the_books_of_that_mood(catalog):
+    funny = titles(mood="funny", limit=20)
+    assert titles(query="funny", limit=20) == funny
+    assert titles(query="funny books", limit=20) == funny  # "books" narrows nothing
+    assert set(titles(query="funny wizard", limit=20)) <= set(funny)
+
+
+def test_part_of_a_word_still_finds_it_and_a_query_of_filler_finds_everything(catalog):
+    assert titles(query="tolk") == ["The Hobbit"]
+    assert titles(query="a book", limit=20) == titles(limit=20)

@@ -51,6 +51,29 @@ async def test_add_to_basket_on_a_phone_keeps_the_place_and_the_focus_and_says_w
     assert title in await page.locator("#basket").text_content()
 
 
+async def test_a_failed_add_to_basket_is_said_beside_its_button_in_the_error_colour_not_the_success_green(
+    page, daphne_server
+):
+    await page.goto(daphne_server.url + "/bookshop/")
+    card = page.locator("#catalog > li").first
+    await page.route("**/bookshop/basket/add/", lambda route: route.abort())
+    await card.get_by_role("button", name="Add to basket").click()
+    status = card.locator(".added", has_text="Could not add it")
+    await status.wait_for(timeout=10000)
+    assert "press Add to basket again" in await status.text_content()
+    colours = await page.evaluate(
+        "() => { const root = getComputedStyle(document.documentElement); const s = document.createElement('span');"
+        " document.body.append(s); const as = (name) => { s.style.color = root.getPropertyValue(name); "
+        " return getComputedStyle(s).color; }; const out = [as('--bad'), as('--good')]; s.remove(); return out; }"
+    )
+    shown = await status.evaluate("(e) => getComputedStyle(e).color")
+    assert shown == colours[0] and shown != colours[1]
+    await page.unroute("**/bookshop/basket/add/")
+    await card.get_by_role("button", name="Add to basket").click()
+    await card.locator(".added", has_text="Added").wait_for(timeout=10000)
+    assert await card.locator(".added").evaluate("(e) => getComputedStyle(e).color") == colours[1]
+
+
 async def test_without_the_script_add_to_basket_comes_back_to_the_books_card_and_says_so(
     browser, daphne_server
 ):
@@ -115,7 +138,7 @@ async def test_a_suggestion_searches_the_shop_without_an_ai_and_asks_your_ai_onc
 ):
     await aiwallet.install(page)
     await page.goto(daphne_server.url + "/bookshop/")
-    suggestions = page.get_by_role("form", name="Or search the shop:")
+    suggestions = page.get_by_role("form", name="Browse by mood:")
     await suggestions.get_by_role("button", name="Something funny").click()
     await page.wait_for_url("**/bookshop/?mood=funny#search-results", timeout=15000)
     found = page.locator("#search-results > li")

@@ -50,7 +50,10 @@ def test_bookshop_searches_with_the_visitors_words_then_single_words_then_answer
         {"messages": [*asked, first, nothing, searched("stories", "c2"), found], "tools": SEARCH}
     )
     assert calls == []
-    assert text == "I searched the shop for 'stories'. It has:\n- Robot Tales by A. Writer (robot-tales)"
+    assert text == (
+        "I searched the shop for 'stories' and found 1 book: here below. "
+        "Say “put the first one in my basket” and I will."
+    )
 
 
 def test_a_garbled_history_from_the_page_still_gets_an_answer():
@@ -85,7 +88,43 @@ def test_bookshop_learns_the_moods_first_and_searches_by_the_mood_the_visitor_na
     assert said({"messages": history, "tools": tools})[1] == [("search_books", {"mood": "cosy"})]
     found = result("1 book(s):\n- Tea Time by B. Writer (tea-time)", "s")
     text, calls = said({"messages": [*history, searched(None, "s", mood="cosy"), found], "tools": tools})
+    assert calls == [] and text.startswith("I searched the shop for cosy books and found 1 book: here below.")
+    assert "Tea Time" not in text  # the page shows the books as cards: once
+
+
+BASKET = [*SEARCH, {"type": "function", "function": {"name": "add_to_basket"}}]
+FOUND = result(
+    "2 book(s):\n- Dune by Frank Herbert (1965), £9.99 [dune] moods: epic\n"
+    "- Emma by Jane Austen (1815), £6.99 [emma] moods: funny"
+)
+
+
+def test_put_the_first_one_in_my_basket_adds_the_first_book_of_the_last_search_then_says_so():
+    earlier = [
+        {"role": "user", "content": "dune"},
+        searched("dune"),
+        FOUND,
+        {"role": "assistant", "content": "..."},
+    ]
+    asked = [*earlier, {"role": "user", "content": "Put the first one in my basket"}]
+    assert said({"messages": asked, "tools": BASKET}) == ("", [("add_to_basket", {"slug": "dune"})])
+    second = [*earlier, {"role": "user", "content": "add the second one to my basket please"}]
+    assert said({"messages": second, "tools": BASKET})[1] == [("add_to_basket", {"slug": "emma"})]
+    added = result("Added 1 x dune. The basket now holds:\n- 1 x Dune (£9.99)\nTotal: £9.99", "b")
+    text, calls = said(
+        {"messages": [*asked, searched(None, "b", "add_to_basket", slug="dune"), added], "tools": BASKET}
+    )
     assert (
         calls == []
-        and text == "I searched the shop for cosy books. It has:\n- Tea Time by B. Writer (tea-time)"
+        and text == "Done: it is in your basket, which now holds:\n- 1 x Dune (£9.99)\nTotal: £9.99"
     )
+
+
+def test_a_basket_request_before_any_search_or_past_its_books_asks_rather_than_guesses():
+    first = [{"role": "user", "content": "put the first one in my basket"}]
+    text, calls = said({"messages": first, "tools": BASKET})
+    assert calls == [] and text.startswith("Ask me for a book first")
+    fifth = [{"role": "user", "content": "dune"}, searched("dune"), FOUND]
+    fifth.append({"role": "user", "content": "put the fifth in my basket"})
+    text, calls = said({"messages": fifth, "tools": BASKET})
+    assert calls == [] and text == "My last search found only 2: which one shall I put in your basket?"

@@ -138,3 +138,43 @@ def test_listed_schemas_forbid_unknown_arguments():
     # (MCP's default is an open one, which a browser agent reads as untrusted content).
     assert all(tool.annotations.open_world_hint is False for tool in tools.values())
     assert all(tool.annotations.destructive_hint is False for tool in tools.values())
+
+
+def test_every_string_argument_of_every_tool_has_a_listed_length_limit():
+    async def run():
+        async with Client(build_server()) as client:
+            return (await client.list_tools()).tools
+
+    def strings(schema):
+        if schema.get("type") == "string":
+            yield schema
+        for option in schema.get("anyOf", []):
+            yield from strings(option)
+
+    for tool in async_to_sync(run)():
+        for name, schema in tool.input_schema.get("properties", {}).items():
+            for string in strings(schema):
+                assert isinstance(string.get("maxLength"), int), f"{tool.name}({name}) has no maxLength"
+
+
+LONG = "<script>" + "x" * 20_000
+
+
+@pytest.mark.parametrize(
+    "tool, arguments, named",
+    [
+        ("search_books", {"mood": LONG}, "mood"),
+        ("search_books", {"query": LONG}, "query"),
+        ("get_book", {"slug": LONG}, "slug"),
+        ("search_books", {"limit": LONG}, "limit"),
+        ("search_books", {LONG: "calm"}, "the allowed arguments are: limit, mood, query"),
+        (LONG, {}, "The tools are:"),
+    ],
+    ids=["mood", "query", "slug", "a string for a number", "an unknown argument", "an unknown tool"],
+)
+def test_an_error_quotes_at_most_a_short_prefix_of_a_long_value(catalog, tool, arguments, named):
+    result = call(tool, arguments)
+    assert result.is_error
+    assert named in text(result)
+    assert len(text(result)) < 400, text(result)
+    assert "'<script>xxx" in text(result) and "characters)" in text(result)

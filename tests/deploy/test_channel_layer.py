@@ -126,15 +126,22 @@ DEPLOY_PAGE = ROOT / "docs/howto/deploy.md"
 
 
 def deploy_page_layers():
-    """Return CHANNEL_LAYERS["default"] of each Python block of docs/howto/deploy.md that sets it."""
+    """Return CHANNEL_LAYERS["default"] of each block of docs/howto/deploy.md this test is named beside."""
     import re
+    from types import SimpleNamespace
 
+    page = DEPLOY_PAGE.read_text(encoding="utf-8")
+    blocks = re.findall(
+        r"<!-- tested: tests/deploy/test_channel_layer.py [^>]*-->\n+```python\n(.*?)```",
+        page,
+        flags=re.DOTALL,
+    )
     layers = []
-    for body in re.findall(r"```python\n(.*?)```", DEPLOY_PAGE.read_text(encoding="utf-8"), flags=re.DOTALL):
-        if "CHANNEL_LAYERS" in body:
-            names = {}
-            exec(body, {}, names)  # the page's own settings, as a settings.py would run them
-            layers.append(names["CHANNEL_LAYERS"]["default"])
+    for body in blocks:
+        names = {}
+        # The page's own settings, as a settings.py runs them (REDIS_URL as the page's environment gives it).
+        exec(body, {"os": SimpleNamespace(environ={"REDIS_URL": "redis://127.0.0.1:6379/0"})}, names)
+        layers.append(names["CHANNEL_LAYERS"]["default"])
     return layers
 
 

@@ -6,8 +6,12 @@ nginx (tests/deploy/conftest.py).
 
 import asyncio
 import functools
+import os
 import re
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import httpx
 import psycopg
@@ -23,6 +27,8 @@ from tests.polling import until
 pytestmark = [pytest.mark.live, pytest.mark.xdist_group("deploy-cluster")]
 
 PERU = {"audio.transcribe": {"text": "Peru"}}
+# The deploy page's check that a call crosses processes, for a site of one's own.
+CHECK_A_CALL = Path(__file__).resolve().parents[2] / "examples" / "production" / "check_a_call.py"
 
 
 def on_process(link, server):
@@ -196,3 +202,27 @@ async def test_a_catalog_change_made_elsewhere_shows_in_every_process_within_the
             "from sites.bookshop.models import Book\n"
             "book = Book.objects.get(slug='the-hobbit'); book.title = 'The Hobbit'; book.save()",
         )
+
+
+async def test_the_deploy_pages_check_gets_an_answer_from_a_process_that_holds_no_wallet(
+    cluster, visitor, direct_wallet
+):
+    wallet = await direct_wallet(
+        (await visitor.new_link("quiz"))["link"], {"text.generate": {"text": "hi there"}}
+    )
+    assert wallet.opened, wallet.activity
+    with psycopg.connect(cluster.postgres.url) as connection:
+        (pairing,) = connection.execute("SELECT max(id) FROM byoa_pairing").fetchone()
+    done = await asyncio.to_thread(
+        subprocess.run,
+        [sys.executable, "-m", "django", "shell"],
+        input=CHECK_A_CALL.read_text(),
+        env={**os.environ, **cluster.environment(), "PAIRING": str(pairing)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    # The last line: Django's shell may say first what it imported by itself.
+    assert done.stdout.splitlines()[-1] == "The wallet answered across processes: {'text': 'hi there'}"
+    assert [call[0] for call in wallet.backend.calls] == ["text.generate"]

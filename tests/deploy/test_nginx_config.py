@@ -62,3 +62,23 @@ def test_each_worker_may_open_two_descriptors_per_connection(proxy):
     connections = int(re.search(r"worker_connections (\d+);", text).group(1))
     files = int(re.search(r"worker_rlimit_nofile (\d+);", text).group(1))
     assert files >= 2 * connections
+
+
+def test_nginx_refuses_any_body_larger_than_a_process_accepts(proxy, settings):
+    text = proxy.config().read_text()
+    limit = re.search(r"^\s*client_max_body_size (\d+);", text, flags=re.MULTILINE)
+    assert limit is not None
+    # visitor_ai.limits.BodyLimit refuses past DATA_UPLOAD_MAX_MEMORY_SIZE: nginx must refuse first.
+    assert int(limit.group(1)) <= settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+
+
+def test_no_process_is_ever_marked_failed_and_no_post_is_passed_to_another(proxy):
+    text = proxy.config().read_text()
+    servers = re.findall(r"^\s*server 127\.0\.0\.1:\d+ (.*);", text, flags=re.MULTILINE)
+    assert servers == ["max_fails=0", "max_fails=0"]
+    retried = re.findall(r"^\s*proxy_next_upstream (.*);", text, flags=re.MULTILINE)
+    assert retried and all("non_idempotent" not in value for value in retried)
+
+
+def test_nginx_names_no_version(proxy):
+    assert re.search(r"^\s*server_tokens off;", proxy.config().read_text(), flags=re.MULTILINE)

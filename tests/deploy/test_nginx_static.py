@@ -44,3 +44,19 @@ def test_nginx_caches_a_name_without_a_hash_for_an_hour_only(static_proxy):
     response = loopback.get(static_proxy.url + "/static/staticfiles.json")
     assert response.status_code == 200
     assert response.headers["cache-control"] == "public, max-age=3600"
+
+
+def test_nginx_sets_on_static_files_the_headers_the_application_sets_on_its_own(static_proxy):
+    from django.http import HttpResponse
+    from django.middleware.security import SecurityMiddleware
+    from django.test import RequestFactory
+
+    request = RequestFactory().get("/static/ways/chooser.0123456789ab.js")
+    application = SecurityMiddleware(lambda request: HttpResponse())(request)
+    response = loopback.get(static_proxy.url + "/static/ways/chooser.0123456789ab.js")
+    expected = ("X-Content-Type-Options", "Referrer-Policy", "Cross-Origin-Opener-Policy")
+    assert {name: application.headers.get(name) for name in expected} == {
+        name: response.headers.get(name) for name in expected
+    }
+    assert response.headers["x-content-type-options"] == "nosniff"
+    assert response.headers["server"] == "nginx"

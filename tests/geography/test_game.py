@@ -43,6 +43,20 @@ def test_a_wrong_answer_scores_nothing_and_reveals_the_answer():
     assert (state["round"], state["score"]) == (2, 0)
 
 
+def test_a_wrong_answer_is_spoken_to_as_it_came_typed_or_heard():
+    _, nowhere = game.answer(a_game(), "Atlantis")
+    assert game.message(nowhere) == "Not quite: that is not one country's name I know; the answer is Peru."
+    assert game.message(nowhere, heard=True) == (
+        "Not quite: I did not hear one country's name; the answer is Peru."
+    )
+    _, chile = game.answer(a_game(), "Chile")
+    assert game.message(chile) == "Not quite: you typed Chile; the answer is Peru."
+    assert game.message(chile, heard=True) == "Not quite: you said Chile; the answer is Peru."
+    _, empty = game.answer(a_game(), "   ")
+    assert game.message(empty) == "Type a country's name. Try again."
+    assert game.message(empty, heard=True) == "I did not catch a country's name. Try again."
+
+
 def test_no_answer_keeps_the_same_question():
     before = a_game()
     state, result = game.answer(before, "   ")

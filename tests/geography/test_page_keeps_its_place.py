@@ -71,7 +71,7 @@ async def test_a_finished_game_leaves_nothing_to_answer_and_play_again_has_the_f
     await page.goto(daphne_server.url + "/geography/")
     for _ in range(10):
         await type_answer(page, "Atlantis")
-    assert await page.locator("#question").text_content() == "Game over: 0 of 10."
+    assert await page.locator("#question").text_content() == "Game over"
     assert await page.locator("#type-form").is_hidden()
     assert await page.locator("#voice").is_hidden()
     again = page.locator("#new-game")
@@ -90,9 +90,8 @@ async def test_the_wait_for_a_wallet_by_link_is_said_once_with_no_stale_notice(p
     await page.set_viewport_size(PHONE)
     await page.route("bringyourownagent:**", lambda route: route.abort())
     await page.goto(dev_server.url + "/geography/")
-    await page.get_by_role("button", name="Answer by voice with my AI (extension)").click()
-    await page.locator("#notice", has_text="There is no BYOA extension").wait_for(timeout=15000)
-    await page.get_by_role("button", name="Use my AI without the extension").click()
+    await page.locator("#ways[data-ready='true']").wait_for(state="attached", timeout=15000)
+    await page.get_by_role("button", name="Answer by voice with my AI wallet app").click()
     await page.locator("#open-wallet").wait_for(timeout=15000)
     assert await page.locator("#notice").is_hidden()
     text = await page.locator("main").inner_text()

@@ -59,7 +59,7 @@ async def test_a_spoken_country_name_is_transcribed_offline_and_scored(
         await speaker.goto(dev_server.url + "/geography/")
         assert question_country(await speaker.locator("#question").text_content()) == country
 
-        await speaker.get_by_role("button", name="Use my AI without the extension").click()
+        await speaker.get_by_role("button", name="Answer by voice with my AI wallet app").click()
         link = speaker.get_by_role("link", name="Open the agent wallet")
         await link.wait_for(timeout=5000)
         wallet = await direct_wallet(await link.get_attribute("href"), PocketSphinxBackend(VOCABULARY))

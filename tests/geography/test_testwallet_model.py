@@ -21,7 +21,7 @@ async def test_spoken_answer_is_transcribed_by_the_named_server_through_the_rela
     await page.goto(model_server.url + "/geography/?testwallet=1")
     answer = await right_answer(page)
     model.transcript(answer)
-    await page.get_by_role("button", name="Answer by voice with my AI (extension)").click()
+    await page.get_by_role("button", name="Answer by voice with my AI in this browser").click()
     consent = await press(page, "Allow")
     await page.locator('#mode[data-mode="extension"]').wait_for(timeout=5000)
     await page.get_by_role("button", name="Speak your answer").click()

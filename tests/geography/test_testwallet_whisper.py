@@ -36,7 +36,7 @@ async def test_a_spoken_answer_reaches_whisper_through_the_relay_and_comes_back_
     page = mic_page
     dialogs = record_native_dialogs(page)
     await page.goto(whisper_site.url + "/geography/?testwallet=1")
-    await page.get_by_role("button", name="Answer by voice with my AI (extension)").click()
+    await page.get_by_role("button", name="Answer by voice with my AI in this browser").click()
     await press(page, "Allow")
     await page.locator('#mode[data-mode="extension"]').wait_for(timeout=5000)
     await page.get_by_role("button", name="Speak your answer").click()

@@ -1,5 +1,6 @@
 """The game's HTTP side with Django's test client: the session keeps the game, the page only sends text."""
 
+import base64
 import json
 import struct
 
@@ -89,6 +90,16 @@ def test_a_typed_right_answer_scores_in_the_session(player):
     result = post_json(player, "/geography/answer/", {"text": answer}).json()
     assert result["verdict"] == "correct" and result["score"] == 1 and result["round"] == 2
     assert _state(player)["score"] == 1
+
+
+def test_a_wrong_answer_is_spoken_to_as_typed_unless_the_page_says_the_visitors_ai_heard_it(player):
+    typed = post_json(player, "/geography/answer/", {"text": "Atlantis"}).json()
+    assert typed["message"].startswith("Not quite: that is not one country's name I know;")
+    heard = post_json(player, "/geography/answer/", {"text": "Atlantis", "heard": True}).json()
+    assert heard["message"].startswith("Not quite: I did not hear one country's name;")
+    # Only JSON's true says heard: a form field or a string does not.
+    forged = post_json(player, "/geography/answer/", {"text": "Atlantis", "heard": "yes"}).json()
+    assert forged["message"].startswith("Not quite: that is not one country's name I know;")
 
 
 def test_a_forged_score_or_answer_in_the_post_changes_nothing(player):
@@ -231,3 +242,28 @@ def test_a_json_body_with_a_lone_surrogate_is_refused_with_400_and_the_game_is_u
         "message": 'Send a JSON object of text, e.g. {"text": "Peru"}.',
     }
     assert _state(player) == before
+
+
+def test_the_wallet_gets_the_clip_written_again_from_its_checked_samples_only(player, monkeypatch):
+    from byoa import wav as wav_files
+    from sites.geography import views
+
+    heard = []
+
+    async def paired(request, manifest):
+        return "a pairing"
+
+    async def wallet(pairing, skill, input, params):
+        heard.append(base64.b64decode(input["audio"]["base64"]))
+        return {"text": "Peru"}
+
+    monkeypatch.setattr(views, "aget_pairing", paired)
+    monkeypatch.setattr(views, "call_wallet", wallet)
+    sent = wav(0.1)
+    # A chunk of its own before the samples, and bytes after them: the data chunk's size says where it ends.
+    extra = b"LIST" + struct.pack("<I", 8) + b"<script>"
+    posted = sent[:36] + extra + sent[36:] + b"<script>alert(1)</script>" * 1000
+    response = player.post("/geography/clip/", posted, content_type="audio/wav")
+    assert response.status_code == 200 and response.json()["transcript"] == "Peru"
+    assert heard == [wav_files.write(wav_files.pcm(sent))]
+    assert heard[0] == sent  # the same 0.1 s of samples in a plain 44-byte header, nothing else

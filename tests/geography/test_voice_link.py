@@ -34,7 +34,7 @@ async def game(mic_page, dev_server):
 
 async def shown_link(page):
     """Click "without the extension" and return the link the page shows."""
-    await page.get_by_role("button", name="Use my AI without the extension").click()
+    await page.get_by_role("button", name="Answer by voice with my AI wallet app").click()
     link = page.get_by_role("link", name="Open the agent wallet")
     await link.wait_for(timeout=5000)
     assert await page.locator("#countdown").text_content() in {
@@ -64,7 +64,7 @@ async def test_a_clip_goes_through_the_server_to_the_paired_wallet_and_comes_bac
     await game.locator("#link-state", has_text="Connected.").wait_for(timeout=5000)
     assert (
         await game.locator("#mode").text_content()
-        == "Answering by voice with your AI, through the direct link"
+        == "Answering by voice with your AI, through your wallet app"
     )
 
     await speak(game)

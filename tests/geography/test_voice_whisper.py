@@ -140,7 +140,7 @@ async def a_game_asking(page, server, language, wanted, reload=True):
 
 
 async def paired(page, direct_wallet, backend):
-    await page.get_by_role("button", name="Use my AI without the extension").click()
+    await page.get_by_role("button", name="Answer by voice with my AI wallet app").click()
     link = page.get_by_role("link", name="Open the agent wallet")
     await link.wait_for(timeout=5000)
     wallet = await direct_wallet(await link.get_attribute("href"), backend)

@@ -25,7 +25,7 @@ async def test_a_consent_left_open_shows_the_wait_and_the_visitor_can_stop_waiti
     await byoa_extension.install(page)
     byoa_extension.consent = Consent.WAIT  # the wallet's window stays open: request() does not answer
     await page.goto(daphne_server.url + "/geography/")
-    await page.get_by_role("button", name="Answer by voice with my AI (extension)").click()
+    await page.get_by_role("button", name="Answer by voice with my AI in this browser").click()
     waiting = page.locator("#waiting")
     await waiting.wait_for(timeout=5000)
     assert "your wallet asks you first, then loads its models" in await waiting.text_content()
@@ -46,10 +46,10 @@ async def test_a_link_nobody_answers_shows_the_wait_and_stopping_ends_the_polls(
     page.on("request", lambda request: "/byoa/wait" in request.url and polls.append(request.url))
     await page.clock.install()  # the polls' timers run only when the test moves the clock
     await page.goto(dev_server.url + "/geography/")
-    await page.get_by_role("button", name="Use my AI without the extension").click()
+    await page.get_by_role("button", name="Answer by voice with my AI wallet app").click()
     waiting = page.locator("#waiting")
     await waiting.wait_for(timeout=5000)
-    assert "Waiting for your wallet to connect" in await waiting.text_content()
+    assert "Waiting for your wallet app to connect" in await waiting.text_content()
     await page.locator("#open-wallet").wait_for(timeout=5000)
     async with page.expect_request("**/byoa/wait?**"):
         await page.clock.run_for(1500)
@@ -81,7 +81,7 @@ async def test_a_slow_transcript_is_waited_for_visibly_and_then_judged(
     byoa_extension.answer_with("audio.transcribe", slowly)
     await mic_page.goto(daphne_server.url + "/geography/")
     country["name"] = await right_answer(mic_page)
-    await mic_page.get_by_role("button", name="Answer by voice with my AI (extension)").click()
+    await mic_page.get_by_role("button", name="Answer by voice with my AI in this browser").click()
     await mic_page.locator('#mode[data-mode="extension"]').wait_for(timeout=5000)
     await speak(mic_page, "13 s left")
     waiting = mic_page.locator("#waiting")

@@ -15,7 +15,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.live, MICROPHONE]
 
 #: Any words that name who answered a turn.
 WHO = re.compile(r"Typed by you|Heard by the scripted stand-in \(not an AI\)|Heard by your AI|Your model")
-JUDGE = "judged by the site (no AI)"
+JUDGE = "checked by the game"
 
 
 async def turn(page):
@@ -65,7 +65,7 @@ async def test_the_scripted_stand_in_is_named_once_on_every_voice_turn_and_never
 ):
     page = mic_page
     await page.goto(dev_server.url + "/geography/?testwallet=1")
-    await page.get_by_role("button", name="Answer by voice with my AI (extension)").click()
+    await page.get_by_role("button", name="Answer by voice with my AI in this browser").click()
     await press(page, "Allow")
     await page.locator('#mode[data-mode="extension"]').wait_for(timeout=15000)
     assert "scripted stand-in (not an AI)" in await page.locator("#mode").text_content()
@@ -85,7 +85,7 @@ async def test_a_transcription_model_behind_the_test_wallet_is_named_once_as_you
 ):
     page = mic_page
     await page.goto(model_server.url + "/geography/?testwallet=1")
-    await page.get_by_role("button", name="Answer by voice with my AI (extension)").click()
+    await page.get_by_role("button", name="Answer by voice with my AI in this browser").click()
     await press(page, "Allow")
     await page.locator('#mode[data-mode="extension"]').wait_for(timeout=15000)
     for answered in range(2):

@@ -74,8 +74,8 @@ async def geography_in_play(page):
     """One round answered rightly: the verdict with the place's flag and globe, then the next question."""
     from tests.geography.conftest import right_answer
 
-    # The page looks for an extension first (findByoa, 300 ms), and says what it found.
-    await page.locator("#extension-hint", has_text="No BYOA extension found").wait_for(timeout=15000)
+    # The page looks for an extension first (findByoa, 300 ms), and offers only the ways that work.
+    await page.locator("#ways[data-ready='true']").wait_for(state="attached", timeout=15000)
     await page.get_by_label("Your answer").fill(await right_answer(page))
     await page.get_by_role("button", name="Answer", exact=True).click()
     await page.locator("#reveal:not([hidden])").wait_for(timeout=15000)
@@ -101,10 +101,14 @@ async def twentyq_in_play(page):
 
 
 async def bookshop_as_it_opens(page):
-    """The shop's first screen: its assistant, the suggestions, the shelves' search."""
-    # The widget says "Looking for AI Wallet…" until the client's detection has ended.
-    await page.locator("#connect[data-state='noWallet']").wait_for(timeout=15000)
-    return "main"
+    """The shop's shelves as they open: the first books, their covers and prices."""
+    # The offer's line is drawn once the client's detection has ended (no wallet: one compact line).
+    await page.locator("#assistant-panel[data-wallet='noWallet']").wait_for(timeout=15000)
+    await page.wait_for_function(
+        "() => [...document.querySelectorAll('#catalog .cover')].slice(0, 4).every((img) => img.complete)",
+        timeout=15000,
+    )
+    return "#catalog-heading"  # the shelves: the books are the shop's best moment
 
 
 #: How each demo is shown: the state a visitor sees while playing, pictured from the element named.
@@ -208,7 +212,7 @@ async def test_the_home_page_shows_each_demo_by_its_preview_in_the_visitors_them
     try:
         page = await context.new_page()
         await page.goto(daphne_server.url + "/")
-        pictures = page.locator("ul.demos > li img")
+        pictures = page.locator("ul.demos > li .demo__picture img")
         await pictures.last.scroll_into_view_if_needed()
         shown = []
         for index in range(await pictures.count()):

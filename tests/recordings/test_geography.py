@@ -122,7 +122,7 @@ async def test_each_spoken_answer_is_judged_on_the_recorded_models_hearing(word_
     )
     with wave.open(str(HERE / "peru.wav")) as word:
         assert word.getframerate() == capture_rate, "peru.wav must be at the fake microphone's rate"
-    await page.get_by_role("button", name="Answer by voice with my AI (extension)").click()
+    await page.get_by_role("button", name="Answer by voice with my AI in this browser").click()
     await press(page, "Allow")
     await page.locator('#mode[data-mode="extension"]').wait_for(timeout=10000)
     shown = []

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.testwallet.aiwallet_cases import TOOLS, ask
+from tests.testwallet.aiwallet_cases import START, TOOLS, ask
 from tests.testwallet.relay.model_double import MODEL, ModelDouble
 from testwallet._openai_chat import delta_text, wallet_chat_request
 from testwallet.cassette import Cassette, Mode, NotRecorded
@@ -74,6 +74,23 @@ async def test_a_chat_never_recorded_is_refused_on_the_page_and_fails_the_test(a
     with pytest.raises(NotRecorded) as refused:  # what fails the test when it does not look
         aiwallet.check()
     assert difference in str(refused.value)
+
+
+@pytest.mark.testwallet_cassette(RECORDING)
+async def test_a_test_waiting_for_an_answer_never_recorded_fails_within_seconds_naming_not_recorded(
+    aiwallet, connected
+):
+    from playwright.async_api import Error
+
+    await connected.evaluate(START, ["chat", {**CHAT, "options": {}}])
+    # What a page test does: wait for the answer's text, with Playwright's own 30 s bound. The
+    # wallet closes the page with the refusal once the test has not read it for a few seconds.
+    with pytest.raises(Error) as ended:
+        await connected.locator("#the-answer").wait_for(timeout=30_000)
+    assert "NotRecorded: No recorded answer for the streamed chat request" in str(ended.value)
+    assert "Timeout" not in str(ended.value)
+    with pytest.raises(NotRecorded):  # and the fixture's teardown says the same
+        aiwallet.check()
 
 
 async def test_record_mode_asks_the_model_server_and_the_replay_answers_the_page_the_same(

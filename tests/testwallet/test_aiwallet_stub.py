@@ -37,6 +37,35 @@ async def test_provider_is_defined_before_the_page_scripts_run(site):
     assert await site.locator('[data-wallet="aiwallet"] .status').text_content() == "found"
 
 
+PAGE = "<!doctype html><html><head><title>site</title></head><body><p>A site</p></body></html>"
+
+
+@pytest.mark.parametrize(
+    ("url", "present"),
+    [
+        ("https://visitor-site.test/", True),
+        ("http://localhost:8123/", True),
+        ("http://127.0.0.1:8123/", True),
+        ("http://visitor-site.test/", False),
+        ("http://127.0.0.2:8123/", False),
+        ("http://localhost.visitor-site.test/", False),
+        ("http://[::1]:8123/", False),
+    ],
+)
+async def test_provider_exists_only_on_https_and_http_localhost_or_127_0_0_1(aiwallet, page, url, present):
+    """wallet-provider.md: "AI Wallet runs on pages served over HTTPS, and on `http://localhost` and
+    `http://127.0.0.1` at any port"; on any other plain-http page `window.aiwallet` is absent."""
+    await aiwallet.install(page)
+    await page.add_init_script("addEventListener('aiwallet:announce', () => { window.__announced = true; });")
+    await page.route(url + "**", lambda route: route.fulfill(body=PAGE, content_type="text/html"))
+    await page.goto(url)
+    found = await page.evaluate(
+        "() => { dispatchEvent(new Event('aiwallet:request'));"
+        " return { defined: 'aiwallet' in window, announced: window.__announced === true }; }"
+    )
+    assert found == {"defined": present, "announced": present}
+
+
 async def test_provider_announces_itself_when_it_is_defined(aiwallet, page, daphne_server):
     await page.add_init_script(
         "window.addEventListener('aiwallet:announce', (event) => { window.announced = event.detail; });"

@@ -129,7 +129,7 @@ async def test_a_wallet_refusal_hands_the_move_to_the_site_and_says_why(game_pag
     await new_game(game_page, "ai-asks")
     await ai_move_shown(game_page, 0)
     status = await answering(game_page, "own")
-    assert status == "Answering: the site's own questions (no AI)"
+    assert status == "Answering: the site's own questions"
     notice = await game_page.locator("#way-notice").text_content()
     assert (
         notice

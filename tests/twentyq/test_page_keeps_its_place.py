@@ -143,12 +143,12 @@ async def test_own_mode_lines_name_the_site_once_and_are_numbered_once(page, dap
     assert await page.locator("#new-ai-asks").text_content() == "New game: you think, the site asks"
     await new_game(page, "ai-asks")
     await ai_move_shown(page, 0)
-    assert (await page.locator("#pending").text_content()).startswith("The site (no AI) asks: ")
+    assert (await page.locator("#pending").text_content()).startswith("The site asks: ")
     await page.locator("#answer-no").click()
     await ai_move_shown(page, 1)
     first = await page.locator("#history li").first.text_content()
-    assert first.startswith("The site (no AI) asked: ") and first.endswith(" You said no.")
-    assert "AI" not in (await page.locator("#game").inner_text()).replace("The site (no AI)", "")
+    assert first.startswith("The site asked: ") and first.endswith(" You said no.")
+    assert "AI" not in (await page.locator("#game").inner_text()).replace("The site", "")
     assert console == []
 
 

@@ -41,7 +41,7 @@ async def test_a_browser_without_wallets_is_offered_the_link_then_own_mode_and_o
 ):
     await open_game(page, daphne_server)
     assert await way_ids(page) == ["link", "own"]
-    assert await page.locator("#way-status").text_content() == "Answering: the site's own questions (no AI)"
+    assert await page.locator("#way-status").text_content() == "Answering: the site's own questions"
     assert await page.locator("#ways button[data-way='own']").get_attribute("aria-pressed") == "true"
     assert console == []
 
@@ -68,8 +68,40 @@ async def test_own_mode_you_think_the_site_asks_until_the_game_ends(page, daphne
     )
     items = await page.locator("#history li").all_text_contents()
     assert len(items) == len(game["history"])
-    assert items[0].startswith("The site (no AI) asked: ")  # the list numbers it, once
+    assert items[0].startswith("The site asked: ")  # the list numbers it, once
     assert await page.locator("#answer-form").is_hidden()
+    assert console == []
+
+
+async def test_when_the_site_loses_it_asks_what_you_were_thinking_of_and_shows_it_once(
+    page, daphne_server, console
+):
+    player = Player("giraffe")
+    await open_game(page, daphne_server)
+    await new_game(page, "ai-asks")
+    await ai_move_shown(page, 0)
+    for turn in range(1, 41):
+        game = await state(page)
+        if game["status"] == "over":
+            break
+        if game["pending"]["kind"] == "guess":
+            await page.locator("#verdict-wrong").click()  # never the thing it names: the site cannot win
+        else:
+            await page.locator(f"#answer-{player.answer(game['pending']['text'])}").click()
+        await ai_move_shown(page, turn)
+    game = await state(page)
+    assert game["status"] == "over" and game["winner"] == "visitor"
+    assert (await page.locator("#reveal").inner_text()).count("You win") == 1
+    assert await page.locator("#game-result").text_content() == "The site did not find it in 20 questions."
+    await page.get_by_label("What were you thinking of?").fill("<b>a lighthouse</b>")
+    await page.get_by_role("button", name="Show it").click()
+    assert await page.locator("#reveal-name").text_content() == "<b>a lighthouse</b>"  # as text, never markup
+    assert await page.locator("#reveal-name b").count() == 0
+    assert (await page.locator("#game-result").text_content()).endswith(
+        "You were thinking of <b>a lighthouse</b>."
+    )
+    assert await page.locator("#thinking-form").is_hidden()
+    assert await page.evaluate("() => document.activeElement.id") == "play-again"
     assert console == []
 
 

@@ -35,7 +35,7 @@ async def test_a_consent_left_open_shows_the_wait_and_stopping_hands_the_game_to
     )
     await new_game(page, "ai-asks")
     await ai_move_shown(page, 0)
-    assert (await page.locator("#pending").text_content()).startswith("The site (no AI) asks: ")
+    assert (await page.locator("#pending").text_content()).startswith("The site asks: ")
     assert console == []
 
 

@@ -1,6 +1,6 @@
 """
 Twenty Questions says who answered on every turn, once, in Chromium on a real daphne: each history
-line and the move waiting for the visitor name exactly one player, as it is: "The site (no AI)"
+line and the move waiting for the visitor name exactly one player, as it is: "The site"
 in own mode, "The scripted stand-in (not an AI)" with the test wallet's scripted player, "Your
 model (<name>)" with a model behind the test wallet; and no line says "AI" where no AI played.
 """
@@ -23,9 +23,9 @@ from tests.twentyq.conftest import (
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
-SITE = "The site (no AI)"
+SITE = "The site"
 SCRIPTED = "The scripted stand-in (not an AI)"
-LABEL = re.compile(r"The site \(no AI\)|The scripted stand-in \(not an AI\)|Your model \([^()]+\)|Your AI\b")
+LABEL = re.compile(r"The site\b|The scripted stand-in \(not an AI\)|Your model \([^()]+\)|Your AI\b")
 
 
 async def turns(page):
@@ -41,7 +41,7 @@ async def assert_each_turn_names(page, who):
     assert shown
     for line in shown:
         assert LABEL.findall(line) == [who], line
-        if "not an AI" in who or "no AI" in who:
+        if "not an AI" in who or who == SITE:
             assert "AI" not in line.replace(who, ""), line
 
 

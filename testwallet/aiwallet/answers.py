@@ -127,6 +127,9 @@ class Answers:
     def _window_closed(self, window: ApprovalWindow | UnlockWindow) -> None:
         raise NotImplementedError
 
+    def _not_recorded(self, error: CassetteError) -> None:
+        raise NotImplementedError
+
     async def _answer(self, answering: Answering) -> AsyncGenerator[Event, None]:
         """Yield the events that answer one request, producing each when the page asks for it."""
         if answering.cancelled:
@@ -251,6 +254,7 @@ class Answers:
                 continue
             except CassetteError as error:  # a chat the cassette has no recording of: no other account helps
                 self._script_errors.append(error)
+                self._not_recorded(error)
                 chat._end("failed")
                 yield error_event(NOT_RECORDED_STATUS, error.message)
                 return

@@ -42,7 +42,7 @@ from testwallet.aiwallet.records import (
     WalletLink,
 )
 from testwallet.aiwallet.windows import ApprovalWindow, UnlockWindow
-from testwallet.cassette import Cassette
+from testwallet.cassette import Cassette, CassetteError
 from testwallet.cassette.fixtures import MARKER
 
 if TYPE_CHECKING:
@@ -56,6 +56,9 @@ Notice = dict[str, Any] | None
 
 #: The Playwright binding the page calls (frontend/testwallet/aiwallet.js).
 BINDING = "__testwalletAiwallet"
+#: Seconds a test has to read a chat's NotRecorded (its 409 on the page, ``check()``) before the
+#: wallet closes the test's pages with it: a test waiting for that answer then fails at once.
+NOT_RECORDED_GRACE = 3.0
 
 
 def script_path() -> Path:
@@ -158,6 +161,7 @@ class AiWalletStub(Answers):
         self._script_errors: list[Exception] = []
         self._pulse = asyncio.Event()
         self._installed: list[object] = []
+        self._unseen: set[asyncio.Task[None]] = set()  # pages to close with a NotRecorded not looked at
 
     # -- Installing -------------------------------------------------------------------------------
 
@@ -185,6 +189,8 @@ class AiWalletStub(Answers):
 
     async def aclose(self) -> None:
         """End every pending wait of the pages: the test is over."""
+        for closing in self._unseen:
+            closing.cancel()
         for answering in list(self._answering.values()):
             answering.cancelled = True
             pulse(answering)
@@ -201,6 +207,23 @@ class AiWalletStub(Answers):
         errors, self._script_errors = self._script_errors, []
         if errors:
             raise errors[0]
+
+    def _not_recorded(self, error: CassetteError) -> None:
+        """Called when a chat had no recording: unless the test reads the error (``check``) within
+        NOT_RECORDED_GRACE seconds, close its pages with it, so that a test waiting for an answer that
+        will never come fails then, naming NotRecorded, rather than at its own timeout."""
+        closing = asyncio.get_running_loop().create_task(self._close_pages_unless_seen(error))
+        self._unseen.add(closing)
+        closing.add_done_callback(self._unseen.discard)
+
+    async def _close_pages_unless_seen(self, error: CassetteError) -> None:
+        await asyncio.sleep(NOT_RECORDED_GRACE)  # the test's time to look at the page's 409
+        if not any(error is pending for pending in self._script_errors):
+            return  # the test read it (check) and went on
+        reason = f"{type(error).__name__}: {error}"
+        for target in self._installed:
+            for page in getattr(target, "pages", None) or [target]:  # a BrowserContext, or a Page
+                await page.close(reason=reason)
 
     # -- The visitor's windows --------------------------------------------------------------------
 

@@ -1,16 +1,9 @@
 """
-The cassette in pytest (registered by ``testwallet.plugin``):
+The cassette in pytest (registered by ``testwallet.plugin``): the ``--testwallet-cassette`` and
+``--testwallet-record`` options, the ``testwallet_cassette`` marker and the
+``testwallet_cassette`` fixture, the test's ``testwallet.cassette.Cassette``.
 
-- ``--testwallet-cassette FILE`` and ``--testwallet-record all|new|none`` set
-  ``TESTWALLET_CASSETTE`` and ``TESTWALLET_RECORD`` for the whole session, so the
-  servers the session starts (``daphne_server``: the relay of ``?testwallet=1``)
-  and the headless wallets it runs answer from the cassette, or record into it.
-- ``@pytest.mark.testwallet_cassette("file.json", record="new", pacing=True)`` names
-  the cassette of one test, for what the test asks in its own process (``pacing``:
-  wait the recorded time between a stream's pieces; default ``TESTWALLET_PACING``).
-- ``testwallet_cassette``: the test's ``testwallet.cassette.Cassette`` (the
-  marker's, else the session's), e.g. for ``OpenAICompatibleBackend(cassette=...)``
-  of a ``direct_wallet``; a test with neither fails, naming both.
+What each sets and when: docs/explanation/testwallet.md and docs/howto/recorded-answers.md.
 """
 
 import os

@@ -1,24 +1,8 @@
 """
 The cassette file: one JSON document a person reviews, read and written only here.
 
-The format (docs/reference/cassette.md spells it out for other readers)::
-
-    {
-      "testwallet_cassette": 1,
-      "entries": [
-        {"way": "chat", "asked": {...}, "answer": {"completion": {...}}},
-        {"way": "chat", "asked": {..., "stream": true}, "answer": {"stream": [{...}, ...]}},
-        {"way": "transcribe", "asked": {"clip": "sha256:...", ...}, "answer": {"text": "..."}}
-      ]
-    }
-
-``asked`` is the request as the model server got it, normalised (no model name,
-tool call ids numbered by first use); ``answer`` is what came back, normalised
-(no response ids, timestamps or server timings; tool call ids derived from the
-request). Keys are sorted and indented, so recording the same answers twice
-writes the same bytes and a diff shows only what changed. A truncated file is
-never valid JSON (its closing brackets are missing), which is how it is told
-from a whole one.
+Requests and answers are normalised, keys sorted and indented, so recording the same answers
+twice writes the same bytes. The format: docs/reference/cassette.md.
 """
 
 import contextlib

@@ -1,27 +1,9 @@
 """
-A cassette as a model server, for a test runner that is not Python (the npm package's Playwright
-Test fixtures, ``testwalletCassette``)::
-
-    python -m testwallet.cassette serve answers.json --record none
-
-It serves on a free loopback port, prints ``Serving <url>`` (the ``/v1`` base) and serves until
-SIGTERM or SIGINT:
-
-- ``POST /v1/wallet/chat``: an AI Wallet chat, as the wallet got it (its params: ``messages``,
-  ``tools``, ``options``; and ``stream``, true unless false), answered with the wallet's events
-  as JSON Lines (``application/x-ndjson``): ``{"kind": "text", "delta"}`` for each piece as it
-  comes, then one ``{"kind": "result", "result"}`` or ``{"kind": "error", "status", "message"}``.
-  The npm driver's ``answerFrom`` asks here, so the chat becomes an OpenAI request, and the
-  stream the wallet's events, in Python only (testwallet.relay.wallet, as the relay answers the
-  page's stand-ins; testwallet._openai_chat, as for the pytest driver).
-- ``POST /v1/chat/completions``: OpenAI's own format (streamed or not), for any OpenAI client,
-  such as a site's own server code or an AI SDK pointed at this base URL in its tests.
-
-Every request goes through the relay's recorded answers (testwallet.relay.recorded), so it
-answers exactly as the relay does: from the file; or, with ``--record new|all``, asked of
-TESTWALLET_MODEL_URL and recorded. A request the file has no answer for in replay gets 409,
-before any event, and the cassette's message (which request, how it differs from the nearest
-recorded one), and the message is logged on stderr.
+``python -m testwallet.cassette serve``: a cassette as a loopback model server, for a test runner
+that is not Python (the npm package's Playwright Test fixtures). It answers AI Wallet chats
+(``/v1/wallet/chat``, the wallet's events as JSON Lines) and OpenAI chats (``/v1/chat/completions``)
+through the relay's recorded answers, and takes requests only from its own clients, never from a
+web page (docs/reference/commands.md; docs/explanation/security.md, "The recording server").
 """
 
 import argparse
@@ -48,6 +30,8 @@ CHAT_PATH = "/v1/chat/completions"
 WALLET_CHAT_PATH = "/v1/wallet/chat"
 #: The largest request body read: a chat with its tools and history, never more.
 MAX_BODY_BYTES = 8 * 1024 * 1024
+#: The one media type of a request body.
+JSON_TYPE = "application/json"
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -61,9 +45,15 @@ class _Handler(BaseHTTPRequestHandler):
         pass  # quiet: a request's outcome is logged only when it is a miss (testwallet.cassette's logger)
 
     def do_POST(self) -> None:
+        refusal = self._stranger()
+        if refusal:
+            return self._error(403, refusal)
         path = self.path.split("?")[0]
         if path not in (CHAT_PATH, WALLET_CHAT_PATH):
             return self._error(404, f"This cassette serves POST {WALLET_CHAT_PATH} and {CHAT_PATH} only")
+        media_type = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
+        if media_type != JSON_TYPE:
+            return self._error(415, f"A request body is {JSON_TYPE}, not {media_type or 'untyped'}")
         try:
             length = int(self.headers.get("Content-Length") or "")
         except ValueError:
@@ -80,6 +70,23 @@ class _Handler(BaseHTTPRequestHandler):
         # A client that leaves before the answer ends is no error.
         with contextlib.suppress(BrokenPipeError, ConnectionResetError):
             asyncio.run(self._answer(body) if path == CHAT_PATH else self._wallet_chat(body))
+
+    def _stranger(self) -> str:
+        """
+        Return why the request is not from this server's own clients, or "" when it is. A web
+        page's request carries an Origin or a Sec-Fetch-Site (a no-cors POST included); a
+        DNS-rebinding page's names its own host.
+        """
+        port = self.server.server_address[1]
+        host = self.headers.get("Host") or ""
+        if host not in (f"127.0.0.1:{port}", f"localhost:{port}"):
+            return f"This cassette serves Host 127.0.0.1:{port} only, not {host[:100] or 'none'}"
+        if self.headers.get("Origin") is not None:
+            return "This cassette serves its test runner's requests, not a web page's (an Origin came)"
+        site = self.headers.get("Sec-Fetch-Site")
+        if site not in (None, "none"):
+            return f"This cassette serves its test runner's requests, not a web page's (Sec-Fetch-Site: {site[:40]})"
+        return ""
 
     async def _wallet_chat(self, body: dict[str, Any]) -> None:
         try:

@@ -8,6 +8,7 @@ connects to the site's WebSocket and answers its calls from a backend.
     python -m testwallet.direct '<link>' --transcriber whisper --vocabulary ru=countries-ru.txt
 """
 
+from testwallet._consents import Consents
 from testwallet.direct.backends import Backend, OpenAICompatibleBackend, ScriptedBackend, SkillBackend
 from testwallet.direct.exceptions import BackendError, LinkRefused
 from testwallet.direct.link_checks import Link, check_link
@@ -20,6 +21,7 @@ __all__ = [
     "Backend",
     "BackendError",
     "Consent",
+    "Consents",
     "DirectWallet",
     "Link",
     "LinkRefused",

@@ -1,35 +1,17 @@
 """
-``python -m testwallet.direct '<link>'``: take one link and serve the site until it
-says bye, the connection ends for good, or Ctrl-C. It prints a line as it connects,
-as it answers each call (the skill, ok or not, how long it took) and as it stops;
-never a code, a pairing token or what a call carried.
-
-Examples::
-
-    # answer every clip with "Peru", allowing ws://localhost
-    BYOA_WALLET_DEV_LOCAL=1 python -m testwallet.direct "$LINK" --script audio.transcribe='{"text": "Peru"}'
-
-    # text answers from a local Ollama, with two model codes
-    python -m testwallet.direct "$LINK" --openai-url http://127.0.0.1:11434/v1 \
-        --model m1=llama3.2 --model m2=qwen2.5
-
-    # the same model as the site's ?testwallet=1 stand-ins (TESTWALLET_MODEL_URL, _MODEL, _MODEL_KEY)
-    TESTWALLET_MODEL_URL=http://127.0.0.1:11434/v1 TESTWALLET_MODEL=llama3.2 \
-        python -m testwallet.direct "$LINK"
-
-    # transcribe clips offline, hearing only the phrases of a file (pip install 'visitor-ai[speech]')
-    python -m testwallet.direct "$LINK" --transcriber pocketsphinx --vocabulary countries.txt
-
-    # Whisper, in any language, biased toward each language's names (pip install 'visitor-ai[whisper]')
-    python -m testwallet.direct "$LINK" --transcriber whisper \\
-        --vocabulary en=countries-en.txt --vocabulary ru=countries-ru.txt
+``python -m testwallet.direct '<link>'``: take one link and serve the site until it says bye,
+the connection ends for good, or Ctrl-C, printing a line as it connects, answers each call and
+stops (never a code, a pairing token or what a call carried). With ``--controls`` it applies the
+visitor's controls read from standard input. Its options and examples: docs/reference/commands.md.
 """
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import sys
+import threading
 from collections.abc import Sequence
 
 from testwallet.cassette import Cassette
@@ -69,6 +51,12 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     )
     parser.add_argument(
         "--dev-local", action="store_true", help="allow ws://localhost (like BYOA_WALLET_DEV_LOCAL=1)"
+    )
+    parser.add_argument(
+        "--controls",
+        action="store_true",
+        help="read the visitor's controls from standard input, one a line: pause, resume, bye, "
+        'or grant {"skills": [...], "models": [...], "limits": {...}} (sent as a grant frame)',
     )
     args = parser.parse_args(argv)
     if args.vocabulary and not args.transcriber:
@@ -154,10 +142,45 @@ async def run(args: argparse.Namespace, backend: SkillBackend) -> int:
     try:
         connected = await wallet.open(args.link)
         if connected:
+            controls = asyncio.ensure_future(read_controls(wallet)) if args.controls else None
             await wallet.closed.wait()
+            if controls is not None:
+                controls.cancel()
     finally:
         await wallet.close()
     return 0 if connected else 1
+
+
+async def read_controls(wallet: DirectWallet) -> None:
+    """Apply the visitor's controls, one a line of standard input, until it ends (the wallet serves on)."""
+    lines: asyncio.Queue[str] = asyncio.Queue()
+    loop = asyncio.get_running_loop()
+
+    def read() -> None:  # a daemon thread: a wallet that stops never waits for a line
+        with contextlib.suppress(RuntimeError):  # the wallet stopped, and its loop with it
+            for line in sys.stdin:
+                loop.call_soon_threadsafe(lines.put_nowait, line)
+            loop.call_soon_threadsafe(lines.put_nowait, "")
+
+    threading.Thread(target=read, daemon=True).start()
+    while line := await lines.get():
+        command, _, rest = line.strip().partition(" ")
+        try:
+            if command == "pause":
+                await wallet.pause()
+            elif command == "resume":
+                wallet.resume()
+            elif command == "bye":
+                await wallet.close()
+            elif command == "grant":
+                change = json.loads(rest)
+                if not isinstance(change, dict) or set(change) - {"skills", "models", "limits"}:
+                    raise ValueError('a grant change is {"skills": [...], "models": [...], "limits": {...}}')
+                await wallet.change_grant(**change)
+            else:
+                raise ValueError(f"unknown control {command!r}: pause, resume, bye or grant JSON")
+        except (ValueError, RuntimeError) as exc:  # json.JSONDecodeError is a ValueError
+            say(f"control refused: {exc}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

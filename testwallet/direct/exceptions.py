@@ -1,15 +1,9 @@
 """
-The headless wallet's own exceptions::
-
-    Exception
-    ├── BackendError       a backend cannot answer a call (the call is answered ok: false)
-    └── ValueError
-        └── LinkRefused    the wallet refuses a link; ``check`` names the check that failed
-
-The errors of reading the wire, which the server shares (``NotJSON`` for a
-frame, ``NotAClip`` for audio), are ``byoa``'s, from its Django-free modules
-(``byoa.protocol``, ``byoa.wav``). No message contains a session code, a
-pairing token or call content.
+The headless wallet's own exceptions: ``BackendError`` (a backend cannot answer a call, which is
+answered ``ok: false``) and ``LinkRefused``, a ``ValueError`` (the wallet refuses a link;
+``check`` names the check that failed). The errors of reading the wire are ``byoa``'s
+(``byoa.protocol``, ``byoa.wav``). No message contains a session code, a pairing token or call
+content.
 """
 
 __all__ = ["BackendError", "LinkRefused"]

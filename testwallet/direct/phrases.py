@@ -1,15 +1,9 @@
 """
-Which phrases of a vocabulary a transcript comes closest to, in any script::
+Which phrases of a vocabulary a transcript comes closest to, in any script: ``Phrasebook(phrases)``,
+with ``closest(transcripts, count)`` and ``said(text)`` (a phrase said whole, or None).
 
-    book = Phrasebook(["Германия", "Гана", "Дания"])
-    book.closest(["Дермандия", "Германия!"], 2)      # ["Германия", "Дания"]
-    book.said("I think it's Peru, Peru")              # a phrase said whole in a text, or None
-
-Texts are compared folded: case folded, marks stripped (``Rakúsko`` is
-``rakusko``, ``ё`` is ``е``), Cyrillic written in Latin letters (so
-``Германия`` and a transcript ``Germaniya`` are near) and punctuation dropped.
-Closeness is difflib's ratio of the folded texts: a misheard name
-(``Dermandiya``) stays near the name, whatever script the model wrote it in.
+Texts are compared folded (case, marks, Cyrillic in Latin letters, punctuation) by difflib's
+ratio: docs/explanation/testwallet.md.
 """
 
 from __future__ import annotations

@@ -1,17 +1,10 @@
 """
-``audio.transcribe`` offline, with CMU PocketSphinx and the US English model
-that its package ships (nothing is downloaded at run time)::
+``audio.transcribe`` offline, with CMU PocketSphinx and the US English model its package ships
+(``pip install 'visitor-ai[speech]'``; nothing is downloaded at run time):
+``PocketSphinxBackend(vocabulary=[...])``, a backend of ``DirectWallet``.
 
-    pip install 'visitor-ai[speech]'
-
-    backend = PocketSphinxBackend(vocabulary=["Peru", "France", "New Zealand"])
-    wallet = DirectWallet(backend)
-
-With a ``vocabulary`` the recognizer may only answer one of its phrases (a
-JSGF grammar), or nothing: far more reliable than free-form recognition,
-which this small model does poorly. The model is English only: a call whose
-``language`` is not English is answered ``ok: false``, so the page goes its own
-way (a typed answer) instead of scoring English words heard in Russian speech.
+With a vocabulary the answer is one of its phrases or nothing; a call not in English is
+answered ``ok: false``. Why: docs/howto/voice.md and docs/explanation/testwallet.md.
 """
 
 import asyncio

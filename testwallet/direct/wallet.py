@@ -1,22 +1,11 @@
 """
-The headless wallet's side of the direct link: consent, hello, the welcome's
-check, answering calls through the gate, ping, and coming back.
-
-::
-
-    wallet = DirectWallet(ScriptedBackend({"audio.transcribe": {"text": "Peru"}}))
-    if await wallet.open(link):       # checks, consent, connect, hello, welcome
-        ...                           # it answers the server's calls until closed
-    await wallet.close()              # bye
-
-Everything the wallet does is noted in ``activity`` as short text that never
-contains a session code, a pairing token or call content; ``report`` (e.g.
-``print``) gets the same lines as they happen, and one per call answered (its
-skill, ok and duration: never its content).
+The headless wallet's side of the direct link: consent, hello, the welcome's check, answering
+calls through the rule book and the gate, the visitor's controls (grant, pause, resume), ping,
+and coming back. ``activity`` (and ``report``, e.g. ``print``) gets a short line for each step
+and call, never a session code, a pairing token or call content.
 """
 
 import asyncio
-import base64
 import contextlib
 import enum
 import logging
@@ -32,10 +21,12 @@ import websockets
 from websockets.asyncio.client import ClientConnection
 from websockets.asyncio.client import connect as _connect
 
-from byoa import protocol, wav
+from byoa import protocol
 
 # byoa.exceptions.NotJSON from its Django-free home (byoa.protocol raises it but does not export it).
 from byoa._errors import NotJSON
+from testwallet import _call_checks as call_checks
+from testwallet._consents import Consents, more_asked, page_origin
 from testwallet.direct import link_checks
 from testwallet.direct.backends import SkillBackend
 from testwallet.direct.exceptions import LinkRefused
@@ -62,6 +53,7 @@ class State(str, enum.Enum):  # noqa: UP042 (StrEnum would change str(), which p
     IDLE = "idle"  # no link handled yet
     CONNECTED = "connected"  # welcomed; answering calls
     AWAY = "away"  # the connection dropped; coming back (decide on my own)
+    PAUSED = "paused"  # the visitor paused the site: no connection, and no coming back until resumed
     CLOSED = "closed"  # done: bye, refused, declined or dropped for good
 
 
@@ -98,6 +90,7 @@ class DirectWallet:
         sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
         open_timeout: float = 10.0,
         report: Callable[[str], object] | None = None,
+        consents: Consents | None = None,
     ) -> None:
         self.backend = backend
         self.consent = Consent(consent)
@@ -116,6 +109,15 @@ class DirectWallet:
         self.activity: list[str] = []
         self.pairing: str | None = None  # kept only with "decide on my own"
         self.blocked: set[str] = set()  # sites this wallet forgot: their endpoints' origins (site_of)
+        #: What the visitor allowed each site and paused: give the extension's to share it.
+        self.consents = Consents() if consents is None else consents
+        #: Each consent window the visitor was shown: the site, and what it listed (all of a first
+        #: manifest; only what a site asks for more than it was allowed, after that).
+        self.consent_windows: list[dict[str, Any]] = []
+        self.endpoint = ""  # the wallet route of the link being served ("" before the first)
+        self._unpaused = asyncio.Event()
+        self._unpaused.set()
+        self._served = asyncio.Event()  # set when a connection's frames have ended
         self.welcomed = asyncio.Event()
         self.closed = asyncio.Event()
         self.answered = 0
@@ -146,6 +148,7 @@ class DirectWallet:
                 return self._note(
                     "link ignored: the site is blocked (a welcome carried another manifest); a new wallet forgets it"
                 )
+            self._show_consent(page_origin(checked.endpoint), checked.manifest)
             if self.consent is Consent.DECLINE:
                 return self._note("declined")  # the visitor's choice, and nothing is contacted
             grant = self._grant_for(checked.manifest)
@@ -157,7 +160,23 @@ class DirectWallet:
             self.endpoint, self.manifest_text = checked.endpoint, checked.manifest_text
             self.manifest = checked.manifest
             self.grant = grant
+            on_its_own = self.consent is Consent.DECIDE_ON_MY_OWN
+            self.consents.allow(
+                page_origin(checked.endpoint), checked.manifest, grant["skills"], on_its_own=on_its_own
+            )
             return await self._connect(session=checked.session, pairing=None)
+
+    def _show_consent(self, site: str, manifest: dict[str, Any]) -> None:
+        """Record the consent window a link opens: everything, or only what is more than was allowed.
+
+        "a site that asks for more later gets a new consent showing only the difference" (byoa-sites.md).
+        """
+        more = self.consents.more(site, manifest)
+        self.consent_windows.append({"site": site, "asks": sorted(manifest["skills"]), "more": more})
+        if more is not None:
+            self._note(
+                f"consent for more: {'; '.join(more)}" if more else "consent: nothing more than allowed"
+            )
 
     def _seen_recently(self, code: str) -> bool:
         now = time.monotonic()
@@ -241,10 +260,18 @@ class DirectWallet:
         if not self._accept_manifest(first.get("manifest"), resumed=pairing is not None):
             await ws.send(protocol.dump(protocol.bye()))
             await ws.close()
-            self.blocked.add(site_of(self.endpoint))
             self.pairing = None
+            if pairing is not None:
+                # "if that asks for more than was allowed, the wallet says bye and you need a new
+                # link" (byoa-sites.md): the pairing is gone, the site is not blocked.
+                return self._note(
+                    "bye: the site's manifest asks for more than was allowed; a new link asks anew"
+                )
+            # "if it differs, the wallet says bye and revokes your site" (byoa-sites.md).
+            self.blocked.add(site_of(self.endpoint))
             return self._note("bye: the welcome's manifest is not the one allowed; site forgotten")
         self._ws = ws
+        self._served.clear()
         self.pairing = token if self.consent is Consent.DECIDE_ON_MY_OWN else None
         self.state = State.CONNECTED
         self.welcomed.set()
@@ -264,7 +291,7 @@ class DirectWallet:
             _text, manifest = link_checks.check_manifest(text)
         except LinkRefused:
             return False
-        if asks_for_more(manifest, self.manifest, self.grant):
+        if more_asked(manifest, self.manifest, self.grant["skills"]):
             return False
         self.manifest_text, self.manifest = text, manifest
         return True
@@ -290,17 +317,27 @@ class DirectWallet:
         except websockets.ConnectionClosed:
             pass
         self._ws = None
+        self._served.set()
         if self._stopping or self.consent is not Consent.DECIDE_ON_MY_OWN or not self.pairing:
             self._finish()
             return
-        self.state = State.AWAY
         self.welcomed.clear()
+        if not self._unpaused.is_set():
+            # "A site the visitor paused is not reconnected" (byoa-sites.md): until resume().
+            self.state = State.PAUSED
+            await self._unpaused.wait()
+            if await self._connect(session=None, pairing=self.pairing):  # close() cancels this wait
+                return
+        self.state = State.AWAY
         self._note("connection dropped; coming back")
         await self._come_back()
 
     async def _come_back(self) -> None:
         for delay in self.delays():
             await self.sleep(delay)
+            if not self._unpaused.is_set():
+                self.state = State.PAUSED
+                await self._unpaused.wait()
             if self._stopping or not self.pairing:
                 break
             if await self._connect(session=None, pairing=self.pairing):
@@ -310,7 +347,7 @@ class DirectWallet:
         self._finish()
 
     def _finish(self) -> None:
-        if self.state is State.CONNECTED or self.state is State.AWAY:
+        if self.state in (State.CONNECTED, State.AWAY, State.PAUSED):
             self._say(f"stopped after {self.answered} answered call{'' if self.answered == 1 else 's'}")
         self.state = State.CLOSED
         self.closed.set()
@@ -355,14 +392,21 @@ class DirectWallet:
             or not isinstance(input, dict)
             or not isinstance(params, dict)
             or skill not in self.grant["skills"]
+            or page_origin(self.endpoint) in self.consents.paused
         ):
             return protocol.result(call_id, False)
-        model = params.get("model")
-        if model is not None and model not in self.grant.get("models", ()):
-            return protocol.result(call_id, False)  # never answered with another model
-        measured = _measure(input)
-        if measured is None:
-            return protocol.result(call_id, False)  # audio that is not a clip the skill takes
+        # The rule book the in-page stand-in reads too (testwallet/_call_checks.py): the skill's own
+        # limits, the manifest's languages and limits, the input's shape and mime type.
+        checked = call_checks.check_call(skill, input, params, self.manifest, self.grant.get("models", []))
+        if isinstance(checked, call_checks.Refused):
+            self._note(f"call refused ({checked.code})")
+            return protocol.result(call_id, False)
+        params = checked.params
+        audio = checked.summary.get("audio") or {}
+        measured = {
+            "clipSeconds": audio.get("clipSeconds", 0),
+            "textChars": checked.summary.get("textChars", 0),
+        }
         cost = self.backend.estimated_cost(skill, input, params)
         call = self._gate_call(skill, input, params, cost, measured)
         gate = bringyourownagent.check_call(self.manifest, self._gate_grant(), call, self._gate_state)
@@ -423,6 +467,72 @@ class DirectWallet:
         recent.append(_rfc3339(now))
         self._gate_state = {"spent": f"{total} {currency}", "callTimes": recent}
 
+    # -- the visitor's controls ---------------------------------------------------
+
+    async def pause(self) -> None:
+        """Pause the site, as the visitor does in the wallet: bye, and no coming back until resume()."""
+        self._unpaused.clear()
+        if self.endpoint:
+            self.consents.pause(page_origin(self.endpoint))
+        self._note("paused by the visitor")
+        ws = self._ws
+        if ws is not None:
+            with contextlib.suppress(websockets.ConnectionClosed):
+                await ws.send(protocol.dump(protocol.bye()))
+            await ws.close()
+            await self._served.wait()  # the state is PAUSED (or CLOSED) when this returns
+
+    def resume(self) -> None:
+        """Resume a paused site: the wallet comes back at once with the pairing it kept."""
+        self._unpaused.set()
+        if self.endpoint:
+            self.consents.resume(page_origin(self.endpoint))
+        kept = self.pairing is not None
+        self._note(
+            "resumed by the visitor" + ("" if kept else "; no pairing kept, so the site needs a new link")
+        )
+
+    async def change_grant(
+        self,
+        *,
+        skills: list[str] | None = None,
+        models: list[str] | None = None,
+        limits: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """Change what the visitor allows the site and tell it in a ``grant`` frame; return the grant.
+
+        ``skills`` and ``models`` replace the ticked ones (each among what the manifest asked and
+        the wallet has); ``limits`` are set on top of the grant's. "a grant frame tells a change"
+        (byoa-sites.md). Calls from then on are checked against the new grant.
+        """
+        grant = getattr(self, "grant", None)
+        if grant is None:
+            raise RuntimeError("change_grant() changes the grant of an open link: open() one first")
+        changed = {**grant, "limits": {**grant["limits"], **(limits or {})}}
+        if skills is not None:
+            asked = set(self.manifest["skills"]) & set(self.backend.skills())
+            if not skills or not set(skills) <= asked:
+                raise ValueError(f"skills: choose one or more of {', '.join(sorted(asked))}; got {skills}")
+            changed["skills"] = sorted(skills)
+        if models is not None:
+            offered = list(self.chosen_models or self.backend.model_codes())
+            if not set(models) <= set(offered):
+                raise ValueError(f"models: choose among {', '.join(offered)}; got {models}")
+            changed["models"] = list(models)
+        self.grant = changed
+        site = page_origin(self.endpoint)
+        allowed = self.consents.sites.get(site)
+        on_its_own = allowed.on_its_own if allowed else False
+        self.consents.allow(
+            site, self.manifest, changed["skills"], on_its_own=on_its_own
+        )  # what is ticked now
+        self._note(f"grant changed (skills: {', '.join(changed['skills'])})")
+        ws = self._ws
+        if ws is not None:
+            with contextlib.suppress(websockets.ConnectionClosed):
+                await ws.send(protocol.dump(protocol.grant_change(changed)))
+        return changed
+
     # -- the rest ----------------------------------------------------------------
 
     async def close(self) -> None:
@@ -478,40 +588,5 @@ def site_of(endpoint: str) -> str:
     return f"{parts.scheme}://{(parts.hostname or '').lower()}:{parts.port or ''}"
 
 
-def asks_for_more(manifest: dict[str, Any], allowed: dict[str, Any], grant: dict[str, Any]) -> bool:
-    """Return whether ``manifest`` asks for more than the ``allowed`` manifest and its ``grant`` gave.
-
-    More is any of: a skill outside the grant, more models for a skill (or a models block where
-    there was none), a limit raised, or a limit left out (no bound is looser than any bound).
-    """
-    if not set(manifest["skills"]) <= set(grant["skills"]):
-        return True
-    for skill, entry in manifest["skills"].items():
-        block, was = entry.get("models"), allowed["skills"].get(skill, {}).get("models")
-        if not isinstance(block, dict):
-            continue
-        if not isinstance(was, dict) or block.get("count", 1) > was.get("count", 1):
-            return True
-    limits, were = manifest["purpose"].get("limits") or {}, allowed["purpose"].get("limits") or {}
-    return any(name not in limits or limits[name] > bound for name, bound in were.items())
-
-
 def _rfc3339(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
-
-
-def _measure(input: dict[str, Any]) -> dict[str, float] | None:
-    """Return what the gate measures of a call's input, or None for audio that is not a clip."""
-    measured: dict[str, float] = {"clipSeconds": 0, "textChars": 0}
-    audio = input.get("audio")
-    if audio is not None:
-        try:
-            measured["clipSeconds"] = wav.clip_seconds(base64.b64decode(audio["base64"], validate=True))
-        except (TypeError, KeyError, ValueError, wav.NotAClip):
-            return None
-    messages = input.get("messages")
-    if isinstance(messages, list):
-        measured["textChars"] = sum(
-            len(m["content"]) for m in messages if isinstance(m, dict) and isinstance(m.get("content"), str)
-        )
-    return measured

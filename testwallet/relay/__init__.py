@@ -1,18 +1,9 @@
 """
 The by-hand stand-in wallets' model relay, in DEBUG only.
 
-The stand-ins of `?testwallet=1` (frontend/testwallet/, turned on per browser,
-in a cookie, by middleware.TestWalletMiddleware) run inside the page,
-whose Content-Security-Policy lets it reach only its own origin. This relay
-forwards their chat and transcription requests to the OpenAI-compatible server
-the developer named (settings.TESTWALLET), or answers them with a scripted
-player when none is named (scripted.py: each installed app's players.py plays
-its own demo). It is not routed at all when DEBUG is off.
-
-A site that wants `?testwallet=1` adds "testwallet.relay" to INSTALLED_APPS,
-"testwallet.relay.middleware.TestWalletMiddleware" to MIDDLEWARE (after the
-session and CSRF middleware), when DEBUG is on
-``path("testwallet/relay/", include("testwallet.relay.urls"))`` to its URLs, and
-``{% load testwallet %}{% testwallet_scripts %}`` to the ``<head>`` of its base
-template (templatetags/testwallet.py), which loads the stand-ins.
+The stand-ins of ``?testwallet=1`` (frontend/testwallet/) may reach only the page's own origin:
+this Django app forwards their chat and transcription requests to the OpenAI-compatible server
+the developer named (settings.TESTWALLET), or answers with the scripted player (scripted.py).
+It is not routed when DEBUG is off; its finder (finders.StandInFinder) finds the stand-ins' scripts
+with DEBUG on only. What a site adds to use it: docs/howto/stand-ins.md.
 """

@@ -1,15 +1,10 @@
 """
-The scripted player: what the stand-ins answer when no model is named. It is not
-an AI and says so; it answers in the shape of an OpenAI-compatible chat completion.
+The scripted player: what the stand-ins answer when no model is named. It is not an AI and says
+so; it answers in the shape of an OpenAI-compatible chat completion.
 
-Each installed app may have a ``players.py`` (found by the relay's AppConfig, as
-``mcp_server`` finds each app's ``tools.py``) with one function::
-
-    def answer(chat: testwallet.relay.scripted.Chat) -> Completion | None
-
-which returns a completion (built with ``completion()``) for a conversation of its
-own demo, or None for any other. The first app, in INSTALLED_APPS order, that
-answers wins; when none does, the player says what it was asked, labelled.
+Each installed app's ``players.py`` may define ``answer(chat: Chat) -> Completion | None`` for its
+own demo; the first app, in INSTALLED_APPS order, that answers wins, else the player says what it
+was asked, labelled. More: docs/explanation/testwallet.md.
 """
 
 import json

@@ -1,16 +1,10 @@
 """
-The relay's answers in the wallet's own words. The in-page stand-ins (relay.js) send the relay
-what the page asked them, as it is: an AI Wallet chat's params (``messages``, ``tools``,
-``options``), or ``window.byoa``'s ``text.generate`` input and params. Here, and only here
-(with testwallet._openai_chat), they become an OpenAI chat-completions request, asked of the
-cassette (``recorded``), the scripted player or the developer's model server (``upstream``);
-the answer comes back as the wallet's events, or as the generated text.
+The relay's answers in the wallet's own words: what the in-page stand-ins send (an AI Wallet
+chat's params, or ``text.generate``'s input) becomes an OpenAI chat-completions request, asked
+of the cassette, the scripted player or the developer's model server, and the answer comes back
+as the wallet's events (JSON Lines) or the generated text.
 
-The wallet's events go out as JSON Lines (``application/x-ndjson``), each line as the model
-streams it: ``{"kind": "text", "delta"}`` for each piece, then one ``{"kind": "result",
-"result"}`` (the ChatResponse) or ``{"kind": "error", "status", "message"}``. A refusal before
-any event (a chat never recorded: 409) is the route's status and ``{"error": {...}}`` instead.
-``python -m testwallet.cassette serve`` answers its ``/v1/wallet/chat`` here too.
+The routes and their answers: docs/howto/stand-ins.md, "Who answers".
 """
 
 import json

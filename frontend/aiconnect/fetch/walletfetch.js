@@ -44,7 +44,7 @@ export const NO_START = 'AI Wallet answered without naming who answers';
  *
  * @param {() => Promise<{ state: ConnectionState, refusal: unknown } | null>} settled The client's
  *   state once its status check and any connect in progress have ended, with the wallet's refusal
- *   when that state is `error`; `null` outside a browser.
+ *   of the status check on load when that put the state in `error`; `null` outside a browser.
  * @param {URL | RequestInfo} input
  * @param {RequestInit} [init]
  * @returns {Promise<Response>}
@@ -73,8 +73,10 @@ export async function walletFetch(settled, input, init = {}) {
   // The visitor may take a while to approve: an SDK that gave up meanwhile must not start a
   // chat on their account ("WalletFetch": aborting the SDK's signal stops the chat).
   signal?.throwIfAborted();
-  // Such as 410 "AI Wallet was updated": the visitor is to see the wallet's own message.
+  // Such as 410 "AI Wallet was updated" on load: the visitor is to see the wallet's own message.
   if (state?.status === 'error' && refusal) return failure(translator, refusal);
+  // Every other state but `connected` (a declined `connect()` included) is a site that is not
+  // connected: 401 with one of the spec's two messages ("WalletFetch"), never the refusal's 403.
   if (state?.status !== 'connected') {
     const message = !state ? NOT_IN_BROWSER : state.status === 'noWallet' ? NOT_INSTALLED : NOT_CONNECTED;
     return jsonResponse(401, translator.errorBody(401, message));

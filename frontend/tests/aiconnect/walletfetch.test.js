@@ -125,6 +125,40 @@ describe('WalletFetch 401 answers', () => {
     assert.equal((await response.json()).error.message, updated);
   });
 
+  // aiconnect-core.md, "WalletFetch": "A site that is not connected gets a 401 in the protocol's
+  // error shape, with 'AI Wallet is not connected on this site' or ...", a declined connect()
+  // included: an SDK is to raise its authentication error, not a permission error.
+  for (const [why, message] of [
+    ['declined', 'The connection was declined'],
+    ['locked', 'AI Wallet is locked. Unlock it to continue.'],
+    ['left without an account', 'AI Wallet has no AI account connected'],
+  ]) {
+    it(`should answer 401 not connected, in each protocol's shape, after a connect() the wallet ${why}`, async () => {
+      const wallet = createFakeWallet({ connectError: { status: 403, message } });
+      restore = installWindow(createFakeWindow({ aiwallet: wallet }));
+      const client = new AiConnect();
+      await client.connect();
+      assert.deepEqual(client.state, { status: 'error', message });
+      const openai = await client.fetch(CHAT_URL, post(HELLO));
+      assert.equal(openai.status, 401);
+      assert.deepEqual((await openai.json()).error, { message: NOT_CONNECTED, type: 'authentication_error', param: null, code: null });
+      const anthropic = await client.fetch('https://x.test/v1/messages', post({ model: 'm', max_tokens: 5, messages: [] }));
+      assert.deepEqual([anthropic.status, await anthropic.json()], [401, { type: 'error', error: { type: 'authentication_error', message: NOT_CONNECTED } }]);
+      assert.ok(!wallet.requests.some((r) => r.method === 'chat'));
+    });
+  }
+
+  it('should answer 401 not connected when a connect() is declined after a status check on load failed', async () => {
+    const wallet = createFakeWallet({ connectError: { status: 403, message: 'The connection was declined' } })
+      .failNext('status', 410, 'AI Wallet was updated. Reload this page to use it again.');
+    restore = installWindow(createFakeWindow({ aiwallet: wallet }));
+    const client = new AiConnect();
+    await client.connect();
+    const response = await client.fetch(CHAT_URL, post(HELLO));
+    assert.equal(response.status, 401);
+    assert.equal((await response.json()).error.message, NOT_CONNECTED);
+  });
+
   it('should wait for the status check before it answers', async () => {
     const wallet = createFakeWallet({ link: TEST_LINK });
     restore = installWindow(createFakeWindow({ aiwallet: wallet }));

@@ -194,6 +194,19 @@ describe('ByoaExtension', () => {
     assert.deepEqual(extension.calls.map((c) => c.done), [true, false, false]);
   });
 
+  it('should answer a paused site with null and failed calls until it is resumed', async () => {
+    const extension = new ByoaExtension();
+    const target = recordingTarget();
+    await extension.install(target);
+    const call = { type: 'call', grantId: 'g', skill: 'text.generate', summary: {}, params: {}, input: {}, refused: null };
+    extension.pause('http://127.0.0.1:8000');
+    assert.deepEqual(await target.call('__testwalletByoa', request()), { decision: 'block' });
+    assert.deepEqual(await target.call('__testwalletByoa', { ...call, ref: 2 }), { ok: false });
+    extension.resume('http://127.0.0.1:8000');
+    assert.equal((await target.call('__testwalletByoa', request({ ref: 3 }))).decision, 'allow');
+    assert.deepEqual(await target.call('__testwalletByoa', { ...call, ref: 4 }), { default: true });
+  });
+
   it('should refuse an output a skill cannot answer with', () => {
     assert.throws(() => new ByoaExtension().reply('audio.transcribe', { words: 'Peru' }), TypeError);
   });

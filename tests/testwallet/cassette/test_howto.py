@@ -38,3 +38,26 @@ def test_the_howto_records_once_and_replays_with_no_model_server(pytester, monke
     failed = pytester.runpytest_subprocess(*QUIET)
     failed.assert_outcomes(failed=1)
     assert 'messages[0].content: recorded "A calm book?", asked "A cheerful book?"' in failed.stdout.str()
+
+
+async def test_the_howtos_hand_written_entry_replays_to_its_chat(tmp_path):
+    import json
+
+    from testwallet.cassette import Cassette, Mode
+    from testwallet.relay import recorded
+    from testwallet.relay.conf import environment_settings
+
+    block = PAGE.read_text(encoding="utf-8").split("test_howto.py replays it to that chat -->", 1)[1]
+    cassette = tmp_path / "by-hand.json"
+    cassette.write_text(block.split("```json\n", 1)[1].split("```", 1)[0], encoding="utf-8")
+    assert json.loads(cassette.read_text())["testwallet_cassette"] == 1
+    chat = {"messages": [{"role": "user", "content": "Name one calm book."}], "options": {"maxTokens": 48}}
+
+    conf = environment_settings({}, cassette=str(cassette))  # no model server named at all
+    events = [
+        event async for event in await recorded.wallet_chat(conf, chat, True, Cassette(cassette, Mode.NONE))
+    ]
+
+    assert [event["delta"] for event in events if event["kind"] == "text"] == ["Try ", "*Stoner*."]
+    assert events[-1]["kind"] == "result"
+    assert events[-1]["result"]["message"]["content"] == "Try *Stoner*."

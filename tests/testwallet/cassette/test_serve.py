@@ -111,7 +111,10 @@ def test_a_body_that_is_not_a_chat_is_refused_and_the_file_is_untouched(tmp_path
     file = tmp_path / "answers.json"
     file.write_text('{"testwallet_cassette": 1, "entries": []}\n')
     with served(file) as url:
-        assert httpx.post(f"{url}/chat/completions", content=b"{not json").status_code == 400
+        json_type = {"Content-Type": "application/json"}
+        assert (
+            httpx.post(f"{url}/chat/completions", content=b"{not json", headers=json_type).status_code == 400
+        )
         assert httpx.post(f"{url}/chat/completions", json=[1]).status_code == 400
         assert httpx.post(f"{url}/completions", json=QUESTION).status_code == 404
     assert file.read_text() == '{"testwallet_cassette": 1, "entries": []}\n'
@@ -220,3 +223,43 @@ def test_a_wallet_chat_with_no_messages_or_a_stream_that_is_not_a_boolean_is_ref
         assert httpx.post(f"{url}/wallet/chat", json={"tools": []}).status_code == 400
         assert httpx.post(f"{url}/wallet/chat", json={**WALLET_CHAT, "stream": "yes"}).status_code == 400
     assert file.read_text() == '{"testwallet_cassette": 1, "entries": []}\n'
+
+
+def test_a_web_pages_request_or_a_body_that_is_not_json_reaches_no_model_and_writes_nothing(tmp_path):
+    """
+    While a developer records, another site's page (a no-cors text/plain POST, a fetch with its
+    Origin) or a DNS-rebinding page (its own Host) must not reach the model with the developer's
+    key, nor be written into the cassette that CI replays.
+    """
+    file = tmp_path / "answers.json"
+    body = json.dumps(QUESTION).encode()
+    with ModelDouble() as model:
+        model.reply("Try *Stoner*.")
+        with served(file, "--record", "all", model_url=model.url) as url:
+            port = url.split(":")[2].split("/")[0]
+            json_type = {"Content-Type": "application/json"}
+            refusals = {
+                "rebinding Host": ({**json_type, "Host": f"attacker.example:{port}"}, 403),
+                "another port": ({**json_type, "Host": "127.0.0.1:1"}, 403),
+                "an Origin": ({**json_type, "Origin": "https://other.example"}, 403),
+                "the null Origin": ({**json_type, "Origin": "null"}, 403),
+                "cross-site": ({**json_type, "Sec-Fetch-Site": "cross-site"}, 403),
+                "same-site": ({**json_type, "Sec-Fetch-Site": "same-site"}, 403),
+                "text/plain": ({"Content-Type": "text/plain;charset=UTF-8"}, 415),
+                "a form": ({"Content-Type": "application/x-www-form-urlencoded"}, 415),
+                "no Content-Type": ({}, 415),
+            }
+            for path in ("/chat/completions", "/wallet/chat"):
+                for why, (headers, status) in refusals.items():
+                    refused = httpx.post(f"{url}{path}", content=body, headers=headers)
+                    assert refused.status_code == status, (path, why, refused.text)
+                    assert refused.json()["error"]["status"] == status
+            assert model.requests == []
+            assert not file.exists()
+            # The same request from its own client (as Node's fetch or httpx sends it) is answered.
+            answered = httpx.post(
+                f"{url}/chat/completions", content=body, headers={**json_type, "Sec-Fetch-Mode": "cors"}
+            )
+    assert answered.status_code == 200, answered.text
+    assert len(model.requests) == 1
+    assert len(json.loads(file.read_text())["entries"]) == 1

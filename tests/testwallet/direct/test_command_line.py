@@ -68,3 +68,62 @@ async def test_the_command_prints_a_line_as_it_connects_answers_each_call_and_st
     assert lines[3:] == ["the site said bye", "stopped after 1 answered call"], printed
     for secret in (CODE, TOKEN, QUIZ, "secret"):
         assert secret not in printed
+
+
+async def test_the_visitors_controls_on_standard_input_change_the_grant_pause_and_resume():
+    """byoa-sites.md: "a grant frame tells a change"; "A site the visitor paused is not reconnected"."""
+    seen = []
+    hellos = []
+    stepped = asyncio.Event()
+
+    async def site(ws: ServerConnection) -> None:
+        hellos.append(json.loads(await ws.recv()))
+        await ws.send(json.dumps(protocol.welcome(TOKEN, QUIZ)))
+        stepped.set()
+        if len(hellos) == 2:  # back after the resume: the site ends it
+            await ws.send(json.dumps(protocol.bye()))
+        async for message in ws:
+            seen.append(json.loads(message))
+            stepped.set()
+
+    async def until(predicate):
+        while not predicate():
+            stepped.clear()
+            await asyncio.wait_for(stepped.wait(), 10)
+
+    async with serve(site, "127.0.0.1", 0) as server:
+        port = server.sockets[0].getsockname()[1]
+        wallet = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "testwallet.direct",
+            build(f"ws://127.0.0.1:{port}/byoa/ws", QUIZ, CODE),
+            "--dev-local",
+            "--consent",
+            "decide-on-my-own",
+            "--controls",
+            "--script",
+            "text.generate=" + json.dumps({"text": ANSWER}),
+            cwd=ROOT,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+        )
+        await until(lambda: len(hellos) == 1)
+        wallet.stdin.write(b'grant {"limits": {"maxCallsPerMinute": 5}}\nfly away\npause\n')
+        await wallet.stdin.drain()
+        await until(lambda: {"type": "bye"} in seen)
+        assert seen[0]["type"] == "grant" and seen[0]["grant"]["limits"]["maxCallsPerMinute"] == 5
+        assert len(hellos) == 1  # paused: not reconnected
+        wallet.stdin.write(b"resume\n")
+        await wallet.stdin.drain()
+        output, _ = await asyncio.wait_for(wallet.communicate(), 30)
+    printed = output.decode()
+    assert wallet.returncode == 0, printed
+    assert len(hellos) == 2, printed
+    assert (hellos[1]["session"], hellos[1]["pairing"]) == (None, TOKEN)
+    assert "grant changed (skills: text.generate)" in printed
+    assert "control refused: unknown control 'fly': pause, resume, bye or grant JSON" in printed
+    assert "paused by the visitor" in printed and "resumed by the visitor" in printed
+    assert printed.splitlines()[-2:] == ["the site said bye", "stopped after 0 answered calls"], printed
+    assert TOKEN not in printed and CODE not in printed

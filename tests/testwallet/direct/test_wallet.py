@@ -376,6 +376,19 @@ async def test_coming_back_to_a_manifest_that_asks_for_more_in_any_way_says_bye(
         assert returning.pairing is None
 
 
+async def test_after_a_bye_to_a_manifest_that_asks_for_more_a_new_link_is_welcomed():
+    """specs/byoa-sites.md: "if that asks for more than was allowed, the wallet says bye and you need a new link"."""
+    wider = _quiz(_limit("maxAnswerTokens", 400))
+    async with FakeSite(manifest=QUIZ) as site:
+        returning = await _welcome_again(site, wider)
+        await asyncio.wait_for(returning.closed.wait(), 5)
+        assert returning.activity[-1].startswith("bye: the site's manifest asks for more")
+        site.script, site.manifest = site.welcome_and_serve, wider  # the page's new link, with its manifest
+        assert await returning.open(site.link(code="B" * 32))
+        assert site.hellos[-1]["session"] == "B" * 32
+        await returning.close()
+
+
 async def test_coming_back_to_a_manifest_that_asks_for_less_stays_connected():
     async with FakeSite(manifest=QUIZ) as site:
         returning = await _welcome_again(site, _quiz(_limit("maxAnswerTokens", 100)))

@@ -1,18 +1,9 @@
 """
 ``{% testwallet_scripts %}``: the in-page stand-ins on a site's own pages, by hand.
 
-In the ``<head>`` of a site's base template, before the page's own scripts::
-
-    {% load testwallet %}
-    {% testwallet_scripts %}
-
-With DEBUG on, ``?testwallet=1`` (remembered in a cookie, ``?testwallet=0`` to stop) then gives
-every page that extends it the test wallet's AI Wallet (``window.aiwallet``), BYOA extension
-(``window.byoa``) and built-in model (``LanguageModel``) stand-ins, asking the person in their own
-panel and answering through the site's relay: the developer's model server, or the scripted
-player. Off, or without DEBUG, it renders nothing. It needs ``"visitor_ai"`` (the scripts are its
-static files), ``"testwallet.relay"`` and its middleware, the relay's URLs in DEBUG, and the
-``request`` context processor (``startproject`` turns it on).
+In the ``<head>`` of a base template, with DEBUG on, ``?testwallet=1`` (kept in a cookie,
+``?testwallet=0`` to stop) gives each page the stand-ins of ``window.aiwallet``, ``window.byoa``
+and ``LanguageModel``; otherwise it renders nothing. What it needs: docs/howto/stand-ins.md.
 """
 
 from django import template

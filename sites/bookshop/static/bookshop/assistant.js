@@ -64,6 +64,8 @@ async function ask(/** @type {string} */ text) {
         turn.toolFinished(call, result);
         // The cards come from the tool's structured content, never from the model's words.
         if (call.name === 'search_books' && !result.isError) showCards(turn, result.structuredContent);
+        // What the AI put in the basket shows in the header at once, as the visitor's own adds do.
+        if (call.name === 'add_to_basket' && !result.isError) showBasketCount(result.structuredContent);
       },
     });
     history.push(asked, ...added);
@@ -83,8 +85,13 @@ async function ask(/** @type {string} */ text) {
  */
 function showPanelFor(state) {
   form.hidden = state.status !== 'connected';
+  // No wallet in this browser: the offer stays one compact line, never a panel about what is missing.
+  $('#connect').hidden = state.status === 'noWallet';
+  $('#ai-offer').hidden = state.status !== 'noWallet';
+  /** @type {HTMLAnchorElement} */ ($('#ai-offer a')).href = client.installUrl;
+  $('#assistant-panel').dataset.wallet = state.status;
   // The suggestions ask the visitor's AI once it is connected; before that they search the shop.
-  $('#suggestions-label').textContent = state.status === 'connected' ? 'Or ask:' : 'Or search the shop:';
+  $('#suggestions-label').textContent = state.status === 'connected' ? 'Or ask:' : 'Browse by mood:';
   // Just connected from the widget's button: the next thing to do is to ask.
   if (state.status === 'connected' && lastStatus !== 'connected' && $('#connect').contains(document.activeElement)) {
     question.focus();
@@ -326,6 +333,8 @@ function bookCard(book) {
       added = false;
     } finally {
       label(added ? 'In your basket' : 'Could not add: try again');
+      if (added) delete add.dataset.state;
+      else add.dataset.state = 'error';                // the error colour (bookshop.css)
       if (added) add.setAttribute('aria-disabled', 'true');
       adding = false;
     }

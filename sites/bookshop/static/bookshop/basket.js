@@ -4,8 +4,15 @@
 // basket holds now, beside the button and in the header. Without this script the form still
 // works: the server comes back to the same card and says the same there.
 
-/** @param {Element | null} element @param {string} text */
-const say = (element, text) => { if (element) element.textContent = text; };
+/**
+ * @param {Element | null} element @param {string} text
+ * @param {'busy' | 'done' | 'error'} [state] a failure is shown in the error colour (bookshop.css)
+ */
+const say = (element, text, state) => {
+  if (!(element instanceof HTMLElement)) return;
+  element.textContent = text;
+  if (state) element.dataset.state = state;
+};
 
 document.addEventListener('submit', async (event) => {
   const form = event.target;
@@ -14,7 +21,7 @@ document.addEventListener('submit', async (event) => {
   if (form.dataset.busy) return;
   form.dataset.busy = 'true';
   const status = form.querySelector('.added');
-  say(status, 'Adding…');
+  say(status, 'Adding…', 'busy');
   try {
     const response = await fetch(form.action, {
       method: 'POST',
@@ -26,10 +33,10 @@ document.addEventListener('submit', async (event) => {
     const answer = await response.json();
     if (!response.ok || typeof answer?.count !== 'number') throw new Error(String(answer?.message ?? response.status));
     const count = answer.count;
-    say(status, `Added “${String(answer.title)}” to your basket (${count} book${count === 1 ? '' : 's'} in it).`);
+    say(status, `Added “${String(answer.title)}” to your basket (${count} book${count === 1 ? '' : 's'} in it).`, 'done');
     say(document.getElementById('basket-count'), `(${count})`);
   } catch {
-    say(status, 'Could not add it: try again.');
+    say(status, 'Could not add it: check your connection and press Add to basket again.', 'error');
   } finally {
     delete form.dataset.busy;
   }

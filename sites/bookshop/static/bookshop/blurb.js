@@ -15,7 +15,14 @@ const errorView = /** @type {HTMLElement} */ (document.querySelector('#blurb-err
 
 const client = new AiConnect();
 /** @type {any} */ (document.querySelector('#connect')).client = client;
-const showButton = () => { button.hidden = client.state.status !== 'connected'; };
+const offer = /** @type {HTMLElement} */ (document.querySelector('#blurb-offer'));
+/** @type {HTMLAnchorElement} */ (offer.querySelector('a')).href = client.installUrl;
+const showButton = () => {
+  button.hidden = client.state.status !== 'connected';
+  // No wallet in this browser: one line that says what would write it, not a panel about its absence.
+  /** @type {HTMLElement} */ (document.querySelector('#connect')).hidden = client.state.status === 'noWallet';
+  offer.hidden = client.state.status !== 'noWallet';
+};
 client.subscribe(showButton);
 showButton();
 

@@ -1,9 +1,10 @@
 // @ts-check
 /**
  * The voice geography game in the page. Three ways to answer, one at a time, each named on
- * the page while it is in use: by voice through the BYOA extension, by voice through the
- * direct link (the server calls the visitor's wallet), or by typing (own mode), which is
- * always there and where every "no" or failed call lands.
+ * the page in a visitor's words while it is in use: by voice through the BYOA extension (offered
+ * only once the page finds one), by voice through the direct link (the server calls the visitor's
+ * wallet app), or by typing (own mode), which is always there and where every "no" or failed
+ * call lands.
  *
  * The page sends only text (or, on the link, the clip) and shows the server's verdict: it
  * never holds the expected answer or the score. What the AI heard is shown as text only.
@@ -61,14 +62,14 @@ const capital = (words) => words.charAt(0).toUpperCase() + words.slice(1);
 
 /** @type {Record<Mode, string>} */
 const MODES = {
-  own: 'Answering by typing (own mode)',
-  extension: `Answering by voice with ${listener('extension')}, through the BYOA extension`,
-  link: 'Answering by voice with your AI, through the direct link',
+  own: 'Answering by typing',
+  extension: `Answering by voice with ${listener('extension')}, in this browser`,
+  link: 'Answering by voice with your AI, through your wallet app',
 };
 
 /** @param {Mode} way @returns {string} who answered a turn that way, and who judged it: once a turn */
 function answeredBy(way) {
-  return `${way === 'own' ? 'Typed by you' : `Heard by ${listener(way)}`} · judged by the site (no AI)`;
+  return `${way === 'own' ? 'Typed by you' : `Heard by ${listener(way)}`} · checked by the game`;
 }
 
 /** @type {ByoaProvider | null} */
@@ -82,7 +83,7 @@ let mode = 'own';
 // 1. With the extension: ask for the manifest's skill on the click, then one call per clip.
 $('voice').addEventListener('click', async () => {
   provider ??= await findByoa();
-  if (!provider) return useOwnMode('There is no BYOA extension in this browser. Type your answer, or use the link.');
+  if (!provider) return useOwnMode('Your AI is no longer in this browser. Type your answer, or use your wallet app.');
   const asked = requestGrant(provider, MANIFEST);      // from the click: the wallet shows its consent
   // The wallet answers once the visitor decided and its models are loaded: that can take seconds.
   const answer = await waitFor('Waiting for your AI: your wallet asks you first, then loads its models…', asked);
@@ -108,12 +109,12 @@ $('wallet-link').addEventListener('click', async () => {
   say('');                                             // an earlier notice is no longer true
   showLinkState('');                                   // the waiting line says what is waited for
   const stop = new AbortController();                  // "stop waiting" ends the link's wait
-  const outcome = await waitFor('Waiting for your wallet to connect (it asks you first)…',
+  const outcome = await waitFor('Waiting for your wallet app to connect: open the link in it (it asks you first)…',
     startLink({ manifest: 'geography', onLink: showLink, onTick: showCountdown, onConnected, signal: stop.signal }), stop);
   if (outcome === GAVE_UP) return showLinkState('You stopped waiting for your wallet.');
   showLinkState(outcome === 'connected' ? 'Connected.' : 'Your wallet did not connect.');
   if (outcome === 'connected') useVoice('link');
-  else useOwnMode('Type your answer instead.');
+  else useOwnMode('Your wallet app did not connect in time. Type your answer, or try the link again.');
 });
 
 /**
@@ -171,7 +172,7 @@ async function waitFor(what, work, stop) {
 $('give-up').addEventListener('click', () => {
   if (!giveUp) return;
   giveUp();
-  useOwnMode('You stopped waiting: type your answer. Your AI can still be asked again.');
+  useOwnMode('You stopped waiting: type your answer. Your AI can still be asked again.', false);
   $('answer').focus();
 });
 
@@ -182,10 +183,10 @@ function releaseLate(late) {
 
 // -- Modes -------------------------------------------------------------------------------
 
-/** @param {string} [why] */
-function useOwnMode(why) {
+/** @param {string} [why] @param {boolean} [error] whether `why` is a failure (the error colour) */
+function useOwnMode(why, error = true) {
   setMode('own');
-  if (why) say(why);
+  if (why) say(why, error);
 }
 
 /** @param {Mode} next */
@@ -293,7 +294,7 @@ $('speak').addEventListener('click', async () => {
  */
 async function send(clip) {
   for (let wait = limiter.take(); wait > 0; wait = limiter.take()) {
-    say(`Wait ${Math.ceil(wait / 1000)} s: this game may use your AI ${limiter.max} times a minute. Your answer is kept and goes then.`);
+    say(`Wait ${Math.ceil(wait / 1000)} s: this game may use your AI ${limiter.max} times a minute. Your answer is kept and goes then.`, false);
     $('notice').dataset.waiting = 'true';
     await new Promise((resolve) => setTimeout(resolve, wait));
   }
@@ -305,7 +306,8 @@ async function send(clip) {
     if (text === GAVE_UP) return;
     if (text === null) return useOwnMode(`${who} did not answer this time. Type your answer instead.`);
     showHeard(text);
-    return show(await post(/** @type {string} */ (urls.answerUrl), JSON.stringify({ text: text.slice(0, MAX_ANSWER_CHARS) })), 'extension');
+    const heard = JSON.stringify({ text: text.slice(0, MAX_ANSWER_CHARS), heard: true });
+    return show(await post(/** @type {string} */ (urls.answerUrl), heard), 'extension');
   }
   if (mode === 'link') {
     const stop = new AbortController();
@@ -315,7 +317,7 @@ async function send(clip) {
     if (typeof result.transcript === 'string') showHeard(result.transcript);
     return show(result, 'link');
   }
-  useOwnMode('Type your answer.');
+  useOwnMode('Type your answer.', false);
 }
 
 // -- Talking to the server -----------------------------------------------------------------
@@ -366,7 +368,7 @@ function show(result, way = 'own') {
   $('score').textContent = String(result.score);
   drawTrack(result.track, result.rounds);
   showResult(result);
-  $('question').textContent = result.finished ? `Game over: ${result.score} of ${result.rounds}.` : result.question;
+  $('question').textContent = result.finished ? 'Game over' : result.question;  // the score is the result's, once
   language.value = result.language;
   showFinished(Boolean(result.finished));
 }
@@ -478,10 +480,16 @@ function showHeard(text) {
   $('heard-said').hidden = !text;
 }
 
-/** @param {string} text */
-function say(text) {
+/**
+ * Say something under the answer box, where the visitor is looking: a failure in the error colour,
+ * with what to do; anything else (a wait, a choice made) in the page's own.
+ * @param {string} text @param {boolean} [error]
+ */
+function say(text, error = true) {
   $('notice').textContent = text;
+  $('notice').dataset.kind = error ? 'error' : 'info';
   $('notice').hidden = !text;
+  if (text && error) $('notice').scrollIntoView({ block: 'nearest' });
 }
 
 /** @param {string} link */
@@ -540,7 +548,9 @@ $('new-form').addEventListener('submit', async (event) => {
   (mode === 'own' ? $('answer') : $('speak')).focus();
 });
 
+// Voice in this browser is offered only once the page finds the visitor's AI here: never a button that cannot work.
 findByoa().then((found) => {
   provider ??= found;
-  if (!found) $('extension-hint').textContent = 'No BYOA extension found in this browser: the link works without one.';
+  $('voice').hidden = !found;
+  $('ways').dataset.ready = 'true';
 });

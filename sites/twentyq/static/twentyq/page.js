@@ -28,6 +28,8 @@ const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.get
 
 /** @type {Game | null} */
 let game = config.game ?? null;
+/** @type {Map<string, string>} what the visitor says they were thinking of, by game: shown as text, never HTML */
+const thoughts = new Map();
 /** @type {AbortController | null} the move in flight, which Stop aborts */
 let moving = null;
 /** @type {string[]} the models the server called over the link on the last move */
@@ -114,8 +116,18 @@ function draw() {
     busy: moving !== null,
     asker: way === 'own' ? 'the site' : scripted(way) ? 'the scripted stand-in' : 'your AI',
     aiName,
+    thought: game ? thoughts.get(game.id) : undefined,
   });
 }
+
+$('thinking-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const said = /** @type {HTMLInputElement} */ ($('thinking')).value.trim().slice(0, 80);
+  if (!said || !game) return;
+  thoughts.set(game.id, said);
+  draw();
+  $('play-again').focus();
+});
 
 /** @param {{ label: string }} way @returns {string} its name inside a sentence ("your AI app by link") */
 function inSentence(way) {
@@ -165,7 +177,7 @@ function renderWays() {
   const models = granted.length > 1 ? ` — ${granted[0]} answers, ${granted[1]} checks` : '';
   const stand = scripted(current.id) ? ' — a scripted stand-in, not an AI' : '';
   setText('way-status', current.id === 'own'
-    ? "Answering: the site's own questions (no AI)"
+    ? "Answering: the site's own questions"
     : `Answering: ${current.label}${detail}${models}${stand}`);
   $('way-status').dataset.way = current.id;
   const notice = $('way-notice');

@@ -69,7 +69,7 @@ export function setText(id, text) {
  */
 
 /** The site's own moves, as a sentence's subject: no AI played them. */
-export const SITE = 'The site (no AI)';
+export const SITE = 'The site';
 
 /** @type {AiName} */
 const YOUR_AI = () => 'Your AI';
@@ -122,7 +122,7 @@ export function checkText(entry) {
  * How the page draws the game for the current way: whether an AI way answers, whether a move is in
  * flight, who asks for the visitor now ("the site", "your AI") and the name of a model's way.
  *
- * @typedef {{ usingAi: boolean, busy: boolean, asker?: string, aiName?: AiName }} View
+ * @typedef {{ usingAi: boolean, busy: boolean, asker?: string, aiName?: AiName, thought?: string }} View
  */
 
 /**
@@ -131,7 +131,7 @@ export function checkText(entry) {
  * @param {Game | null} game
  * @param {View} view
  */
-export function renderGame(game, { usingAi, busy, asker = usingAi ? 'your AI' : 'the site', aiName = YOUR_AI }) {
+export function renderGame(game, { usingAi, busy, asker = usingAi ? 'your AI' : 'the site', aiName = YOUR_AI, thought }) {
   setText('new-ai-asks', `New game: you think, ${asker} asks`);
   const section = byId('game');
   if (!section) return;
@@ -142,7 +142,7 @@ export function renderGame(game, { usingAi, busy, asker = usingAi ? 'your AI' : 
   section.dataset.gameId = game.id;
   setText('game-heading', game.mode === 'site-thinks' ? 'The site thinks, you ask' : `You think, ${asker} asks`);
   setText('turns-left', `${game.turnsLeft} of ${game.limit} questions left`);
-  drawClosingIn(game);
+  drawClosingIn(game, usingAi);
 
   const history = byId('history');
   if (history) {
@@ -189,26 +189,31 @@ export function renderGame(game, { usingAi, busy, asker = usingAi ? 'your AI' : 
       if (button) button.disabled = busy;
     }
   }
-  setText('game-result', resultText(game, aiName));
+  // The asker lost: ask what the visitor was thinking of, and once told, show it large.
+  const lost = game.status === 'over' && game.mode === 'ai-asks' && game.winner === 'visitor';
+  setText('game-result', lost && thought ? `${resultText(game, aiName)} You were thinking of ${thought}.` : resultText(game, aiName));
   show('reveal', !playing);
-  setText('reveal-name', revealName(game));
+  setText('reveal-name', lost && thought ? capitalised(thought) : revealName(game));
+  show('thinking-form', lost && !thought);
   show('play-again', !playing && !busy);
   const again = /** @type {HTMLButtonElement | null} */ (byId('play-again'));
   if (again) again.value = game.mode;
 }
 
 /**
- * How close the game is: a pip per question (used or left), and how many things still fit.
- * @param {Game} game
+ * How close the game is: a pip per question (used or left), and how many things still fit: that
+ * count follows the site's own questions only (an AI's free questions do not narrow the site's
+ * list), so it is shown only while the site asks.
+ * @param {Game} game @param {boolean} usingAi
  */
-function drawClosingIn(game) {
+function drawClosingIn(game, usingAi) {
   const track = byId('q-track');
   track?.replaceChildren(...Array.from({ length: game.limit }, (_, index) => {
     const pip = document.createElement('li');
     if (index < game.turnsUsed) pip.dataset.used = 'true';
     return pip;
   }));
-  const fit = game.candidates;
+  const fit = usingAi && game.mode === 'ai-asks' ? undefined : game.candidates;
   const meter = /** @type {HTMLMeterElement | null} */ (byId('closing'));
   if (meter && fit) {
     meter.max = fit.of;
@@ -253,7 +258,7 @@ export function resultText(game, aiName = YOUR_AI) {
   switch (game.winner) {
     case 'ai': return `${asker} found it in ${questions(game.turnsUsed)}.`;
     case 'visitor': return game.mode === 'ai-asks'
-      ? `You win: ${asker.charAt(0).toLowerCase()}${asker.slice(1)} did not find it in ${questions(game.limit)}.`
+      ? `${asker} did not find it in ${questions(game.limit)}.`
       : `You found it in ${questions(game.turnsUsed)}!${secret}`;
     case 'site': return `Out of questions: the site wins.${secret}`;
     default: return `Game over.${secret}`;
