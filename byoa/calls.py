@@ -117,7 +117,7 @@ class WalletStream:
             channel = await self._send(call)
             await _give_back_pooled_connections()  # nothing of the database is needed while we wait
             while True:
-                event = await call.receive(wait_until)
+                event = await call.receive(wait_until if channel else None)
                 if event is None:
                     raise await self._unheard(channel, started)
                 if event["type"] == "byoa.chunk":

@@ -63,18 +63,23 @@ class Call:
         if self._waiter is not None and not self._waiter.done():
             self._waiter.set_result(None)
 
-    async def receive(self, until: float) -> dict[str, Any] | None:
-        """Return the call's next event, or None when none came by loop time ``until``."""
+    async def receive(self, until: float | None) -> dict[str, Any] | None:
+        """Return the call's next event, or None when none came by loop time ``until``.
+
+        ``until`` None: no timer of its own, for a call whose connection is in this process
+        (its own timer ends every call it holds, ``WalletConsumer.start_call``).
+        """
         loop = asyncio.get_running_loop()
         while not self._events:
-            if loop.time() >= until:
+            if until is not None and loop.time() >= until:
                 return None
             waiter = self._waiter = loop.create_future()
-            timer = loop.call_at(until, _wake, waiter)
+            timer = None if until is None else loop.call_at(until, _wake, waiter)
             try:
                 await waiter
             finally:
-                timer.cancel()
+                if timer is not None:
+                    timer.cancel()
                 self._waiter = None
         return self._events.popleft()
 
