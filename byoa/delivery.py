@@ -15,21 +15,46 @@ import math
 import secrets
 from collections import deque
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from channels.layers import BaseChannelLayer, get_channel_layer
 
 from byoa.signing import sign_event, verified_event
 
-if TYPE_CHECKING:
-    from byoa.consumers import WalletConsumer
-
-__all__ = ["Call", "Reply", "RemoteReply", "connections", "new_call_id", "replies", "send_event"]
+__all__ = [
+    "Call",
+    "Connection",
+    "Reply",
+    "RemoteReply",
+    "connections",
+    "new_call_id",
+    "replies",
+    "send_event",
+]
 
 logger = logging.getLogger(__name__)
 
+
+class Reply(Protocol):
+    """Where a connection sends a call's events: a ``Call`` here, or a ``RemoteReply``."""
+
+    async def send(self, event: dict[str, Any]) -> None: ...
+
+
+class Connection(Protocol):
+    """What a caller in this process needs of a wallet's connection (``byoa.consumers.WalletConsumer``)."""
+
+    channel_name: str
+
+    async def start_call(
+        self, reply: Reply, call_id: int, skill: str, params: dict[str, object], body: str, timeout: float
+    ) -> None: ...
+
+    def cancel(self, call_id: object) -> None: ...
+
+
 #: pairing id -> its wallet's connection, when this process holds it.
-connections: dict[int, WalletConsumer] = {}
+connections: dict[int, Connection] = {}
 
 # The longest pause between two attempts to read the reply channel after channel-layer errors.
 MAX_BACKOFF = 2.0
@@ -38,12 +63,6 @@ MAX_BACKOFF = 2.0
 def new_call_id() -> int:
     """Return a random call id: a JSON number a JavaScript wallet keeps exact, that no one can guess."""
     return secrets.randbits(53)
-
-
-class Reply(Protocol):
-    """Where a connection sends a call's events: a ``Call`` here, or a ``RemoteReply``."""
-
-    async def send(self, event: dict[str, Any]) -> None: ...
 
 
 class Call:
