@@ -1,7 +1,7 @@
 """
-The JSON codecs of BYOA's frames and of the redis_transport speed-up's events:
-orjson, which both use, against the standard library's json and msgpack, on the
-payloads they carry.
+The JSON codecs of BYOA's frames and of its events between processes: orjson
+against the standard library's json and msgpack (channels-redis's codec), on
+the payloads they carry.
 
     .venv/bin/python benchmarks/frame_codec.py [--repeat 7] [--clip-seconds 60]
 
@@ -14,9 +14,10 @@ Payloads:
                standard decoder ``byoa.protocol`` falls back to, by
                ``orjson.loads`` and by ``byoa.protocol.parse`` (its guards, then
                orjson)
-  call event   the redis_transport's event for a small text call, and the
-  result event  result event back (as ``byoa.events`` writes them): orjson
-               against msgpack (channels-redis's codec), each way
+  call event   a ``byoa.call`` event for a small text call, and the
+  result event  ``byoa.result`` event back (as ``byoa.calls`` and
+               ``byoa.consumers`` write them): orjson against msgpack
+               (channels-redis's codec), each way
 
 Each figure is the best of ``--repeat`` timings of a loop sized to take about
 0.2 s (``timeit.Timer.autorange``), per operation, in this process on one CPU:
@@ -56,7 +57,7 @@ def _payloads(clip_seconds):
     }
     words = ("The capital of Slovakia is Bratislava, on the Danube, near Vienna and Budapest. " * 14).strip()
     result = {"type": "result", "id": "c-0123456789abcdef", "output": {"text": words}}
-    # The events as the redis_transport publishes them (byoa.events, addressed by byoa.transport).
+    # Events between processes, of the size byoa sends (byoa.calls, byoa.consumers).
     body = json.dumps(
         {
             "skill": "text.generate",
