@@ -31,7 +31,7 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 ROOT = Path(__file__).resolve().parents[1]
-LIBRARY = ("aiconnect", "byoa", "ui", "ways", "webmcp", "testwallet")
+LIBRARY = ("aiconnect", "byoa", "ui", "ways", "webmcp")
 # What the tutorial installs ([test], [daphne], dj-database-url) brings none of the other extras' packages.
 OTHER_EXTRAS_ONLY = (
     "psycopg",
@@ -232,7 +232,11 @@ def test_the_wheel_holds_the_browser_library_and_no_demos(wheel):
             if path.suffix in (".js", ".css")
         }
         assert shipped and shipped <= names, f"missing from the wheel: {sorted(shipped - names)}"
-    assert "testwallet/stubs/aiwallet.js" in names
+    # The stand-ins ship with testwallet (its relay's finder serves them with DEBUG on), never as
+    # visitor_ai's static files, which production collects.
+    stubs = {f"testwallet/stubs/{path.name}" for path in (ROOT / "frontend" / "testwallet").glob("*.js")}
+    assert stubs and stubs <= names, f"missing from the wheel: {sorted(stubs - names)}"
+    assert [name for name in names if name.startswith("visitor_ai/static/testwallet/")] == []
     assert {"visitor_ai/apps.py", "visitor_ai/asgi.py"} <= names
     assert [name for name in names if name.startswith(("sites/", "frontend/", "tests/"))] == []
     (top_level,) = [name for name in names if name.endswith(".dist-info/top_level.txt")]

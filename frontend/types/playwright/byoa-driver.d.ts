@@ -79,6 +79,20 @@ export class ByoaExtension {
     /** Leave the consent window open: the page gets null when 120 s have passed on its clock. */
     noAnswer(): void;
     /**
+     * Pause the site at `origin` as the visitor does in the wallet: its requests get null and its
+     * calls `{ ok: false }` until `resume(origin)` (specs/byoa-sites.md: "A site the visitor paused
+     * is not reconnected").
+     *
+     * @param {string} origin such as 'http://127.0.0.1:8000'
+     */
+    pause(origin: string): void;
+    /**
+     * Resume the site at `origin`.
+     *
+     * @param {string} origin
+     */
+    resume(origin: string): void;
+    /**
      * Queue outputs for the next calls of `skill`; FAILED makes one call fail.
      *
      * @param {string} skill

@@ -3,7 +3,7 @@
  *
  * @param {() => Promise<{ state: ConnectionState, refusal: unknown } | null>} settled The client's
  *   state once its status check and any connect in progress have ended, with the wallet's refusal
- *   when that state is `error`; `null` outside a browser.
+ *   of the status check on load when that put the state in `error`; `null` outside a browser.
  * @param {URL | RequestInfo} input
  * @param {RequestInit} [init]
  * @returns {Promise<Response>}
