@@ -39,3 +39,14 @@ def commit_of(directory: Path) -> str:
 def label_of(directory: Path) -> str:
     """Return the baseline's name in a benchmark's table: "@" and its short commit (or its folder's name)."""
     return f"@{commit_of(directory)[:7] or directory.name}"
+
+
+def read_baseline(parser, args, needs: str) -> None:
+    """Check ``args.baseline`` (a checkout that has ``needs``) and set its commit and its label."""
+    args.baseline_label = ""
+    if args.baseline:
+        args.baseline = args.baseline.resolve()
+        if not (args.baseline / needs).is_file():
+            parser.error(f"--baseline {args.baseline}: no {needs} there")
+        args.baseline_commit = commit_of(args.baseline) or "not a git checkout"
+        args.baseline_label = label_of(args.baseline)

@@ -76,7 +76,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks import _call_report as report  # noqa: E402
 from benchmarks._call_server import IDLE_NAME, IN_FLIGHT, MANIFEST  # noqa: E402
-from benchmarks._checkout import commit_of, in_checkout, label_of  # noqa: E402
+from benchmarks._checkout import in_checkout, read_baseline  # noqa: E402
 from benchmarks._pinning import pinned, split_cpus  # noqa: E402
 
 NODE_DIR = ROOT / "benchmarks" / "node"
@@ -546,13 +546,7 @@ def main(argv=None):
     )
     args = parser.parse_args(argv)
     args.servers = [name for name in args.servers.split(",") if name]
-    args.baseline_label = ""
-    if args.baseline:
-        args.baseline = args.baseline.resolve()
-        if not (args.baseline / "benchmarks" / "_call_server.py").is_file():
-            parser.error(f"--baseline {args.baseline}: no benchmarks/_call_server.py there")
-        args.baseline_commit = commit_of(args.baseline) or "not a git checkout"
-        args.baseline_label = label_of(args.baseline)
+    read_baseline(parser, args, "benchmarks/_call_server.py")
     args.wallets = [int(w) for w in args.wallets.split(",")]
     if args.idle and 10 not in args.wallets:
         args.wallets.append(10)

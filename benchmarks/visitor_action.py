@@ -582,15 +582,11 @@ def main(argv=None):
     unknown = [name for name in args.targets if name not in TARGETS]
     if unknown:
         parser.error(f"no target {', '.join(unknown)}; the targets: {', '.join(TARGETS)}")
-    args.names, args.baseline_label = list(args.targets), ""
-    if args.baseline:
-        from benchmarks._checkout import commit_of, label_of
+    args.names = list(args.targets)
+    from benchmarks._checkout import read_baseline
 
-        args.baseline = args.baseline.resolve()
-        if not (args.baseline / "benchmarks" / "visitor_action.py").is_file():
-            parser.error(f"--baseline {args.baseline}: no benchmarks/visitor_action.py there")
-        args.baseline_commit = commit_of(args.baseline) or "not a git checkout"
-        args.baseline_label = label_of(args.baseline)
+    read_baseline(parser, args, "benchmarks/visitor_action.py")
+    if args.baseline:
         # Right after this checkout's: the two meet the machine's load one after the other.
         at = args.names.index("plain") + 1 if "plain" in args.names else len(args.names)
         args.names.insert(at, f"plain {args.baseline_label}")

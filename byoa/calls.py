@@ -108,8 +108,7 @@ class WalletStream:
         if self.pairing_id is None:
             raise NoPairing(self.skill)
         loop = asyncio.get_running_loop()
-        started = loop.time()
-        wait_until = started + self.timeout + GRACE_SECONDS
+        wait_until = loop.time() + self.timeout + GRACE_SECONDS
         call = Call(new_call_id())
         channel: str | None = None  # where the call went ("" in this process), once it went
         ended = False
@@ -119,7 +118,7 @@ class WalletStream:
             while True:
                 event = await call.receive(wait_until if channel else None)
                 if event is None:
-                    raise await self._unheard(channel, started)
+                    raise self._unheard(channel)
                 if event["type"] == "byoa.chunk":
                     yield event["delta"]
                     continue
@@ -149,17 +148,12 @@ class WalletStream:
             raise WalletProcessGone(self.pairing_id, self.skill)
         return channel
 
-    async def _unheard(self, channel: str, started: float) -> WalletCallError:
-        """Return why nothing came: the connection's timer always ends a call it holds."""
+    def _unheard(self, channel: str) -> WalletCallError:
+        """Return why nothing came: the connection's timer always ends a call it holds, so when even
+        its "timeout" did not come, its process died or the channel layer lost the call's events."""
         assert self.pairing_id is not None
         if not channel:
             return WalletTimeout(self.pairing_id, self.skill, self.timeout)
-        if replies.failed_at < started:
-            # The layer did not fail here meanwhile, so the connection's process likely died: calls to
-            # it fail at once from now on. A connection alive after all attaches itself again on the
-            # touch (or at its next ping, should the touch be lost too).
-            await pairings.detach(self.pairing_id, channel)
-            await send_event(channel, {"type": "byoa.touch"})
         return WalletProcessGone(self.pairing_id, self.skill)
 
     async def _cancel(self, call: Call, channel: str) -> None:

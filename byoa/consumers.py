@@ -10,6 +10,7 @@ process arrive through ``start_call``, and from other processes as
 from __future__ import annotations
 
 import asyncio
+import atexit
 import logging
 import time
 from collections.abc import Coroutine
@@ -209,6 +210,7 @@ class WalletConsumer(AsyncWebsocketConsumer):
         # The pairing's allowance, not a fresh one: coming back with the token refills nothing.
         self.allowance = allowances.of(self.token_digest, byoa_setting("MAX_FRAME_BYTES"))
         delivery.connections[self.pairing_id] = self
+        attached.add(self.channel_name)
         if opened.previous_channel:
             await send_event(opened.previous_channel, {"type": "byoa.replaced"})
         await self._send_frame(protocol.dump(protocol.welcome(opened.token, opened.manifest)))
@@ -335,13 +337,6 @@ class WalletConsumer(AsyncWebsocketConsumer):
             duration_ms = max(0, int((time.monotonic() - pending.started) * 1000))
             receipts.add(self.pairing_id, pending.skill, pending.model, ok, duration_ms, receipt)
 
-    async def byoa_touch(self, event: dict[str, Any]) -> None:
-        """A caller heard nothing from this connection and detached it: attach it again, it is alive."""
-        if self.pairing_id is not None and not self.closing:
-            self.last_touch = time.monotonic()
-            if not await pairings.touch(self.pairing_id, self.channel_name):
-                await self._bye()
-
     async def byoa_replaced(self, event: dict[str, Any]) -> None:
         """A newer connection of the same pairing said hello: say bye and close."""
         await self._bye()
@@ -381,8 +376,13 @@ class WalletConsumer(AsyncWebsocketConsumer):
             self._receipt(pending, False)
         if self.pairing_id is not None:
             await pairings.detach(self.pairing_id, self.channel_name)
+            attached.discard(self.channel_name)
             logger.info("BYOA wallet disconnected for pairing %s", self.pairing_id)
 
+
+#: The channel names of this process's connections whose pairing is attached to them.
+attached: set[str] = set()
+atexit.register(lambda: pairings.detach_at_exit(attached))
 
 #: The frame types that mean something after the hello, each handled by ``on_<type>``.
 FRAME_TYPES = frozenset({"result", "chunk", "grant", "ping", "bye"})

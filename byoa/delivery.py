@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
-import math
 import secrets
 from collections import deque
 from collections.abc import Mapping
@@ -114,7 +113,6 @@ async def send_event(channel: str, event: Mapping[str, object]) -> bool:
         await _layer().send(channel, sign_event(event))
     except Exception as exc:  # the layer's backend has its own errors (redis-py's ConnectionError ...)
         logger.warning("BYOA could not send a %s event (%s)", event.get("type"), type(exc).__name__)
-        replies.failed_at = asyncio.get_running_loop().time()
         return False
     return True
 
@@ -145,8 +143,6 @@ class Replies:
         self._opening: asyncio.Task[str] | None = None
         self._reader: asyncio.Task[None] | None = None
         self._layer: BaseChannelLayer | None = None
-        #: Loop time of the channel layer's last failure seen in this process (a send or a read).
-        self.failed_at = -math.inf
 
     async def channel(self) -> str:
         """Return the reply channel, opening it (and starting its reader) on this loop and layer if need be."""
@@ -173,7 +169,6 @@ class Replies:
                 event = await layer.receive(name)
             except Exception as exc:  # a Redis restart: the layer reconnects; try again, backing off
                 failures += 1
-                self.failed_at = asyncio.get_running_loop().time()
                 logger.warning("BYOA reply channel could not be read (%s); trying again", type(exc).__name__)
                 await asyncio.sleep(min(MAX_BACKOFF, 0.05 * 2**failures))
                 continue

@@ -5,13 +5,13 @@ and closed; and the pairing of a request's browser session (``aget_pairing``).
 """
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.db import database_sync_to_async
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError, close_old_connections, transaction
 from django.db import connection as database
 from django.db.models import DateTimeField, QuerySet
 from django.http import HttpRequest
@@ -117,16 +117,25 @@ def _detach(pairing_id: int, channel_name: str) -> None:
     mine.update(channel_name="", last_seen=clock.now())
 
 
-def _touch(pairing_id: int, channel_name: str) -> bool:
-    """Mark an active pairing seen now, on this connection; return False when it is not active or not ours.
+def detach_at_exit(channel_names: Iterable[str]) -> None:
+    """Mark away, at the process's exit, the pairings of its connections that are still attached.
 
-    A caller that heard nothing from a connection detaches it (``byoa.calls``);
-    a connection alive after all attaches itself again here.
+    Daphne cancels its consumers at SIGTERM and its loop may stop before their own detach is
+    written; uvicorn lets them end first (and ends its process without exit handlers).
     """
-    ours = Pairing.objects.filter(
-        pk=pairing_id, status=Pairing.Status.ACTIVE, channel_name__in=("", channel_name)
-    )
-    return ours.update(last_seen=clock.now(), channel_name=channel_name) == 1
+    names = list(channel_names)
+    if names:
+        try:
+            close_old_connections()
+            Pairing.objects.filter(channel_name__in=names).update(channel_name="", last_seen=clock.now())
+        except Exception as exc:  # the database may be gone before us: LIVE_SECONDS ends them
+            logger.warning("BYOA could not mark its wallets away at exit (%s)", type(exc).__name__)
+
+
+def _touch(pairing_id: int, channel_name: str) -> bool:
+    """Mark an active pairing seen now; return False when it is not active, or another connection holds it."""
+    ours = Pairing.objects.filter(pk=pairing_id, status=Pairing.Status.ACTIVE, channel_name=channel_name)
+    return ours.update(last_seen=clock.now()) == 1
 
 
 def _record_grant(pairing_id: int, grant: Grant) -> None:

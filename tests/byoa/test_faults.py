@@ -207,7 +207,7 @@ async def test_a_process_stopped_and_restarted_leaves_no_pairing_connected_and_i
     report("call from a restarted process to a pairing of its stopped predecessor", seconds)
 
 
-async def test_a_call_to_a_killed_process_ends_at_its_deadline_and_the_next_call_is_offline_at_once(
+async def test_calls_to_a_killed_process_end_at_their_deadline_with_process_gone(
     cluster, browser, direct_wallet
 ):
     wallet = await direct_wallet(
@@ -224,11 +224,11 @@ async def test_a_call_to_a_killed_process_ends_at_its_deadline_and_the_next_call
     assert (output, outcome) == (None, "WalletProcessGone")
     assert timeout + GRACE_SECONDS <= seconds < timeout + GRACE_SECONDS + 3
     report(f"call sent to a killed process's pairing (timeout {timeout} s)", seconds)
-    # That call detached the pairing: the next one is not even sent.
-    assert connected_pairings(cluster) == []
-    assert (await browser.http.get(f"{other.url}/_test/live")).json() == {"live": False}
-    output, outcome, seconds = await outcome_on(browser, other, timeout=3600)
-    assert (output, outcome) == (None, "WalletOffline")
+    # Nothing marks the pairing away (no liveness rows, issue 59): the next call ends the same way,
+    # until the wallet says hello to a live process or BYOA["LIVE_SECONDS"] pass without its ping.
+    output, outcome, seconds = await outcome_on(browser, other, timeout=timeout)
+    assert (output, outcome) == (None, "WalletProcessGone")
+    assert timeout + GRACE_SECONDS <= seconds < timeout + GRACE_SECONDS + 3
     report("the next call to the killed process's pairing", seconds)
 
 

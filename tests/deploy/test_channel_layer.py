@@ -106,12 +106,20 @@ async def test_a_send_to_a_stopped_redis_fails_within_the_connect_timeout(layer_
 async def test_a_signed_event_verifies_after_a_trip_through_the_redis_layer(redis_server, layer_name):
     # channels-redis packs events with msgpack (and the core layer adds, then removes, a key of
     # its own on process-local channels): the MAC must still hold on the other side (byoa.signing).
-    from byoa import events, signing
+    from byoa import signing
 
     layer = settings_layer(redis_server.url, layer_name)
-    channel = await layer.new_channel("byoa")
-    event = {**events.call("byoa.x!y#1", "audio.transcribe", {"language": "é", "n": 1.5}, '{"a":[1]}', 19.75)}
-    event["connection"] = "k-1"
+    channel = await layer.new_channel()
+    # A call event as byoa.calls sends it (byoa.delivery adds the id and the reply channel).
+    event = {
+        "type": "byoa.call",
+        "skill": "audio.transcribe",
+        "params": {"language": "é", "n": 1.5},
+        "input": '{"a":[1]}',
+        "timeout": 19.75,
+        "id": 2**53 - 1,
+        "reply": "specific.x!y",
+    }
     await layer.send(channel, signing.sign_event(event))
     async with asyncio.timeout(5):
         received = await layer.receive(channel)

@@ -9,6 +9,10 @@ from channels.testing import WebsocketCommunicator
 
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "reference" / "visitor_ai.md"
 
+# The page's consumer is Channels' own: its dispatch closes old database connections before each
+# message (channels.db.aclose_old_connections), which touches the test database.
+pytestmark = pytest.mark.django_db(transaction=True)
+
 
 def page_block(marker):
     """Return the Python block of the page right after the marker naming ``marker``."""
