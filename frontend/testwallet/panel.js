@@ -147,15 +147,24 @@
     section.append(form);
     root.append(section);
     document.body.append(host);
-    const avoid = mustStayInView(host, before);
-    if (covers(section, avoid)) {
-      section.dataset.place = 'top';
-      if (covers(section, avoid)) delete section.dataset.place; // covered either way: the usual corner
-    }
+    const place = () => {
+      delete section.dataset.place;
+      const avoid = mustStayInView(host, before);
+      if (covers(section, avoid)) {
+        section.dataset.place = 'top';
+        if (covers(section, avoid)) delete section.dataset.place; // covered either way: the usual corner
+      }
+    };
+    place();
+    // The page may show its status line just after the question comes (a wait it starts meanwhile):
+    // place the panel again whenever the page changes while it asks (its own shadow tree is not watched).
+    const watch = new MutationObserver(place);
+    watch.observe(document.body, { subtree: true, childList: true, characterData: true });
 
     return new Promise((resolve) => {
       /** @param {string} action */
       const answer = (action) => {
+        watch.disconnect();
         host.remove();
         if (before instanceof HTMLElement && before.isConnected) before.focus({ preventScroll: true });
         resolve({ action, text: input ? input.value : '' });
