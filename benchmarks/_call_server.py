@@ -66,7 +66,7 @@ async def _bench(scope):
 
     from channels.db import database_sync_to_async
 
-    from byoa import codes, invitations, manifests
+    from byoa.pairing import codes, invitations, manifests
 
     query = {key: values[0] for key, values in parse_qs(scope["query_string"].decode()).items()}
     if scope["path"] == "/_bench/links":

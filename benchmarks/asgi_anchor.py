@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 from urllib.parse import parse_qs, quote
 
-import orjson  # the project's own JSON coder (byoa.protocol), so the two differ in their framework only
+import orjson  # the project's own JSON coder (byoa.wire.protocol), so the two differ in their framework only
 
 from benchmarks._call_runs import run_calls
 from benchmarks._collector import Collector

@@ -243,7 +243,7 @@ class TwoProcesses:
 
         self.redis = RedisServer(persistent=False).__enter__()
         try:
-            # One site: the processes sign the events between them with the same SECRET_KEY (byoa.signing).
+            # One site: the processes sign the events between them with the same SECRET_KEY (byoa.delivery.signing).
             env = {**self.env, "REDIS_URL": self.redis.url, "DJANGO_SECRET_KEY": secrets.token_urlsafe(50)}
             self.first = self.make(env=env).start()
             shared = {**env, "DATABASE_URL": f"sqlite:///{self.first.database}"}
@@ -502,7 +502,7 @@ async def _main(args):
 def _clip():
     import base64
 
-    from byoa.wav import silent_clip
+    from byoa.wire.wav import silent_clip
 
     return base64.b64encode(silent_clip(0.35)).decode()
 

@@ -9,10 +9,10 @@ Payloads:
   call frame   a server -> wallet call carrying an audio clip
                (``--clip-seconds`` of 16 kHz silence, base64: the frames' large
                case, within the spec's 4 MB), encoded by ``json.dumps``,
-               ``orjson.dumps`` and ``byoa.protocol.dump``
+               ``orjson.dumps`` and ``byoa.wire.protocol.dump``
   result frame a wallet's result (about 200 words of text), parsed by the
-               standard decoder ``byoa.protocol`` falls back to, by
-               ``orjson.loads`` and by ``byoa.protocol.parse`` (its guards, then
+               standard decoder ``byoa.wire.protocol`` falls back to, by
+               ``orjson.loads`` and by ``byoa.wire.protocol.parse`` (its guards, then
                orjson)
   call event   a ``byoa.call`` event for a small text call, and the
   result event  ``byoa.result`` event back (as ``byoa.calls`` and
@@ -45,7 +45,7 @@ def _best(function, *, repeat):
 
 
 def _payloads(clip_seconds):
-    from byoa.wav import silent_clip
+    from byoa.wire.wav import silent_clip
 
     clip = base64.b64encode(silent_clip(clip_seconds)).decode()
     call = {
@@ -89,11 +89,13 @@ def main(argv=None):
     import msgpack  # channels-redis's codec (the "scale" extra)
     import orjson
 
-    from byoa import protocol
+    from byoa.wire import protocol
 
     call, result, call_event, result_event = _payloads(args.clip_seconds)
     call_text, result_text = protocol.dump(call), protocol.dump(result)
-    decoder = json.JSONDecoder()  # byoa.protocol's fallback decoder, without its two hooks (not reached here)
+    decoder = (
+        json.JSONDecoder()
+    )  # byoa.wire.protocol's fallback decoder, without its two hooks (not reached here)
     best = functools.partial(_best, repeat=args.repeat)
     rows = [
         (
@@ -140,7 +142,7 @@ def main(argv=None):
         f"{os.cpu_count()} CPUs, load average {load[0]:.2f}; Python {sys.version.split()[0]}, "
         f"orjson {orjson.__version__}, msgpack {'.'.join(map(str, msgpack.version))}"
     )
-    print("protocol: byoa.protocol's dump and parse, as the consumer calls them")
+    print("protocol: byoa.wire.protocol's dump and parse, as the consumer calls them")
     columns = ("json (stdlib)", "orjson", "protocol", "msgpack")
     print(f"{'payload':<36}" + "".join(f"{column:>22}" for column in columns))
     for name, timings in rows:

@@ -215,7 +215,7 @@ def _full_collection():
 
 def _allow_loopback_links():
     """Let POST /byoa/code build ws://127.0.0.1 links with DEBUG off (this server's wallets are local)."""
-    from byoa import endpoints
+    from byoa.wire import endpoints
 
     problem = endpoints.problem
     endpoints.problem = lambda endpoint, *, dev_local=False: problem(endpoint, dev_local=True)

@@ -65,7 +65,7 @@ async def _flood_async(ws_url, base, sockets, seconds, paired, counts):
     frame = PAD + "x" * (FOUR_MIB - len(PAD) - 2) + '"}'
     end = time.monotonic() + seconds
     # Django-free, as a wallet imports it
-    from byoa.protocol import hello
+    from byoa.wire.protocol import hello
 
     grant = {"skills": ["audio.transcribe"], "expiresAt": "2099-01-01T00:00:00Z"}
     wallet = {"name": "flood"}

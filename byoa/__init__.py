@@ -5,7 +5,7 @@ Bring your own agent, the server side: a reusable Django app. What a site's code
 
 Every name in ``__all__`` is imported on first use (PEP 562): Django imports
 this package before its app registry is ready, and a wallet imports
-``byoa.protocol`` and ``byoa.wav`` with no Django at all.
+``byoa.wire.protocol`` and ``byoa.wire.wav`` with no Django at all.
 """
 
 import importlib
@@ -39,11 +39,16 @@ __all__ = [
 ]
 
 # The modules that define the names of __all__, searched in this order.
-_HOMES = ("byoa.exceptions", "byoa.calls", "byoa.pairings", "byoa.manifests", "byoa.describe")
+_HOMES = (
+    "byoa.exceptions",
+    "byoa.calls",
+    "byoa.pairing.pairings",
+    "byoa.pairing.manifests",
+    "byoa.pairing.describe",
+)
 
 if TYPE_CHECKING:  # for type checkers, the same names (tests/byoa/test_facade.py compares them)
     from byoa.calls import WalletStream, call_wallet, stream_wallet
-    from byoa.describe import describe_manifest
     from byoa.exceptions import (
         ByoaError,
         CallRefused,
@@ -63,8 +68,9 @@ if TYPE_CHECKING:  # for type checkers, the same names (tests/byoa/test_facade.p
         WalletProcessGone,
         WalletTimeout,
     )
-    from byoa.manifests import Manifest, get_manifest
-    from byoa.pairings import aget_pairing
+    from byoa.pairing.describe import describe_manifest
+    from byoa.pairing.manifests import Manifest, get_manifest
+    from byoa.pairing.pairings import aget_pairing
 
 
 def __getattr__(name: str) -> Any:

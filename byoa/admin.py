@@ -13,7 +13,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from byoa.models import CallLog, Pairing
-from byoa.pairings import stop_pairings
+from byoa.pairing.pairings import stop_pairings
 
 # django-stubs makes the admin's classes generic in their model; Django's own are
 # not subscriptable at run time (django_stubs_ext.monkeypatch would make them so,

@@ -22,9 +22,9 @@ class ByoaConfig(AppConfig):
         from django.contrib.auth.signals import user_logged_out
         from django.db.models.signals import post_delete
 
-        from byoa import checks, manifests  # noqa: F401  (registers the system checks and the signal)
+        from byoa import checks  # noqa: F401  (registers the system checks and the signal)
         from byoa.models import Pairing
-        from byoa.pairings import forget_deleted, forget_logged_out
+        from byoa.pairing.pairings import forget_deleted, forget_logged_out
 
         post_delete.connect(forget_deleted, sender=Pairing, dispatch_uid="byoa-pairing-deleted")
         user_logged_out.connect(forget_logged_out, dispatch_uid="byoa-logged-out")

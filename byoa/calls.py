@@ -15,9 +15,8 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.db import connections as databases
 
-from byoa import pairings, protocol
 from byoa.conf import byoa_setting
-from byoa.delivery import Call, connections, new_call_id, replies, send_event
+from byoa.delivery.events import Call, connections, new_call_id, replies, send_event
 from byoa.exceptions import (
     CallRefused,
     NoPairing,
@@ -30,6 +29,8 @@ from byoa.exceptions import (
     WalletTimeout,
 )
 from byoa.models import Pairing
+from byoa.pairing import pairings
+from byoa.wire import protocol
 
 __all__ = ["GRACE_SECONDS", "WalletStream", "call_wallet", "stream_wallet"]
 

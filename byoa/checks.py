@@ -11,8 +11,9 @@ import re
 from django.core import checks
 from django.core.exceptions import ImproperlyConfigured
 
-from byoa import endpoints, manifests
 from byoa.conf import DEFAULTS, SETTINGS, Setting, byoa_setting
+from byoa.pairing import manifests
+from byoa.wire import endpoints
 
 TAG = "byoa"
 

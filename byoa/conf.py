@@ -11,7 +11,7 @@ from typing import Any
 
 from django.conf import settings
 
-from byoa.protocol import MAX_FRAME_BYTES
+from byoa.wire.protocol import MAX_FRAME_BYTES
 
 __all__ = ["DEFAULTS", "SETTINGS", "Setting", "byoa_setting"]
 
@@ -62,7 +62,7 @@ SETTINGS: tuple[Setting, ...] = (
         (str, type(None)),
         checked_elsewhere=True,
     ),
-    # Either way the endpoint must pass the wallet's host rules (byoa.endpoints;
+    # Either way the endpoint must pass the wallet's host rules (byoa.wire.endpoints;
     # loopback only with DEBUG on), or no link is built: check byoa.E003, POST /byoa/code a 500.
     Setting(
         "ENDPOINT",
@@ -73,7 +73,7 @@ SETTINGS: tuple[Setting, ...] = (
         checked_elsewhere=True,
     ),
     Setting("WS_PATH", "/byoa/ws", "the wallet route's path, used when `ENDPOINT` is `None`", (str,)),
-    # byoa.route_ids: the proxy's hash key for the page's requests (deploy/nginx.conf.template names it).
+    # byoa.pairing.route_ids: the proxy's hash key for the page's requests (deploy/nginx.conf.template names it).
     Setting(
         "ROUTE_COOKIE",
         "byoa_route",

@@ -20,14 +20,17 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.core.exceptions import ImproperlyConfigured
 
-from byoa import clock, delivery, invitations, pairings, protocol, receipts, tokens
-from byoa.allowance import Allowance, allowances
+from byoa import clock
 from byoa.conf import byoa_setting
-from byoa.delivery import RemoteReply, Reply, send_event
-from byoa.grants import Grant, warn_unreadable
-from byoa.inflight import InFlight, Pending
-from byoa.protocol import CloseCode, Frame
-from byoa.signing import verified_event
+from byoa.delivery import events, receipts
+from byoa.delivery.allowance import Allowance, allowances
+from byoa.delivery.events import RemoteReply, Reply, send_event
+from byoa.delivery.inflight import InFlight, Pending
+from byoa.delivery.signing import verified_event
+from byoa.pairing import invitations, pairings, tokens
+from byoa.pairing.grants import Grant, warn_unreadable
+from byoa.wire import protocol
+from byoa.wire.protocol import CloseCode, Frame
 
 __all__ = ["SILENT_PINGS", "TOUCH_SECONDS", "WalletConsumer"]
 
@@ -209,7 +212,7 @@ class WalletConsumer(AsyncWebsocketConsumer):
         self.token_digest = tokens.digest(opened.token)
         # The pairing's allowance, not a fresh one: coming back with the token refills nothing.
         self.allowance = allowances.of(self.token_digest, byoa_setting("MAX_FRAME_BYTES"))
-        delivery.connections[self.pairing_id] = self
+        events.connections[self.pairing_id] = self
         attached.add(self.channel_name)
         if opened.previous_channel:
             await send_event(opened.previous_channel, {"type": "byoa.replaced"})
@@ -356,8 +359,8 @@ class WalletConsumer(AsyncWebsocketConsumer):
         await self._release()
 
     def _forget(self) -> None:
-        if self.pairing_id is not None and delivery.connections.get(self.pairing_id) is self:
-            del delivery.connections[self.pairing_id]
+        if self.pairing_id is not None and events.connections.get(self.pairing_id) is self:
+            del events.connections[self.pairing_id]
 
     def _cancel_timers(self) -> None:
         for timer in (self.hello_timer, self.silence_timer):

@@ -2,7 +2,7 @@
 The exceptions of ``byoa``, under one root, ``ByoaError``; a call to a wallet raises one
 ``WalletCallError`` subclass per outcome. Each keeps the nearest Django or Python base it had,
 so ``except ImproperlyConfigured`` or ``except ValueError`` still catches it. ``ByoaError``,
-``NotJSON`` and ``NotAClip`` are defined in ``byoa._errors``, which needs no Django. No message
+``NotJSON`` and ``NotAClip`` are defined in ``byoa.wire._errors``, which needs no Django. No message
 ever contains a session code, a pairing token or call content. The whole tree, with what each
 means: docs/explanation/modules.md.
 """
@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from django.core.exceptions import ImproperlyConfigured
 
-from byoa._errors import ByoaError, NotAClip, NotJSON
+from byoa.wire._errors import ByoaError, NotAClip, NotJSON
 
 __all__ = [
     "ByoaError",
@@ -39,7 +39,7 @@ class ManifestError(ByoaError, ImproperlyConfigured):
 
 
 class EndpointRefused(ByoaError, ImproperlyConfigured):
-    """Raised when the endpoint a link would carry breaks the wallet's host rules (``byoa.endpoints``)."""
+    """Raised when the endpoint a link would carry breaks the wallet's host rules (``byoa.wire.endpoints``)."""
 
     def __init__(self, endpoint: str, reason: str) -> None:
         self.endpoint = endpoint

@@ -16,7 +16,7 @@ from django.urls import URLPattern, re_path
 from byoa.checks import fail_on_errors
 from byoa.conf import byoa_setting
 from byoa.consumers import WalletConsumer
-from byoa.route_ids import ROUTE_ID_PATTERN
+from byoa.pairing.route_ids import ROUTE_ID_PATTERN
 
 __all__ = ["websocket_routes"]
 

@@ -2,7 +2,7 @@
 The HTTP endpoints of the direct link, for the page.
 
 ``POST /byoa/code`` answers ``{"session": <wait id>, "link": <link>}`` and sets the browser's
-route id cookie (``byoa.route_ids``); ``GET /byoa/wait?session=`` says whether a wallet came
+route id cookie (``byoa.pairing.route_ids``); ``GET /byoa/wait?session=`` says whether a wallet came
 with it (and which), and ``POST /byoa/disconnect`` ends the pairing it opened. CSRF protection
 stays on (the page sends ``X-CSRFToken``). A body that is not a JSON object of text answers 400
 ``{"error": "bad-request"}``; a configured endpoint that wallets refuse answers 500
@@ -18,11 +18,12 @@ from django.utils.log import log_response
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from byoa import codes, invitations, manifests, protocol, route_ids, visitor_ids
 from byoa.apps import ByoaConfig
 from byoa.exceptions import EndpointRefused, RateLimited, UnknownManifest
 from byoa.models import Pairing
-from byoa.pairings import stop_pairings
+from byoa.pairing import codes, invitations, manifests, route_ids, visitor_ids
+from byoa.pairing.pairings import stop_pairings
+from byoa.wire import protocol
 
 logger = logging.getLogger(__name__)
 
@@ -88,7 +89,7 @@ class BadBody(ValueError):
 def _requested_field(request: HttpRequest, name: str) -> str | None:
     """Return a string field of a JSON or form body, or None; raise BadBody for a body that is not JSON."""
     if request.content_type == "application/json":
-        # byoa.protocol's reader: it refuses what no database or hash downstream could take (a
+        # byoa.wire.protocol's reader: it refuses what no database or hash downstream could take (a
         # lone UTF-16 surrogate, NaN), as it does for a wallet's frames.
         try:
             body = protocol.parse(request.body.decode("utf-8") or "{}")

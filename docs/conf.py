@@ -57,7 +57,7 @@ nitpick_ignore_regex += [
 nitpick_ignore = [
     # Named by public signatures but exported by no __all__ yet: their own pages come with the
     # public faces of issues 37 (byoa's call outcomes) and 38 (the test wallet's).
-    ("py:class", "byoa.describe.Line"),
+    ("py:class", "byoa.pairing.describe.Line"),
     ("py:class", "byoa.models.Pairing"),
     # What build_server returns: the SDK's MCPServer with the argument checks, no API of its own.
     ("py:class", "mcp_server.server.SiteMCPServer"),

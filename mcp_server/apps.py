@@ -1,4 +1,5 @@
 from functools import cached_property
+from typing import cast
 
 from django.apps import AppConfig, apps
 
@@ -26,3 +27,8 @@ class MCPServerConfig(AppConfig):
         from mcp_server.registry import discover
 
         return discover(apps.get_app_configs(), mcp_setting("TOOLS_MODULE"))
+
+
+def registrations() -> list[Registration]:
+    """Return the tools of the installed apps, as mcp_server's app config collected them."""
+    return list(cast(MCPServerConfig, apps.get_app_config("mcp_server")).tools)

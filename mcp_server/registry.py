@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from importlib import import_module
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.apps import AppConfig
 from django.core.exceptions import ImproperlyConfigured
@@ -22,8 +22,6 @@ from django.utils.module_loading import module_has_submodule
 
 if TYPE_CHECKING:
     from mcp_types import ToolAnnotations
-
-    from mcp_server.apps import MCPServerConfig
 
 ToolFunction = TypeVar("ToolFunction", bound=Callable[..., Awaitable[Any]])
 
@@ -189,11 +187,3 @@ def discover(app_configs: Iterable[AppConfig], module_name: str) -> list[Registr
         if module_has_submodule(app_config.module, module_name)
     ]
     return tools_in(modules)
-
-
-def registrations() -> list[Registration]:
-    """Return the tools of the installed apps, as mcp_server's app config collected them."""
-    from django.apps import apps
-
-    config = cast("MCPServerConfig", apps.get_app_config("mcp_server"))
-    return list(config.tools)

@@ -21,8 +21,8 @@ from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, InputRequiredResult, Tool
 
+from mcp_server.apps import registrations
 from mcp_server.conf import mcp_setting
-from mcp_server.registry import registrations
 
 #: Per tool name: the validator of its arguments.
 Validators = dict[str, jsonschema.Draft202012Validator]

@@ -130,7 +130,7 @@ PUBLIC = {
         "WalletProcessGone",
         "WalletTimeout",
     ],
-    "byoa.wav": [
+    "byoa.wire.wav": [
         "BITS",
         "CHANNELS",
         "RATE",
@@ -188,7 +188,7 @@ PUBLIC = {
         "aiwallet",
         "script_path",
     ],
-    "byoa.describe": ["Line", "describe_manifest"],
+    "byoa.pairing.describe": ["Line", "describe_manifest"],
     "testwallet.extension": [
         "BINDING",
         "ByoaExtension",

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from byoa import wav
+from byoa.wire import wav
 
 __all__ = ["REFUSALS", "SKILLS", "Checked", "Refused", "check_call", "manifest_limit"]
 

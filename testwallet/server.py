@@ -21,7 +21,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal, Self
 
-from byoa.protocol import MAX_FRAME_BYTES
+from byoa.wire.protocol import MAX_FRAME_BYTES
 from testwallet import setup_cache
 
 __all__ = ["DaphneServer", "HypercornServer", "ServerFailedToStart", "UvicornServer"]

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from os import PathLike
 from pathlib import Path
 
-from byoa import wav
+from byoa.wire import wav
 
 __all__ = ["SpeechSynthesizerMissing", "resample", "spoken_wav"]
 

@@ -42,7 +42,7 @@ import django
 from django.core.exceptions import ImproperlyConfigured
 
 from byoa.environment import env_flag
-from byoa.protocol import MAX_FRAME_BYTES
+from byoa.wire.protocol import MAX_FRAME_BYTES
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 # Local state (the SQLite database, a generated secret key) lives here, never in git.
@@ -183,7 +183,7 @@ if "DATABASE_URL" not in os.environ and not VAR_DIR.is_dir():
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Beyond one process, channels-redis's pub/sub layer: BYOA's calls between processes travel on
-# it (byoa/delivery.py), one PUBLISH each way. Several URLs shard the channels over several
+# it (byoa/delivery/events.py), one PUBLISH each way. Several URLs shard the channels over several
 # Redis servers (channels-redis hashes each channel to one). REDIS_CHANNEL_LAYER=core keeps
 # channels-redis's core layer (lists and blocking pops, several commands an event: the deploy
 # page says what it costs).

@@ -3,13 +3,13 @@ The clips a visitor's page sends for the direct link: checked here before any
 wallet hears of them (a 16 kHz mono 16-bit PCM WAV of at most the manifest's
 maxClipSeconds, measured from the samples, never from a length the page states).
 
-The WAV itself is read by ``byoa.wav``, the reader the headless wallet uses
+The WAV itself is read by ``byoa.wire.wav``, the reader the headless wallet uses
 too, so a clip this view lets through is one a wallet measures the same way.
 What reaches the wallet is a WAV written again from the samples checked here:
 any other chunk or trailing bytes the page sent stay on the server.
 """
 
-from byoa import wav
+from byoa.wire import wav
 from sites.geography.exceptions import ClipRefused
 
 #: Room for a WAV header with extra chunks, on top of the samples.

@@ -6,10 +6,11 @@ it searches the shop and answers from the results.
 import json
 
 from testwallet.relay import scripted
+from testwallet.relay.apps import installed_players
 
 
 def said(body):
-    message = scripted.answer(body)["choices"][0]["message"]
+    message = scripted.answer(body, installed_players())["choices"][0]["message"]
     calls = [
         (c["function"]["name"], json.loads(c["function"]["arguments"])) for c in message.get("tool_calls", [])
     ]

@@ -8,9 +8,11 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from byoa import calls, clock, codes, manifests, pairings, protocol
+from byoa import calls, clock
 from byoa.consumers import WalletConsumer
 from byoa.models import Pairing
+from byoa.pairing import codes, manifests, pairings
+from byoa.wire import protocol
 from tests import loopback
 
 MANIFESTS = Path(__file__).parent / "manifests"
@@ -41,7 +43,7 @@ def hello(session=None, pairing=None, **grant_options):
 def caller_elsewhere(monkeypatch):
     """Make this process's calls reach its wallet connections as another process's would: by channel.
 
-    ``byoa.calls`` and ``byoa.pairings`` look a connection up in this process's
+    ``byoa.calls`` and ``byoa.pairing.pairings`` look a connection up in this process's
     registry first; with an empty one they read its channel from the database
     and send the call over the channel layer, as a caller in another process does.
     """

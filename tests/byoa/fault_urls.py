@@ -3,13 +3,13 @@
 from django.http import JsonResponse
 from django.urls import path
 
-from byoa import delivery
+from byoa.delivery import events
 from tests.byoa.server_urls import urlpatterns as server_urlpatterns
 
 
 async def held(request):
     """Say how many pairings have their live connection in this very process."""
-    return JsonResponse({"held": len(delivery.connections)})
+    return JsonResponse({"held": len(events.connections)})
 
 
 urlpatterns = [path("_test/held", held), *server_urlpatterns]

@@ -18,7 +18,8 @@ from django.middleware.csrf import get_token
 from django.urls import include, path
 from django.views.decorators.csrf import csrf_exempt
 
-from byoa import WalletCallError, aget_pairing, call_wallet, delivery, stream_wallet
+from byoa import WalletCallError, aget_pairing, call_wallet, stream_wallet
+from byoa.delivery import events
 
 
 def answer(body, wallet=None, outcome=None):
@@ -46,7 +47,7 @@ async def call(request):
     if pairing is None:
         return answer({"output": None, "paired": False}, "none", "NoPairing")
     # Before the call: a connection that drops mid-call was still where the call went.
-    if delivery.connections.get(pairing.pk) is not None:
+    if events.connections.get(pairing.pk) is not None:
         wallet = "local"
     else:
         wallet = "other" if pairing.channel_name else "away"  # a channel: connected to another process
@@ -77,7 +78,7 @@ async def is_live(request):
     pairing = await aget_pairing(request, request.GET.get("site", "geo"), connected=True)
     if pairing is None:
         return answer({"live": False})
-    local = delivery.connections.get(pairing.pk) is not None
+    local = events.connections.get(pairing.pk) is not None
     return answer({"live": True, "pairing": pairing.pk, "local": local})
 
 

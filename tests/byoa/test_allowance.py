@@ -4,8 +4,10 @@ import json
 
 import pytest
 
-from byoa import allowance, pairings, protocol
-from byoa.allowance import Allowances
+from byoa.delivery import allowance
+from byoa.delivery.allowance import Allowances
+from byoa.pairing import pairings
+from byoa.wire import protocol
 from tests.byoa.conftest import close_code, hello, pair
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 from channels.db import database_sync_to_async
 
-from byoa import calls, clock, delivery, pairings, receipts, tokens
+from byoa import calls, clock
 from byoa.calls import call_wallet, stream_wallet
+from byoa.delivery import events, receipts
 from byoa.exceptions import (
     CallRefused,
     NoPairing,
@@ -27,6 +28,7 @@ from byoa.exceptions import (
     WalletTimeout,
 )
 from byoa.models import CallLog, Pairing
+from byoa.pairing import pairings, tokens
 from tests.byoa.conftest import pair
 from tests.polling import until
 
@@ -61,7 +63,7 @@ async def a_call_gets_through(wallet, pairing):
 
 async def handled(pairing):
     """Return once the connection has handled the wallet's frames sent so far: none of its calls is in flight."""
-    connection = delivery.connections[pairing.pk]
+    connection = events.connections[pairing.pk]
     async with asyncio.timeout(5):
         await until(lambda: asyncio.sleep(0, len(connection.calls)), lambda count: count == 0)
 

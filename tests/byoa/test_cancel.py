@@ -10,10 +10,12 @@ import asyncio
 import pytest
 from channels.db import database_sync_to_async
 
-from byoa import calls, protocol, tokens
+from byoa import calls
 from byoa.calls import call_wallet, stream_wallet
 from byoa.exceptions import TooManyCalls, WalletCallError
 from byoa.models import Pairing
+from byoa.pairing import tokens
+from byoa.wire import protocol
 from tests.byoa.conftest import pair
 from tests.polling import until
 

@@ -10,9 +10,10 @@ from django.apps import apps
 from django.test import Client
 from django.utils import timezone
 
-from byoa import clock, codes, manifests, tokens
+from byoa import clock
 from byoa.exceptions import RateLimited
 from byoa.models import SessionCode
+from byoa.pairing import codes, manifests, tokens
 
 pytestmark = pytest.mark.django_db
 
@@ -155,7 +156,9 @@ def test_post_code_returns_a_wait_handle_and_a_link_for_this_session():
     assert body["link"].startswith(
         "bringyourownagent://connect?v=0.1&endpoint=wss%3A%2F%2Fgame.example.org%2F"
     )
-    route_id = client.cookies["byoa_route"].value  # the browser's route id (byoa.route_ids), in its endpoint
+    route_id = client.cookies[
+        "byoa_route"
+    ].value  # the browser's route id (byoa.pairing.route_ids), in its endpoint
     assert unquote(query["endpoint"]) == f"wss://game.example.org/byoa/ws/{route_id}"
     assert query["manifest"] == manifests.get_manifest("geo").encoded
     assert query["session"] != body["session"]  # the code never goes into a logged URL

@@ -9,12 +9,13 @@ import pytest
 from channels.db import database_sync_to_async
 from django.db import IntegrityError
 
-from byoa import delivery, manifests, pairings, tokens
 from byoa.calls import call_wallet
+from byoa.delivery import events
 from byoa.exceptions import CallRefused, WalletLeft
 from byoa.models import Pairing, SessionCode
-from byoa.pairings import close_connections, stop_pairings
-from byoa.protocol import CloseCode
+from byoa.pairing import manifests, pairings, tokens
+from byoa.pairing.pairings import close_connections, stop_pairings
+from byoa.wire.protocol import CloseCode
 from tests.byoa.conftest import close_code, get_pairing, hello, new_code, pair
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -310,7 +311,7 @@ async def test_a_database_error_during_hello_gets_bad_session_and_close_4008_and
     def failing_consume(value):
         raise IntegrityError(f"CHECK constraint failed for {value}")
 
-    monkeypatch.setattr("byoa.codes.consume", failing_consume)
+    monkeypatch.setattr("byoa.pairing.codes.consume", failing_consume)
     communicator, _ = await wallet_socket()
     await communicator.send_json_to(hello(session=code))
     assert await communicator.receive_json_from(timeout=5) == {"type": "error", "code": "bad-session"}
@@ -457,5 +458,5 @@ async def test_a_wallet_that_pings_is_not_taken_for_silent(wallet_socket, settin
     for _ in range(30):
         await communicator.send_json_to({"type": "ping"})
         assert await communicator.receive_nothing(timeout=0.1)
-    assert delivery.connections.get(pairing.pk) is not None
+    assert events.connections.get(pairing.pk) is not None
     assert (await get_pairing(pk=pairing.pk)).channel_name

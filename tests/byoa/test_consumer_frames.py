@@ -8,10 +8,11 @@ import json
 import pytest
 from channels.db import database_sync_to_async
 
-from byoa import protocol, tokens
 from byoa.calls import call_wallet
 from byoa.models import Pairing
-from byoa.protocol import CloseCode
+from byoa.pairing import tokens
+from byoa.wire import protocol
+from byoa.wire.protocol import CloseCode
 from tests.byoa.conftest import close_code, get_pairing, hello, new_code, pair
 
 pytestmark = pytest.mark.django_db(transaction=True)

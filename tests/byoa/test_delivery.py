@@ -1,5 +1,5 @@
 """
-How a call from another process travels (byoa.delivery), on Channels'
+How a call from another process travels (byoa.delivery.events), on Channels'
 in-memory layer with the consumer behind a WebsocketCommunicator and the
 caller's same-process shortcut patched away: the caller's process reads every
 call's events on one reply channel, nothing stays registered there once its
@@ -13,10 +13,11 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
-from byoa import delivery, tokens
 from byoa.calls import call_wallet
+from byoa.delivery import events
 from byoa.exceptions import WalletTimeout
 from byoa.models import Pairing
+from byoa.pairing import tokens
 from tests.byoa.conftest import pair
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -74,13 +75,13 @@ async def test_many_calls_from_another_process_share_one_reply_channel_and_leave
     await asyncio.gather(answer_calls(first, 4), answer_calls(second, 4))
     outputs = await asyncio.wait_for(asyncio.gather(*callers), 5)
     assert len({output["text"] for output in outputs}) == 8  # each caller got its own call's result
-    assert opened == [await delivery.replies.channel()]  # one channel for all of them
-    assert delivery.replies.waiting() == 0
+    assert opened == [await events.replies.channel()]  # one channel for all of them
+    assert events.replies.waiting() == 0
     # More calls later use the same channel again.
     caller = asyncio.ensure_future(call_wallet(first_pairing, "audio.transcribe", CLIP, timeout=10))
     await answer_calls(first, 1)
     await asyncio.wait_for(caller, 5)
-    assert len(opened) == 1 and delivery.replies.waiting() == 0
+    assert len(opened) == 1 and events.replies.waiting() == 0
 
 
 async def test_calls_that_time_out_leave_nothing_waiting_on_the_reply_channel(
@@ -92,7 +93,7 @@ async def test_calls_that_time_out_leave_nothing_waiting_on_the_reply_channel(
     ]
     outcomes = await asyncio.wait_for(asyncio.gather(*callers, return_exceptions=True), 5)
     assert [type(outcome) for outcome in outcomes] == [WalletTimeout] * 3
-    assert delivery.replies.waiting() == 0
+    assert events.replies.waiting() == 0
 
 
 async def test_a_caller_in_another_process_that_leaves_mid_call_frees_its_slot_at_once_and_leaves_nothing_waiting(
@@ -103,7 +104,7 @@ async def test_a_caller_in_another_process_that_leaves_mid_call_frees_its_slot_a
     first = await communicator.receive_json_from(timeout=5)
     leaving.cancel()  # the visitor's request went: Django cancels the view
     await asyncio.gather(leaving, return_exceptions=True)
-    assert delivery.replies.waiting() == 0
+    assert events.replies.waiting() == 0
     # The next call reaches the wallet: the cancel went before it, on the connection's channel.
     caller = asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", CLIP, timeout=10))
     second = await communicator.receive_json_from(timeout=5)
@@ -116,7 +117,7 @@ async def test_a_caller_in_another_process_that_leaves_mid_call_frees_its_slot_a
         {"type": "result", "id": second["id"], "ok": True, "output": {"text": "ok"}}
     )
     assert await asyncio.wait_for(caller, 5) == {"text": "ok"}
-    assert delivery.replies.waiting() == 0
+    assert events.replies.waiting() == 0
 
 
 async def test_callers_cancelled_before_their_call_went_leave_nothing_waiting_and_the_channel_usable(
@@ -130,7 +131,7 @@ async def test_callers_cancelled_before_their_call_went_leave_nothing_waiting_an
             await asyncio.sleep(0)
         caller.cancel()
         await asyncio.gather(caller, return_exceptions=True)
-        assert delivery.replies.waiting() == 0
+        assert events.replies.waiting() == 0
     # Whatever reached the wallet was cancelled; the connection is open and answers the next call.
     caller = asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", CLIP, {"n": "last"}, timeout=10))
     while (call := await communicator.receive_json_from(timeout=5))["params"] != {"n": "last"}:
@@ -140,4 +141,4 @@ async def test_callers_cancelled_before_their_call_went_leave_nothing_waiting_an
         {"type": "result", "id": call["id"], "ok": True, "output": {"text": "ok"}}
     )
     assert await asyncio.wait_for(caller, 5) == {"text": "ok"}
-    assert delivery.replies.waiting() == 0
+    assert events.replies.waiting() == 0

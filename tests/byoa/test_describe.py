@@ -1,10 +1,10 @@
-"""A manifest in plain words for the page (byoa/describe.py)."""
+"""A manifest in plain words for the page (byoa/pairing/describe.py)."""
 
 import json
 from pathlib import Path
 
-from byoa.describe import Line
-from byoa.describe import describe_manifest as describe
+from byoa.pairing.describe import Line
+from byoa.pairing.describe import describe_manifest as describe
 
 GEOGRAPHY = json.loads((Path(__file__).resolve().parents[2] / "sites/geography/manifest.json").read_text())
 

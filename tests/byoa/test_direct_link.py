@@ -14,7 +14,7 @@ import pytest
 import websockets
 from websockets.asyncio.client import connect
 
-from byoa.wav import silent_clip
+from byoa.wire.wav import silent_clip
 from tests.byoa.conftest import hello
 from testwallet.direct import ScriptedBackend
 

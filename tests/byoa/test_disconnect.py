@@ -12,8 +12,8 @@ import pytest
 from channels.db import database_sync_to_async
 from django.test import AsyncClient
 
-from byoa import tokens
 from byoa.models import Pairing
+from byoa.pairing import tokens
 from tests.byoa.conftest import hello
 
 pytestmark = pytest.mark.django_db(transaction=True)

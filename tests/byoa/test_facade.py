@@ -10,8 +10,9 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.test import RequestFactory
 
 import byoa
-from byoa import calls, describe, exceptions, manifests, pairings, visitor_ids
+from byoa import calls, exceptions
 from byoa.models import Pairing
+from byoa.pairing import describe, manifests, pairings, visitor_ids
 from tests.byoa.conftest import a_pairing
 
 
@@ -19,7 +20,7 @@ def test_each_public_name_is_the_object_of_the_module_behind_it():
     assert byoa.call_wallet is calls.call_wallet and byoa.stream_wallet is calls.stream_wallet
     assert byoa.aget_pairing is pairings.aget_pairing
     assert byoa.get_manifest is manifests.get_manifest and byoa.Manifest is manifests.Manifest
-    # byoa.describe is the module (imported above): the facade's function has its own name.
+    # byoa.pairing.describe is the module (imported above): the facade's function has its own name.
     assert byoa.describe_manifest is describe.describe_manifest
     for name in exceptions.__all__:
         assert getattr(byoa, name) is getattr(exceptions, name)

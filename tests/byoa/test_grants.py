@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from byoa.grants import MAX_MODELS, MAX_SKILL_CHARS, MAX_SKILLS, Grant
+from byoa.pairing.grants import MAX_MODELS, MAX_SKILL_CHARS, MAX_SKILLS, Grant
 
 EXPIRES = "2099-01-01T00:00:00Z"
 MANIFESTS = Path(__file__).parent / "manifests"

@@ -3,8 +3,8 @@
 import pytest
 from django.test import RequestFactory
 
-from byoa import invitations
 from byoa.exceptions import EndpointRefused
+from byoa.pairing import invitations
 
 
 def test_the_link_is_exactly_as_the_spec_says():

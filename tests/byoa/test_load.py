@@ -16,7 +16,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from byoa import protocol
+from byoa.wire import protocol
 from tests.byoa.conftest import Browser, hello
 from testwallet.server import UvicornServer
 
@@ -37,7 +37,7 @@ def _issue_codes(server, count):
         "import json, django\n"
         "django.setup()\n"
         "from django.db import transaction\n"
-        "from byoa import codes, manifests\n"
+        "from byoa.pairing import codes, manifests\n"
         "manifest = manifests.get_manifest('geo')\n"
         "with transaction.atomic():\n"
         f"    issued = [codes.issue(f'flood-{{i}}', f'198.51.100.{{i // 10}}', manifest)[0] for i in range({count})]\n"

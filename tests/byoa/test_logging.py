@@ -9,10 +9,10 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import AsyncClient
 
-from byoa import tokens
 from byoa.calls import call_wallet, stream_wallet
 from byoa.consumers import WalletConsumer
 from byoa.models import Pairing
+from byoa.pairing import tokens
 from tests.byoa.conftest import hello
 from testwallet.direct import Consent
 

@@ -5,8 +5,9 @@ import json
 
 import pytest
 
-from byoa import checks, manifests
+from byoa import checks
 from byoa.exceptions import ManifestError, UnknownManifest
+from byoa.pairing import manifests
 
 GOOD = {
     "byoa": "0.1-draft",

@@ -32,9 +32,9 @@ from byoa import (
     aget_pairing,
     call_wallet,
     clock,
-    visitor_ids,
 )
 from byoa.models import Pairing
+from byoa.pairing import visitor_ids
 from tests.byoa.conftest import pair
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -12,10 +12,11 @@ import asyncio
 import pytest
 from channels.db import database_sync_to_async
 
-from byoa import delivery, tokens
 from byoa.calls import GRACE_SECONDS, call_wallet
+from byoa.delivery import events
 from byoa.exceptions import WalletProcessGone
 from byoa.models import Pairing
+from byoa.pairing import tokens
 from tests.byoa.conftest import pair
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -35,7 +36,7 @@ def silence_the_connections_process(monkeypatch):
     async def lost(channel, event):
         return True  # sent, as far as it knows
 
-    monkeypatch.setattr(delivery, "send_event", lost)
+    monkeypatch.setattr(events, "send_event", lost)
 
 
 async def test_a_call_whose_connections_process_stops_answering_ends_at_its_deadline_with_process_gone(
@@ -52,7 +53,7 @@ async def test_a_call_whose_connections_process_stops_answering_ends_at_its_dead
             await asyncio.wait_for(caller, 10)
     assert loop.time() - started >= 1 + GRACE_SECONDS  # the connection's own "timeout" never came
     # Nothing marks the pairing away: the connection, alive after all, answers the next call.
-    assert (await get_pairing(pk=pairing.pk)).channel_name == delivery.connections[pairing.pk].channel_name
+    assert (await get_pairing(pk=pairing.pk)).channel_name == events.connections[pairing.pk].channel_name
     caller = asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", CLIP, timeout=5))
     call = await communicator.receive_json_from(timeout=5)
     await communicator.send_json_to(

@@ -16,11 +16,11 @@ from channels.testing import WebsocketCommunicator
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from byoa import tokens
 from byoa.calls import call_wallet
 from byoa.consumers import WalletConsumer
 from byoa.exceptions import WalletLeft
 from byoa.models import Pairing
+from byoa.pairing import tokens
 from tests.byoa.conftest import hello, new_code
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from byoa import protocol
+from byoa.wire import protocol
 
 
 @pytest.mark.parametrize(
@@ -57,7 +57,7 @@ def test_a_call_frame_from_its_checked_fields_and_input_is_the_frame_dump_writes
 
 
 def test_make_run_serves_frames_up_to_the_protocols_limit():
-    # The Makefile cannot import byoa.protocol: this keeps its copy for uvicorn's --ws-max-size true.
+    # The Makefile cannot import byoa.wire.protocol: this keeps its copy for uvicorn's --ws-max-size true.
     makefile = (Path(__file__).resolve().parents[2] / "Makefile").read_text(encoding="utf-8")
     assert (
         int(re.search(r"^WS_MAX := (\d+)$", makefile, flags=re.MULTILINE).group(1))

@@ -7,7 +7,8 @@ from channels.db import database_sync_to_async
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from byoa import clock, receipts
+from byoa import clock
+from byoa.delivery import receipts
 from byoa.models import CallLog, Pairing
 
 pytestmark = pytest.mark.django_db(transaction=True)

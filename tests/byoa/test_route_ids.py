@@ -1,4 +1,4 @@
-"""The route id (byoa.route_ids): its shape, its cookie, the endpoint that carries it, the routes that take it."""
+"""The route id (byoa.pairing.route_ids): its shape, its cookie, the endpoint carrying it, the routes that take it."""
 
 from urllib.parse import parse_qsl, unquote, urlsplit
 
@@ -9,10 +9,11 @@ from django.contrib.auth.models import User
 from django.http import HttpResponse
 from django.test import Client, RequestFactory
 
-from byoa import checks, endpoints
-from byoa import route_ids as routes
+from byoa import checks
 from byoa.conf import DEFAULTS
 from byoa.models import Pairing, SessionCode
+from byoa.pairing import route_ids as routes
+from byoa.wire import endpoints
 from testwallet.direct.link_checks import check_link
 
 PUBLIC = {"HTTP_HOST": "game.example.org", "secure": True}
@@ -132,7 +133,7 @@ def test_the_endpoint_carries_the_route_id_as_its_last_path_segment(endpoint, ex
 
 
 def test_an_endpoint_with_a_route_segment_passes_the_wallets_host_rules_and_its_link_checks():
-    from byoa import invitations, manifests
+    from byoa.pairing import invitations, manifests
 
     endpoint = routes.routed_endpoint("wss://game.example.org/byoa/ws", routes.new_route_id())
     assert endpoints.problem(endpoint) == ""

@@ -17,7 +17,7 @@ import json
 import pytest
 import websockets
 
-from byoa.protocol import CloseCode
+from byoa.wire.protocol import CloseCode
 from tests.byoa.conftest import Browser, hello
 from tests.byoa.test_direct_link import FOUR_MB, PAD, clip, closed_with, code_of, raw_socket
 from tests.polling import until
@@ -150,7 +150,7 @@ async def test_a_frame_over_the_hello_cap_before_a_hello_gets_close_4009_on_the_
     ws = await raw_socket(server)
     with contextlib.suppress(websockets.ConnectionClosed):
         await ws.send(PAD + "x" * 100_000 + '"}')
-    # 4009, not the spec's 1009: daphne sends only 1000 and 3000-4999 (byoa.protocol).
+    # 4009, not the spec's 1009: daphne sends only 1000 and 3000-4999 (byoa.wire.protocol).
     assert await closed_with(ws) == CloseCode.TOO_BIG == 4009
 
 

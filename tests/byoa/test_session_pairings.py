@@ -1,6 +1,6 @@
 """
 The pairing a browser session reaches, kept by this process for ``BYOA["PAIRING_SECONDS"]``
-(byoa.session_pairings) through ``aget_pairing``: found once, it is answered again without the
+(byoa.pairing.session_pairings) through ``aget_pairing``: found once, it is answered again without the
 session's load or the pairing's query; a session without one is never kept; a newer or resumed
 pairing opened here, a pause, a revoke or a deletion made here, or a logout here, are seen at once.
 
@@ -18,8 +18,9 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.test import RequestFactory
 
 import byoa
-from byoa import clock, pairings, session_pairings, visitor_ids
+from byoa import clock
 from byoa.models import Pairing
+from byoa.pairing import pairings, session_pairings, visitor_ids
 from tests.byoa.conftest import a_pairing, hello, new_code
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -1,4 +1,4 @@
-"""byoa.signing: every event between processes carries a MAC, and one without a valid MAC is dropped."""
+"""byoa.delivery.signing: every event between processes carries a MAC, and one without a valid MAC is dropped."""
 
 import asyncio
 
@@ -6,10 +6,12 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
-from byoa import delivery, protocol, signing, tokens
 from byoa.calls import call_wallet
+from byoa.delivery import events, signing
 from byoa.exceptions import TooManyCalls
 from byoa.models import Pairing
+from byoa.pairing import tokens
+from byoa.wire import protocol
 from tests.byoa.conftest import pair
 
 CALL = {
@@ -143,7 +145,7 @@ async def test_a_forged_result_on_the_reply_channel_is_no_callers_answer(
     call = await communicator.receive_json_from(timeout=5)
     # The caller's process reads its call's events on its reply channel, by the call's id.
     result = {"type": "byoa.result", "id": call["id"], "ok": True, "output": {"text": "forged"}}
-    await get_channel_layer().send(await delivery.replies.channel(), forged(result, forge, settings))
+    await get_channel_layer().send(await events.replies.channel(), forged(result, forge, settings))
     # The wallet's result comes on the same channel after it: had the forged one counted, it would have won.
     await communicator.send_json_to(protocol.result(call["id"], True, {"text": "the wallet's"}))
     assert await asyncio.wait_for(caller, 5) == {"text": "the wallet's"}

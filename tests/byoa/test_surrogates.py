@@ -7,8 +7,8 @@ a traceback.
 import pytest
 from django.test import AsyncClient
 
-from byoa import protocol
-from byoa.protocol import CloseCode
+from byoa.wire import protocol
+from byoa.wire.protocol import CloseCode
 from tests.byoa.conftest import close_code, hello, new_code
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -1,10 +1,10 @@
-"""byoa.wav: the one reader of WAV files, for the server's clip view, the headless wallet and the speech helpers."""
+"""byoa.wire.wav: the one reader of WAV files, for the server's clip view, the headless wallet and speech helpers."""
 
 import struct
 
 import pytest
 
-from byoa import wav
+from byoa.wire import wav
 
 
 def test_a_clip_is_measured_from_its_samples():

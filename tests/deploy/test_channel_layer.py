@@ -105,12 +105,12 @@ async def test_a_send_to_a_stopped_redis_fails_within_the_connect_timeout(layer_
 @pytest.mark.parametrize("layer_name", ["pubsub", "core"])
 async def test_a_signed_event_verifies_after_a_trip_through_the_redis_layer(redis_server, layer_name):
     # channels-redis packs events with msgpack (and the core layer adds, then removes, a key of
-    # its own on process-local channels): the MAC must still hold on the other side (byoa.signing).
-    from byoa import signing
+    # its own on process-local channels): the MAC must still hold on the other side (byoa.delivery.signing).
+    from byoa.delivery import signing
 
     layer = settings_layer(redis_server.url, layer_name)
     channel = await layer.new_channel()
-    # A call event as byoa.calls sends it (byoa.delivery adds the id and the reply channel).
+    # A call event as byoa.calls sends it (byoa.delivery.events adds the id and the reply channel).
     event = {
         "type": "byoa.call",
         "skill": "audio.transcribe",

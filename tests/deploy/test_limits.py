@@ -97,7 +97,7 @@ async def test_wallet_sockets_opened_faster_than_the_rate_are_refused_past_the_b
 
 
 async def test_sockets_with_a_route_id_count_against_the_same_wallet_socket_limit(proxy):
-    from byoa.route_ids import new_route_id
+    from byoa.pairing.route_ids import new_route_id
 
     base = proxy.url.replace("http://", "ws://") + "/byoa/ws"
     async with asyncio.timeout(20):

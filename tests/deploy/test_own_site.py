@@ -131,7 +131,7 @@ def test_the_deploy_pages_install_line_brings_what_the_settings_import_with_djan
 
 
 def test_the_deploy_pages_server_command_serves_the_sites_own_module_as_the_cluster_does():
-    from byoa.protocol import MAX_FRAME_BYTES
+    from byoa.wire.protocol import MAX_FRAME_BYTES
 
     command = deploy_page_block("compares it with the server")
     assert (

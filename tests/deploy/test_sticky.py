@@ -21,7 +21,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
-from byoa import route_ids as routes
+from byoa.pairing import route_ids as routes
 from tests.byoa.conftest import Browser
 from tests.byoa.test_direct_link import clip
 from tests.deploy.conftest import ADMIN

@@ -211,7 +211,7 @@ def test_a_clip_that_does_not_fit_is_refused_with_a_clear_json_error(
 
 
 def test_a_clip_is_measured_from_its_samples_as_the_wallet_measures_it(player):
-    # A RIFF size that claims almost nothing: the wallet (byoa.wav) reads the samples anyway, so
+    # A RIFF size that claims almost nothing: the wallet (byoa.wire.wav) reads the samples anyway, so
     # the server does too, and refuses the clip only for what the wallet would refuse.
     too_long, short = bytearray(wav(15.02)), bytearray(wav(1.0))
     too_long[4:8] = short[4:8] = (36).to_bytes(4, "little")
@@ -245,7 +245,7 @@ def test_a_json_body_with_a_lone_surrogate_is_refused_with_400_and_the_game_is_u
 
 
 def test_the_wallet_gets_the_clip_written_again_from_its_checked_samples_only(player, monkeypatch):
-    from byoa import wav as wav_files
+    from byoa.wire import wav as wav_files
     from sites.geography import views
 
     heard = []

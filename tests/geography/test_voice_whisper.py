@@ -15,7 +15,7 @@ from array import array
 import pytest
 import pytest_asyncio
 
-from byoa import wav as wallet_wav
+from byoa.wire import wav as wallet_wav
 from sites.geography import names, places
 from tests.geography.conftest import MICROPHONE, question_country, with_microphone_playing
 from tests.whisper_models import whisper_model

@@ -12,8 +12,9 @@ from django.core import checks
 from django.core.exceptions import ImproperlyConfigured
 
 from mcp_server import tool
+from mcp_server.apps import registrations
 from mcp_server.checks import check_mcp_server_settings
-from mcp_server.registry import marked_in, problems, registrations, tools_in
+from mcp_server.registry import marked_in, problems, tools_in
 from sites.bookshop import tools as bookshop_tools
 
 ROOT = Path(__file__).resolve().parents[2]

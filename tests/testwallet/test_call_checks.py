@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from byoa import manifests, protocol, wav
+from byoa.pairing import manifests
+from byoa.wire import protocol, wav
 from tests.testwallet.direct.test_wallet import FakeSite, call_through
 from tests.testwallet.test_byoa_stub import call, granted
 from testwallet import _call_checks as call_checks

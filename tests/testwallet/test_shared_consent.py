@@ -8,7 +8,7 @@ import copy
 
 import pytest
 
-from byoa import manifests
+from byoa.pairing import manifests
 from tests.testwallet.byoa_cases import GEO
 from tests.testwallet.direct.test_wallet import FakeSite
 from tests.testwallet.test_byoa_stub import (

@@ -6,7 +6,7 @@ from array import array
 
 import pytest
 
-from byoa import wav
+from byoa.wire import wav
 from testwallet.speech import SpeechSynthesizerMissing, resample, spoken_wav
 
 

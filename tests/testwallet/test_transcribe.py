@@ -5,7 +5,7 @@ OpenAI's published SDK sends it a spoken clip and gets Whisper's text back.
 
 import pytest
 
-from byoa import wav
+from byoa.wire import wav
 from tests.whisper_models import transcription_server, whisper_model
 from testwallet import transcribe
 from testwallet.speech import spoken_wav

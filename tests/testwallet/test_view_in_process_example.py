@@ -16,7 +16,7 @@ from django.urls import include, path
 
 from byoa import WalletCallError, aget_pairing, call_wallet
 from byoa.consumers import WalletConsumer
-from byoa.protocol import hello
+from byoa.wire.protocol import hello
 
 
 async def hear(request):

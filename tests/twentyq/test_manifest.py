@@ -7,7 +7,7 @@ from urllib.parse import parse_qsl, urlsplit
 import pytest
 from django.core import checks
 
-from byoa import manifests
+from byoa.pairing import manifests
 
 
 def test_the_manifest_asks_for_two_models_of_different_companies_with_its_limits():

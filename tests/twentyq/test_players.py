@@ -9,10 +9,11 @@ import pytest
 
 from sites.twentyq import catalog, prompts
 from testwallet.relay import scripted
+from testwallet.relay.apps import installed_players
 
 
 def said(body):
-    message = scripted.answer(body)["choices"][0]["message"]
+    message = scripted.answer(body, installed_players())["choices"][0]["message"]
     calls = [
         (c["function"]["name"], json.loads(c["function"]["arguments"])) for c in message.get("tool_calls", [])
     ]

@@ -2,7 +2,7 @@
 The headless wallet's own exceptions: ``BackendError`` (a backend cannot answer a call, which is
 answered ``ok: false``) and ``LinkRefused``, a ``ValueError`` (the wallet refuses a link;
 ``check`` names the check that failed). The errors of reading the wire are ``byoa``'s
-(``byoa.protocol``, ``byoa.wav``). No message contains a session code, a pairing token or call
+(``byoa.wire.protocol``, ``byoa.wire.wav``). No message contains a session code, a pairing token or call
 content.
 """
 

@@ -2,7 +2,7 @@
 The checks the wallet applies to a ``bringyourownagent://connect`` link before
 anything else (specs/byoa-sites.md, "Checks before anything else"), and to
 the address it connects to after the visitor's Allow. The endpoint's host
-rules are ``byoa.endpoints``, which the server applies to the links it builds.
+rules are ``byoa.wire.endpoints``, which the server applies to the links it builds.
 
 ``BYOA_WALLET_DEV_LOCAL=1`` (or ``dev_local=True``) additionally allows
 ``ws://`` and ``wss://`` to localhost, 127.0.0.1 and [::1], for local tests.
@@ -20,9 +20,9 @@ from urllib.parse import parse_qsl, urlsplit
 
 import bringyourownagent
 
-from byoa import endpoints
 from byoa.environment import env_flag
-from byoa.protocol import MAX_MANIFEST_BYTES
+from byoa.wire import endpoints
+from byoa.wire.protocol import MAX_MANIFEST_BYTES
 from testwallet.direct.exceptions import LinkRefused
 
 _BASE64URL = re.compile(r"[A-Za-z0-9_-]+")

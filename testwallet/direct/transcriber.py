@@ -18,7 +18,7 @@ from array import array
 from collections.abc import Sequence
 from typing import Any
 
-from byoa import wav
+from byoa.wire import wav
 from testwallet.direct.backends import Backend
 from testwallet.direct.exceptions import BackendError
 

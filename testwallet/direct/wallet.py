@@ -21,10 +21,10 @@ import websockets
 from websockets.asyncio.client import ClientConnection
 from websockets.asyncio.client import connect as _connect
 
-from byoa import protocol
+from byoa.wire import protocol
 
-# byoa.exceptions.NotJSON from its Django-free home (byoa.protocol raises it but does not export it).
-from byoa._errors import NotJSON
+# byoa.exceptions.NotJSON from its Django-free home (byoa.wire.protocol raises it but does not export it).
+from byoa.wire._errors import NotJSON
 from testwallet import _call_checks as call_checks
 from testwallet._consents import Consents, more_asked, page_origin
 from testwallet.direct import link_checks
@@ -581,7 +581,7 @@ def site_of(endpoint: str) -> str:
     """Return the site an endpoint belongs to: its scheme, host and port, not its path.
 
     A site's links name one wallet route with a different last segment per
-    browser (the route id of byoa.route_ids): a site forgotten on one link stays
+    browser (the route id of byoa.pairing.route_ids): a site forgotten on one link stays
     forgotten on the next.
     """
     parts = urlsplit(endpoint)

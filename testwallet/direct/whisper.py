@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
-from byoa import wav
+from byoa.wire import wav
 from testwallet.direct.backends import Backend
 from testwallet.direct.exceptions import BackendError
 from testwallet.direct.phrases import Phrasebook

@@ -1,4 +1,5 @@
 from importlib import import_module
+from typing import cast
 
 from django.apps import AppConfig, apps
 from django.utils.module_loading import module_has_submodule
@@ -36,3 +37,8 @@ def find_players() -> list[Player]:
         if module_has_submodule(config.module, PLAYERS_MODULE):
             found.append(import_module(f"{config.name}.{PLAYERS_MODULE}").answer)
     return found
+
+
+def installed_players() -> tuple[Player, ...]:
+    """Return the installed apps' scripted players, as the relay's app config found them."""
+    return cast(RelayConfig, apps.get_app_config("testwallet_relay")).players

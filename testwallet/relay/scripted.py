@@ -12,12 +12,7 @@ import re
 import secrets
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
-
-from django.apps import apps
-
-if TYPE_CHECKING:
-    from testwallet.relay.apps import RelayConfig  # which imports this module
+from typing import Any
 
 MODEL = "scripted"
 LABEL = "(scripted stand-in, not an AI)"
@@ -52,11 +47,12 @@ class Chat:
         return next((text_of(m) for m in reversed(self.messages) if m.get("role") == "user"), "")
 
 
-def answer(body: dict[str, Any], players: Sequence[Player] | None = None) -> Completion:
-    """Return the chat completion the scripted player gives for an OpenAI-style request body."""
+def answer(body: dict[str, Any], players: Sequence[Player]) -> Completion:
+    """
+    Return the chat completion the scripted player gives for an OpenAI-style request body: the
+    first of ``players`` that answers (``testwallet.relay.apps.installed_players()``), else the echo.
+    """
     chat = Chat.from_body(body)
-    if players is None:
-        players = cast("RelayConfig", apps.get_app_config("testwallet_relay")).players
     for player in players:
         if (completion_ := player(chat)) is not None:
             return completion_

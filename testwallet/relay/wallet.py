@@ -14,6 +14,7 @@ from typing import Any
 from testwallet._openai_chat import completion_events, generate_request, wallet_chat_request, wallet_events
 from testwallet.cassette import NotRecorded
 from testwallet.relay import recorded, scripted, upstream
+from testwallet.relay.apps import installed_players
 from testwallet.relay.conf import RelaySettings
 from testwallet.relay.exceptions import RelayError
 
@@ -45,7 +46,7 @@ async def chat(conf: RelaySettings, params: dict[str, Any]) -> AsyncIterator[dic
             raise recorded.refused(error) from None
     body = wallet_chat_request(params, stream)
     if conf.scripted:
-        completion = scripted.answer(body)
+        completion = scripted.answer(body, installed_players())
         return (
             wallet_events(_each(scripted.stream_events(completion)))
             if stream
@@ -73,7 +74,7 @@ async def generate(conf: RelaySettings, body: dict[str, Any]) -> str:
     if conf.cassette:
         completion = await recorded.complete_chat(conf, asked)
     elif conf.scripted:
-        completion = scripted.answer(asked)
+        completion = scripted.answer(asked, installed_players())
     else:
         completion = await upstream.complete_chat(conf, asked)
     try:

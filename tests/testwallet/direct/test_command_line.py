@@ -12,8 +12,9 @@ from pathlib import Path
 
 from websockets.asyncio.server import ServerConnection, serve
 
-from byoa import manifests, protocol
-from byoa.invitations import build
+from byoa.pairing import manifests
+from byoa.pairing.invitations import build
+from byoa.wire import protocol
 
 ROOT = Path(__file__).resolve().parents[3]
 QUIZ = manifests.encode(json.loads((ROOT / "tests" / "byoa" / "manifests" / "quiz.json").read_text()))[1]

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from byoa import wav
+from byoa.wire import wav
 from testwallet.direct import BackendError, PocketSphinxBackend
 from testwallet.direct import __main__ as cli
 from testwallet.direct.transcriber import is_english, read_vocabulary

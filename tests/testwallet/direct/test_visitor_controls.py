@@ -9,7 +9,8 @@ import json
 
 import pytest
 
-from byoa import manifests, protocol
+from byoa.pairing import manifests
+from byoa.wire import protocol
 from tests.testwallet.direct.test_wallet import GEO, QUIZ, Clock, FakeSite, _limit, _quiz, _until, wallet
 from tests.testwallet.test_call_checks import AUDIO, MANIFEST, TEXT, chat, clip
 from testwallet.direct import Consent, DirectWallet, ScriptedBackend, State

@@ -9,8 +9,9 @@ import httpx
 import pytest
 from websockets.asyncio.server import serve
 
-from byoa import manifests, protocol, wav
-from byoa.invitations import build
+from byoa.pairing import manifests
+from byoa.pairing.invitations import build
+from byoa.wire import protocol, wav
 from testwallet.direct import (
     BackendError,
     Consent,

@@ -17,8 +17,9 @@ import pytest
 from babel import Locale
 from websockets.asyncio.server import serve
 
-from byoa import manifests, protocol, wav
-from byoa.invitations import build
+from byoa.pairing import manifests
+from byoa.pairing.invitations import build
+from byoa.wire import protocol, wav
 from tests.whisper_models import whisper_model
 from testwallet.direct import DirectWallet, WhisperBackend, whisper, whisper_match
 from testwallet.direct import __main__ as cli

@@ -7,10 +7,11 @@ from django.apps import apps
 from sites.bookshop import players as bookshop_players
 from sites.twentyq import players as twentyq_players
 from testwallet.relay import scripted
+from testwallet.relay.apps import installed_players
 
 
 def said(body):
-    message = scripted.answer(body)["choices"][0]["message"]
+    message = scripted.answer(body, installed_players())["choices"][0]["message"]
     calls = [
         (c["function"]["name"], json.loads(c["function"]["arguments"])) for c in message.get("tool_calls", [])
     ]

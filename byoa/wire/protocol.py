@@ -17,7 +17,7 @@ from typing import Literal, NoReturn, NotRequired, TypedDict
 
 import orjson
 
-from byoa._errors import NotJSON
+from byoa.wire._errors import NotJSON
 
 __all__ = [
     "JSON",
@@ -109,7 +109,7 @@ class HelloFrame(TypedDict):
     session: str | None  # the link's code, for a first hello
     pairing: str | None  # the pairing token, for a wallet that comes back
     wallet: Mapping[str, str]
-    grant: Mapping[str, object]  # see byoa.grants for its fields
+    grant: Mapping[str, object]  # see byoa.pairing.grants for its fields
 
 
 class ResultFrame(TypedDict):
@@ -153,7 +153,7 @@ VERSION = "0.1"
 #: as BYOA["MAX_FRAME_BYTES"], and daphne is configured to the same value (sites/config/settings.py).
 MAX_FRAME_BYTES = 4 * 1024 * 1024
 #: The largest frame read before a valid hello: a hello carries two tokens, a wallet's name
-#: and a grant (at most 32 skills and 32 models, byoa.grants), a few KiB at most.
+#: and a grant (at most 32 skills and 32 models, byoa.pairing.grants), a few KiB at most.
 MAX_HELLO_BYTES = 16 * 1024
 #: What a socket may send in all before its hello is valid (a hello, and a few frames beside it).
 MAX_BEFORE_HELLO_BYTES = 4 * MAX_HELLO_BYTES
@@ -167,7 +167,9 @@ class CloseCode(enum.IntEnum):
     NORMAL = 1000  # bye, replaced by a newer connection, paused or revoked
     NOT_JSON = 4007  # the spec's 1007
     POLICY = 4008  # the spec's 1008: no hello, bad session, unsolicited results
-    TOO_BIG = 4009  # the spec's 1009: over the frame cap or the connection's allowance (byoa.allowance)
+    TOO_BIG = (
+        4009  # the spec's 1009: over the frame cap or the connection's allowance (byoa.delivery.allowance)
+    )
 
 
 def _no_constant(name: str) -> NoReturn:

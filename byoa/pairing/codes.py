@@ -14,11 +14,12 @@ from enum import StrEnum
 from django.db import transaction
 from django.db.models import QuerySet
 
-from byoa import clock, tokens
+from byoa import clock
 from byoa.conf import byoa_setting
 from byoa.exceptions import RateLimited
-from byoa.manifests import Manifest
 from byoa.models import Pairing, SessionCode
+from byoa.pairing import tokens
+from byoa.pairing.manifests import Manifest
 
 # Rows are kept a while after they expire so that a late /byoa/wait still says
 # "expired"; the rate window must be covered too.

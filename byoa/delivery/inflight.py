@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from byoa import clock
-from byoa.delivery import Reply
+from byoa.delivery.events import Reply
 
 __all__ = ["InFlight", "Pending"]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 
-from byoa.protocol import MAX_BEFORE_HELLO_BYTES, MAX_HELLO_BYTES
+from byoa.wire.protocol import MAX_BEFORE_HELLO_BYTES, MAX_HELLO_BYTES
 
 __all__ = ["Allowance", "Allowances", "allowances"]
 

@@ -5,7 +5,7 @@ chooses the WebSocket endpoint it names. The wallet's side, which checks such
 a link, is ``testwallet.direct.link_checks``.
 
 A link is built only with an endpoint that the wallet's host rules accept
-(``byoa.endpoints``): a wallet refuses any other link in silence, so the page
+(``byoa.wire.endpoints``): a wallet refuses any other link in silence, so the page
 would wait in vain. With DEBUG on, ws:// and wss:// to localhost, 127.0.0.1
 and [::1] are accepted too, for a wallet run with BYOA_WALLET_DEV_LOCAL=1.
 """
@@ -17,10 +17,11 @@ from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest
 from django.http.request import split_domain_port
 
-from byoa import endpoints, route_ids
 from byoa.conf import byoa_setting
 from byoa.exceptions import EndpointRefused
-from byoa.protocol import VERSION
+from byoa.pairing import route_ids
+from byoa.wire import endpoints
+from byoa.wire.protocol import VERSION
 
 SCHEME = "bringyourownagent"
 _ORIGIN_SCHEMES = {"wss": "https", "ws": "http"}  # a WebSocket URL's origin is its http(s) twin
@@ -41,7 +42,7 @@ def endpoint_for(request: HttpRequest, route_id: str | None = None) -> str:
     """Return the wallet route's URL as the wallet must open it; raise EndpointRefused if a wallet refuses it.
 
     ``BYOA["ENDPOINT"]`` when set, else built from the request's host; with
-    ``route_id``, that id is its last path segment (``byoa.route_ids``), so a
+    ``route_id``, that id is its last path segment (``byoa.pairing.route_ids``), so a
     proxy sends the wallet to the process the page's requests go to.
     """
     endpoint: str = byoa_setting("ENDPOINT") or endpoint_at(request.get_host(), request.is_secure())

@@ -3,8 +3,8 @@ The exceptions of ``byoa`` that need no Django: the root and the errors of
 reading what arrives on the wire (a frame, a clip).
 
 They live apart from ``byoa.exceptions``, which imports Django for
-``ImproperlyConfigured``, so that the Django-free modules (``byoa.protocol``,
-``byoa.wav``, ``byoa.endpoints``) and a wallet that imports them never load
+``ImproperlyConfigured``, so that the Django-free modules (``byoa.wire.protocol``,
+``byoa.wire.wav``, ``byoa.wire.endpoints``) and a wallet that imports them never load
 Django. Import them from ``byoa`` or ``byoa.exceptions``; the tree of every
 exception is drawn in ``byoa.exceptions``.
 """

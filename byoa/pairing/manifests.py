@@ -25,7 +25,7 @@ from django.dispatch import receiver
 
 from byoa.conf import byoa_setting
 from byoa.exceptions import ManifestError, UnknownManifest
-from byoa.protocol import MAX_MANIFEST_BYTES
+from byoa.wire.protocol import MAX_MANIFEST_BYTES
 
 __all__ = ["Manifest", "declared", "get_manifest", "load", "loaded"]
 

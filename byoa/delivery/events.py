@@ -3,7 +3,7 @@ How a call's events reach its caller: ``Call`` (one call's events, as its caller
 reads them), the wallet connections of this process (``connections``: a call to
 one of them goes to it directly), and this process's one reply channel
 (``replies``), on which the events of calls sent to other processes come back,
-matched by call id. Every event between processes is signed (``byoa.signing``).
+matched by call id. Every event between processes is signed (``byoa.delivery.signing``).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 from channels.layers import BaseChannelLayer, get_channel_layer
 
-from byoa.signing import sign_event, verified_event
+from byoa.delivery.signing import sign_event, verified_event
 
 __all__ = [
     "Call",

@@ -17,7 +17,7 @@ from typing import NotRequired, TypedDict
 import bringyourownagent
 
 from byoa.conf import byoa_setting
-from byoa.manifests import EXTENSION_LIMITS
+from byoa.pairing.manifests import EXTENSION_LIMITS
 
 logger = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ not the standard library's ``wave``: docs/explanation/modules.md.
 import struct
 from dataclasses import dataclass
 
-from byoa._errors import NotAClip
+from byoa.wire._errors import NotAClip
 
 __all__ = [
     "BITS",

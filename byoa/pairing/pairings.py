@@ -16,13 +16,14 @@ from django.db import connection as database
 from django.db.models import DateTimeField, QuerySet
 from django.http import HttpRequest
 
-from byoa import clock, codes, manifests, session_pairings, tokens, visitor_ids
+from byoa import clock
 from byoa.conf import byoa_setting
-from byoa.delivery import connections, send_event
+from byoa.delivery.events import connections, send_event
 from byoa.exceptions import ManifestError, UnknownManifest
-from byoa.grants import Grant, warn_unreadable
 from byoa.models import Pairing
-from byoa.protocol import Frame
+from byoa.pairing import codes, manifests, session_pairings, tokens, visitor_ids
+from byoa.pairing.grants import Grant, warn_unreadable
+from byoa.wire.protocol import Frame
 
 __all__ = ["aget_pairing", "close_connections", "live_channel", "stop_pairings"]
 
@@ -196,10 +197,10 @@ async def aget_pairing(
     """Return the newest active pairing of this request's browser session for a manifest, or None.
 
     The pairing belongs to the browser session that asked for the link's code
-    (``byoa.visitor_ids``); a session that never asked has none, and none is
+    (``byoa.pairing.visitor_ids``); a session that never asked has none, and none is
     created. With ``connected=True``, return it only while its wallet is
     connected now; otherwise ``call_wallet`` raises ``WalletOffline`` at once.
-    A pairing found is kept for the session ``BYOA["PAIRING_SECONDS"]`` (``byoa.session_pairings``).
+    A pairing found is kept for the session ``BYOA["PAIRING_SECONDS"]`` (``byoa.pairing.session_pairings``).
     """
     session_key = request.session.session_key  # the cookie's: reading it loads nothing
     pairing = session_pairings.get(session_key, manifest_name)

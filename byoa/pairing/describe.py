@@ -4,8 +4,8 @@ to show before any click (purpose, skills, languages, limits, privacy and
 expected cost). Every sentence is built from the manifest itself, so the page
 cannot promise something other than what the wallet will be asked.
 
-    from byoa import manifests
-    from byoa.describe import describe_manifest
+    from byoa.pairing import manifests
+    from byoa.pairing.describe import describe_manifest
 
     lines = describe_manifest(manifests.get_manifest("geography").data)   # [Line(label, text), ...]
 """
@@ -52,7 +52,7 @@ class Line:
     text: str
 
 
-# Any: a valid manifest (byoa.manifests.Manifest.data), whose shape the validators checked.
+# Any: a valid manifest (byoa.pairing.manifests.Manifest.data), whose shape the validators checked.
 def describe_manifest(manifest: Mapping[str, Any]) -> list[Line]:
     """Return the plain-language Lines of a valid manifest object."""
     purpose = manifest.get("purpose", {})
