@@ -66,16 +66,21 @@ def _payloads(clip_seconds):
         },
         separators=(",", ":"),
     )
-    call_event = {
+    call_event = {  # as byoa.delivery.events sends them, before the signature
         "type": "byoa.call",
-        "reply": "byoa.inbox.4f2a9c1e7b3d5a60#42",
+        "id": 4503599627370493,
+        "reply": "asgispecific.4f2a9c1e7b3d5a60c8e1f0a2b3c4d5e6",
         "skill": "text.generate",
         "params": {"maxTokens": 16},
-        "body": body,
+        "input": body,
         "timeout": 20.0,
-        "connection": "k-9d8c7b6a5f4e3d2c",
     }
-    result_event = {"type": "byoa.result", "ok": True, "output": {"text": "No, it is smaller."}, "call": 42}
+    result_event = {
+        "type": "byoa.result",
+        "ok": True,
+        "output": {"text": "No, it is smaller."},
+        "id": 4503599627370493,
+    }
     return call, result, call_event, result_event
 
 
