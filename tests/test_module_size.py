@@ -53,3 +53,33 @@ def test_every_module_of_the_project_stays_within_600_lines():
         if (count := len(path.read_text(encoding="utf-8").splitlines())) > MOST_LINES
     }
     assert longer == {}, f"past {MOST_LINES} lines: split each by concept"
+
+
+#: The framework a site installs: a module of it is read beside Channels' and Django's own.
+FRAMEWORK = ("byoa", "mcp_server", "visitor_ai")
+FRAMEWORK_MOST_LINES = 400
+#: A module docstring says what the module is; why it is so goes on docs/explanation/.
+DOCSTRING_MOST_LINES = 10
+
+
+def test_every_module_of_the_framework_stays_within_400_lines():
+    longer = {
+        path.relative_to(ROOT).as_posix(): count
+        for top in FRAMEWORK
+        for path in (ROOT / top).rglob("*.py")
+        if "migrations" not in path.parts
+        and (count := len(path.read_text(encoding="utf-8").splitlines())) > FRAMEWORK_MOST_LINES
+    }
+    assert longer == {}, f"past {FRAMEWORK_MOST_LINES} lines: split each by concept"
+
+
+def test_a_module_docstring_of_the_framework_or_the_test_wallet_says_in_ten_lines_what_it_is():
+    import ast
+
+    longer = {}
+    for top in (*FRAMEWORK, "testwallet"):
+        for path in (ROOT / top).rglob("*.py"):
+            docstring = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")), clean=True)
+            if docstring and len(docstring.splitlines()) > DOCSTRING_MOST_LINES:
+                longer[path.relative_to(ROOT).as_posix()] = len(docstring.splitlines())
+    assert longer == {}, "the design reasoning goes on docs/explanation/"
