@@ -14,14 +14,15 @@ import { DEFAULT_TIMEOUT_MS, Pulse, ScriptError, checkConsent, frameOrigin, wait
 export const BINDING = '__testwalletByoa';
 
 /**
- * The test wallet's panel, the stub's clip reading, its skill table, its manifest rules, its
- * checks of a call and the stub, to add as init scripts in this order.
+ * The test wallet's panel, the stub's clip reading, its skill table, its manifest rules, what its
+ * consent shows, its checks of a call and the stub, to add as init scripts in this order.
  */
 export const SCRIPT_PATHS = [
   fileURLToPath(new URL('../testwallet/panel.js', import.meta.url)),
   fileURLToPath(new URL('../testwallet/byoa-clip.js', import.meta.url)),
   fileURLToPath(new URL('../testwallet/byoa-skills.js', import.meta.url)),
   fileURLToPath(new URL('../testwallet/byoa-manifest.js', import.meta.url)),
+  fileURLToPath(new URL('../testwallet/byoa-consent.js', import.meta.url)),
   fileURLToPath(new URL('../testwallet/byoa-checks.js', import.meta.url)),
   fileURLToPath(new URL('../testwallet/byoa.js', import.meta.url)),
 ];
