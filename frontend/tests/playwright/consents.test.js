@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import vm from 'node:vm';
 
 import { ByoaExtension } from '../../playwright/byoa-driver.js';
 import { Consents, moreAsked } from '../../playwright/consents.js';
@@ -136,5 +137,36 @@ describe('ByoaExtension.consents', () => {
     await request(GEO);
     assert.equal(extension.consents.sites.get(SITE)?.onItsOwn, true);
     assert.equal((await request(GEO, false)).decision, 'allow');
+  });
+});
+
+describe('the stand-in panel\'s consent (testwallet/byoa-consent.js, as a browser runs it)', () => {
+  /** @type {Record<string, any>} */
+  const page = {};
+  page.window = page;
+  vm.createContext(page);
+  for (const name of ['byoa-skills.js', 'byoa-manifest.js', 'byoa-consent.js']) {
+    vm.runInContext(readFileSync(new URL(`../../testwallet/${name}`, import.meta.url), 'utf8'), page);
+  }
+  const { consentQuestion } = page.__testwalletByoaConsent;
+  /** @param {any} question */
+  const words = (question) => [question.title, ...question.lines].join('\n');
+
+  it('should name what the AI will do in a visitor\'s words and say it is a stand-in', () => {
+    const said = words(consentQuestion('127.0.0.1:8000', WIDER, null, null));
+    assert.match(said, /^Let 127\.0\.0\.1:8000 ask your AI to listen to your answer and write text for this page\?/);
+    assert.match(said, /The BYOA extension stand-in \(not an AI\)\./);
+    assert.doesNotMatch(said, /audio\.transcribe|text\.generate/);
+  });
+
+  it('should show only more models and a limit left out, in a visitor\'s words', () => {
+    const two = { ...WIDER, purpose: { summary: 'More', limits: { maxClipSeconds: 15 } } };
+    const three = { ...two, skills: { ...two.skills, 'text.generate': { required: false, models: { count: 3 } } } };
+    const said = words(consentQuestion('a.example', three, { manifest: WIDER, skills: ['audio.transcribe', 'text.generate'] }, null));
+    assert.deepEqual(said.split('\n').filter((line) => line.startsWith('• ')), [
+      '• use 3 AI models to write text for this page (you allowed 2)',
+      '• no limit on uses a minute (you allowed 80)',
+    ]);
+    assert.doesNotMatch(said, /listen to your answer|text\.generate|maxCallsPerMinute/);
   });
 });
