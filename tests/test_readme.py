@@ -200,6 +200,7 @@ PUBLIC = {
         "byoa_extension",
         "checks_path",
         "clip_path",
+        "consent_path",
         "rules_path",
         "script_path",
         "script_paths",

@@ -1,10 +1,14 @@
 """
 What the visitor allowed each site, and which sites they paused, in one record shared by the
 wallet's two ways in: the extension's ``window.byoa`` (``testwallet.extension``) and the direct
-link (``DirectWallet``). Sites are named by their page origin. Needs no Django.
+link (``DirectWallet``). Sites are named by their page origin. ``save`` and ``load`` carry it in a
+JSON file between processes, as the npm driver's ``Consents`` does. Needs no Django.
 """
 
+import json
+import os
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -53,6 +57,58 @@ class Consents:
     def resume(self, site: str) -> None:
         """Resume a paused ``site``."""
         self.paused.discard(site)
+
+    def as_json(self) -> dict[str, Any]:
+        """Return the record as the npm driver's ``toJSON`` writes it."""
+        return {
+            "sites": {
+                site: {"manifest": allowed.manifest, "skills": allowed.skills, "onItsOwn": allowed.on_its_own}
+                for site, allowed in self.sites.items()
+            },
+            "paused": sorted(self.paused),
+        }
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the record to ``path`` whole (never half-written), for the npm driver's ``Consents.load``."""
+        path = Path(path)
+        part = path.with_name(path.name + ".tmp")
+        part.write_text(json.dumps(self.as_json(), indent=2) + "\n", encoding="utf-8")
+        part.replace(path)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> "Consents":
+        """Read a record ``save`` or the npm driver's ``save`` wrote; ValueError names what is wrong."""
+        return cls.from_json(json.loads(Path(path).read_text(encoding="utf-8")))
+
+    @classmethod
+    def from_json(cls, value: object) -> "Consents":
+        """Return the record of a JSON value as ``as_json`` writes it; ValueError names what is wrong."""
+        if not (
+            isinstance(value, dict) and isinstance(value.get("sites"), dict) and _strings(value.get("paused"))
+        ):
+            raise ValueError(
+                'consents are {"sites": {site: {"manifest", "skills", "onItsOwn"}}, "paused": [site, ...]}'
+            )
+        consents = cls(paused=set(value["paused"]))
+        for site, allowed in value["sites"].items():
+            manifest = allowed.get("manifest") if isinstance(allowed, dict) else None
+            if not (
+                isinstance(manifest, dict)
+                and isinstance(manifest.get("skills"), dict)
+                and isinstance(manifest.get("purpose"), dict)
+                and _strings(allowed.get("skills"))
+                and isinstance(allowed.get("onItsOwn"), bool)
+            ):
+                raise ValueError(
+                    f"the consent of {json.dumps(site)} is "
+                    '{"manifest": {...}, "skills": [...], "onItsOwn": true or false}'
+                )
+            consents.allow(site, manifest, allowed["skills"], on_its_own=allowed["onItsOwn"])
+        return consents
+
+
+def _strings(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
 
 
 def more_asked(manifest: dict[str, Any], allowed: dict[str, Any], skills: list[str]) -> list[str]:

@@ -46,6 +46,7 @@ __all__ = [
     "byoa_extension",
     "checks_path",
     "clip_path",
+    "consent_path",
     "rules_path",
     "script_path",
     "script_paths",
@@ -105,6 +106,11 @@ def checks_path() -> Path:
     return stub_path("byoa-checks.js")
 
 
+def consent_path() -> Path:
+    """Return the path of what the stub's consent shows, ``frontend/testwallet/byoa-consent.js``."""
+    return stub_path("byoa-consent.js")
+
+
 def skills_path() -> Path:
     """Return the path of the skill table as the stub loads it, ``frontend/testwallet/byoa-skills.js``."""
     return stub_path("byoa-skills.js")
@@ -112,8 +118,16 @@ def skills_path() -> Path:
 
 def script_paths() -> list[Path]:
     """Return the stub's scripts in the order a page loads them: the panel, clip reading, the skill table,
-    manifest rules, the checks of a call, the stub."""
-    return [panel_path(), clip_path(), skills_path(), rules_path(), checks_path(), script_path()]
+    manifest rules, what a consent shows, the checks of a call, the stub."""
+    return [
+        panel_path(),
+        clip_path(),
+        skills_path(),
+        rules_path(),
+        consent_path(),
+        checks_path(),
+        script_path(),
+    ]
 
 
 class _Failed:

@@ -8,20 +8,22 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { Consents } from './consents.js';
 import { DEFAULT_TIMEOUT_MS, Pulse, ScriptError, checkConsent, frameOrigin, waitUntil } from './driver.js';
 
 /** The Playwright binding through which byoa.js asks the test. */
 export const BINDING = '__testwalletByoa';
 
 /**
- * The test wallet's panel, the stub's clip reading, its skill table, its manifest rules, its
- * checks of a call and the stub, to add as init scripts in this order.
+ * The test wallet's panel, the stub's clip reading, its skill table, its manifest rules, what its
+ * consent shows, its checks of a call and the stub, to add as init scripts in this order.
  */
 export const SCRIPT_PATHS = [
   fileURLToPath(new URL('../testwallet/panel.js', import.meta.url)),
   fileURLToPath(new URL('../testwallet/byoa-clip.js', import.meta.url)),
   fileURLToPath(new URL('../testwallet/byoa-skills.js', import.meta.url)),
   fileURLToPath(new URL('../testwallet/byoa-manifest.js', import.meta.url)),
+  fileURLToPath(new URL('../testwallet/byoa-consent.js', import.meta.url)),
   fileURLToPath(new URL('../testwallet/byoa-checks.js', import.meta.url)),
   fileURLToPath(new URL('../testwallet/byoa.js', import.meta.url)),
 ];
@@ -47,7 +49,9 @@ export const FAILED = Object.freeze({ failed: true });
  * @property {unknown} manifest
  * @property {boolean} valid
  * @property {unknown[]} errors the manifest's errors
- * @property {string} decision allow, decline, no-answer, quiet
+ * @property {string} decision allow, decline, block, no-answer, quiet
+ * @property {boolean} onItsOwn answered by "decide on my own", with no window
+ * @property {string[] | null} more what the window showed as more than was allowed (null: all of it)
  * @property {unknown} grant what the page got (null for every "no")
  * @property {string} reason "granted", or why the page got null
  * @property {boolean} done
@@ -83,13 +87,19 @@ export class ByoaExtension {
   #outputs = new Map();
   /** @type {Set<string>} */
   #failing = new Set();
-  /** @type {Set<string>} the origins of the sites the visitor paused */
-  #paused = new Set();
+  #tickDecideOnMyOwn = false;
+  #decidesOnItsOwn = false;
   /** @type {Map<string, RequestRecord | CallRecord>} */
   #pending = new Map();
   #pulse = new Pulse();
   /** @type {unknown[]} */
   #installed = [];
+  /**
+   * What the visitor allowed each site and paused, shared by the wallet's two ways in: `save` it
+   * for the headless wallet's `--consents FILE`, or set it to one `Consents.load` read.
+   * @type {Consents}
+   */
+  consents = new Consents();
 
   /**
    * Give a Page or BrowserContext `window.byoa`, before its scripts run.
@@ -116,13 +126,25 @@ export class ByoaExtension {
   }
 
   /**
-   * Answer the consent window with Allow, ticking `skills` (all offered when omitted).
+   * Answer the consent window with Allow, ticking `skills` (all offered when omitted), and
+   * "decide on my own" when `decideOnMyOwn`.
    *
-   * @param {{ skills?: string[] }} [options]
+   * @param {{ skills?: string[], decideOnMyOwn?: boolean }} [options]
    */
-  allow({ skills } = {}) {
+  allow({ skills, decideOnMyOwn = false } = {}) {
     this.#consent = 'allow';
     this.#tickedSkills = skills ? [...skills] : null;
+    this.#tickDecideOnMyOwn = decideOnMyOwn;
+  }
+
+  /**
+   * Let the wallet decide on its own for the site (or stop): requests are granted with no window
+   * and no click.
+   *
+   * @param {boolean} [on]
+   */
+  decideOnMyOwn(on = true) {
+    this.#decidesOnItsOwn = on;
   }
 
   /** Answer the consent window with Decline: the page gets null. */
@@ -143,7 +165,7 @@ export class ByoaExtension {
    * @param {string} origin such as 'http://127.0.0.1:8000'
    */
   pause(origin) {
-    this.#paused.add(origin);
+    this.consents.pause(origin);
   }
 
   /**
@@ -152,7 +174,7 @@ export class ByoaExtension {
    * @param {string} origin
    */
   resume(origin) {
-    this.#paused.delete(origin);
+    this.consents.resume(origin);
   }
 
   /**
@@ -223,18 +245,22 @@ export class ByoaExtension {
         /** @type {RequestRecord} */
         const record = {
           origin, activated: Boolean(message.activated), manifest: message.manifest, valid: Boolean(message.valid),
-          errors: message.validation?.errors ?? [], decision: '', grant: null, reason: '', done: false,
+          errors: message.validation?.errors ?? [], decision: '', onItsOwn: false, more: null, grant: null, reason: '', done: false,
         };
         this.requests.push(record);
         this.#pending.set(key, record);
         const answer = this.#answerRequest(record);
-        record.decision = answer.decision;
+        Object.assign(record, { decision: answer.decision, onItsOwn: 'onItsOwn' in answer && answer.onItsOwn });
         return answer;
       }
       case 'request-done': {
         const record = /** @type {RequestRecord | undefined} */ (this.#pending.get(key));
         this.#pending.delete(key);
         if (record) Object.assign(record, { grant: message.grant, reason: message.reason, done: true });
+        if (record && message.grant && typeof record.manifest === 'object' && record.manifest !== null) {
+          const onItsOwn = record.onItsOwn || this.#decidesOnItsOwn;
+          this.consents.allow(origin, /** @type {Record<string, any>} */ (record.manifest), message.grant.skills, { onItsOwn });
+        }
         return null;
       }
       case 'call': {
@@ -267,13 +293,26 @@ export class ByoaExtension {
 
   /** @param {RequestRecord} record */
   #answerRequest(record) {
-    if (!record.valid || !record.activated) return { decision: 'quiet' }; // the wallet shows nothing
-    if (this.#paused.has(record.origin)) return { decision: 'block' }; // a paused site: null, no window
+    if (!record.valid) return { decision: 'quiet' }; // the wallet shows nothing for a manifest it rejects
+    if (this.consents.paused.has(record.origin)) return { decision: 'block' }; // a paused site: null, no window
+    const manifest = /** @type {Record<string, any>} */ (record.manifest); // a valid manifest is an object
+    record.more = this.consents.more(record.origin, manifest);
+    const allowed = this.consents.sites.get(record.origin);
+    // "a site allowed one way is allowed the other way too": "decide on my own", ticked either
+    // way, grants with no window while the site asks for nothing more.
+    if (this.#decidesOnItsOwn || (allowed?.onItsOwn && record.more?.length === 0)) return this.#allowed(true);
+    if (!record.activated) return { decision: 'quiet' }; // no click: the wallet shows nothing
     // byoa.js's words: closing the window is a decline, leaving it open is no answer.
     if (this.#consent !== 'allow') return { decision: this.#consent === 'wait' ? 'no-answer' : 'decline' };
+    if (this.#tickDecideOnMyOwn) this.#decidesOnItsOwn = true;
+    return this.#allowed(false);
+  }
+
+  /** @param {boolean} onItsOwn */
+  #allowed(onItsOwn) {
     return {
       decision: 'allow',
-      onItsOwn: false,
+      onItsOwn,
       skills: this.#tickedSkills,
       models: null,
       available: { skills: WALLET_SKILLS, textModels: 1 },
@@ -282,7 +321,7 @@ export class ByoaExtension {
 
   /** @param {CallRecord} call */
   #answerCall(call) {
-    if (this.#failing.has(call.skill) || this.#paused.has(call.origin)) return { ok: false };
+    if (this.#failing.has(call.skill) || this.consents.paused.has(call.origin)) return { ok: false };
     const queued = this.#outputs.get(call.skill);
     const output = queued?.shift();
     if (output === undefined) return { default: true };

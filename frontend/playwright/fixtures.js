@@ -144,6 +144,7 @@ async function serveCassette(file, option) {
 export { expect };
 export { AiWallet, NotRecorded } from './aiwallet-driver.js';
 export { ByoaExtension, FAILED } from './byoa-driver.js';
+export { Consents, moreAsked } from './consents.js';
 export { CONSENTS, ScriptError, TimeoutError } from './driver.js';
 export { BrowserAgent, WEBMCP_FLAG, WebMCPMissing } from './webmcp-driver.js';
 // The in-page scripts, for a test that installs a stand-in by hand (addInitScript) or serves it.

@@ -19,7 +19,8 @@
       "output": {
         "text": "string"
       },
-      "default": "(test wallet) audio of {clipSeconds} s"
+      "default": "(test wallet) audio of {clipSeconds} s",
+      "consent": "listen to your answer"
     },
     "text.generate": {
       "input": "messages",
@@ -32,7 +33,8 @@
       "output": {
         "text": "string"
       },
-      "default": "(test wallet) {prompt}"
+      "default": "(test wallet) {prompt}",
+      "consent": "write text for this page"
     }
   };
   Object.defineProperty(window, '__testwalletByoaSkills', { value: skills, configurable: true });

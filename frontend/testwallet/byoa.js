@@ -88,6 +88,19 @@
   delete (/** @type {any} */ (window)).__testwalletByoaChecks;
   const { limit, checkInput } = CHECKS;
 
+  // -- What a consent shows (frontend/testwallet/byoa-consent.js) ------------------------
+  // All a site asks, or only what it asks for more than the person allowed it; loaded after the
+  // skill table and the manifest rules, taken and removed the same way.
+  /**
+   * @type {{ consentQuestion: (host: string, manifest: Record<string, any>,
+   *   allowed: { manifest: Record<string, any>, skills: string[] } | null,
+   *   relay: { scripted: boolean, transcribes: boolean } | null) => object } | undefined}
+   */
+  const CONSENT = Reflect.get(window, '__testwalletByoaConsent');
+  if (!CONSENT) throw new Error('testwallet byoa: load byoa-consent.js before byoa.js');
+  delete (/** @type {any} */ (window)).__testwalletByoaConsent;
+  const { consentQuestion } = CONSENT;
+
   // -- The skills (frontend/testwallet/skills.json, through byoa-skills.js) ---------
   // The one table of the skills the wallet serves, their input, params, output and default
   // answer; loaded right before this script and taken the same way.
@@ -161,6 +174,12 @@
   let callTimes = [];
   let inFlight = 0;
   let nextRef = 1;
+  /**
+   * What the person allowed this site in the panel while the page is open (the stub alone; a test
+   * keeps its own record): its next consent shows only what the site asks for more.
+   * @type {{ manifest: Record<string, any>, skills: string[] } | null}
+   */
+  let allowedHere = null;
 
   /**
    * The grant the visitor's answer gives for this manifest, or null when the
@@ -270,33 +289,8 @@
       console.error('testwallet byoa: load panel.js before byoa.js to be asked; the request answers null');
       return { decision: 'no-wallet' };
     }
-    const skills = presentKeys(message.manifest.skills).join(', ');
-    const { action } = await PANEL.ask({
-      title: `Let ${location.host} use ${skills}?`,
-      lines: [
-        'The BYOA extension stand-in (not an AI).',
-        `The site says what for: ${message.manifest.purpose.summary}`,
-        answeredBy(presentKeys(message.manifest.skills)),
-      ],
-      actions: [{ label: 'Allow', value: 'allow' }, { label: 'Decline', value: 'decline' }],
-      cancel: 'decline',
-    });
+    const { action } = await PANEL.ask(consentQuestion(location.host, message.manifest, allowedHere, RELAY));
     return { decision: action === 'allow' ? 'allow' : 'decline' };
-  }
-
-  /**
-   * Who answers the calls, as the consent panel says it: clips only for a site that asks for a
-   * skill that takes audio (a text game has none to speak of).
-   * @param {string[]} skills the skills the manifest asks for
-   */
-  function answeredBy(skills) {
-    if (RELAY === null) return 'Answers will be fixed test texts.';
-    const clips = skills.some((skill) => SKILLS[skill]?.input === 'audio');
-    const texts = skills.some((skill) => SKILLS[skill]?.input !== 'audio');
-    const hearing = RELAY.transcribes ? 'your own transcription server transcribes your clips' : 'it cannot hear, so it asks you what your clips say';
-    if (!texts) return `${hearing.replace(/^\w/, (first) => first.toUpperCase())}.`;
-    const writer = RELAY.scripted ? 'A scripted player (not an AI) writes the texts' : 'Your own model server writes the texts';
-    return clips ? `${writer}; ${hearing}.` : `${writer}.`;
   }
 
   /**
@@ -454,6 +448,7 @@
     }
     if (grant) {
       grants.set(grant.grantId, { grant, manifest: json, expiresAtMs: Date.parse(grant.expiresAt) });
+      if (binding() === null) allowedHere = { manifest: json, skills: [...grant.skills] };
       grant = Object.freeze({ ...grant, skills: Object.freeze([...grant.skills]), ...(grant.models ? { models: Object.freeze([...grant.models]) } : {}) });
     }
     await report({ type: 'request-done', ref, grant: grant ? asJson(grant) : null, reason: grant ? 'granted' : reason });

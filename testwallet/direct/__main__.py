@@ -14,6 +14,7 @@ import sys
 import threading
 from collections.abc import Sequence
 
+from testwallet._consents import Consents
 from testwallet.cassette import Cassette
 from testwallet.direct.backends import OpenAICompatibleBackend, ScriptedBackend, SkillBackend
 from testwallet.direct.recorded import RecordedBackend
@@ -51,6 +52,11 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     )
     parser.add_argument(
         "--dev-local", action="store_true", help="allow ws://localhost (like BYOA_WALLET_DEV_LOCAL=1)"
+    )
+    parser.add_argument(
+        "--consents",
+        metavar="FILE",
+        help="the visitor's consents shared with the extension's driver (JSON): read at start, written as they change",
     )
     parser.add_argument(
         "--controls",
@@ -136,22 +142,44 @@ def say(line: str) -> None:
     print(line, flush=True)
 
 
-async def run(args: argparse.Namespace, backend: SkillBackend) -> int:
-    wallet = DirectWallet(backend, consent=args.consent, dev_local=args.dev_local or None, report=say)
+async def run(args: argparse.Namespace, backend: SkillBackend, consents: Consents | None = None) -> int:
+    wallet = DirectWallet(
+        backend, consent=args.consent, dev_local=args.dev_local or None, report=say, consents=consents
+    )
     connected = False
     try:
         connected = await wallet.open(args.link)
+        save_consents(args, wallet)
         if connected:
-            controls = asyncio.ensure_future(read_controls(wallet)) if args.controls else None
+            controls = asyncio.ensure_future(read_controls(wallet, args)) if args.controls else None
             await wallet.closed.wait()
             if controls is not None:
                 controls.cancel()
     finally:
         await wallet.close()
+        save_consents(args, wallet)
     return 0 if connected else 1
 
 
-async def read_controls(wallet: DirectWallet) -> None:
+def read_consents(args: argparse.Namespace) -> Consents | None:
+    """Return the consents --consents names (none yet when its file does not exist), or None."""
+    if not args.consents:
+        return None
+    try:
+        return Consents.load(args.consents)
+    except FileNotFoundError:
+        return Consents()
+    except ValueError as exc:  # json.JSONDecodeError is a ValueError
+        raise ValueError(f"--consents {args.consents}: {exc}") from None
+
+
+def save_consents(args: argparse.Namespace, wallet: DirectWallet) -> None:
+    """Write the wallet's consents to the --consents file, when one is named."""
+    if args.consents:
+        wallet.consents.save(args.consents)
+
+
+async def read_controls(wallet: DirectWallet, args: argparse.Namespace) -> None:
     """Apply the visitor's controls, one a line of standard input, until it ends (the wallet serves on)."""
     lines: asyncio.Queue[str] = asyncio.Queue()
     loop = asyncio.get_running_loop()
@@ -181,17 +209,19 @@ async def read_controls(wallet: DirectWallet) -> None:
                 raise ValueError(f"unknown control {command!r}: pause, resume, bye or grant JSON")
         except (ValueError, RuntimeError) as exc:  # json.JSONDecodeError is a ValueError
             say(f"control refused: {exc}")
+        save_consents(args, wallet)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = model_from_environment(parse_args(sys.argv[1:] if argv is None else argv))
     try:
+        consents = read_consents(args)
         backend = build_backend(args)
     except (ImportError, OSError, ValueError) as exc:  # a missing extra, an unreadable or unusable vocabulary
         print(f"python -m testwallet.direct: error: {exc}", file=sys.stderr)
         return 2
     try:
-        return asyncio.run(run(args, backend))
+        return asyncio.run(run(args, backend, consents))
     except KeyboardInterrupt:
         return 130
 

@@ -148,8 +148,15 @@ class DirectWallet:
                 return self._note(
                     "link ignored: the site is blocked (a welcome carried another manifest); a new wallet forgets it"
                 )
-            self._show_consent(page_origin(checked.endpoint), checked.manifest)
-            if self.consent is Consent.DECLINE:
+            site = page_origin(checked.endpoint)
+            more = self._show_consent(site, checked.manifest)
+            allowed = self.consents.sites.get(site)
+            # "a site allowed one way is allowed the other way too": "decide on my own", ticked
+            # either way, takes the link with no window while the site asks for nothing more.
+            on_its_own = self.consent is Consent.DECIDE_ON_MY_OWN or (
+                allowed is not None and allowed.on_its_own and more == []
+            )
+            if self.consent is Consent.DECLINE and not on_its_own:
                 return self._note("declined")  # the visitor's choice, and nothing is contacted
             grant = self._grant_for(checked.manifest)
             if grant is None:
@@ -160,14 +167,11 @@ class DirectWallet:
             self.endpoint, self.manifest_text = checked.endpoint, checked.manifest_text
             self.manifest = checked.manifest
             self.grant = grant
-            on_its_own = self.consent is Consent.DECIDE_ON_MY_OWN
-            self.consents.allow(
-                page_origin(checked.endpoint), checked.manifest, grant["skills"], on_its_own=on_its_own
-            )
+            self.consents.allow(site, checked.manifest, grant["skills"], on_its_own=on_its_own)
             return await self._connect(session=checked.session, pairing=None)
 
-    def _show_consent(self, site: str, manifest: dict[str, Any]) -> None:
-        """Record the consent window a link opens: everything, or only what is more than was allowed.
+    def _show_consent(self, site: str, manifest: dict[str, Any]) -> list[str] | None:
+        """Record the consent window a link opens: everything (None), or only what is more than was allowed.
 
         "a site that asks for more later gets a new consent showing only the difference" (byoa-sites.md).
         """
@@ -177,6 +181,7 @@ class DirectWallet:
             self._note(
                 f"consent for more: {'; '.join(more)}" if more else "consent: nothing more than allowed"
             )
+        return more
 
     def _seen_recently(self, code: str) -> bool:
         now = time.monotonic()

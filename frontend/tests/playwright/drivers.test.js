@@ -163,7 +163,7 @@ describe('ByoaExtension', () => {
     await new ByoaExtension().install(target);
     assert.deepEqual([...target.bindings.keys()], ['__testwalletByoa']);
     assert.deepEqual(target.scripts, SCRIPT_PATHS);
-    assert.deepEqual(SCRIPT_PATHS.map((path) => path.split('/').pop()), ['panel.js', 'byoa-clip.js', 'byoa-skills.js', 'byoa-manifest.js', 'byoa-checks.js', 'byoa.js']);
+    assert.deepEqual(SCRIPT_PATHS.map((path) => path.split('/').pop()), ['panel.js', 'byoa-clip.js', 'byoa-skills.js', 'byoa-manifest.js', 'byoa-consent.js', 'byoa-checks.js', 'byoa.js']);
   });
 
   it('should allow by default, decline when told, and stay quiet without a click', async () => {

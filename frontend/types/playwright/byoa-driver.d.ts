@@ -1,8 +1,8 @@
 /** The Playwright binding through which byoa.js asks the test. */
 export const BINDING: "__testwalletByoa";
 /**
- * The test wallet's panel, the stub's clip reading, its skill table, its manifest rules, its
- * checks of a call and the stub, to add as init scripts in this order.
+ * The test wallet's panel, the stub's clip reading, its skill table, its manifest rules, what its
+ * consent shows, its checks of a call and the stub, to add as init scripts in this order.
  */
 export const SCRIPT_PATHS: string[];
 /**
@@ -28,7 +28,9 @@ export const FAILED: Readonly<{
  * @property {unknown} manifest
  * @property {boolean} valid
  * @property {unknown[]} errors the manifest's errors
- * @property {string} decision allow, decline, no-answer, quiet
+ * @property {string} decision allow, decline, block, no-answer, quiet
+ * @property {boolean} onItsOwn answered by "decide on my own", with no window
+ * @property {string[] | null} more what the window showed as more than was allowed (null: all of it)
  * @property {unknown} grant what the page got (null for every "no")
  * @property {string} reason "granted", or why the page got null
  * @property {boolean} done
@@ -55,6 +57,12 @@ export class ByoaExtension {
     /** @type {string[]} scripted answers the driver could not use */
     problems: string[];
     /**
+     * What the visitor allowed each site and paused, shared by the wallet's two ways in: `save` it
+     * for the headless wallet's `--consents FILE`, or set it to one `Consents.load` read.
+     * @type {Consents}
+     */
+    consents: Consents;
+    /**
      * Give a Page or BrowserContext `window.byoa`, before its scripts run.
      *
      * @param {import('./driver.js').Target} target
@@ -67,13 +75,22 @@ export class ByoaExtension {
      */
     get consent(): import("./driver.js").Consent;
     /**
-     * Answer the consent window with Allow, ticking `skills` (all offered when omitted).
+     * Answer the consent window with Allow, ticking `skills` (all offered when omitted), and
+     * "decide on my own" when `decideOnMyOwn`.
      *
-     * @param {{ skills?: string[] }} [options]
+     * @param {{ skills?: string[], decideOnMyOwn?: boolean }} [options]
      */
-    allow({ skills }?: {
+    allow({ skills, decideOnMyOwn }?: {
         skills?: string[];
+        decideOnMyOwn?: boolean;
     }): void;
+    /**
+     * Let the wallet decide on its own for the site (or stop): requests are granted with no window
+     * and no click.
+     *
+     * @param {boolean} [on]
+     */
+    decideOnMyOwn(on?: boolean): void;
     /** Answer the consent window with Decline: the page gets null. */
     decline(): void;
     /** Leave the consent window open: the page gets null when 120 s have passed on its clock. */
@@ -139,9 +156,17 @@ export type RequestRecord = {
      */
     errors: unknown[];
     /**
-     * allow, decline, no-answer, quiet
+     * allow, decline, block, no-answer, quiet
      */
     decision: string;
+    /**
+     * answered by "decide on my own", with no window
+     */
+    onItsOwn: boolean;
+    /**
+     * what the window showed as more than was allowed (null: all of it)
+     */
+    more: string[] | null;
     /**
      * what the page got (null for every "no")
      */
@@ -179,3 +204,4 @@ export type CallRecord = {
     output: unknown;
     done: boolean;
 };
+import { Consents } from './consents.js';

@@ -40,5 +40,6 @@ import { ByoaExtension } from './byoa-driver.js';
 import { BrowserAgent } from './webmcp-driver.js';
 export { AiWallet, NotRecorded, SCRIPT_PATH as AIWALLET_SCRIPT_PATH } from "./aiwallet-driver.js";
 export { ByoaExtension, FAILED, SCRIPT_PATHS as BYOA_SCRIPT_PATHS, SKILLS } from "./byoa-driver.js";
+export { Consents, moreAsked } from "./consents.js";
 export { CONSENTS, ScriptError, TimeoutError } from "./driver.js";
 export { BrowserAgent, WEBMCP_FLAG, WebMCPMissing } from "./webmcp-driver.js";

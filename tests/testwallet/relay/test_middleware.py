@@ -10,10 +10,11 @@ def test_testwallet_parameter_injects_the_stubs_and_a_label_in_debug(client, set
     page = client.get("/?testwallet=1").content.decode()
     assert "/static/testwallet/aiwallet.js" in page
     assert "/static/testwallet/byoa.js" in page
-    # its clip reading, manifest rules and checks of a call first
+    # its clip reading, manifest rules, consent and checks of a call first
     assert (
         page.index("/static/testwallet/byoa-clip.js")
         < page.index("/static/testwallet/byoa-manifest.js")
+        < page.index("/static/testwallet/byoa-consent.js")
         < page.index("/static/testwallet/byoa-checks.js")
         < page.index("/static/testwallet/byoa.js")
     )

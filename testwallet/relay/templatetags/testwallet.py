@@ -22,6 +22,7 @@ SCRIPTS = (
     "byoa-clip.js",
     "byoa-skills.js",
     "byoa-manifest.js",
+    "byoa-consent.js",
     "byoa-checks.js",
     "byoa.js",
     "languagemodel.js",
