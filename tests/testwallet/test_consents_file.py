@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from byoa import manifests
+from byoa.pairing import manifests
 from tests.testwallet.byoa_cases import GEO, QUIZ
 from tests.testwallet.direct.test_wallet import FakeSite
 from testwallet._consents import Consents, more_asked
