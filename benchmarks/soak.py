@@ -19,7 +19,7 @@ raised; the call log stays on.
 The routing (``--routing``): ``nginx`` (the default) is the deployment's,
 nginx from deploy/nginx.conf.template (``deploy.cluster.NginxProxy``, its
 per-address limits raised: every visitor here is 127.0.0.1) in front of the
-processes, hashing each browser's route id (byoa/routes.py: its cookie on the
+processes, hashing each browser's route id (byoa/pairing/route_ids.py: its cookie on the
 page's requests, the endpoint's last segment on its wallet's socket), so a
 page and its wallet meet on one process. ``direct`` is the soak without a
 proxy: each visitor's page and link on the process its index picks (index
