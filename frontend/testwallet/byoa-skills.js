@@ -19,7 +19,8 @@
       "output": {
         "text": "string"
       },
-      "default": "(test wallet) audio of {clipSeconds} s"
+      "default": "(test wallet) audio of {clipSeconds} s",
+      "does": "listen to what you say and write it down"
     },
     "text.generate": {
       "input": "messages",
@@ -32,7 +33,8 @@
       "output": {
         "text": "string"
       },
-      "default": "(test wallet) {prompt}"
+      "default": "(test wallet) {prompt}",
+      "does": "answer in text"
     }
   };
   Object.defineProperty(window, '__testwalletByoaSkills', { value: skills, configurable: true });

@@ -93,7 +93,7 @@
   // answer; loaded right before this script and taken the same way.
   /**
    * @typedef {{ input: 'audio' | 'messages', params: Record<string, string>, output: Record<string, string>,
-   *   default: string, maxClipSeconds?: number, models?: boolean, mime?: string,
+   *   default: string, does: string, maxClipSeconds?: number, models?: boolean, mime?: string,
    *   wav?: { format: number, channels: number, rate: number, bits: number } }} Skill
    * @type {Record<string, Skill> | undefined}
    */
@@ -270,9 +270,9 @@
       console.error('testwallet byoa: load panel.js before byoa.js to be asked; the request answers null');
       return { decision: 'no-wallet' };
     }
-    const skills = presentKeys(message.manifest.skills).join(', ');
+    const does = presentKeys(message.manifest.skills).map((skill) => SKILLS[skill]?.does ?? `use ${skill}`);
     const { action } = await PANEL.ask({
-      title: `Let ${location.host} use ${skills}?`,
+      title: `Let ${location.host} ask your AI to ${does.join(' and ')}?`,
       lines: [
         'The BYOA extension stand-in (not an AI).',
         `The site says what for: ${message.manifest.purpose.summary}`,
