@@ -18,9 +18,10 @@ from django.utils.translation import get_language_info
 
 __all__ = ["Line", "describe_manifest"]
 
+# What the AI will do, in a visitor's words: the skill's id is for "How this page works" and the docs.
 SKILLS = {
-    "audio.transcribe": "turn what you say into text",
-    "text.generate": "write text answers",
+    "audio.transcribe": "listen to what you say and write it down",
+    "text.generate": "answer in text",
 }
 
 PRIVACY = {
@@ -77,8 +78,8 @@ def describe_manifest(manifest: Mapping[str, Any]) -> list[Line]:
 
 
 def _skill(skill: str, spec: object) -> str:
-    what = SKILLS.get(skill, f"use the skill {skill}")
-    text = f"{what} ({skill})"
+    # A skill this module has no words for is named, not hidden.
+    text = SKILLS.get(skill, f"use the skill {skill}")
     languages = spec.get("languages") if isinstance(spec, dict) else None
     if languages:
         text += ", in " + _join([_language(code) for code in languages])

@@ -3,8 +3,9 @@
  * The demos' own face, copied from npm packages into sites/home/static/home/ with their licences:
  * - `fonts/`: Fraunces (@fontsource-variable/fraunces, SIL Open Font License 1.1), the Latin
  *   subset with its weight axis, one compressed WOFF2 file;
- * - `art/`: the few pictures the pages share, from Microsoft's Fluent Emoji Flat set
- *   (@iconify-json/fluent-emoji-flat, MIT), each an SVG file of its own.
+ * - `art/`: the pictures of the home page and the demos, one set in one style: Microsoft's Fluent
+ *   Emoji Flat (@iconify-json/fluent-emoji-flat, MIT), each an SVG file of its own. Each demo has
+ *   one for its opening screen (its character, also on the home page) and one for its end.
  * The files are committed and served as static files under hashed names (cached for good): the
  * pages fetch nothing from elsewhere.
  *
@@ -22,10 +23,14 @@ const ART = dirname(require.resolve('@iconify-json/fluent-emoji-flat/package.jso
 
 /** The pictures: our name -> the set's icon. */
 const PICTURES = {
-  books: 'books',
-  globe: 'globe-showing-europe-africa',
-  genie: 'man-genie',
-  compass: 'compass',
+  books: 'books', // the bookshop's opening
+  package: 'package', // its end: the demo checkout
+  globe: 'globe-showing-europe-africa', // geography's opening
+  trophy: 'trophy', // its end: the score
+  genie: 'man-genie', // Twenty Questions' character, asking
+  'party-popper': 'party-popper', // its end: the reveal
+  compass: 'compass', // the site's own "not here" page
+  tools: 'hammer-and-wrench', // and its "something went wrong"
 };
 
 /** @type {Record<string, Buffer>} committed path (under OUT) -> its bytes */

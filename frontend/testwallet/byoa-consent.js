@@ -75,7 +75,7 @@
   }
 
   /**
-   * What the AI will do with these skills, in a visitor's words: "listen to your answer and ...".
+   * What the AI will do with these skills, in a visitor's words: "listen to what you say and write it down and ...".
    * @param {string[]} skills
    */
   function doing(skills) {

@@ -20,7 +20,7 @@
         "text": "string"
       },
       "default": "(test wallet) audio of {clipSeconds} s",
-      "consent": "listen to your answer"
+      "consent": "listen to what you say and write it down"
     },
     "text.generate": {
       "input": "messages",
@@ -34,7 +34,7 @@
         "text": "string"
       },
       "default": "(test wallet) {prompt}",
-      "consent": "write text for this page"
+      "consent": "answer in text"
     }
   };
   Object.defineProperty(window, '__testwalletByoaSkills', { value: skills, configurable: true });

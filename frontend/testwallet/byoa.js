@@ -106,7 +106,7 @@
   // answer; loaded right before this script and taken the same way.
   /**
    * @typedef {{ input: 'audio' | 'messages', params: Record<string, string>, output: Record<string, string>,
-   *   default: string, maxClipSeconds?: number, models?: boolean, mime?: string,
+   *   default: string, does: string, maxClipSeconds?: number, models?: boolean, mime?: string,
    *   wav?: { format: number, channels: number, rate: number, bits: number } }} Skill
    * @type {Record<string, Skill> | undefined}
    */

@@ -57,7 +57,7 @@ export function builtinWay({ api = /** @type {any} */ (globalThis).LanguageModel
   /** @type {Way} */
   const way = {
     id: 'builtin',
-    label: "Your browser's built-in model",
+    label: 'The AI built into this browser',
     streams: true,
     status: 'absent',
     detail: '',

@@ -115,8 +115,7 @@ export class WayChooser {
       }
     }
     if (options?.signal?.aborted) {
-      // Mid-sentence, a "Your …" label reads "your …".
-      this.#fallBack(`You stopped waiting for ${way.label.replace(/^Your /, 'your ')}, so the site plays on its own.`);
+      this.#fallBack(`You stopped waiting for ${inSentence(way.label)}, so the site plays on its own.`);
       return false;
     }
     if (!started) {
@@ -225,4 +224,14 @@ export class WayChooser {
       }
     }
   }
+}
+
+/**
+ * A way's label inside a sentence: "Your …" and "The …" read "your …", "the …" ("AI Wallet" stays).
+ *
+ * @param {string} label
+ * @returns {string}
+ */
+export function inSentence(label) {
+  return label.replace(/^(Your|The) /, (word) => word.toLowerCase());
 }

@@ -42,7 +42,7 @@ export function extensionWay({ manifest, find = () => findByoa() }) {
   const way = {
     id: 'extension',
     // The visitor's words; the protocol's ("the BYOA extension") are for the developer's panel.
-    label: "Your AI's browser extension",
+    label: 'Your AI in this browser',
     streams: false,
     status: 'absent',
     detail: '',

@@ -35,7 +35,7 @@ export function linkWay(server) {
   const way = {
     id: 'link',
     // The visitor's words; the protocol's ("a BYOA wallet by link") are for the developer's panel.
-    label: 'Your AI app by link',
+    label: 'Your AI wallet app',
     streams: server.streams ?? true,
     status: 'offered',
     detail: '',

@@ -59,7 +59,7 @@
  * @typedef {object} Way
  * One way in. Every method resolves; a "no" is `false` or `null`, never an error page.
  * @property {WayId} id
- * @property {string} label What the page calls it ("AI Wallet", "Your browser's built-in model"...).
+ * @property {string} label What the page calls it in the visitor's words ("AI Wallet", "Your AI in this browser"...); no protocol's name.
  * @property {boolean} streams Whether `onText` receives the answer as it is written.
  * @property {WayStatus} status
  * @property {string} detail Who answers or what it waits for, in plain words ('' when nothing to say).

@@ -12,7 +12,7 @@ import random
 
 from django.utils.crypto import salted_hmac
 
-from sites.geography import names, places, scoring
+from sites.geography import names, pictures, places, scoring
 from sites.geography.exceptions import AnswerRefused, UnknownLanguage, UnknownPlace
 
 SESSION_KEY = "geography"
@@ -134,8 +134,8 @@ def message(result, heard=False):
 
 
 def progress(state):
-    """Return what the page shows of a game: round, score, the question (never its answer), and the
-    rounds judged so far (right or not); once it is over, each round with its answer."""
+    """Return what the page shows of a game: round, score, the question (never its answer) with its
+    picture, and the rounds judged so far (right or not); once it is over, each round with its answer."""
     results = state.get("results", [])
     shown = {
         "round": state["round"],
@@ -143,6 +143,7 @@ def progress(state):
         "score": state["score"],
         "finished": state["finished"],
         "question": question(state),
+        "clue": None if state["finished"] else pictures.clue_url(current_place(state).country),
         "language": state["language"],
         "track": [right for _, right in results],
     }

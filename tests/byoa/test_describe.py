@@ -14,7 +14,7 @@ def test_the_geography_manifest_reads_as_plain_sentences():
         Line("Purpose", "Family geography game: recognise country names spoken aloud"),
         Line(
             "Your AI will",
-            "Turn what you say into text (audio.transcribe), in English, Russian and Slovak; the site needs it.",
+            "Listen to what you say and write it down, in English, Russian and Slovak; the site needs it.",
         ),
         Line("Limits", "Recordings of at most 15 seconds; at most 40 uses a minute."),
         Line(
@@ -56,10 +56,10 @@ def test_text_skills_with_models_and_every_known_limit_are_described():
     }
     lines = {line.label: line.text for line in describe(manifest)}
     assert describe(manifest)[1].text == (
-        "Write text answers (text.generate), with 2 models from different companies "
+        "Answer in text, with 2 models from different companies "
         "(recommended: a second opinion); the site needs it."
     )
-    assert describe(manifest)[2].text == "Turn what you say into text (audio.transcribe); optional."
+    assert describe(manifest)[2].text == "Listen to what you say and write it down; optional."
     assert lines["Limits"] == (
         "At most 4000 characters of text per use; answers of at most 300 tokens; "
         "at most 30 seconds per use; at most 2 uses at a time."
@@ -75,6 +75,6 @@ def test_an_unknown_limit_skill_or_privacy_is_shown_by_its_name_not_hidden():
         "privacy": "galactic",
     }
     texts = [line.text for line in describe(manifest)]
-    assert "Use the skill image.describe (image.describe); the site needs it." in texts
+    assert "Use the skill image.describe; the site needs it." in texts
     assert "The limit maxWidgets is 3." in texts
     assert "The site calls it 'galactic'." in texts

@@ -1,8 +1,10 @@
 """One visitor's game state (sites/geography/game.py), without a request."""
 
+import re
+
 import pytest
 
-from sites.geography import game, places
+from sites.geography import game, pictures, places
 from sites.geography.exceptions import AnswerRefused
 
 
@@ -23,6 +25,7 @@ def test_a_new_game_asks_its_first_question_in_the_chosen_language():
         "score": 0,
         "finished": False,
         "question": "Столица какой страны — Лима?",
+        "clue": pictures.clue_url("PE"),
         "language": "ru",
         "track": [],
     }
@@ -67,6 +70,8 @@ def test_no_answer_keeps_the_same_question():
 def test_the_country_is_named_to_the_page_only_once_its_round_is_judged():
     state = a_game()
     assert "PE" not in repr(game.progress(state))
+    # The question's own picture is named by a digest of the drawing, never by the country.
+    assert re.search(r"/geography/clues/[0-9a-f]{12}\.svg$", game.progress(state)["clue"])
     _, result = game.answer(state, "Chile")
     assert result["country"] == "PE"
 

@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 
 from sites.geography import places
-from sites.geography.pictures import with_pictures
+from sites.geography.pictures import clue_url, with_pictures
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "sites" / "geography" / "static" / "geography"
@@ -25,12 +25,24 @@ def test_the_committed_pictures_are_what_the_data_packages_draw():
     assert done.returncode == 0, done.stderr
 
 
-def test_every_country_the_game_asks_about_has_a_flag_and_a_globe_and_their_licences_are_beside_them():
+def test_every_country_the_game_asks_about_has_a_flag_a_globe_a_clue_and_their_licences_are_beside_them():
     asked = {place.country.lower() for place in places.all_places().values()}
     assert {path.stem for path in (STATIC / "flags").glob("*.svg")} == asked
     assert {path.stem for path in (STATIC / "maps").glob("*.svg")} == asked
+    clues = {country.lower(): clue_url(country) for country in map(str.upper, asked)}
+    assert len(set(clues.values())) == len(asked)
+    assert {Path(url).name for url in clues.values()} == {
+        path.name for path in (STATIC / "clues").glob("*.svg")
+    }
     assert "MIT" in (STATIC / "flags" / "LICENSE").read_text(encoding="utf-8")
-    assert "Natural Earth" in (STATIC / "maps" / "LICENSE").read_text(encoding="utf-8")
+    for folder in ("maps", "clues"):
+        assert "Natural Earth" in (STATIC / folder / "LICENSE").read_text(encoding="utf-8")
+
+
+def test_a_questions_clue_circles_the_place_and_does_not_mark_its_country():
+    clue = (STATIC / clue_url("PE").removeprefix("/static/geography/")).read_text(encoding="utf-8")
+    assert 'class="area"' in clue and 'class="country"' not in clue
+    assert 'viewBox="0 0 240 240"' in clue
 
 
 def test_a_payload_names_the_pictures_of_its_country_and_of_each_round_in_its_summary():

@@ -143,10 +143,13 @@ async def bottom_of(page, selector):
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280x800", "375x740"])
-async def test_geographys_question_answer_and_ways_in_are_on_the_first_screen(page, debug_site, viewport):
+async def test_geographys_question_with_its_picture_answer_and_ways_in_are_on_the_first_screen(
+    page, debug_site, viewport
+):
     await open_page(page, debug_site, "/geography/", viewport)
     for selector in (
         "#asks summary",
+        "#clue",
         "#question",
         "#answer",
         "#answer-button",
@@ -154,6 +157,24 @@ async def test_geographys_question_answer_and_ways_in_are_on_the_first_screen(pa
         "#link-needs",
     ):
         assert await bottom_of(page, selector) <= viewport["height"], selector
+    # The first question's own picture, drawn and large enough to see the place on it.
+    assert await page.evaluate("() => document.querySelector('#clue').naturalWidth") > 0
+    assert (await page.locator("#clue").bounding_box())["width"] >= 100
+
+
+async def test_each_geography_question_shows_its_own_place_circled(page, debug_site):
+    await open_page(page, debug_site, "/geography/", DESKTOP)
+    seen = [await page.locator("#clue").get_attribute("src")]
+    for round_number in (2, 3):
+        await page.get_by_label("Your answer").fill("Atlantis")
+        await page.get_by_role("button", name="Answer", exact=True).click()
+        await page.locator("#round", has_text=str(round_number)).wait_for(timeout=15000)
+        seen.append(await page.locator("#clue").get_attribute("src"))
+        await page.wait_for_function("() => document.querySelector('#clue').complete")
+        assert await page.evaluate("() => document.querySelector('#clue').naturalWidth") > 0
+        assert await page.locator("#clue").is_visible()
+    # Two questions may ask about one country (its capital and a landmark): the pictures are named, not counted.
+    assert all("/geography/clues/" in src for src in seen), seen
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280x800", "375x740"])

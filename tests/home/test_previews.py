@@ -71,7 +71,8 @@ def first_game_cookie(server) -> dict:
 
 
 async def geography_in_play(page):
-    """One round answered rightly: the verdict with the place's flag and globe, then the next question."""
+    """One round answered rightly: the verdict with the place's flag and globe, then the next question
+    with its own picture."""
     from tests.geography.conftest import right_answer
 
     # The page looks for an extension first (findByoa, 300 ms), and offers only the ways that work.
@@ -81,7 +82,7 @@ async def geography_in_play(page):
     await page.locator("#reveal:not([hidden])").wait_for(timeout=15000)
     await page.locator("#track [data-state='right']").first.wait_for(timeout=15000)
     await page.wait_for_function(
-        "() => ['#reveal-map', '#reveal-flag'].every((id) => {"
+        "() => ['#reveal-map', '#reveal-flag', '#clue'].every((id) => {"
         " const img = document.querySelector(id); return img.complete && img.naturalWidth > 0; })",
         timeout=15000,
     )

@@ -509,7 +509,7 @@ async def test_stub_alone_asks_in_its_panel_and_answers_labelled_defaults(page, 
     panel = page.get_by_role("dialog", name="Test wallet")
     await panel.wait_for(timeout=5000)
     assert "not part of this site" in await panel.text_content()
-    assert "ask your AI to listen to your answer?" in await panel.text_content()
+    assert "ask your AI to listen to what you say and write it down?" in await panel.text_content()
     assert "audio.transcribe" not in await panel.text_content()  # the visitor's words, not the skill id
     await panel.get_by_role("button", name="Allow").click()
     grant = await bounded(asking)

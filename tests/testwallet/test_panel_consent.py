@@ -46,14 +46,14 @@ async def test_a_site_that_asks_for_more_gets_a_panel_showing_only_the_differenc
     await stand_in_alone(page, daphne_server)
     first, asked = await answer_panel(page, GEO, "Allow")
     assert first["skills"] == ["audio.transcribe"]
-    assert "ask your AI to listen to your answer?" in asked
+    assert "ask your AI to listen to what you say and write it down?" in asked
     grant, more = await answer_panel(page, WIDER, "Allow")
 
     assert "The BYOA extension stand-in (not an AI)." in more and "not part of this site" in more
     assert "Only what it asks for more:" in more
-    assert "• ask your AI to write text for this page" in more
+    assert "• ask your AI to answer in text" in more
     assert "• up to 80 uses a minute (you allowed 40)" in more
-    assert "listen to your answer" not in more  # allowed already: not shown again
+    assert "listen to what you say and write it down" not in more  # allowed already: not shown again
     assert "audio.transcribe" not in more and "text.generate" not in more  # a visitor's words, no skill id
     assert grant["skills"] == ["audio.transcribe", "text.generate"]
     answer = await call(page, grant, "text.generate", ask("Which country has Lima?"))
@@ -67,7 +67,7 @@ async def test_declining_what_a_site_asks_for_more_keeps_the_grant_it_had(page, 
     declined, more = await answer_panel(page, WIDER, "Decline")
 
     assert declined is None
-    assert "• ask your AI to write text for this page" in more
+    assert "• ask your AI to answer in text" in more
     calling = asyncio.ensure_future(call(page, grant, "audio.transcribe", audio(wav_base64(0.5))))
     await panel.get_by_role("textbox", name="Type what you said").fill("Peru")
     await page.keyboard.press("Enter")

@@ -32,7 +32,7 @@ async def test_an_available_model_answers_from_the_start_and_streams_the_questio
     await open_game(page, daphne_server)
     assert await way_ids(page) == ["link", "builtin", "own"]
     # Ready without a click, and first of the ready ways: it answers at once.
-    assert await answering(page, "builtin") == "Answering: Your browser's built-in model"
+    assert await answering(page, "builtin") == "Answering: The AI built into this browser"
     await new_game(page, "ai-asks")
     await ai_move_shown(page, 0)
     # Streamed while it came, then shown once: in #pending, the streamed text cleared.
@@ -86,7 +86,7 @@ async def test_a_failing_built_in_model_hands_the_move_to_the_site(
     await ai_move_shown(page, 0)
     assert await answering(page, "own")
     assert await page.locator("#way-notice").text_content() == (
-        "Your browser's built-in model did not answer, so the site plays on its own."
+        "The AI built into this browser did not answer, so the site plays on its own."
     )
     assert (await state(page))["pending"]["by"] == "site"
     assert console == []

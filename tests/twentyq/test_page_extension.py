@@ -64,7 +64,7 @@ async def test_two_granted_models_answer_and_check_and_a_disagreement_is_shown(
         "text.generate", lambda call: {"text": "Yes." if call.params["model"] == "m1" else "no"}
     )
     status = await use_way(game_page, "extension")
-    assert status == "Answering: Your AI's browser extension (2 models granted) — m1 answers, m2 checks"
+    assert status == "Answering: Your AI in this browser (2 models granted) — m1 answers, m2 checks"
     await new_game(game_page, "site-thinks")
     game = await ask(game_page, "Is it alive?", 0)
     entry = game["history"][0]
@@ -112,7 +112,7 @@ async def test_with_one_granted_model_the_game_works_and_no_other_model_is_asked
     byoa_extension.have(text_models=1)
     byoa_extension.answer_with("text.generate", lambda call: {"text": "sometimes"})
     status = await use_way(game_page, "extension")
-    assert status == "Answering: Your AI's browser extension"
+    assert status == "Answering: Your AI in this browser"
     await new_game(game_page, "site-thinks")
     game = await ask(game_page, "Is it round?", 0)
     assert game["history"][0]["answer"] == "sometimes" and game["history"][0]["check"] is None
@@ -134,7 +134,7 @@ async def test_a_declined_grant_leaves_the_site_playing_on_its_own_with_no_error
     await game_page.locator("#way-notice:not([hidden])").wait_for(timeout=5000)
     assert (
         await game_page.locator("#way-notice").text_content()
-        == "Your AI's browser extension did not connect, so the site plays on its own."
+        == "Your AI in this browser did not connect, so the site plays on its own."
     )
     assert await answering(game_page, "own")
     await new_game(game_page, "ai-asks")
@@ -153,7 +153,7 @@ async def test_a_failed_call_hands_the_move_to_the_site_and_the_visitor_can_swit
     assert await answering(game_page, "own")
     assert (
         await game_page.locator("#way-notice").text_content()
-        == "Your AI's browser extension did not answer, so the site plays on its own."
+        == "Your AI in this browser did not answer, so the site plays on its own."
     )
     site_question = (await state(game_page))["pending"]
     assert site_question["by"] == "site"

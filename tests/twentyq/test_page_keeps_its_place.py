@@ -217,7 +217,7 @@ async def test_who_plays_is_a_status_changed_by_keyboard_and_the_first_move_is_o
 
     await page.keyboard.press("Enter")
     await page.locator("#ways button[data-way='builtin']").click()
-    assert "built-in model" in await answering(page, "builtin", timeout=15000)
+    assert "built into this browser" in await answering(page, "builtin", timeout=15000)
     assert await change.get_attribute("aria-expanded") == "false"
     assert await focused(page) == "change-way"  # the focus stays on a shown control
     assert await page.locator("#change-way").is_visible()
@@ -235,11 +235,12 @@ async def test_who_plays_names_the_ways_in_plain_words_and_the_developers_panel_
         await b.get_attribute("data-way"): await b.text_content()
         for b in await page.locator("#ways button.way").all()
     }
-    assert names["extension"] == "Your AI's browser extension"
-    assert names["link"] == "Your AI app by link"
+    assert names["extension"] == "Your AI in this browser"
+    assert names["link"] == "Your AI wallet app"
+    assert names["builtin"] == "The AI built into this browser"
     assert not [name for name in names.values() if "BYOA" in name]
     await page.locator("#how-it-works summary").click()
     panel = await page.locator("#way-names").inner_text()
-    assert "“Your AI's browser extension”: the BYOA extension, window.byoa." in panel
-    assert "“Your AI app by link”: a BYOA wallet by link" in panel
+    assert "“Your AI in this browser”: the BYOA extension, window.byoa." in panel
+    assert "“Your AI wallet app”: a BYOA wallet by link" in panel
     assert console == []

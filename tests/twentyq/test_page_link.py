@@ -95,7 +95,7 @@ async def test_the_link_streams_the_questioners_chunks_to_the_page_in_order(
 ):
     backend = GatedBackend()
     backend.script_pieces["m1"] = ["QUESTION:", " Is it", " bigger than", " a car?"]
-    assert await link_wallet(game_page, direct_wallet, backend) == "Answering: Your AI app by link"
+    assert await link_wallet(game_page, direct_wallet, backend) == "Answering: Your AI wallet app"
     assert await game_page.locator("#open-wallet").is_hidden()
     backend.gated = True
     await start_game(game_page, "ai-asks")
@@ -150,7 +150,7 @@ async def test_a_wallet_that_drops_mid_stream_leaves_the_text_so_far_and_the_sit
     await answering(game_page, "own", timeout=10000)
     assert (
         await game_page.locator("#way-notice").text_content()
-        == "Your AI app by link did not answer, so the site plays on its own."
+        == "Your AI wallet app did not answer, so the site plays on its own."
     )
     await ai_move_shown(game_page, 0)
     assert await game_page.locator("#stream-text").text_content() == "QUESTION: Is it"
@@ -197,7 +197,7 @@ async def test_two_models_granted_over_the_link_check_each_answer(game_page, dir
     await type_into(game_page, "#question", "Is it alive?")
     await press(game_page, "#ask-button")
     await game_page.locator("#history li .check.disagree").wait_for(timeout=10000)
-    assert await answering(game_page, "link") == "Answering: Your AI app by link — m1 answers, m2 checks"
+    assert await answering(game_page, "link") == "Answering: Your AI wallet app — m1 answers, m2 checks"
     assert sorted(params["model"] for _skill, _input, params in backend.calls) == ["m1", "m2"]
     streamed = await game_page.evaluate("() => window.streamedTexts")
     assert "yes" in streamed and not any(

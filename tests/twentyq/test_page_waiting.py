@@ -24,14 +24,14 @@ async def test_a_consent_left_open_shows_the_wait_and_stopping_hands_the_game_to
     waiting = page.locator("#way-connecting")
     await waiting.wait_for(timeout=5000)
     assert await page.locator("#way-connecting-text").text_content() == (
-        "Waiting for your AI's browser extension: your wallet asks you first, then loads its models…"
+        "Waiting for your AI in this browser: your wallet asks you first, then loads its models…"
     )
     assert await page.locator("#ways button[data-way='extension']").is_disabled()
     await page.get_by_role("button", name="Stop waiting: play without AI").click()
     await waiting.wait_for(state="hidden", timeout=5000)
     assert await answering(page, "own")
     assert await page.locator("#way-notice").text_content() == (
-        "You stopped waiting for your AI's browser extension, so the site plays on its own."
+        "You stopped waiting for your AI in this browser, so the site plays on its own."
     )
     await new_game(page, "ai-asks")
     await ai_move_shown(page, 0)
@@ -57,7 +57,7 @@ async def test_a_slow_answer_is_waited_for_visibly_and_the_question_then_shown_o
     await waiting.wait_for(timeout=5000)
     assert (
         await waiting.text_content()
-    ).strip() == "Waiting for your AI's browser extension to answer… (Stop, and the site plays)"
+    ).strip() == "Waiting for your AI in this browser to answer… (Stop, and the site plays)"
     assert await page.locator("#stop").is_visible()
     released.set()
     await ai_move_shown(page, 0)

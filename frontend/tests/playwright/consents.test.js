@@ -154,7 +154,7 @@ describe('the stand-in panel\'s consent (testwallet/byoa-consent.js, as a browse
 
   it('should name what the AI will do in a visitor\'s words and say it is a stand-in', () => {
     const said = words(consentQuestion('127.0.0.1:8000', WIDER, null, null));
-    assert.match(said, /^Let 127\.0\.0\.1:8000 ask your AI to listen to your answer and write text for this page\?/);
+    assert.match(said, /^Let 127\.0\.0\.1:8000 ask your AI to listen to what you say and write it down and answer in text\?/);
     assert.match(said, /The BYOA extension stand-in \(not an AI\)\./);
     assert.doesNotMatch(said, /audio\.transcribe|text\.generate/);
   });
@@ -164,9 +164,9 @@ describe('the stand-in panel\'s consent (testwallet/byoa-consent.js, as a browse
     const three = { ...two, skills: { ...two.skills, 'text.generate': { required: false, models: { count: 3 } } } };
     const said = words(consentQuestion('a.example', three, { manifest: WIDER, skills: ['audio.transcribe', 'text.generate'] }, null));
     assert.deepEqual(said.split('\n').filter((line) => line.startsWith('• ')), [
-      '• use 3 AI models to write text for this page (you allowed 2)',
+      '• use 3 AI models to answer in text (you allowed 2)',
       '• no limit on uses a minute (you allowed 80)',
     ]);
-    assert.doesNotMatch(said, /listen to your answer|text\.generate|maxCallsPerMinute/);
+    assert.doesNotMatch(said, /listen to what you say and write it down|text\.generate|maxCallsPerMinute/);
   });
 });

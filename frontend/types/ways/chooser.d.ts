@@ -1,3 +1,10 @@
+/**
+ * A way's label inside a sentence: "Your …" and "The …" read "your …", "the …" ("AI Wallet" stays).
+ *
+ * @param {string} label
+ * @returns {string}
+ */
+export function inSentence(label: string): string;
 /** @typedef {import('./types.js').Way} Way */
 /** @typedef {import('./types.js').WayId} WayId */
 /** @typedef {import('./types.js').GenerateRequest} GenerateRequest */

@@ -84,7 +84,7 @@ export type ConnectOptions = {
 export type Way = {
     id: WayId;
     /**
-     * What the page calls it ("AI Wallet", "Your browser's built-in model"...).
+     * What the page calls it in the visitor's words ("AI Wallet", "Your AI in this browser"...); no protocol's name.
      */
     label: string;
     /**

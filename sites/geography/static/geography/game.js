@@ -369,6 +369,9 @@ function show(result, way = 'own') {
   drawTrack(result.track, result.rounds);
   showResult(result);
   $('question').textContent = result.finished ? 'Game over' : result.question;  // the score is the result's, once
+  const clue = /** @type {HTMLImageElement} */ ($('clue'));
+  clue.hidden = typeof result.clue !== 'string';
+  if (!clue.hidden) clue.src = result.clue;
   language.value = result.language;
   showFinished(Boolean(result.finished));
 }

@@ -9,7 +9,7 @@ import { AiConnect } from '../aiconnect/client.js';
 // Each way from its own module, not ../ways/index.js: the page then loads none of what it does not use.
 import { aiWalletWay } from '../ways/aiwallet.js';
 import { builtinWay } from '../ways/builtin.js';
-import { WayChooser } from '../ways/chooser.js';
+import { WayChooser, inSentence } from '../ways/chooser.js';
 import { extensionWay } from '../ways/extension.js';
 import { linkWay } from '../ways/link.js';
 import { ownWay } from '../ways/own.js';
@@ -129,11 +129,6 @@ $('thinking-form').addEventListener('submit', (event) => {
   $('play-again').focus();
 });
 
-/** @param {{ label: string }} way @returns {string} its name inside a sentence ("your AI app by link") */
-function inSentence(way) {
-  return way.label.replace(/^Your /, 'your ');
-}
-
 /** @type {Map<string, string>} the model each way last named in its answer (AI Wallet names it) */
 const modelNames = new Map();
 
@@ -170,6 +165,13 @@ function renderWays() {
   });
   const progress = /** @type {HTMLProgressElement | null} */ (document.getElementById('way-progress'));
   box.replaceChildren(...buttons);
+  // A way that needs an app says so before the visitor starts waiting for it.
+  if (chooser.ways.some((way) => way.id === 'link' && way.status === 'offered')) {
+    const needs = document.createElement('p');
+    needs.className = 'ways__needs';
+    needs.textContent = `${chooser.ways.find((way) => way.id === 'link')?.label} needs an app with your AI, on this device or your phone: you get a link to open in it.`;
+    box.append(needs);
+  }
   if (progress) box.append(progress);
   // A wallet whose name already ends with its model's ("Test wallet (scripted)") is named once.
   const detail = current.detail ? ` (${current.detail.replace(/(\([^()]*\))\s*\1$/, '$1')})` : '';
@@ -226,7 +228,7 @@ async function switchTo(way) {
   connecting = way.id === 'own' || way.status === 'ready' ? null : stop;
   connectingId = connecting ? way.id : null;
   if (connecting) {
-    setText('way-connecting-text', `Waiting for ${inSentence(way)}: ${WAITING_FOR[way.id] ?? 'it is starting…'}`);
+    setText('way-connecting-text', `Waiting for ${inSentence(way.label)}: ${WAITING_FOR[way.id] ?? 'it is starting…'}`);
     show('way-connecting', true);
   }
   const connected = await chooser.use(way.id, {
@@ -398,7 +400,7 @@ function runModel(prompt, signal, { model, check = false } = {}) {
  */
 async function aiMove(body, signal) {
   const way = chooser.current;
-  setText('move-waiting-text', `Waiting for ${inSentence(way)} to answer… (Stop, and the site plays)`);
+  setText('move-waiting-text', `Waiting for ${inSentence(way.label)} to answer… (Stop, and the site plays)`);
   show('move-waiting', true);
   if (way.id === 'link') {
     const answer = await chooser.generate({ messages: [], serverBody: body, signal, onText: (d) => $('stream-text').append(d) });
