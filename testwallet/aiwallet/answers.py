@@ -2,8 +2,8 @@
 How the test AI Wallet answers a page's request: each method yields the events
 of one request (``status``, ``connect``, ``disconnect``, ``chat``) only when the
 page pulls the next one, and waits on the visitor's windows and on Stop. A mixin
-of ``AiWalletStub`` (driver.py), which holds the state it reads; the events are
-wallet-provider.md's.
+of ``AiWalletStub`` (driver.py, through binding.py), which holds the state it reads;
+the events are wallet-provider.md's.
 """
 
 import asyncio
