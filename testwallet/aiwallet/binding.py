@@ -10,8 +10,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from testwallet._driver import frame_origin, pulse
-from testwallet.aiwallet.answers import Answering, Answers, error_event
+from testwallet.aiwallet.answers import Answers
+from testwallet.aiwallet.events import error_event
 from testwallet.aiwallet.records import SCRIPT_FAILED, Event, Request, WalletLink
+from testwallet.aiwallet.waits import Answering
 
 if TYPE_CHECKING:
     from playwright.async_api import Frame

@@ -25,8 +25,9 @@ from testwallet._driver import (
     wait_until,
     wallet_fixture,
 )
-from testwallet.aiwallet.answers import ModelFunction, Queued, Site
+from testwallet.aiwallet.answers import Site
 from testwallet.aiwallet.binding import BINDING, PageBinding
+from testwallet.aiwallet.chats import ModelFunction, Queued
 from testwallet.aiwallet.choice import Choice
 from testwallet.aiwallet.recorded import RecordedModel
 from testwallet.aiwallet.records import (
