@@ -1,6 +1,7 @@
 """
-The events of the test AI Wallet's answers, as wallet-provider.md words them: a result, an
-error, and a provider's failure in the words of the wallet's error table.
+The events the test AI Wallet's answers are made of, as wallet-provider.md words them: a
+result, an error, and a provider's failure in the words of the wallet's error table (an
+account's refusal with its status, or 502 when the provider could not be reached).
 """
 
 from typing import Any
