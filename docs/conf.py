@@ -62,7 +62,7 @@ nitpick_ignore = [
     # What build_server returns: the SDK's MCPServer with the argument checks, no API of its own.
     ("py:class", "mcp_server.server.SiteMCPServer"),
     ("py:class", "testwallet.aiwallet.records.WalletLink"),
-    ("py:class", "testwallet.aiwallet.answers.Answers"),
+    ("py:class", "testwallet.aiwallet.binding.PageBinding"),
     ("py:class", "testwallet.aiwallet.records.ErrorEvent"),
     ("py:class", "testwallet.aiwallet.records.ResultEvent"),
     ("py:class", "testwallet.aiwallet.records.StartEvent"),

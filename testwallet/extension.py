@@ -4,17 +4,35 @@ The test wallet's BYOA extension: ``window.byoa`` in a Playwright page (the stub
 pause) and the models (every call's output), and a log of what the page asked and received.
 ``await byoa_extension.install(page)`` before ``goto``; the ``byoa_extension`` fixture is a fresh
 :class:`ByoaExtension` per test, and raises :class:`ScriptError` at teardown if a scripted answer
-was unusable. The rules the stub enforces, and its caveats: docs/reference/stand-in-rules.md.
+was unusable. Its log's records, its answers and its scripts' paths are ``_byoa_log``,
+``_byoa_answers`` and ``_byoa_scripts``. The rules the stub enforces: docs/reference/stand-in-rules.md.
 """
 
 import asyncio
 import inspect
 from collections import defaultdict, deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, NotRequired, Self, TypedDict
+from typing import TYPE_CHECKING, Any, Self
 
+from testwallet._byoa_answers import (
+    AnswerFunction,
+    CallAnswer,
+    Failed,
+    Output,
+    RequestAnswer,
+    check_output,
+)
+from testwallet._byoa_log import CallRecord, RequestRecord
+from testwallet._byoa_scripts import (
+    checks_path,
+    clip_path,
+    consent_path,
+    rules_path,
+    script_path,
+    script_paths,
+    skills_path,
+)
 from testwallet._call_checks import SKILLS
 from testwallet._consents import Consents
 from testwallet._driver import (
@@ -23,10 +41,8 @@ from testwallet._driver import (
     ScriptError,
     check_target,
     frame_origin,
-    panel_path,
     pulse,
     refuse_test_kind,
-    stub_path,
     wait_until,
     wallet_fixture,
 )
@@ -59,124 +75,8 @@ BINDING = "__testwalletByoa"
 #: The skills the stand-in serves (specs/byoa-sites.md), as the table declares them.
 WALLET_SKILLS = tuple(SKILLS)
 
-#: The Python type of each output field type the table names.
-OUTPUT_TYPES: dict[str, type] = {"string": str}
-
-#: The wallet's answer to a request (byoa.js's WalletAnswer): ``quiet`` shows no window at all.
-Decision = Literal["allow", "decline", "block", "no-answer", "no-wallet", "quiet"]
-
-
-class RequestAnswer(TypedDict):
-    """What the test answers byoa.js for one ``request()`` (its WalletAnswer)."""
-
-    decision: Decision
-    onItsOwn: NotRequired[bool]  # "decide on my own": no window, no click needed
-    skills: NotRequired[list[str] | None]  # the skills ticked (None: all offered)
-    models: NotRequired[int | None]  # how many text models ticked (None: as many as asked)
-    available: NotRequired[dict[str, Any]]  # {"skills": [...], "textModels": n}: what the wallet can run
-    expiresInSeconds: NotRequired[float]
-
-
-class CallAnswer(TypedDict, total=False):
-    """What the test answers byoa.js for one ``call()`` (its ModelAnswer): output, failure or default."""
-
-    ok: bool
-    output: dict[str, Any]
-    receipt: dict[str, Any]
-    default: bool
-
-
-def script_path() -> Path:
-    """Return the path of the stub, ``frontend/testwallet/byoa.js``; load :func:`script_paths` to run it."""
-    return stub_path("byoa.js")
-
-
-def rules_path() -> Path:
-    """Return the path of the stub's manifest rules, ``frontend/testwallet/byoa-manifest.js``."""
-    return stub_path("byoa-manifest.js")
-
-
-def clip_path() -> Path:
-    """Return the path of the stub's clip reading, ``frontend/testwallet/byoa-clip.js``."""
-    return stub_path("byoa-clip.js")
-
-
-def checks_path() -> Path:
-    """Return the path of the stub's checks of a call, ``frontend/testwallet/byoa-checks.js``."""
-    return stub_path("byoa-checks.js")
-
-
-def consent_path() -> Path:
-    """Return the path of what the stub's consent shows, ``frontend/testwallet/byoa-consent.js``."""
-    return stub_path("byoa-consent.js")
-
-
-def skills_path() -> Path:
-    """Return the path of the skill table as the stub loads it, ``frontend/testwallet/byoa-skills.js``."""
-    return stub_path("byoa-skills.js")
-
-
-def script_paths() -> list[Path]:
-    """Return the stub's scripts in the order a page loads them: the panel, clip reading, the skill table,
-    manifest rules, what a consent shows, the checks of a call, the stub."""
-    return [
-        panel_path(),
-        clip_path(),
-        skills_path(),
-        rules_path(),
-        consent_path(),
-        checks_path(),
-        script_path(),
-    ]
-
-
-class _Failed:
-    def __repr__(self) -> str:
-        return "FAILED"
-
-
 #: A scripted output that makes the call fail (the page gets ``{ok: false}``).
-FAILED = _Failed()
-
-#: A scripted output: an output object (or ``{"output": {...}, "receipt": {...}}``), or FAILED.
-Output = dict[str, Any] | _Failed
-#: A function that answers calls of a skill: an Output, or an awaitable of one.
-AnswerFunction = Callable[["CallRecord"], Output | Awaitable[Output]]
-
-
-@dataclass
-class RequestRecord:
-    """One ``window.byoa.request(manifest)``."""
-
-    origin: str
-    activated: bool  # called with user activation (a click)
-    manifest: object
-    valid: bool
-    errors: list[dict[str, Any]]  # the manifest's errors, as the bringyourownagent library reports them
-    warnings: list[dict[str, Any]]
-    decision: Decision | Literal[""] = ""  # the wallet's answer ("" until it answered)
-    on_its_own: bool = False  # answered by "decide on my own"
-    more: list[str] | None = None  # what the window showed as more than was allowed (None: all of it)
-    grant: dict[str, Any] | None = None  # what the page got
-    reason: str = ""  # "granted", or why the page got null
-    done: bool = False
-
-
-@dataclass
-class CallRecord:
-    """One ``window.byoa.call(grantId, skill, input, params)``."""
-
-    origin: str
-    grant_id: object
-    skill: object
-    # measured by the stub: {"audio": {"mime", "bytes", "clipSeconds"}} or {"messages", "textChars"}
-    summary: dict[str, Any] | None
-    params: dict[str, Any] | None  # as the model got them (maxTokens capped by maxAnswerTokens)
-    input: dict[str, Any] | None = None  # the whole input; None for a call the stub refused
-    refused: str | None = None  # why the stub refused it without asking a model
-    ok: bool | None = None  # what the page got
-    output: dict[str, Any] | None = None
-    done: bool = False
+FAILED = Failed()
 
 
 class ByoaExtension:
@@ -308,7 +208,7 @@ class ByoaExtension:
     def reply(self, skill: str, *outputs: Output) -> None:
         """Queue outputs for the next calls of `skill`; :data:`FAILED` makes one call fail."""
         for output in outputs:
-            _check_output(skill, output)
+            check_output(skill, output)
         self._outputs[skill].extend(outputs)
 
     def answer_with(self, skill: str, function: AnswerFunction | None) -> None:
@@ -468,10 +368,10 @@ class ByoaExtension:
         elif call.skill in self._functions:
             answered = self._functions[call.skill](call)
             output = await answered if inspect.isawaitable(answered) else answered
-            _check_output(call.skill, output)
+            check_output(call.skill, output)
         else:
             return {"default": True}
-        if isinstance(output, _Failed):  # FAILED, the only one
+        if isinstance(output, Failed):  # FAILED, the only one
             return {"ok": False}
         if "output" in output:
             call.output = output["output"]
@@ -481,23 +381,6 @@ class ByoaExtension:
             return answer
         call.output = output
         return {"ok": True, "output": output}
-
-
-def _check_output(skill: object, output: object) -> None:
-    """Raise TypeError unless `output` is something a call of `skill` can answer with."""
-    if output is FAILED:
-        return
-    if not isinstance(output, dict):
-        raise TypeError(
-            f"an output of {skill} must be a dict such as {{'text': '...'}} or FAILED; got {output!r}"
-        )
-    body = output.get("output", output)
-    shape = SKILLS[skill]["output"] if isinstance(skill, str) and skill in SKILLS else {}
-    if not (
-        isinstance(body, dict) and all(isinstance(body.get(k), OUTPUT_TYPES[t]) for k, t in shape.items())
-    ):
-        fields = ", ".join(f"'{k}': <{t}>" for k, t in shape.items())
-        raise TypeError(f"an output of {skill} is {{{fields}}} (specs/byoa-sites.md); got {output!r}")
 
 
 @wallet_fixture

@@ -1,22 +1,22 @@
 """
-The wallet behind the in-page provider: its state, what the test does to it, and
-the binding the page calls; how it answers each request is answers.py.
+The wallet behind the in-page provider: its state (accounts, approved sites, the lock), what
+the test does to it (the model's answers, the visitor's windows and controls), installing it in
+a page, and the ``aiwallet`` fixture. The binding the page calls is binding.py; how it answers
+each request is answers.py.
 """
 
 import asyncio
 import itertools
 from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Self, overload
+from typing import TYPE_CHECKING, Any, Self
 
 from testwallet._driver import (
     DEFAULT_TIMEOUT,
     Consent,
     ScriptError,
     check_target,
-    frame_origin,
     origin_of,
     panel_path,
     pulse,
@@ -25,14 +25,15 @@ from testwallet._driver import (
     wait_until,
     wallet_fixture,
 )
-from testwallet.aiwallet.answers import Answering, Answers, ModelFunction, Queued, Site, error_event
+from testwallet.aiwallet.answers import Site
+from testwallet.aiwallet.binding import BINDING, PageBinding
+from testwallet.aiwallet.chats import ModelFunction, Queued
+from testwallet.aiwallet.choice import Choice
 from testwallet.aiwallet.recorded import RecordedModel
 from testwallet.aiwallet.records import (
     AUTO,
-    SCRIPT_FAILED,
     Account,
     Chat,
-    Event,
     ProviderError,
     ProviderUnreachable,
     Reply,
@@ -47,15 +48,10 @@ from testwallet.cassette.fixtures import MARKER
 
 if TYPE_CHECKING:
     import pytest
-    from playwright.async_api import BrowserContext, Frame, Page
+    from playwright.async_api import BrowserContext, Page
 
     from testwallet.relay.conf import RelaySettings
 
-#: A link notice for a page, or None: the listening is over.
-Notice = dict[str, Any] | None
-
-#: The Playwright binding the page calls (frontend/testwallet/aiwallet.js).
-BINDING = "__testwalletAiwallet"
 #: Seconds a test has to read a chat's NotRecorded (its 409 on the page, ``check()``) before the
 #: wallet closes the test's pages with it: a test waiting for that answer then fails at once.
 NOT_RECORDED_GRACE = 3.0
@@ -69,50 +65,7 @@ def script_path() -> Path:
 # -- The wallet -----------------------------------------------------------------------------------
 
 
-@dataclass(eq=False)
-class _Page:
-    id: str
-    origin: str
-    frame: "Frame"
-    notices: asyncio.Queue[Notice] = field(default_factory=asyncio.Queue)
-
-    def is_open(self) -> bool:
-        page = getattr(self.frame, "page", None)
-        closed = page is not None and page.is_closed()
-        return not closed and not self.frame.is_detached()
-
-
-class _Choice[V]:
-    """An attribute that holds one of a fixed set of answers, refusing a misspelt one at once."""
-
-    def __init__(self, choices: Sequence[V], doc: str, kind: Callable[[Any], object] = str) -> None:
-        self.choices, self.__doc__, self.kind = choices, doc, kind
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-
-    @overload
-    def __get__(self, instance: None, owner: type | None = None) -> "_Choice[V]": ...
-    @overload
-    def __get__(self, instance: object, owner: type | None = None) -> V: ...
-    def __get__(self, instance: object, owner: type | None = None) -> "V | _Choice[V]":
-        if instance is None:
-            return self
-        value: V = instance.__dict__[self.name]
-        return value
-
-    def __set__(self, instance: object, choice: object) -> None:
-        try:
-            value = self.kind(choice)
-        except ValueError:
-            value = None
-        if value not in self.choices:
-            known = ", ".join(map(str, self.choices))
-            raise ValueError(f"{self.name} is one of {known}; got {choice!r}.") from None
-        instance.__dict__[self.name] = value
-
-
-class AiWalletStub(Answers):
+class AiWalletStub(PageBinding):
     """The wallet behind the test wallet's ``window.aiwallet``: see the module's documentation."""
 
     __test__ = False  # a helper, not a test class
@@ -120,10 +73,10 @@ class AiWalletStub(Answers):
     #: What the visitor may do in each window.
     APPROVAL_CHOICES = tuple(Consent)
     UNLOCK_CHOICES: tuple[Unlocking, ...] = ("unlock", "close", "wait")
-    consent = _Choice(
+    consent = Choice(
         APPROVAL_CHOICES, "What the visitor does in the next approval windows (a Consent).", Consent
     )
-    unlocking = _Choice(UNLOCK_CHOICES, "What the visitor does in the next unlock window.")
+    unlocking = Choice(UNLOCK_CHOICES, "What the visitor does in the next unlock window.")
 
     @property
     def approval(self) -> Consent:
@@ -153,9 +106,9 @@ class AiWalletStub(Answers):
         self.unlock_windows: list[UnlockWindow] = []
         self._sites: dict[str, Site] = {}  # origin -> its account (a name or AUTO) and model
         self._queue: deque[Queued] = deque()
-        self._pages: dict[str, _Page] = {}
-        self._answering: dict[object, Answering] = {}
-        self._cancelled_early: set[object] = set()
+        self._pages = {}
+        self._answering = {}
+        self._cancelled_early = set()
         self._unlock_window: UnlockWindow | None = None
         self._tool_call_ids = itertools.count(1)
         self._script_errors: list[Exception] = []
@@ -381,76 +334,6 @@ class AiWalletStub(Answers):
                 pulse(answering)
         return stopped
 
-    # -- The binding ------------------------------------------------------------------------------
-
-    async def _on_call(self, source: dict[str, Any], message: dict[str, Any]) -> Event | Notice:
-        """Called by Playwright for each call of the binding from a page."""
-        op = message.get("op")
-        if op == "hello":
-            self._hello(source["frame"], message["page"])
-            return None
-        if op == "listen":
-            page = self._pages.get(message["page"])
-            return await page.notices.get() if page is not None else None
-        if op == "request":
-            self._open(message, frame_origin(source["frame"]))
-            return None
-        if op == "next":
-            return await self._next(message["id"])
-        if op == "cancel":
-            await self._cancel(message["id"])
-            return None
-        raise ValueError(
-            f"Unknown op {op!r} from the page script; expected hello, listen, request, next or cancel."
-        )
-
-    def _hello(self, frame: "Frame", page_id: str) -> None:
-        for old_id, old in list(self._pages.items()):
-            if old.frame is frame or not old.is_open():  # that document was replaced or closed
-                old.notices.put_nowait(None)
-                del self._pages[old_id]
-        self._pages[page_id] = _Page(page_id, frame_origin(frame), frame)
-
-    def _open(self, message: dict[str, Any], origin: str) -> None:
-        log = Request(message["method"], message.get("params"), origin)
-        self.requests.append(log)
-        answering = Answering(log)
-        answering.events = self._answer(answering)
-        if message["id"] in self._cancelled_early:
-            answering.cancelled = True
-        self._answering[message["id"]] = answering
-        self._changed()
-
-    async def _next(self, request_id: object) -> Event | None:
-        answering = self._answering.get(request_id)
-        if answering is None:
-            return None
-        answering.pulling = True
-        try:
-            event = await anext(answering.events, None)
-        except Exception as error:  # a bug of the driver or of the test's model function
-            self._script_errors.append(error)
-            event = error_event(SCRIPT_FAILED, f"The test wallet's script failed: {error}")
-        finally:
-            answering.pulling = False
-        if event is None or event["kind"] in ("result", "error"):
-            answering.log.answer = event
-            self._answering.pop(request_id, None)
-            self._changed()
-        return event
-
-    async def _cancel(self, request_id: object) -> None:
-        answering = self._answering.get(request_id)
-        if answering is None:
-            self._cancelled_early.add(request_id)
-            return None
-        answering.cancelled = True
-        pulse(answering)
-        if not answering.pulling:  # the answer sits at a yield: close it there
-            self._answering.pop(request_id, None)
-            await answering.events.aclose()
-        return None
-
     def _changed(self) -> None:
         """Wake every wait: something the test or a page waits on may have changed."""
         pulse(self)
@@ -460,27 +343,6 @@ class AiWalletStub(Answers):
         if window is self._unlock_window:
             self._unlock_window = None
         self._changed()
-
-    # -- Link notices -----------------------------------------------------------------------------
-
-    def _vault_changed(self) -> None:
-        """Send every open page of an approved origin its link ("each time the vault's contents change")."""
-        self._changed()
-        if self.locked:
-            return
-        for origin in {page.origin for page in self._pages.values()}:
-            if origin in self._sites:
-                self._notify(origin, self.link(origin))
-
-    def _notify(self, origin: str, link: WalletLink) -> None:
-        self.notices.append((origin, link))
-        for page_id, page in list(self._pages.items()):
-            if page.origin != origin:
-                continue
-            if page.is_open():
-                page.notices.put_nowait({"kind": "link", "link": dict(link)})
-            else:
-                del self._pages[page_id]
 
     # -- Accounts and sites -----------------------------------------------------------------------
 

@@ -13,8 +13,9 @@ from testwallet.direct.backends import Backend, OpenAICompatibleBackend, Scripte
 from testwallet.direct.exceptions import BackendError, LinkRefused
 from testwallet.direct.link_checks import Link, check_link
 from testwallet.direct.recorded import RecordedBackend
+from testwallet.direct.states import Consent, State, reconnect_delays
 from testwallet.direct.transcriber import PocketSphinxBackend  # imports pocketsphinx only when built
-from testwallet.direct.wallet import Consent, DirectWallet, State, reconnect_delays
+from testwallet.direct.wallet import DirectWallet
 from testwallet.direct.whisper import WhisperBackend  # imports faster-whisper only when built
 
 __all__ = [

@@ -18,7 +18,8 @@ from testwallet._consents import Consents
 from testwallet.cassette import Cassette
 from testwallet.direct.backends import OpenAICompatibleBackend, ScriptedBackend, SkillBackend
 from testwallet.direct.recorded import RecordedBackend
-from testwallet.direct.wallet import Consent, DirectWallet
+from testwallet.direct.states import Consent
+from testwallet.direct.wallet import DirectWallet
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:

@@ -130,3 +130,14 @@ async def resolve_public(host: str, port: int, *, dev_local: bool = False) -> st
         "the endpoint resolves only to private or special addresses",
         f"{PUBLIC_ENDPOINT}; {DEV_LOCAL}" if not dev_local else PUBLIC_ENDPOINT,
     )
+
+
+def site_of(endpoint: str) -> str:
+    """Return the site an endpoint belongs to: its scheme, host and port, not its path.
+
+    A site's links name one wallet route with a different last segment per
+    browser (the route id of byoa.pairing.route_ids): a site forgotten on one link stays
+    forgotten on the next.
+    """
+    parts = urlsplit(endpoint)
+    return f"{parts.scheme}://{(parts.hostname or '').lower()}:{parts.port or ''}"

@@ -1,73 +1,35 @@
 """
-The headless wallet's side of the direct link: consent, hello, the welcome's check, answering
-calls through the rule book and the gate, the visitor's controls (grant, pause, resume), ping,
-and coming back. ``activity`` (and ``report``, e.g. ``print``) gets a short line for each step
-and call, never a session code, a pairing token or call content.
+The headless wallet: taking a link (its checks, the consent, the grant), hello and the welcome's
+check, the frames of the connection, ping, coming back, and the visitor's controls (grant, pause,
+resume). Calls are answered by ``calls``. ``activity`` (and ``report``, e.g. ``print``) gets a
+short line for each step and call, never a session code, a pairing token or call content.
 """
 
 import asyncio
 import contextlib
-import enum
 import logging
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Iterator, Mapping
-from datetime import UTC, datetime, timedelta
-from decimal import Decimal
 from typing import Any
-from urllib.parse import urlsplit
 
-import bringyourownagent
 import websockets
 from websockets.asyncio.client import ClientConnection
-from websockets.asyncio.client import connect as _connect
 
 from byoa.wire import protocol
 
 # byoa.exceptions.NotJSON from its Django-free home (byoa.wire.protocol raises it but does not export it).
 from byoa.wire._errors import NotJSON
-from testwallet import _call_checks as call_checks
 from testwallet._consents import Consents, more_asked, page_origin
+from testwallet.direct import grant as grants
 from testwallet.direct import link_checks
 from testwallet.direct.backends import SkillBackend
+from testwallet.direct.calls import CallAnswerer
+from testwallet.direct.connection import open_socket
 from testwallet.direct.exceptions import LinkRefused
+from testwallet.direct.states import Consent, State, reconnect_delays
 
 logger = logging.getLogger(__name__)
-# websockets logs every frame at DEBUG, and the frames carry the session code
-# and the pairing token: its connections log here, never below INFO.
-frame_logger = logging.getLogger("testwallet.direct.frames")
-frame_logger.setLevel(logging.INFO)
-
 RECENT_CODE_SECONDS = 600
-WALLET_PARALLEL_CALLS = 8  # the wallet 0.1's default (specs/byoa-sites.md)
-RECONNECT_DELAYS = (1, 2, 5, 10)
-RECONNECT_EVERY = 30
-
-
-class Consent(str, enum.Enum):  # noqa: UP042 (StrEnum would change str(), which prints Consent.ALLOW)
-    ALLOW = "allow"  # connect for this link; forget the pairing when it ends
-    DECLINE = "decline"  # contact nothing: a decline looks like no wallet
-    DECIDE_ON_MY_OWN = "decide-on-my-own"  # allow, keep the pairing, come back after a drop
-
-
-class State(str, enum.Enum):  # noqa: UP042 (StrEnum would change str(), which prints State.IDLE)
-    IDLE = "idle"  # no link handled yet
-    CONNECTED = "connected"  # welcomed; answering calls
-    AWAY = "away"  # the connection dropped; coming back (decide on my own)
-    PAUSED = "paused"  # the visitor paused the site: no connection, and no coming back until resumed
-    CLOSED = "closed"  # done: bye, refused, declined or dropped for good
-
-
-def reconnect_delays() -> Iterator[float]:
-    """Yield the seconds to wait before each attempt to come back: 1, 2, 5, 10, then 30 forever."""
-    yield from RECONNECT_DELAYS
-    while True:
-        yield RECONNECT_EVERY
-
-
-class _NoRedirects(_connect):
-    # The wallet connects to the address it checked: never where a 3xx points.
-    def process_redirect(self, exc: Exception) -> Exception:
-        return exc
 
 
 class DirectWallet:
@@ -108,7 +70,7 @@ class DirectWallet:
         self.state = State.IDLE
         self.activity: list[str] = []
         self.pairing: str | None = None  # kept only with "decide on my own"
-        self.blocked: set[str] = set()  # sites this wallet forgot: their endpoints' origins (site_of)
+        self.blocked: set[str] = set()  # sites this wallet forgot (link_checks.site_of)
         #: What the visitor allowed each site and paused: give the extension's to share it.
         self.consents = Consents() if consents is None else consents
         #: Each consent window the visitor was shown: the site, and what it listed (all of a first
@@ -120,7 +82,6 @@ class DirectWallet:
         self._served = asyncio.Event()  # set when a connection's frames have ended
         self.welcomed = asyncio.Event()
         self.closed = asyncio.Event()
-        self.answered = 0
         #: What the last open() answered, as the direct_wallet fixture records it.
         self.opened = False
         self._recent_codes: dict[str, float] = {}
@@ -128,8 +89,12 @@ class DirectWallet:
         self._ws: ClientConnection | None = None
         self._tasks: set[asyncio.Future[Any]] = set()
         self._stopping = False
-        self._gate_state: dict[str, Any] = {"spent": None, "callTimes": []}
-        self._answering = 0  # calls being answered now, against the grant's maxParallelCalls
+        self._calls = CallAnswerer(self, self._note, self._say)
+
+    @property
+    def answered(self) -> int:
+        """Return how many calls this wallet answered ``ok``."""
+        return self._calls.answered
 
     # -- taking a link ---------------------------------------------------------
 
@@ -144,7 +109,7 @@ class DirectWallet:
                 return self._note(
                     "link ignored: its code was seen in the last 10 minutes; ask the page for a new link"
                 )
-            if site_of(checked.endpoint) in self.blocked:
+            if link_checks.site_of(checked.endpoint) in self.blocked:
                 return self._note(
                     "link ignored: the site is blocked (a welcome carried another manifest); a new wallet forgets it"
                 )
@@ -158,7 +123,9 @@ class DirectWallet:
             )
             if self.consent is Consent.DECLINE and not on_its_own:
                 return self._note("declined")  # the visitor's choice, and nothing is contacted
-            grant = self._grant_for(checked.manifest)
+            grant = grants.grant_for(
+                checked.manifest, self.backend, self.chosen_models, self.extra_limits, self.grant_seconds
+            )
             if grant is None:
                 return self._note(
                     "no Allow: a required skill or model is not available; give the wallet a backend for it "
@@ -190,56 +157,12 @@ class DirectWallet:
         self._recent_codes[code] = now
         return seen
 
-    def _grant_for(self, manifest: dict[str, Any]) -> dict[str, Any] | None:
-        """Return the grant the visitor gives this manifest, or None when it cannot be served."""
-        served = self.backend.skills()
-        skills = []
-        for skill, entry in manifest["skills"].items():
-            if skill in served:
-                skills.append(skill)
-            elif entry.get("required"):
-                return None
-        if not skills:
-            return None
-        limits = dict(manifest["purpose"].get("limits") or {})
-        asked = limits.get("maxParallelCalls", WALLET_PARALLEL_CALLS)
-        limits["maxParallelCalls"] = min(asked, WALLET_PARALLEL_CALLS)
-        limits.update(self.extra_limits)
-        expires = datetime.now(UTC) + timedelta(seconds=self.grant_seconds)
-        grant: dict[str, Any] = {
-            "skills": sorted(skills),
-            "expiresAt": expires.strftime("%Y-%m-%dT%H:%M:%SZ"),
-            "limits": limits,
-        }
-        text = manifest["skills"].get("text.generate", {}) if "text.generate" in skills else {}
-        block = text.get("models")
-        if isinstance(block, dict):
-            offered = list(self.chosen_models or self.backend.model_codes())
-            count = block.get("count", 1)
-            if block.get("need") == "required" and len(offered) < count:
-                return None
-            grant["models"] = offered[:count]
-        return grant
-
     # -- the connection ----------------------------------------------------------
 
     async def _connect(self, *, session: str | None, pairing: str | None) -> bool:
         """Open the socket, say hello, check the welcome; start serving. Return True when welcomed."""
-        parts = urlsplit(self.endpoint)
-        port = parts.port or (443 if parts.scheme == "wss" else 80)
-        assert parts.hostname is not None  # check_link refuses an endpoint without a host
         try:
-            address = await link_checks.resolve_public(parts.hostname, port, dev_local=self.dev_local)
-            ws = await _NoRedirects(
-                self.endpoint,
-                host=address,
-                port=port,
-                proxy=None,
-                max_size=protocol.MAX_FRAME_BYTES,
-                open_timeout=self.open_timeout,
-                compression=None,
-                logger=frame_logger,
-            )
+            ws = await open_socket(self.endpoint, dev_local=self.dev_local, open_timeout=self.open_timeout)
         except (OSError, LinkRefused, websockets.InvalidHandshake, TimeoutError) as exc:
             return self._note(
                 f"could not connect ({type(exc).__name__}): check that the site is running and serves "
@@ -273,7 +196,7 @@ class DirectWallet:
                     "bye: the site's manifest asks for more than was allowed; a new link asks anew"
                 )
             # "if it differs, the wallet says bye and revokes your site" (byoa-sites.md).
-            self.blocked.add(site_of(self.endpoint))
+            self.blocked.add(link_checks.site_of(self.endpoint))
             return self._note("bye: the welcome's manifest is not the one allowed; site forgotten")
         self._ws = ws
         self._served.clear()
@@ -314,7 +237,7 @@ class DirectWallet:
                     continue
                 kind = frame.get("type")
                 if kind == "call":
-                    self._spawn(self._answer(ws, frame))
+                    self._spawn(self._calls.answer(ws, frame))
                 elif kind == "bye":
                     self._stopping = True
                     self._note("the site said bye")
@@ -365,113 +288,6 @@ class DirectWallet:
         except websockets.ConnectionClosed:
             pass
 
-    # -- calls -----------------------------------------------------------------
-
-    async def _answer(self, ws: ClientConnection, frame: protocol.Frame) -> None:
-        call_id = frame.get("id")
-        started = time.monotonic()
-        if self._answering >= self.grant["limits"]["maxParallelCalls"]:
-            # The hello announced this cap: a server that sends more gets a "no", not more work.
-            reply = protocol.result(call_id, False)
-        else:
-            self._answering += 1
-            try:
-                reply = await self._run_call(ws, frame)
-            except Exception as exc:  # a backend failure is a "no" for this call, never a crash
-                logger.debug("call failed: %s", type(exc).__name__)
-                reply = protocol.result(call_id, False)
-            finally:
-                self._answering -= 1
-        with contextlib.suppress(websockets.ConnectionClosed):
-            await ws.send(protocol.dump(reply))
-        # The skill is the site's word: named only when it is one the visitor granted.
-        skill = frame.get("skill") if frame.get("skill") in self.grant["skills"] else "a skill not granted"
-        outcome = "ok" if reply.get("ok") else "not ok"
-        self._say(f"answered {skill}: {outcome} in {time.monotonic() - started:.2f} s")
-
-    async def _run_call(self, ws: ClientConnection, frame: protocol.Frame) -> protocol.ResultFrame:
-        call_id, skill = frame.get("id"), frame.get("skill")
-        input, params = frame.get("input"), frame.get("params") or {}
-        if (
-            not isinstance(skill, str)
-            or not isinstance(input, dict)
-            or not isinstance(params, dict)
-            or skill not in self.grant["skills"]
-            or page_origin(self.endpoint) in self.consents.paused
-        ):
-            return protocol.result(call_id, False)
-        # The rule book the in-page stand-in reads too (testwallet/_call_checks.py): the skill's own
-        # limits, the manifest's languages and limits, the input's shape and mime type.
-        checked = call_checks.check_call(skill, input, params, self.manifest, self.grant.get("models", []))
-        if isinstance(checked, call_checks.Refused):
-            self._note(f"call refused ({checked.code})")
-            return protocol.result(call_id, False)
-        params = checked.params
-        audio = checked.summary.get("audio") or {}
-        measured = {
-            "clipSeconds": audio.get("clipSeconds", 0),
-            "textChars": checked.summary.get("textChars", 0),
-        }
-        cost = self.backend.estimated_cost(skill, input, params)
-        call = self._gate_call(skill, input, params, cost, measured)
-        gate = bringyourownagent.check_call(self.manifest, self._gate_grant(), call, self._gate_state)
-        if gate["decision"] not in ("allowed", "warn"):
-            return protocol.result(call_id, False)  # "ask" has nobody to ask here
-        self._count_call(cost)
-        limits = self.grant["limits"]
-        if isinstance(limits.get("maxAnswerTokens"), int):
-            cap = limits["maxAnswerTokens"]
-            params = {**params, "maxTokens": min(params.get("maxTokens") or cap, cap)}
-        if params.get("stream") is True:
-            work = self._stream(ws, call_id, skill, input, params)
-        else:
-            work = self.backend.run(skill, input, params)
-        output = await asyncio.wait_for(work, limits.get("maxCallSeconds"))
-        self.answered += 1
-        receipt = {"cost": cost, "provider": self.backend.receipt_provider}
-        return protocol.result(call_id, True, output, receipt)
-
-    async def _stream(
-        self, ws: ClientConnection, call_id: Any, skill: str, input: dict[str, Any], params: dict[str, Any]
-    ) -> dict[str, Any]:
-        pieces = []
-        async for delta in self.backend.stream(skill, input, params):
-            pieces.append(delta)
-            await ws.send(protocol.dump(protocol.chunk(call_id, delta)))
-        return {"text": "".join(pieces)}
-
-    def _gate_grant(self) -> dict[str, Any]:
-        known = {k: v for k, v in self.grant["limits"].items() if k in bringyourownagent.KNOWN_LIMITS}
-        return {
-            "byoa": "0.1-draft",
-            "skills": self.grant["skills"],
-            "budget": {"perSession": self.budget},
-            "expiresAt": self.grant["expiresAt"],
-            "limits": known,
-        }
-
-    def _gate_call(
-        self, skill: str, input: dict[str, Any], params: dict[str, Any], cost: str, measured: dict[str, float]
-    ) -> dict[str, Any]:
-        return {
-            "skill": skill,
-            "at": _rfc3339(datetime.now(UTC)),
-            "provider": self.backend.provider_kind,
-            "estimatedCost": cost,
-            "input": measured,
-            "params": params,
-        }
-
-    def _count_call(self, cost: str) -> None:
-        amount, currency = cost.split()
-        spent = self._gate_state["spent"]
-        total = Decimal(amount) + (Decimal(spent.split()[0]) if spent else Decimal(0))
-        now = datetime.now(UTC)
-        minute_ago = now - timedelta(minutes=1)
-        recent = [t for t in self._gate_state["callTimes"] if datetime.fromisoformat(t) > minute_ago]
-        recent.append(_rfc3339(now))
-        self._gate_state = {"spent": f"{total} {currency}", "callTimes": recent}
-
     # -- the visitor's controls ---------------------------------------------------
 
     async def pause(self) -> None:
@@ -513,24 +329,21 @@ class DirectWallet:
         grant = getattr(self, "grant", None)
         if grant is None:
             raise RuntimeError("change_grant() changes the grant of an open link: open() one first")
-        changed = {**grant, "limits": {**grant["limits"], **(limits or {})}}
-        if skills is not None:
-            asked = set(self.manifest["skills"]) & set(self.backend.skills())
-            if not skills or not set(skills) <= asked:
-                raise ValueError(f"skills: choose one or more of {', '.join(sorted(asked))}; got {skills}")
-            changed["skills"] = sorted(skills)
-        if models is not None:
-            offered = list(self.chosen_models or self.backend.model_codes())
-            if not set(models) <= set(offered):
-                raise ValueError(f"models: choose among {', '.join(offered)}; got {models}")
-            changed["models"] = list(models)
+        changed = grants.changed_grant(
+            grant,
+            self.manifest,
+            self.backend,
+            self.chosen_models,
+            skills=skills,
+            models=models,
+            limits=limits,
+        )
         self.grant = changed
         site = page_origin(self.endpoint)
         allowed = self.consents.sites.get(site)
         on_its_own = allowed.on_its_own if allowed else False
-        self.consents.allow(
-            site, self.manifest, changed["skills"], on_its_own=on_its_own
-        )  # what is ticked now
+        # What is ticked now:
+        self.consents.allow(site, self.manifest, changed["skills"], on_its_own=on_its_own)
         self._note(f"grant changed (skills: {', '.join(changed['skills'])})")
         ws = self._ws
         if ws is not None:
@@ -580,18 +393,3 @@ class DirectWallet:
                 self.report(line)
             except Exception:  # the wallet's work never depends on who listens
                 logger.debug("report failed", exc_info=True)
-
-
-def site_of(endpoint: str) -> str:
-    """Return the site an endpoint belongs to: its scheme, host and port, not its path.
-
-    A site's links name one wallet route with a different last segment per
-    browser (the route id of byoa.pairing.route_ids): a site forgotten on one link stays
-    forgotten on the next.
-    """
-    parts = urlsplit(endpoint)
-    return f"{parts.scheme}://{(parts.hostname or '').lower()}:{parts.port or ''}"
-
-
-def _rfc3339(moment: datetime) -> str:
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
