@@ -59,18 +59,22 @@ def test_node_driver_reads_the_table():
 
 def test_no_reader_writes_a_skill_name_of_its_own():
     names = set(TABLE)
-    # Python: string constants outside docstrings.
-    tree = ast.parse(Path(extension.__file__).read_text())
-    docstrings = {
-        id(node.body[0].value)
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
-        and node.body
-        and isinstance(node.body[0], ast.Expr)
-        and isinstance(node.body[0].value, ast.Constant)
-    }
-    constants = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and id(n) not in docstrings}
-    assert names.isdisjoint(constants)
+    # Python: string constants outside docstrings, in the extension's driver and the modules beside it.
+    drivers = Path(extension.__file__).parent.glob("_byoa_*.py")
+    for path in (Path(extension.__file__), *drivers):
+        tree = ast.parse(path.read_text())
+        docstrings = {
+            id(node.body[0].value)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+            and node.body
+            and isinstance(node.body[0], ast.Expr)
+            and isinstance(node.body[0].value, ast.Constant)
+        }
+        constants = {
+            n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and id(n) not in docstrings
+        }
+        assert names.isdisjoint(constants), path.name
     # JavaScript: quoted names in code, comments left out.
     for path in (FRONTEND / "testwallet" / "byoa.js", FRONTEND / "playwright" / "byoa-driver.js"):
         code = re.sub(r"/\*.*?\*/|//[^\n]*", "", path.read_text(), flags=re.S)
