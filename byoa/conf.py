@@ -95,7 +95,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "PAIRING_SECONDS",
         5,
-        "how long a process keeps the pairing a browser session reaches (`aget_pairing`); 0: never",
+        "how long a process keeps what it read of a pairing: the one a browser session reaches (`aget_pairing`), "
+        "and the channel of its wallet's connection in another process, unless that connection moves; 0: never",
         (int, float),
     ),
     _number("PARALLEL_CALLS", 4, "calls in flight per connection when the grant sets no `maxParallelCalls`"),

@@ -24,7 +24,7 @@ from byoa import clock
 from byoa.conf import byoa_setting
 from byoa.delivery import events, receipts
 from byoa.delivery.allowance import Allowance, allowances
-from byoa.delivery.events import RemoteReply, Reply, send_event
+from byoa.delivery.events import RemoteReply, Reply, announce_move, send_event
 from byoa.delivery.inflight import InFlight, Pending
 from byoa.delivery.signing import verified_event
 from byoa.pairing import invitations, pairings, tokens
@@ -216,6 +216,7 @@ class WalletConsumer(AsyncWebsocketConsumer):
         attached.add(self.channel_name)
         if opened.previous_channel:
             await send_event(opened.previous_channel, {"type": "byoa.replaced"})
+        await announce_move(self.pairing_id)
         await self._send_frame(protocol.dump(protocol.welcome(opened.token, opened.manifest)))
         self._watch_silence()
         logger.info("BYOA wallet connected for pairing %s", self.pairing_id)
@@ -380,6 +381,7 @@ class WalletConsumer(AsyncWebsocketConsumer):
         if self.pairing_id is not None:
             await pairings.detach(self.pairing_id, self.channel_name)
             attached.discard(self.channel_name)
+            await announce_move(self.pairing_id)
             logger.info("BYOA wallet disconnected for pairing %s", self.pairing_id)
 
 

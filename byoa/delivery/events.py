@@ -3,7 +3,8 @@ How a call's events reach its caller: ``Call`` (one call's events, as its caller
 reads them), the wallet connections of this process (``connections``: a call to
 one of them goes to it directly), and this process's one reply channel
 (``replies``), on which the events of calls sent to other processes come back,
-matched by call id. Every event between processes is signed (``byoa.delivery.signing``).
+matched by call id, and on which it hears that a pairing's connection moved.
+Every event between processes is signed (``byoa.delivery.signing``).
 """
 
 from __future__ import annotations
@@ -12,19 +13,23 @@ import asyncio
 import contextvars
 import logging
 import secrets
+import time
 from collections import deque
 from collections.abc import Mapping
 from typing import Any, Protocol
 
 from channels.layers import BaseChannelLayer, get_channel_layer
 
+from byoa import clock
 from byoa.delivery.signing import sign_event, verified_event
 
 __all__ = [
     "Call",
     "Connection",
+    "MOVES",
     "Reply",
     "RemoteReply",
+    "announce_move",
     "connections",
     "new_call_id",
     "replies",
@@ -57,6 +62,10 @@ connections: dict[int, Connection] = {}
 
 # The longest pause between two attempts to read the reply channel after channel-layer errors.
 MAX_BACKOFF = 2.0
+#: The group of every process's reply channel: it hears each pairing's connection move (``byoa.moved``).
+MOVES = "byoa.moves"
+# Channels' core Redis layer forgets a group's member after a day (group_expiry): join again hourly.
+JOIN_AGAIN_SECONDS = 3600.0
 
 
 def new_call_id() -> int:
@@ -117,6 +126,14 @@ async def send_event(channel: str, event: Mapping[str, object]) -> bool:
     return True
 
 
+async def announce_move(pairing_id: int) -> None:
+    """Tell every process that the pairing's connection moved (attached, detached): it reads it again."""
+    try:
+        await _layer().group_send(MOVES, sign_event({"type": "byoa.moved", "pairing": pairing_id}))
+    except Exception as exc:  # unheard, a process keeps the old channel until its time is up
+        logger.warning("BYOA could not announce a move (%s)", type(exc).__name__)
+
+
 class RemoteReply:
     """The caller of a call that came from another process: its events go to that process's reply channel."""
 
@@ -143,6 +160,11 @@ class Replies:
         self._opening: asyncio.Task[str] | None = None
         self._reader: asyncio.Task[None] | None = None
         self._layer: BaseChannelLayer | None = None
+        # pairing id -> (its connection's channel, until when it is kept): read once, then trusted
+        # until a byoa.moved event for the pairing or its time is up (docs: delivery).
+        self._channels: dict[int, tuple[str, float]] = {}
+        self._moves_heard = 0
+        self._join_again = 0.0
 
     async def channel(self) -> str:
         """Return the reply channel, opening it (and starting its reader) on this loop and layer if need be."""
@@ -152,6 +174,7 @@ class Replies:
             if self._reader is not None and self._reader.get_loop() is loop:
                 self._reader.cancel()  # the layer changed (a test's settings): stop reading the old one
             self._layer = layer
+            self._channels.clear()  # kept while this channel heard every move; a new one has heard none
             # A context of its own: the reader outlives the request that happens to open it.
             self._opening = task = loop.create_task(self._open(layer), context=contextvars.Context())
         return await asyncio.shield(task)  # a caller that leaves does not stop it for the others
@@ -159,6 +182,8 @@ class Replies:
     async def _open(self, layer: BaseChannelLayer) -> str:
         # The pub/sub layer subscribes here, so an event published from now on waits for the reader.
         name = await layer.new_channel()
+        await layer.group_add(MOVES, name)
+        self._join_again = time.monotonic() + JOIN_AGAIN_SECONDS
         self._reader = asyncio.get_running_loop().create_task(self._read(layer, name))
         return name
 
@@ -168,6 +193,7 @@ class Replies:
             try:
                 event = await layer.receive(name)
             except Exception as exc:  # a Redis restart: the layer reconnects; try again, backing off
+                self._channels.clear()  # a move may have gone unheard meanwhile
                 failures += 1
                 logger.warning("BYOA reply channel could not be read (%s); trying again", type(exc).__name__)
                 await asyncio.sleep(min(MAX_BACKOFF, 0.05 * 2**failures))
@@ -177,13 +203,47 @@ class Replies:
             if verified is None:
                 logger.warning("BYOA dropped a reply event without a valid MAC")
                 continue
+            if verified.get("type") == "byoa.moved":
+                self._moves_heard += 1
+                self._channels.pop(verified.get("pairing"), None)  # type: ignore[arg-type]
+                continue
             call = self._calls.get(verified.get("id"))  # type: ignore[arg-type]  # an int, or nobody's
             if call is not None:  # else its caller is done with it: a late event is dropped
                 await call.send(verified)
 
+    def known_channel(self, pairing_id: int) -> str | None:
+        """Return the channel kept for the pairing's connection, or None when none is kept."""
+        kept = self._channels.get(pairing_id)
+        return kept[0] if kept is not None and kept[1] > clock.now().timestamp() else None
+
+    def moves_heard(self) -> int:
+        """Return how many moves this channel has heard: taken before a read, given to ``keep_channel``."""
+        return self._moves_heard
+
+    def keep_channel(self, pairing_id: int, channel: str, seconds: float, moves_heard: int) -> None:
+        """Keep the channel read for the pairing's connection for ``seconds``, or until it moves.
+
+        Only if this process hears moves (its reply channel is open on this loop and layer) and
+        heard none while the channel was read: that move may have been the pairing's.
+        """
+        task = self._opening
+        if (
+            seconds > 0
+            and moves_heard == self._moves_heard
+            and task is not None
+            and task.done()
+            and not _failed(task)
+            and task.get_loop() is asyncio.get_running_loop()
+            and self._layer is _layer()
+        ):
+            self._channels[pairing_id] = (channel, clock.now().timestamp() + seconds)
+
     async def send_call(self, channel: str, call: Call, event: Mapping[str, object]) -> bool:
         """Send a call event to a connection's channel; its events come to ``call``. False: not sent."""
         reply = await self.channel()
+        if time.monotonic() > self._join_again:
+            self._join_again = time.monotonic() + JOIN_AGAIN_SECONDS
+            await _layer().group_add(MOVES, reply)
         self._calls[call.id] = call  # before the send: the result may come back at once
         if not await send_event(channel, {**event, "id": call.id, "reply": reply}):
             self.forget(call)

@@ -18,7 +18,7 @@ from django.http import HttpRequest
 
 from byoa import clock
 from byoa.conf import byoa_setting
-from byoa.delivery.events import connections, send_event
+from byoa.delivery.events import announce_move, connections, replies, send_event
 from byoa.exceptions import ManifestError, UnknownManifest
 from byoa.models import Pairing
 from byoa.pairing import codes, manifests, session_pairings, tokens, visitor_ids
@@ -158,7 +158,14 @@ async def live_channel(pairing_id: int) -> str:
     connection = connections.get(pairing_id)
     if connection is not None:
         return connection.channel_name
-    return await sync_to_async(_live_channel)(pairing_id)
+    kept = replies.known_channel(pairing_id)
+    if kept is not None:
+        return kept
+    moves_heard = replies.moves_heard()
+    channel = await sync_to_async(_live_channel)(pairing_id)
+    if channel:
+        replies.keep_channel(pairing_id, channel, byoa_setting("PAIRING_SECONDS"), moves_heard)
+    return channel
 
 
 def _live_channel(pairing_id: int) -> str:
@@ -218,9 +225,11 @@ def stop_pairings(queryset: QuerySet[Pairing], status: Pairing.Status) -> tuple[
     rows = list(queryset.values_list("pk", "channel_name"))  # before the update changes what it matches
     # The status first: a wallet coming back between the two steps is refused.
     count = Pairing.objects.filter(pk__in=[pk for pk, _channel in rows]).update(status=status)
-    for pk, _channel in rows:
+    for pk, channel in rows:
         connections.pop(pk, None)  # this process's calls to it stop at once
         session_pairings.forget_pairing(pk)
+        if channel:  # other processes read its channel again: no longer an active pairing's
+            async_to_sync(announce_move)(pk)
     return count, _send_close(rows)
 
 
@@ -245,5 +254,7 @@ def forget_logged_out(sender: object, request: HttpRequest | None, **kwargs: obj
 
 
 def forget_deleted(sender: type[Pairing], instance: Pairing, **kwargs: object) -> None:
-    """Called on Django's ``post_delete`` of a pairing: no session of this process reaches it any more."""
+    """Called on Django's ``post_delete`` of a pairing: no session and no process's call reaches it any more."""
     session_pairings.forget_pairing(instance.pk)
+    if instance.channel_name:
+        async_to_sync(announce_move)(instance.pk)
