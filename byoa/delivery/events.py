@@ -170,7 +170,7 @@ class Replies:
         """Return the reply channel, opening it (and starting its reader) on this loop and layer if need be."""
         layer, loop = _layer(), asyncio.get_running_loop()
         task = self._opening
-        if task is None or task.get_loop() is not loop or self._layer is not layer or _failed(task):
+        if task is None or not self._opened_on(layer, loop):
             if self._reader is not None and self._reader.get_loop() is loop:
                 self._reader.cancel()  # the layer changed (a test's settings): stop reading the old one
             self._layer = layer
@@ -178,6 +178,11 @@ class Replies:
             # A context of its own: the reader outlives the request that happens to open it.
             self._opening = task = loop.create_task(self._open(layer), context=contextvars.Context())
         return await asyncio.shield(task)  # a caller that leaves does not stop it for the others
+
+    def _opened_on(self, layer: BaseChannelLayer, loop: asyncio.AbstractEventLoop) -> bool:
+        """Whether the reply channel is open, or opening, on this layer and loop."""
+        task = self._opening
+        return task is not None and task.get_loop() is loop and self._layer is layer and not _failed(task)
 
     async def _open(self, layer: BaseChannelLayer) -> str:
         # The pub/sub layer subscribes here, so an event published from now on waits for the reader.
@@ -226,15 +231,12 @@ class Replies:
         Only if this process hears moves (its reply channel is open on this loop and layer) and
         heard none while the channel was read: that move may have been the pairing's.
         """
-        task = self._opening
+        opened = self._opening is not None and self._opening.done()
         if (
             seconds > 0
             and moves_heard == self._moves_heard
-            and task is not None
-            and task.done()
-            and not _failed(task)
-            and task.get_loop() is asyncio.get_running_loop()
-            and self._layer is _layer()
+            and opened
+            and self._opened_on(_layer(), asyncio.get_running_loop())
         ):
             self._channels[pairing_id] = (channel, clock.now().timestamp() + seconds)
 

@@ -12,8 +12,7 @@ from datetime import timedelta
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.db import database_sync_to_async
 from django.db import DatabaseError, close_old_connections, transaction
-from django.db import connection as database
-from django.db.models import DateTimeField, QuerySet
+from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from byoa import clock
@@ -169,22 +168,9 @@ async def live_channel(pairing_id: int) -> str:
 
 
 def _live_channel(pairing_id: int) -> str:
-    # One SQL statement rather than a QuerySet: on every call that crosses processes, the ORM's
-    # compiling of this query cost more than the rest of the call (docs: performance).
-    meta = Pairing._meta
-    last_seen = meta.get_field("last_seen")
-    assert isinstance(last_seen, DateTimeField)
     seen_since = clock.now() - timedelta(seconds=byoa_setting("LIVE_SECONDS"))
-    quote = database.ops.quote_name
-    table, pk = quote(meta.db_table), quote(meta.pk.attname)  # "id", as the model declares no other
-    with database.cursor() as cursor:
-        cursor.execute(
-            f"SELECT {quote('channel_name')} FROM {table} "
-            f"WHERE {pk} = %s AND {quote('status')} = %s AND {quote('last_seen')} >= %s",
-            [pairing_id, Pairing.Status.ACTIVE.value, last_seen.get_db_prep_value(seen_since, database)],
-        )
-        row = cursor.fetchone()
-    return row[0] if row else ""
+    live = Pairing.objects.filter(pk=pairing_id, status=Pairing.Status.ACTIVE, last_seen__gte=seen_since)
+    return live.values_list("channel_name", flat=True).first() or ""
 
 
 async def for_visitor(visitor: str | None, manifest_name: str) -> Pairing | None:

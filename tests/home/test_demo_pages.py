@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from testwallet.server import DaphneServer
+from tests.home.games import finish_geography, finish_twentyq
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -28,19 +28,6 @@ PAGES = [
     "/twentyq/",
     "/twentyq/?testwallet=1",
 ]
-
-
-@pytest.fixture(scope="module")
-def debug_site(tmp_path_factory):
-    """The project under daphne with DEBUG on (as `make run`), so that `?testwallet=1` works."""
-    server = DaphneServer(
-        "sites.config.asgi:application",
-        setup_commands=[("migrate", "--noinput"), ("load_catalog",)],
-        env={"DJANGO_DEBUG": "1"},
-        workdir=tmp_path_factory.mktemp("demo-pages-daphne"),
-    )
-    with server:
-        yield server
 
 
 async def violations(page):
@@ -98,20 +85,11 @@ async def test_games_in_play_with_their_consent_opened_have_no_axe_violation(
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280", "375"])
 async def test_the_games_end_screens_have_no_axe_violation(page, debug_site, viewport, scheme):
     await open_page(page, debug_site, "/geography/", viewport, scheme)
-    for round_number in range(1, 11):
-        await page.get_by_label("Your answer").fill("Atlantis")
-        await page.get_by_role("button", name="Answer", exact=True).click()
-        await page.locator(f"#track li[data-state]:nth-child({round_number})").wait_for(timeout=15000)
-    await page.locator("#result").wait_for(timeout=15000)
+    await finish_geography(page)
     assert await violations(page) == []
     await open_page(page, debug_site, "/twentyq/", viewport, scheme)
     await page.locator("#ways[data-ready='true']").wait_for(state="attached", timeout=15000)
-    await page.locator("#new-site-thinks").click()
-    for turn in range(1, 21):
-        await page.get_by_label("Your guess").fill(f"nothing-{turn}")
-        await page.get_by_role("button", name="Guess", exact=True).click()
-        await page.locator(f"#history li:nth-child({turn})").wait_for(timeout=15000)
-    await page.locator("#reveal").wait_for(timeout=15000)
+    await finish_twentyq(page)
     assert await violations(page) == []
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.home.games import finish_geography, finish_twentyq
 from tests.pageweight import measure
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -73,18 +74,9 @@ async def art_shown(page) -> set[str]:
 async def play_to_the_end(page, path):
     """Play a demo to its end screen as a visitor with no AI does."""
     if path == "/geography/":
-        for round_number in range(1, 11):
-            await page.get_by_label("Your answer").fill("Atlantis")
-            await page.get_by_role("button", name="Answer", exact=True).click()
-            await page.locator(f"#track li[data-state]:nth-child({round_number})").wait_for(timeout=15000)
-        await page.locator("#result").wait_for(timeout=15000)
+        await finish_geography(page)
     elif path == "/twentyq/":
-        await page.locator("#new-site-thinks").click()
-        for turn in range(1, 21):
-            await page.get_by_label("Your guess").fill(f"nothing-{turn}")
-            await page.get_by_role("button", name="Guess", exact=True).click()
-            await page.locator(f"#history li:nth-child({turn})").wait_for(timeout=15000)
-        await page.locator("#reveal").wait_for(timeout=15000)
+        await finish_twentyq(page)
     else:
         await page.get_by_role("button", name="Add to basket").first.click()
         await page.get_by_role("link", name="Your basket (1)").wait_for(timeout=15000)

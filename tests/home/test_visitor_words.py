@@ -12,8 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from testwallet.server import DaphneServer
-
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -74,19 +72,6 @@ SHOWN = """(explained) => {
     .flatMap((node) => names.map((name) => node.getAttribute(name) ?? ''));
   return [document.body.innerText, ...said].join('\\n');
 }"""
-
-
-@pytest.fixture(scope="module")
-def debug_site(tmp_path_factory):
-    """The project under daphne with DEBUG on (as `make run`), so that `?testwallet=1` works."""
-    server = DaphneServer(
-        "sites.config.asgi:application",
-        setup_commands=[("migrate", "--noinput"), ("load_catalog",)],
-        env={"DJANGO_DEBUG": "1"},
-        workdir=tmp_path_factory.mktemp("visitor-words-daphne"),
-    )
-    with server:
-        yield server
 
 
 def with_wallet(path: str, wallet: str) -> str:
