@@ -76,7 +76,7 @@ class CallLog(models.Model):
     at = models.DateTimeField(db_index=True)
 
     class Meta:
-        ordering = ["-at"]
+        ordering = ["-at", "-id"]  # a batch of receipts shares its time (byoa.delivery.receipts)
 
     def __str__(self) -> str:
         return f"{self.skill} {'ok' if self.ok else 'failed'} in {self.duration_ms} ms"

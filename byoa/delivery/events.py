@@ -12,7 +12,8 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
-import secrets
+import os
+import random
 import time
 from collections import deque
 from collections.abc import Mapping
@@ -68,9 +69,16 @@ MOVES = "byoa.moves"
 JOIN_AGAIN_SECONDS = 3600.0
 
 
+# Call ids need to be unique among a connection's calls, not secret: a result counts only on the
+# connection its call went to, and events between processes are signed. So a seeded generator, no
+# system call per call (docs: performance); a forked process seeds its own.
+_ids = random.Random()
+os.register_at_fork(after_in_child=_ids.seed)
+
+
 def new_call_id() -> int:
-    """Return a random call id: a JSON number a JavaScript wallet keeps exact, that no one can guess."""
-    return secrets.randbits(53)
+    """Return a random call id: a JSON number a JavaScript wallet keeps exact (53 bits)."""
+    return _ids.getrandbits(53)
 
 
 class Call:

@@ -3,6 +3,7 @@ Call receipts (``byoa.models.CallLog``): one row per call that reached a
 wallet, never its input or output. A connection queues them in memory, a
 tuple each; they are written within ``BATCH_SECONDS`` in one ``executemany``,
 so a call costs no database write (and no model instance) of its own.
+A receipt's time is its batch's: when the batch was written.
 """
 
 from __future__ import annotations
@@ -10,12 +11,11 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
-from datetime import UTC, datetime
-
 from channels.db import database_sync_to_async
 from django.db import connection, transaction
 from django.db.models import DateTimeField
 
+from byoa import clock
 from byoa.models import CallLog, Pairing
 
 __all__ = ["BATCH_SECONDS", "add", "flush"]
@@ -24,8 +24,8 @@ logger = logging.getLogger(__name__)
 
 BATCH_SECONDS = 0.5
 
-#: (pairing id, skill, model, ok, duration in ms, cost, provider, when)
-Receipt = tuple[int, str, str, bool, int, str, str, datetime]
+#: (pairing id, skill, model, ok, duration in ms, cost, provider)
+Receipt = tuple[int, str, str, bool, int, str, str]
 _COLUMNS = ("pairing", "skill", "model", "ok", "duration_ms", "cost", "provider", "at")
 
 _queued: list[Receipt] = []
@@ -40,7 +40,7 @@ def add(pairing_id: int, skill: str, model: str, ok: bool, duration_ms: int, rec
         del _queued[:]  # queued on a loop that is gone (a test's): its database went with it
     shown = receipt if isinstance(receipt, dict) else {}
     cost, provider = str(shown.get("cost", ""))[:40], str(shown.get("provider", ""))[:40]
-    _queued.append((pairing_id, skill[:64], model[:32], ok, duration_ms, cost, provider, datetime.now(UTC)))
+    _queued.append((pairing_id, skill[:64], model[:32], ok, duration_ms, cost, provider))
     if _writer is None or _writer.done():
         # A context of its own: the call that queues the first receipt may be a request's, whose
         # database thread is gone by the time the batch is written.
@@ -68,7 +68,10 @@ def _write(batch: list[Receipt]) -> None:
     alive = set(Pairing.objects.filter(pk__in={row[0] for row in batch}).values_list("pk", flat=True))
     at = CallLog._meta.get_field("at")
     assert isinstance(at, DateTimeField)
-    rows = [(*row[:7], at.get_db_prep_value(row[7], connection)) for row in batch if row[0] in alive]
+    # One time for the batch, adapted once: Django's adaptation of a datetime cost more than the
+    # row's insert, and a receipt's time needs no finer grain than its batch's (docs: delivery).
+    written = at.get_db_prep_value(clock.now(), connection)
+    rows = [(*row, written) for row in batch if row[0] in alive]
     if rows:
         # executemany, not bulk_create: a model instance per receipt cost more than the call itself.
         concrete = {field.name: field for field in CallLog._meta.concrete_fields}

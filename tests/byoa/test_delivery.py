@@ -8,6 +8,9 @@ once (``byoa.cancel``).
 """
 
 import asyncio
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from channels.db import database_sync_to_async
@@ -142,3 +145,32 @@ async def test_callers_cancelled_before_their_call_went_leave_nothing_waiting_an
     )
     assert await asyncio.wait_for(caller, 5) == {"text": "ok"}
     assert events.replies.waiting() == 0
+
+
+FORKED_IDS = """
+import os
+from byoa.delivery import events
+read, write = os.pipe()
+if os.fork() == 0:
+    os.write(write, str(events.new_call_id()).encode())
+    os._exit(0)
+os.close(write)
+os.wait()
+print(os.read(read, 64).decode(), events.new_call_id())
+"""
+
+
+def test_a_forked_process_draws_call_ids_of_its_own():
+    # A process's ids come from a seeded generator: a child forked from it must not repeat them.
+    # In a process of its own: forking pytest's, which runs threads, may deadlock the child.
+    done = subprocess.run(
+        [sys.executable, "-c", FORKED_IDS],
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    childs, parents = done.stdout.split()
+    assert childs != parents
+    assert all(0 <= events.new_call_id() < 2**53 for _ in range(1000))

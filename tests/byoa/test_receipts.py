@@ -41,7 +41,7 @@ async def test_a_batch_of_receipts_is_written_with_one_statement():
     assert rows == [(True, "0.001 USD", "local"), (False, "0.001 USD", "local"), (True, "0.001 USD", "local")]
 
 
-async def test_a_receipt_keeps_the_time_of_its_call():
+async def test_a_receipt_keeps_the_time_its_batch_was_written():
     pairing = await new_pairing("b" * 64)
     before = clock.now()
     receipts.add(pairing, "text.generate", "m1", True, 5)
@@ -49,6 +49,17 @@ async def test_a_receipt_keeps_the_time_of_its_call():
     log = await database_sync_to_async(CallLog.objects.get)()
     assert before - timedelta(seconds=1) <= log.at <= clock.now() + timedelta(seconds=1)
     assert (log.skill, log.model, log.cost, log.provider) == ("text.generate", "m1", "", "")
+
+
+async def test_the_receipts_of_a_batch_share_its_time_and_list_the_last_call_first(monkeypatch):
+    pairing = await new_pairing("f" * 64)
+    written = clock.now() - timedelta(hours=1)
+    monkeypatch.setattr("byoa.clock.now", lambda: written)
+    for skill in ("first", "second", "third"):
+        receipts.add(pairing, skill, "", True, 1)
+    await receipts.flush()
+    logs = await database_sync_to_async(lambda: list(CallLog.objects.values_list("skill", "at")))()
+    assert logs == [("third", written), ("second", written), ("first", written)]
 
 
 async def test_receipts_of_a_pairing_deleted_meanwhile_are_dropped_and_the_others_kept():
