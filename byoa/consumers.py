@@ -292,7 +292,7 @@ class WalletConsumer(AsyncWebsocketConsumer):
             reply, skill, timeout, model if isinstance(model, str) else "", params.get("stream") is True
         )
         if not self.calls.add(call_id, pending):
-            await reply.send(failed("refused"))  # an id in use: 53 random bits make it a forgery
+            await reply.send(failed("refused"))  # an id in use: with 53 random bits, a forgery
             return
         self.allowance.call_sent()
         pending.timer = asyncio.get_running_loop().call_later(timeout, self._expire, call_id)
