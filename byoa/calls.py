@@ -98,6 +98,7 @@ class WalletStream:
         self.timeout: float = byoa_setting("CALL_SECONDS") if timeout is None else timeout
         self.output: dict[str, Any] | None = None
         self._started = False
+        self._sent_to: str | None = None  # where the call went ("" in this process), once it went
 
     def __aiter__(self) -> AsyncIterator[str]:
         if self._started:
@@ -111,10 +112,10 @@ class WalletStream:
         loop = asyncio.get_running_loop()
         wait_until = loop.time() + self.timeout + GRACE_SECONDS
         call = Call(new_call_id())
-        channel: str | None = None  # where the call went ("" in this process), once it went
         ended = False
         try:
-            channel = await self._send(call)
+            await self._send(call)
+            channel = self._sent_to or ""
             await _give_back_pooled_connections()  # nothing of the database is needed while we wait
             while True:
                 event = await call.receive(wait_until if channel else None)
@@ -130,24 +131,29 @@ class WalletStream:
                 raise self._failed(event.get("failure"))
         finally:
             replies.forget(call)
-            if not ended and channel is not None:  # the caller left mid-call: free its slot now
-                await self._cancel(call, channel)
+            if not ended and self._sent_to is not None:  # the caller left mid-call: free its slot now
+                await self._cancel(call, self._sent_to)
 
-    async def _send(self, call: Call) -> str:
-        """Hand the call to the pairing's connection; return its channel ("" in this process)."""
+    async def _send(self, call: Call) -> None:
+        """Hand the call to the pairing's connection; ``_sent_to`` says where ("" in this process).
+
+        Set before each await: a caller cancelled while its call goes out still frees its slot.
+        """
         assert self.pairing_id is not None
         body = protocol.call_input(self.input)
         connection = connections.get(self.pairing_id)
         if connection is not None:
+            self._sent_to = ""
             await connection.start_call(call, call.id, self.skill, self.params, body, self.timeout)
-            return ""
+            return
         channel = await pairings.live_channel(self.pairing_id)
         if not channel:
             raise WalletOffline(self.pairing_id, self.skill)
         event = {"type": "byoa.call", "skill": self.skill, "params": self.params, "input": body}
+        self._sent_to = channel
         if not await replies.send_call(channel, call, {**event, "timeout": self.timeout}):
+            self._sent_to = None  # it did not go: nothing to cancel
             raise WalletProcessGone(self.pairing_id, self.skill)
-        return channel
 
     def _unheard(self, channel: str) -> WalletCallError:
         """Return why nothing came: the connection's timer always ends a call it holds, so when even

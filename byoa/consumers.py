@@ -203,8 +203,11 @@ class WalletConsumer(AsyncWebsocketConsumer):
         ):
             await self._close(CloseCode.TOO_BIG)  # closed for flooding moments ago: no database work
             return
+        # Before the write: a server stopping mid-hello still marks the pairing away at exit.
+        attached.add(self.channel_name)
         opened = await pairings.open_from_hello(frame, self.channel_name)
         if opened is None:
+            attached.discard(self.channel_name)
             await self._send_frame(protocol.dump(protocol.bad_session()))
             await self._close(CloseCode.POLICY)
             return
@@ -213,7 +216,6 @@ class WalletConsumer(AsyncWebsocketConsumer):
         # The pairing's allowance, not a fresh one: coming back with the token refills nothing.
         self.allowance = allowances.of(self.token_digest, byoa_setting("MAX_FRAME_BYTES"))
         events.connections[self.pairing_id] = self
-        attached.add(self.channel_name)
         if opened.previous_channel:
             await send_event(opened.previous_channel, {"type": "byoa.replaced"})
         await announce_move(self.pairing_id)
@@ -292,7 +294,9 @@ class WalletConsumer(AsyncWebsocketConsumer):
             reply, skill, timeout, model if isinstance(model, str) else "", params.get("stream") is True
         )
         if not self.calls.add(call_id, pending):
-            await reply.send(failed("refused"))  # an id in use: with 53 random bits, a forgery
+            await reply.send(
+                failed("refused")
+            )  # an id in use: a replayed event (53 random bits do not collide)
             return
         self.allowance.call_sent()
         pending.timer = asyncio.get_running_loop().call_later(timeout, self._expire, call_id)

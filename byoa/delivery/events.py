@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from typing import Any, Protocol
 
 from channels.layers import BaseChannelLayer, get_channel_layer
+from django.core.exceptions import ImproperlyConfigured
 
 from byoa import clock
 from byoa.delivery.signing import sign_event, verified_event
@@ -250,10 +251,16 @@ class Replies:
 
     async def send_call(self, channel: str, call: Call, event: Mapping[str, object]) -> bool:
         """Send a call event to a connection's channel; its events come to ``call``. False: not sent."""
-        reply = await self.channel()
-        if time.monotonic() > self._join_again:
-            self._join_again = time.monotonic() + JOIN_AGAIN_SECONDS
-            await _layer().group_add(MOVES, reply)
+        try:
+            reply = await self.channel()
+            if time.monotonic() > self._join_again:
+                self._join_again = time.monotonic() + JOIN_AGAIN_SECONDS
+                await _layer().group_add(MOVES, reply)
+        except ImproperlyConfigured:
+            raise
+        except Exception as exc:  # the layer's backend is down (redis-py's ConnectionError ...)
+            logger.warning("BYOA could not open its reply channel (%s)", type(exc).__name__)
+            return False
         self._calls[call.id] = call  # before the send: the result may come back at once
         if not await send_event(channel, {**event, "id": call.id, "reply": reply}):
             self.forget(call)
@@ -276,7 +283,7 @@ def _failed(task: asyncio.Task[str]) -> bool:
 def _layer() -> BaseChannelLayer:
     layer = get_channel_layer()
     if layer is None:
-        raise RuntimeError(
+        raise ImproperlyConfigured(
             "BYOA needs a channel layer: set CHANNEL_LAYERS (the in-memory one for one process)."
         )
     return layer

@@ -1,8 +1,9 @@
 """
 The calls in flight on one wallet connection: who waits for each result, and
-which late results to drop quietly. A call whose caller gave up still counts
+which late results to drop quietly. A call past its deadline still counts
 against the grant's ``maxParallelCalls`` until its late result comes or the
-grant's ``maxCallSeconds`` pass: the wallet may still be working on it.
+grant's ``maxCallSeconds`` pass (the wallet may still be working on it); a
+call whose caller left frees its slot at once.
 """
 
 from __future__ import annotations
@@ -69,7 +70,8 @@ class InFlight:
         return pending
 
     def give_up(self, call_id: int, hold_seconds: float | None) -> Pending | None:
-        """Remove and return a call its caller gave up on; with ``hold_seconds``, it holds its slot that long."""
+        """Remove and return a call given up on: past its deadline, it holds its slot ``hold_seconds``;
+        its caller gone (None), it frees it at once. Its late result is no flood either way."""
         pending = self.pop(call_id)
         if pending is not None:
             self._given_up.append(call_id)

@@ -11,8 +11,9 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
+
 from channels.db import database_sync_to_async
-from django.db import connection, transaction
+from django.db import connections, router, transaction
 from django.db.models import DateTimeField
 
 from byoa import clock
@@ -64,22 +65,25 @@ async def flush() -> None:
 
 
 def _write(batch: list[Receipt]) -> None:
+    using = router.db_for_write(CallLog)
+    database = connections[using]
     # A pairing deleted meanwhile takes its receipts with it.
-    alive = set(Pairing.objects.filter(pk__in={row[0] for row in batch}).values_list("pk", flat=True))
+    pairing_ids = {row[0] for row in batch}
+    alive = set(Pairing.objects.using(using).filter(pk__in=pairing_ids).values_list("pk", flat=True))
     at = CallLog._meta.get_field("at")
     assert isinstance(at, DateTimeField)
-    # One time for the batch, adapted once: Django's adaptation of a datetime cost more than the
-    # row's insert, and a receipt's time needs no finer grain than its batch's (docs: delivery).
-    written = at.get_db_prep_value(clock.now(), connection)
+    # One time for the batch, adapted once: adapting a datetime per row cost more than its insert,
+    # and a receipt's time needs no finer grain than its batch's (docs: delivery).
+    written = at.get_db_prep_value(clock.now(), database)
     rows = [(*row, written) for row in batch if row[0] in alive]
     if rows:
         # executemany, not bulk_create: a model instance per receipt cost more than the call itself.
         concrete = {field.name: field for field in CallLog._meta.concrete_fields}
         fields = [concrete[name] for name in _COLUMNS]
-        quote = connection.ops.quote_name
+        quote = database.ops.quote_name
         columns = ", ".join(quote(field.column or field.attname) for field in fields)
         table = quote(CallLog._meta.db_table)
-        with transaction.atomic(), connection.cursor() as cursor:
+        with transaction.atomic(using=using), database.cursor() as cursor:
             cursor.executemany(
                 f"INSERT INTO {table} ({columns}) VALUES ({', '.join(['%s'] * len(fields))})", rows
             )

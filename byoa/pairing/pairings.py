@@ -24,7 +24,7 @@ from byoa.pairing import codes, manifests, session_pairings, tokens, visitor_ids
 from byoa.pairing.grants import Grant, warn_unreadable
 from byoa.wire.protocol import Frame
 
-__all__ = ["aget_pairing", "close_connections", "live_channel", "stop_pairings"]
+__all__ = ["aget_pairing", "live_channel", "stop_pairings"]
 
 logger = logging.getLogger(__name__)
 
@@ -211,20 +211,16 @@ def stop_pairings(queryset: QuerySet[Pairing], status: Pairing.Status) -> tuple[
     rows = list(queryset.values_list("pk", "channel_name"))  # before the update changes what it matches
     # The status first: a wallet coming back between the two steps is refused.
     count = Pairing.objects.filter(pk__in=[pk for pk, _channel in rows]).update(status=status)
+    return count, _stopped(rows)
+
+
+def _stopped(rows: Sequence[tuple[int, str]]) -> int:
+    """Tell this process, the others and each live connection that these pairings stopped; return how many live."""
     for pk, channel in rows:
         connections.pop(pk, None)  # this process's calls to it stop at once
         session_pairings.forget_pairing(pk)
         if channel:  # other processes read its channel again: no longer an active pairing's
             async_to_sync(announce_move)(pk)
-    return count, _send_close(rows)
-
-
-def close_connections(queryset: QuerySet[Pairing]) -> int:
-    """Tell the live connection of each pairing to say bye and close; return how many."""
-    return _send_close(list(queryset.values_list("pk", "channel_name")))
-
-
-def _send_close(rows: Sequence[tuple[int, str]]) -> int:
     # At most once: a lost close is caught by the connection's own status check at its next ping.
     channels = [channel for _pk, channel in rows if channel]
     for channel in channels:
@@ -239,8 +235,8 @@ def forget_logged_out(sender: object, request: HttpRequest | None, **kwargs: obj
         session_pairings.forget_session(session.session_key)
 
 
-def forget_deleted(sender: type[Pairing], instance: Pairing, **kwargs: object) -> None:
-    """Called on Django's ``post_delete`` of a pairing: no session and no process's call reaches it any more."""
-    session_pairings.forget_pairing(instance.pk)
-    if instance.channel_name:
-        async_to_sync(announce_move)(instance.pk)
+def forget_deleted(sender: type[Pairing], instance: Pairing, using: str, **kwargs: object) -> None:
+    """Called on Django's ``post_delete`` of a pairing: once the deletion commits, it is stopped as a revoke is."""
+    rows = [(instance.pk, instance.channel_name)]
+    # On commit: another process told before then would read the row again, still there.
+    transaction.on_commit(lambda: _stopped(rows), using=using)

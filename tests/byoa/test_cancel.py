@@ -12,6 +12,7 @@ from channels.db import database_sync_to_async
 
 from byoa import calls
 from byoa.calls import call_wallet, stream_wallet
+from byoa.delivery import events
 from byoa.exceptions import TooManyCalls, WalletCallError
 from byoa.models import Pairing
 from byoa.pairing import tokens
@@ -92,3 +93,55 @@ async def outcome(pairing):
         return await call_wallet(pairing, "audio.transcribe", {"audio": {}}, timeout=5)
     except WalletCallError as exc:
         return type(exc).__name__
+
+
+async def test_a_caller_cancelled_while_its_call_goes_out_frees_its_slot_at_once(wallet_socket):
+    communicator, welcome = await pair(wallet_socket, limits={"maxParallelCalls": 1})
+    pairing = await get_pairing(token_digest=tokens.digest(welcome["pairing"]))
+    connection = events.connections[pairing.pk]
+    sending, send_frame = asyncio.Event(), connection._send_frame
+
+    async def stuck(text):  # the socket's send does not return: the caller is cancelled meanwhile
+        sending.set()
+        await asyncio.Event().wait()
+
+    connection._send_frame = stuck
+    caller = asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", {"audio": {}}, timeout=60))
+    await asyncio.wait_for(sending.wait(), 5)
+    caller.cancel()
+    await asyncio.gather(caller, return_exceptions=True)
+    assert len(connection.calls) == 0  # its slot is free: nothing waits for the wallet's answer
+    connection._send_frame = send_frame
+    second = asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", {"audio": {}}, timeout=10))
+    frame = await communicator.receive_json_from(timeout=5)
+    await communicator.send_json_to(protocol.result(frame["id"], True, {"text": "second"}))
+    assert await asyncio.wait_for(second, 10) == {"text": "second"}
+
+
+async def test_a_caller_in_another_process_cancelled_once_its_call_went_frees_its_slot(
+    wallet_socket, monkeypatch, caller_elsewhere
+):
+    communicator, welcome = await pair(wallet_socket, limits={"maxParallelCalls": 1})
+    pairing = await get_pairing(token_digest=tokens.digest(welcome["pairing"]))
+    sent, send_event = asyncio.Event(), events.send_event
+
+    async def sent_then_stuck(channel, event):  # the call event goes; the send does not return
+        went = await send_event(channel, event)
+        if event["type"] == "byoa.call":
+            sent.set()
+            await asyncio.Event().wait()
+        return went
+
+    monkeypatch.setattr(events, "send_event", sent_then_stuck)
+    caller = asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", {"audio": {}}, timeout=60))
+    first = await communicator.receive_json_from(timeout=5)
+    await asyncio.wait_for(sent.wait(), 5)
+    caller.cancel()
+    await asyncio.gather(caller, return_exceptions=True)
+    monkeypatch.setattr(events, "send_event", send_event)
+    # The cancel reached the connection: the next call is not refused as over the limit.
+    second_caller = asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", {"audio": {}}, timeout=10))
+    second = await communicator.receive_json_from(timeout=5)
+    assert second["id"] != first["id"]
+    await communicator.send_json_to(protocol.result(second["id"], True, {"text": "second"}))
+    assert await asyncio.wait_for(second_caller, 10) == {"text": "second"}

@@ -7,14 +7,14 @@ import logging
 
 import pytest
 from channels.db import database_sync_to_async
-from django.db import IntegrityError
+from django.db import IntegrityError, transaction
 
 from byoa.calls import call_wallet
 from byoa.delivery import events
-from byoa.exceptions import CallRefused, WalletLeft
+from byoa.exceptions import CallRefused, WalletLeft, WalletOffline
 from byoa.models import Pairing, SessionCode
 from byoa.pairing import manifests, pairings, tokens
-from byoa.pairing.pairings import close_connections, stop_pairings
+from byoa.pairing.pairings import stop_pairings
 from byoa.wire.protocol import CloseCode
 from tests.byoa.conftest import close_code, get_pairing, hello, new_code, pair
 
@@ -288,12 +288,21 @@ async def test_a_grant_frame_changes_the_recorded_grant(wallet_socket):
     assert (await get_pairing(token_digest=tokens.digest(welcome["pairing"]))).grant == new_grant
 
 
-async def test_the_admin_action_closes_the_live_connection_with_bye(wallet_socket):
+async def test_deleting_a_pairing_closes_its_live_connection_with_bye_once_committed(wallet_socket):
     communicator, welcome = await pair(wallet_socket)
-    queryset = Pairing.objects.filter(token_digest=tokens.digest(welcome["pairing"]))
-    assert await database_sync_to_async(close_connections)(queryset) == 1
+    pairing = await get_pairing(token_digest=tokens.digest(welcome["pairing"]))
+
+    def delete_in_a_transaction():
+        with transaction.atomic():
+            Pairing.objects.filter(pk=pairing.pk).delete()
+            assert pairing.pk in events.connections  # not before the deletion commits
+
+    await database_sync_to_async(delete_in_a_transaction)()
+    assert pairing.pk not in events.connections  # this process's calls to it stop at once
     assert await communicator.receive_json_from(timeout=5) == {"type": "bye"}
     assert await close_code(communicator) == 1000
+    with pytest.raises(WalletOffline):
+        await call_wallet(pairing.pk, "audio.transcribe", {"audio": {}}, timeout=5)
 
 
 async def test_a_cookie_is_no_substitute_for_a_hello(wallet_socket, settings):

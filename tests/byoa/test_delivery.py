@@ -18,7 +18,7 @@ from channels.layers import get_channel_layer
 
 from byoa.calls import call_wallet
 from byoa.delivery import events
-from byoa.exceptions import WalletTimeout
+from byoa.exceptions import WalletProcessGone, WalletTimeout
 from byoa.models import Pairing
 from byoa.pairing import tokens
 from tests.byoa.conftest import pair
@@ -145,6 +145,25 @@ async def test_callers_cancelled_before_their_call_went_leave_nothing_waiting_an
     )
     assert await asyncio.wait_for(caller, 5) == {"text": "ok"}
     assert events.replies.waiting() == 0
+
+
+async def test_a_reply_channel_the_layer_cannot_open_ends_the_call_as_wallet_process_gone(
+    layer, wallet_socket, caller_elsewhere, monkeypatch
+):
+    communicator, pairing = await paired_elsewhere(wallet_socket)
+    new_channel = layer.new_channel
+
+    async def down(*args, **kwargs):
+        raise ConnectionError("Redis is down")  # as redis-py raises it, from the layer's new_channel
+
+    monkeypatch.setattr(layer, "new_channel", down)
+    with pytest.raises(WalletProcessGone):
+        await asyncio.wait_for(call_wallet(pairing, "audio.transcribe", CLIP, timeout=5), 5)
+    assert events.replies.waiting() == 0
+    monkeypatch.setattr(layer, "new_channel", new_channel)  # the layer is back: the next call goes
+    caller = asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", CLIP, timeout=5))
+    await answer_calls(communicator, 1)
+    assert await asyncio.wait_for(caller, 5)
 
 
 FORKED_IDS = """

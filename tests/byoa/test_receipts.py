@@ -82,3 +82,23 @@ async def test_a_receipt_holds_no_more_than_its_columns_allow():
     log = await database_sync_to_async(CallLog.objects.get)()
     assert (len(log.skill), len(log.model), len(log.cost)) == (64, 32, 40)
     assert log.provider == str(["not", "a", "string"])[:40]
+
+
+class ReceiptsRouter:
+    """A site's database router: it says where CallLog rows go (here, the one database there is)."""
+
+    asked: list[type] = []
+
+    def db_for_write(self, model, **hints):
+        self.asked.append(model)
+        return "default"
+
+
+async def test_receipts_go_to_the_database_the_sites_routers_name(settings):
+    settings.DATABASE_ROUTERS = [f"{__name__}.ReceiptsRouter"]
+    ReceiptsRouter.asked.clear()
+    pairing = await new_pairing("g" * 64)
+    receipts.add(pairing, "text.generate", "", True, 1)
+    await receipts.flush()
+    assert CallLog in ReceiptsRouter.asked
+    assert await database_sync_to_async(CallLog.objects.count)() == 1
