@@ -22,7 +22,7 @@ class ByoaConfig(AppConfig):
         from django.contrib.auth.signals import user_logged_out
         from django.db.models.signals import post_delete
 
-        from byoa import checks  # noqa: F401  (registers the system checks and the signal)
+        from byoa import checks  # noqa: F401  (registers the system checks)
         from byoa.models import Pairing
         from byoa.pairing.pairings import forget_deleted, forget_logged_out
 

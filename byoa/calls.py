@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.db import connections as databases
 
 from byoa.conf import byoa_setting
@@ -192,7 +193,7 @@ class WalletStream:
 async def _give_back_pooled_connections() -> None:
     # Django keeps a request's database connection until the request ends; a call that waits on a
     # wallet would hold it from the pool all that time, so it goes back now (outside transactions).
-    if any(database.get("OPTIONS", {}).get("pool") for database in databases.settings.values()):
+    if any(database.get("OPTIONS", {}).get("pool") for database in settings.DATABASES.values()):
         await sync_to_async(_close_outside_transactions)()
 
 

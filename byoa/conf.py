@@ -108,7 +108,7 @@ SETTINGS: tuple[Setting, ...] = (
     _number(
         "PING_SECONDS",
         30,
-        "the wallets' ping interval; a connection silent for 1.5 times this is closed, its calls `None`",
+        "the wallets' ping interval; a connection silent for 1.5 times this is closed, its calls `WalletLeft`",
     ),
     Setting(
         "CALL_LOG",

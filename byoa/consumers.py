@@ -74,7 +74,7 @@ class WalletConsumer(AsyncWebsocketConsumer):
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels' dispatch runs aclose_old_connections() before every handler: a thread hop per
-        # frame, a third of a call's CPU (docs: performance). Every database access here goes through
+        # frame, a large share of a call's CPU (docs: performance). Every database access here goes through
         # database_sync_to_async, which closes old connections itself.
         if message["type"].startswith("byoa."):  # from another process: only a signed event counts
             verified = verified_event(message)

@@ -1,4 +1,7 @@
-"""Yes/no switches read from the environment, spelled one way for the settings and the headless wallet."""
+"""
+Yes/no switches read from the environment (``DJANGO_DEBUG=1``, ``DJANGO_SERVE_STATIC=no``),
+spelled one way for the demo settings and the headless wallet: ``env_flag``.
+"""
 
 import os
 

@@ -45,7 +45,7 @@ def code(request: HttpRequest, manifest: str | None = None) -> JsonResponse:
     ``manifest`` field (form or JSON), else the site's default one.
     """
     try:
-        chosen = manifests.get_manifest(manifest or _requested_manifest(request))
+        chosen = manifests.get_manifest(manifest or _requested_field(request, "manifest"))
     except BadBody as exc:
         return _bad_body(exc)
     except UnknownManifest as exc:
@@ -76,10 +76,6 @@ def code(request: HttpRequest, manifest: str | None = None) -> JsonResponse:
     response = JsonResponse({"session": wait_id, "link": invitations.build(endpoint, chosen.encoded, secret)})
     route_ids.set_route_cookie(response, request, route_id)
     return response
-
-
-def _requested_manifest(request: HttpRequest) -> str | None:
-    return _requested_field(request, "manifest")
 
 
 class BadBody(ValueError):

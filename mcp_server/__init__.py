@@ -22,8 +22,8 @@ if TYPE_CHECKING:
 
 __all__ = ["ToolError", "build_server", "from_browser_page", "tool", "visitor_session"]
 
-# Imported when asked for rather than when Django loads this app: the MCP SDK costs about a
-# second of CPU to import, which every management command would pay (apps.py says when the
+# Imported when asked for rather than when Django loads this app: the MCP SDK is slow to import
+# (docs: performance), which every management command would pay (apps.py says when the
 # tools modules are imported), and the sessions module needs the settings.
 _LAZY = {
     "ToolError": "mcp.server.mcpserver.exceptions",

@@ -18,7 +18,7 @@ class MCPServerConfig(AppConfig):
         """The tools of the installed apps, collected the first time they are asked for.
 
         The one owner of that list. Not collected in ready(): the tools modules import the MCP SDK,
-        about a second of CPU that every management command and ``django.setup()`` would pay. The
+        slow to import, which every management command and ``django.setup()`` would pay. The
         ASGI application asks for them when it builds the MCP server: at start-up under a server
         with a lifespan (uvicorn, hypercorn), so a broken tools module stops it from starting, and
         at the first MCP request under daphne, which has none (mcp_server/asgi.py).

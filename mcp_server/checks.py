@@ -1,4 +1,7 @@
-"""System checks for the MCP_SERVER settings and the installed apps' tools (``mcp_server.registry``)."""
+"""
+System checks (``manage.py check``, and at every server start) for the
+``MCP_SERVER`` settings and the installed apps' tools (``mcp_server.registry``).
+"""
 
 from collections.abc import Sequence
 from importlib import import_module

@@ -1,4 +1,7 @@
-"""The ``MCP_SERVER`` settings namespace, read when used, never at import."""
+"""
+The ``MCP_SERVER`` settings namespace: each key's documented default in
+``DEFAULTS``, and ``mcp_setting(name)``, which reads a key when used, never at import.
+"""
 
 from types import MappingProxyType
 from typing import Any

@@ -37,7 +37,7 @@ def get(session_key: str | None, manifest_name: str) -> Pairing | None:
     if clock.now() >= until:
         _found.pop((session_key, manifest_name), None)  # type: ignore[arg-type]  # a str here
         return None
-    return copy.copy(pairing)  # a view that changes its pairing changes no other request's
+    return copy.copy(pairing)  # a view that sets a field of its pairing sets no other request's
 
 
 def put(session_key: str | None, manifest_name: str, pairing: Pairing) -> None:

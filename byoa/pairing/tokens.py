@@ -1,6 +1,7 @@
 """
 The secrets of the direct link: session codes and pairing tokens, made and
 digested in one place so that no other module handles them raw for long.
+Both are stored only as their digests (``digest``).
 """
 
 import hashlib

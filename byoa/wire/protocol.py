@@ -39,7 +39,6 @@ __all__ = [
     "OutgoingFrame",
     "PingFrame",
     "ResultFrame",
-    "WalletInfo",
     "WelcomeFrame",
     "bad_session",
     "bye",
@@ -96,19 +95,12 @@ class ByeFrame(TypedDict):
     type: Literal["bye"]
 
 
-class WalletInfo(TypedDict, total=False):
-    """What a wallet says of itself in its hello (both fields optional on the wire)."""
-
-    name: str
-    version: str
-
-
 class HelloFrame(TypedDict):
     type: Literal["hello"]
     v: str
     session: str | None  # the link's code, for a first hello
     pairing: str | None  # the pairing token, for a wallet that comes back
-    wallet: Mapping[str, str]
+    wallet: Mapping[str, str]  # its name and version, both optional
     grant: Mapping[str, object]  # see byoa.pairing.grants for its fields
 
 
@@ -162,7 +154,7 @@ MAX_MANIFEST_BYTES = 4096
 
 
 class CloseCode(enum.IntEnum):
-    """The close codes this server sends (the table above)."""
+    """The close codes this server sends (the docs' modules page has the table)."""
 
     NORMAL = 1000  # bye, replaced by a newer connection, paused or revoked
     NOT_JSON = 4007  # the spec's 1007
