@@ -2,19 +2,22 @@
 Who may call the MCP endpoint: checks made before the SDK sees a request.
 
 ``Host`` must be one Django serves (``HttpRequest.get_host()``); a browser's ``Origin`` must be
-this site's own or listed in ``MCP_SERVER["ALLOWED_ORIGINS"]`` or ``CSRF_TRUSTED_ORIGINS`` (the
-scheme from ``SECURE_PROXY_SSL_HEADER`` behind a TLS proxy); a client with no Origin is not a
-browser and is let through. No CORS headers are sent. The JSON content type and the body size
-cap are the SDK's own checks (``mcp_server.asgi``). Why: docs/explanation/modules.md.
+this site's own (its scheme as Django reads it, ``SECURE_PROXY_SSL_HEADER`` included) or listed in
+``MCP_SERVER["ALLOWED_ORIGINS"]`` or ``CSRF_TRUSTED_ORIGINS`` (wildcards as Django's CSRF check
+reads them); a client with no Origin is not a browser and is let through. No CORS headers are
+sent. The JSON content type and the body size cap are the SDK's own checks (``mcp_server.asgi``).
+Why: docs/explanation/modules.md.
 """
 
+import io
 import json
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import DisallowedHost
-from django.http import HttpRequest
+from django.core.handlers.asgi import ASGIRequest
+from django.utils.http import is_same_domain
 
 from mcp_server.conf import mcp_setting
 
@@ -22,44 +25,34 @@ Scope = Mapping[str, Any]
 Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 
 
-def _header(scope: Scope, name: bytes) -> str | None:
-    for key, value in scope["headers"]:
-        if key == name:
-            text: str = value.decode("latin-1")
-            return text
-    return None
-
-
 def refusal(scope: Scope) -> tuple[int, str] | None:
     """Return (status, message) when the request must be refused, else None."""
-    host = _header(scope, b"host") or ""
-    request = HttpRequest()
-    request.META["HTTP_HOST"] = host
+    # Django's own request over the scope: its Host rule (ALLOWED_HOSTS, DEBUG's localhost names)
+    # and its scheme (SECURE_PROXY_SSL_HEADER), as a view behind the same settings would see them.
+    request = ASGIRequest(scope, io.BytesIO())
     try:
-        request.get_host()  # Django's own Host rule, DEBUG's localhost names included
+        host = request.get_host()
     except DisallowedHost:
         return 421, "This host is not served here; add it to ALLOWED_HOSTS."
-    origin = _header(scope, b"origin")
-    if origin is not None:
-        own_origin = f"{_scheme(scope)}://{host}"
-        trusted = (*mcp_setting("ALLOWED_ORIGINS"), *settings.CSRF_TRUSTED_ORIGINS)
-        if origin != own_origin and origin not in trusted:
-            return 403, "Cross-origin requests to this MCP server are not allowed."
+    origin = request.headers.get("origin")
+    if origin is not None and origin != f"{request.scheme}://{host}" and not _trusted(origin):
+        return 403, "Cross-origin requests to this MCP server are not allowed."
     return None
 
 
-def _scheme(scope: Scope) -> str:
-    """Return the request's scheme, trusting the proxy's header only where Django is told to."""
-    proxy_header = settings.SECURE_PROXY_SSL_HEADER
-    if proxy_header:
-        name, secure_value = proxy_header
-        # Django names it as a META key (HTTP_X_FORWARDED_PROTO); ASGI has the raw header.
-        raw_name = name.removeprefix("HTTP_").replace("_", "-").lower().encode("latin-1")
-        forwarded = _header(scope, raw_name)
-        if forwarded is not None:
-            return "https" if forwarded.split(",")[0].strip() == secure_value else "http"
-    scheme: str = scope.get("scheme", "http")
-    return scheme
+def _trusted(origin: str) -> bool:
+    """Whether the Origin is listed, as Django's CSRF check reads CSRF_TRUSTED_ORIGINS (wildcards too)."""
+    # Django's middleware keeps this rule to itself (CsrfViewMiddleware's private properties).
+    scheme, _, netloc = origin.partition("://")
+    for listed in (*mcp_setting("ALLOWED_ORIGINS"), *settings.CSRF_TRUSTED_ORIGINS):
+        if "*" not in listed:
+            if origin == listed:
+                return True
+            continue
+        listed_scheme, _, pattern = listed.partition("://")
+        if scheme == listed_scheme and is_same_domain(netloc, pattern.removeprefix("*")):
+            return True
+    return False
 
 
 async def send_refusal(

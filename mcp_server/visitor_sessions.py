@@ -9,13 +9,12 @@ Django's SessionMiddleware would. Why: docs/explanation/modules.md.
 """
 
 from collections.abc import MutableMapping
-from http.cookies import CookieError, SimpleCookie
 from importlib import import_module
 from typing import Any, Literal, cast
 
 from django.conf import settings
 from django.contrib.sessions.backends.base import SessionBase
-from django.http import HttpResponse
+from django.http import HttpResponse, parse_cookie
 
 #: Where the ASGI scope of an MCP request keeps the Set-Cookie header values its answer must carry.
 COOKIES_SCOPE_KEY = "visitor_ai.set_cookies"
@@ -27,15 +26,12 @@ SameSite = Literal["Lax", "Strict", "None", False] | None
 async def visitor_session(ctx: Any, *, create: bool = False) -> SessionBase | None:
     """Return the caller's session, or None when the request has none (and create is off or not a browser)."""
     headers = ctx.headers or {}
-    try:
-        cookies = SimpleCookie(headers.get("cookie", ""))
-    except CookieError:
-        cookies = SimpleCookie()
+    # Django's own reading of the Cookie header: a malformed cookie beside it loses nothing.
+    session_key = parse_cookie(headers.get("cookie", "")).get(settings.SESSION_COOKIE_NAME)
     # The engine module's SessionStore: a SessionBase, as Django's SessionMiddleware expects of it.
     store: type[SessionBase] = import_module(settings.SESSION_ENGINE).SessionStore
-    morsel = cookies.get(settings.SESSION_COOKIE_NAME)
-    if morsel is not None:
-        session = store(morsel.value)
+    if session_key is not None:
+        session = store(session_key)
         # Loading an unknown or expired key clears session_key: that is not the
         # visitor's session, and a tool must not act on it.
         await session.aitems()

@@ -9,7 +9,14 @@ def scope(host="127.0.0.1:8000", origin=None, scheme="http"):
     headers = [(b"host", host.encode())] if host is not None else []
     if origin is not None:
         headers.append((b"origin", origin.encode()))
-    return {"type": "http", "scheme": scheme, "headers": headers}
+    return {
+        "type": "http",
+        "method": "POST",
+        "path": "/api/mcp",
+        "query_string": b"",
+        "scheme": scheme,
+        "headers": headers,
+    }
 
 
 def test_allowed_host_without_origin_is_accepted():
@@ -71,3 +78,20 @@ def test_with_debug_on_and_no_allowed_hosts_localhost_names_are_served_as_by_dja
 def test_with_no_allowed_hosts_only_debugs_localhost_names_are_served(settings, debug, host):
     settings.DEBUG, settings.ALLOWED_HOSTS = debug, []
     assert refusal(scope(host=host))[0] == 421
+
+
+@pytest.mark.parametrize(
+    ("origin", "refused"),
+    [
+        ("https://admin.example.com", False),
+        ("https://example.com", False),
+        ("http://admin.example.com", True),  # the scheme is part of the listed origin
+        ("https://admin.example.com.evil", True),
+        ("https://evilexample.com", True),
+    ],
+)
+def test_a_wildcard_trusted_origin_admits_its_subdomains_as_djangos_csrf_check_does(
+    settings, origin, refused
+):
+    settings.CSRF_TRUSTED_ORIGINS = ["https://*.example.com"]
+    assert (refusal(scope(origin=origin)) is not None) == refused
