@@ -77,7 +77,7 @@ class WalletConsumer(AsyncWebsocketConsumer):
         # frame, a large share of a call's CPU (docs: performance). Every database access here goes through
         # database_sync_to_async, which closes old connections itself.
         if message["type"].startswith("byoa."):  # from another process: only a signed event counts
-            verified = verified_event(message)
+            verified = verified_event(message, self.channel_name)
             if verified is None:
                 logger.warning("BYOA dropped a %s event without a valid MAC", message["type"])
                 return

@@ -128,7 +128,7 @@ def _wake(waiter: asyncio.Future[None]) -> None:
 async def send_event(channel: str, event: Mapping[str, object]) -> bool:
     """Send a signed event to a channel; return False when the layer failed (logged, never raised)."""
     try:
-        await _layer().send(channel, sign_event(event))
+        await _layer().send(channel, sign_event(event, channel))
     except Exception as exc:  # the layer's backend has its own errors (redis-py's ConnectionError ...)
         logger.warning("BYOA could not send a %s event (%s)", event.get("type"), type(exc).__name__)
         return False
@@ -138,7 +138,7 @@ async def send_event(channel: str, event: Mapping[str, object]) -> bool:
 async def announce_move(pairing_id: int) -> None:
     """Tell every process that the pairing's connection moved (attached, detached): it reads it again."""
     try:
-        await _layer().group_send(MOVES, sign_event({"type": "byoa.moved", "pairing": pairing_id}))
+        await _layer().group_send(MOVES, sign_event({"type": "byoa.moved", "pairing": pairing_id}, MOVES))
     except Exception as exc:  # unheard, a process keeps the old channel until its time is up
         logger.warning("BYOA could not announce a move (%s)", type(exc).__name__)
 
@@ -213,7 +213,8 @@ class Replies:
                 await asyncio.sleep(min(MAX_BACKOFF, 0.05 * 2**failures))
                 continue
             failures = 0
-            verified = verified_event(event)
+            # A move comes to the group, every other event to this channel alone.
+            verified = verified_event(event, MOVES if event.get("type") == "byoa.moved" else name)
             if verified is None:
                 logger.warning("BYOA dropped a reply event without a valid MAC")
                 continue

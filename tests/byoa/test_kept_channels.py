@@ -48,8 +48,8 @@ def heard_move(monkeypatch):
     heard: dict[int, asyncio.Event] = {}
     real = events.verified_event
 
-    def spied(event):
-        verified = real(event)
+    def spied(event, to):
+        verified = real(event, to)
         if verified is not None and verified.get("type") == "byoa.moved":
             # The reader drops the kept channel right after this returns, before its next await.
             heard.setdefault(verified["pairing"], asyncio.Event()).set()
@@ -97,9 +97,11 @@ async def test_a_move_without_a_valid_mac_drops_nothing(wallet_socket, reads, he
     heard = events.replies.moves_heard()
     layer = get_channel_layer()
     await layer.send(reply, {"type": "byoa.moved", "pairing": pairing.pk})  # unsigned
-    signed_for_another = sign_event({"type": "byoa.moved", "pairing": -1})
+    signed_for_another = sign_event({"type": "byoa.moved", "pairing": -1}, events.MOVES)
     await layer.send(reply, {**signed_for_another, "pairing": pairing.pk})  # its MAC no longer fits
-    await layer.send(reply, sign_event({"type": "byoa.moved", "pairing": -2}))  # a real one, read last
+    await layer.send(
+        reply, sign_event({"type": "byoa.moved", "pairing": -2}, events.MOVES)
+    )  # a real one, read last
     await heard_move(-2)  # events are read in order: the two before it were dropped
     assert events.replies.moves_heard() == heard + 1
     assert events.replies.known_channel(pairing.pk) == pairing.channel_name

@@ -120,13 +120,13 @@ async def test_a_signed_event_verifies_after_a_trip_through_the_redis_layer(redi
         "id": 2**53 - 1,
         "reply": "specific.x!y",
     }
-    await layer.send(channel, signing.sign_event(event))
+    await layer.send(channel, signing.sign_event(event, channel))
     async with asyncio.timeout(5):
         received = await layer.receive(channel)
-    assert signing.verified_event(received) == event
-    await layer.send(channel, {**signing.sign_event(event), "skill": "text.generate"})
+    assert signing.verified_event(received, channel) == event
+    await layer.send(channel, {**signing.sign_event(event, channel), "skill": "text.generate"})
     async with asyncio.timeout(5):
-        assert signing.verified_event(await layer.receive(channel)) is None
+        assert signing.verified_event(await layer.receive(channel), channel) is None
     await close(layer)
 
 
