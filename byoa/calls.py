@@ -14,10 +14,10 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import connections as databases
+from django.db import connections
 
 from byoa.conf import byoa_setting
-from byoa.delivery.events import Call, connections, new_call_id, replies, send_event
+from byoa.delivery.events import Call, new_call_id, replies, send_event, wallet_connections
 from byoa.exceptions import (
     CallRefused,
     NoPairing,
@@ -142,7 +142,7 @@ class WalletStream:
         """
         assert self.pairing_id is not None
         body = protocol.call_input(self.input)
-        connection = connections.get(self.pairing_id)
+        connection = wallet_connections.get(self.pairing_id)
         if connection is not None:
             self._sent_to = ""
             await connection.start_call(call, call.id, self.skill, self.params, body, self.timeout)
@@ -166,7 +166,7 @@ class WalletStream:
 
     async def _cancel(self, call: Call, channel: str) -> None:
         if not channel:
-            connection = connections.get(self.pairing_id)  # type: ignore[arg-type]
+            connection = wallet_connections.get(self.pairing_id)  # type: ignore[arg-type]
             if connection is not None:
                 connection.cancel(call.id)
         else:  # shielded and sent once: a lost cancel leaves the call to end at its deadline
@@ -198,6 +198,6 @@ async def _give_back_pooled_connections() -> None:
 
 
 def _close_outside_transactions() -> None:
-    for database in databases.all(initialized_only=True):
+    for database in connections.all(initialized_only=True):
         if not database.in_atomic_block:
             database.close()  # with a pool, close() returns the connection to it

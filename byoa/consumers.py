@@ -215,7 +215,7 @@ class WalletConsumer(AsyncWebsocketConsumer):
         self.token_digest = tokens.digest(opened.token)
         # The pairing's allowance, not a fresh one: coming back with the token refills nothing.
         self.allowance = allowances.of(self.token_digest, byoa_setting("MAX_FRAME_BYTES"))
-        events.connections[self.pairing_id] = self
+        events.wallet_connections[self.pairing_id] = self
         if opened.previous_channel:
             await send_event(opened.previous_channel, {"type": "byoa.replaced"})
         await announce_move(self.pairing_id)
@@ -364,8 +364,8 @@ class WalletConsumer(AsyncWebsocketConsumer):
         await self._release()
 
     def _forget(self) -> None:
-        if self.pairing_id is not None and events.connections.get(self.pairing_id) is self:
-            del events.connections[self.pairing_id]
+        if self.pairing_id is not None and events.wallet_connections.get(self.pairing_id) is self:
+            del events.wallet_connections[self.pairing_id]
 
     def _cancel_timers(self) -> None:
         for timer in (self.hello_timer, self.silence_timer):

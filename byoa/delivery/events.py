@@ -1,6 +1,6 @@
 """
 How a call's events reach its caller: ``Call`` (one call's events, as its caller
-reads them), the wallet connections of this process (``connections``: a call to
+reads them), the wallet connections of this process (``wallet_connections``: a call to
 one of them goes to it directly), and this process's one reply channel
 (``replies``), on which the events of calls sent to other processes come back,
 matched by call id, and on which it hears that a pairing's connection moved.
@@ -32,7 +32,7 @@ __all__ = [
     "Reply",
     "RemoteReply",
     "announce_move",
-    "connections",
+    "wallet_connections",
     "new_call_id",
     "replies",
     "send_event",
@@ -60,7 +60,7 @@ class Connection(Protocol):
 
 
 #: pairing id -> its wallet's connection, when this process holds it.
-connections: dict[int, Connection] = {}
+wallet_connections: dict[int, Connection] = {}
 
 # The longest pause between two attempts to read the reply channel after channel-layer errors.
 MAX_BACKOFF = 2.0

@@ -17,7 +17,7 @@ from django.http import HttpRequest
 
 from byoa import clock
 from byoa.conf import byoa_setting
-from byoa.delivery.events import announce_move, connections, replies, send_event
+from byoa.delivery.events import announce_move, replies, send_event, wallet_connections
 from byoa.exceptions import ManifestError, UnknownManifest
 from byoa.models import Pairing
 from byoa.pairing import codes, manifests, session_pairings, tokens, visitor_ids
@@ -154,7 +154,7 @@ async def live_channel(pairing_id: int) -> str:
     A connection not seen (hello or ping, recorded at least every minute) for
     ``BYOA["LIVE_SECONDS"]`` counts as gone.
     """
-    connection = connections.get(pairing_id)
+    connection = wallet_connections.get(pairing_id)
     if connection is not None:
         return connection.channel_name
     kept = replies.known_channel(pairing_id)
@@ -217,7 +217,7 @@ def stop_pairings(queryset: QuerySet[Pairing], status: Pairing.Status) -> tuple[
 def _stopped(rows: Sequence[tuple[int, str]]) -> int:
     """Tell this process, the others and each live connection that these pairings stopped; return how many live."""
     for pk, channel in rows:
-        connections.pop(pk, None)  # this process's calls to it stop at once
+        wallet_connections.pop(pk, None)  # this process's calls to it stop at once
         session_pairings.forget_pairing(pk)
         if channel:  # other processes read its channel again: no longer an active pairing's
             async_to_sync(announce_move)(pk)

@@ -47,8 +47,8 @@ def caller_elsewhere(monkeypatch):
     registry first; with an empty one they read its channel from the database
     and send the call over the channel layer, as a caller in another process does.
     """
-    monkeypatch.setattr(calls, "connections", {})
-    monkeypatch.setattr(pairings, "connections", {})
+    monkeypatch.setattr(calls, "wallet_connections", {})
+    monkeypatch.setattr(pairings, "wallet_connections", {})
 
 
 @database_sync_to_async

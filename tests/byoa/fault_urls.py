@@ -9,7 +9,7 @@ from tests.byoa.server_urls import urlpatterns as server_urlpatterns
 
 async def held(request):
     """Say how many pairings have their live connection in this very process."""
-    return JsonResponse({"held": len(events.connections)})
+    return JsonResponse({"held": len(events.wallet_connections)})
 
 
 urlpatterns = [path("_test/held", held), *server_urlpatterns]

@@ -47,7 +47,7 @@ async def call(request):
     if pairing is None:
         return answer({"output": None, "paired": False}, "none", "NoPairing")
     # Before the call: a connection that drops mid-call was still where the call went.
-    if events.connections.get(pairing.pk) is not None:
+    if events.wallet_connections.get(pairing.pk) is not None:
         wallet = "local"
     else:
         wallet = "other" if pairing.channel_name else "away"  # a channel: connected to another process
@@ -78,7 +78,7 @@ async def is_live(request):
     pairing = await aget_pairing(request, request.GET.get("site", "geo"), connected=True)
     if pairing is None:
         return answer({"live": False})
-    local = events.connections.get(pairing.pk) is not None
+    local = events.wallet_connections.get(pairing.pk) is not None
     return answer({"live": True, "pairing": pairing.pk, "local": local})
 
 

@@ -63,7 +63,7 @@ async def a_call_gets_through(wallet, pairing):
 
 async def handled(pairing):
     """Return once the connection has handled the wallet's frames sent so far: none of its calls is in flight."""
-    connection = events.connections[pairing.pk]
+    connection = events.wallet_connections[pairing.pk]
     async with asyncio.timeout(5):
         await until(lambda: asyncio.sleep(0, len(connection.calls)), lambda count: count == 0)
 

@@ -98,7 +98,7 @@ async def outcome(pairing):
 async def test_a_caller_cancelled_while_its_call_goes_out_frees_its_slot_at_once(wallet_socket):
     communicator, welcome = await pair(wallet_socket, limits={"maxParallelCalls": 1})
     pairing = await get_pairing(token_digest=tokens.digest(welcome["pairing"]))
-    connection = events.connections[pairing.pk]
+    connection = events.wallet_connections[pairing.pk]
     sending, send_frame = asyncio.Event(), connection._send_frame
 
     async def stuck(text):  # the socket's send does not return: the caller is cancelled meanwhile

@@ -295,10 +295,10 @@ async def test_deleting_a_pairing_closes_its_live_connection_with_bye_once_commi
     def delete_in_a_transaction():
         with transaction.atomic():
             Pairing.objects.filter(pk=pairing.pk).delete()
-            assert pairing.pk in events.connections  # not before the deletion commits
+            assert pairing.pk in events.wallet_connections  # not before the deletion commits
 
     await database_sync_to_async(delete_in_a_transaction)()
-    assert pairing.pk not in events.connections  # this process's calls to it stop at once
+    assert pairing.pk not in events.wallet_connections  # this process's calls to it stop at once
     assert await communicator.receive_json_from(timeout=5) == {"type": "bye"}
     assert await close_code(communicator) == 1000
     with pytest.raises(WalletOffline):
@@ -467,5 +467,5 @@ async def test_a_wallet_that_pings_is_not_taken_for_silent(wallet_socket, settin
     for _ in range(30):
         await communicator.send_json_to({"type": "ping"})
         assert await communicator.receive_nothing(timeout=0.1)
-    assert events.connections.get(pairing.pk) is not None
+    assert events.wallet_connections.get(pairing.pk) is not None
     assert (await get_pairing(pk=pairing.pk)).channel_name

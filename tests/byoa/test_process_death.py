@@ -53,7 +53,9 @@ async def test_a_call_whose_connections_process_stops_answering_ends_at_its_dead
             await asyncio.wait_for(caller, 10)
     assert loop.time() - started >= 1 + GRACE_SECONDS  # the connection's own "timeout" never came
     # Nothing marks the pairing away: the connection, alive after all, answers the next call.
-    assert (await get_pairing(pk=pairing.pk)).channel_name == events.connections[pairing.pk].channel_name
+    assert (await get_pairing(pk=pairing.pk)).channel_name == events.wallet_connections[
+        pairing.pk
+    ].channel_name
     caller = asyncio.ensure_future(call_wallet(pairing, "audio.transcribe", CLIP, timeout=5))
     call = await communicator.receive_json_from(timeout=5)
     await communicator.send_json_to(
