@@ -294,9 +294,8 @@ class WalletConsumer(AsyncWebsocketConsumer):
             reply, skill, timeout, model if isinstance(model, str) else "", params.get("stream") is True
         )
         if not self.calls.add(call_id, pending):
-            await reply.send(
-                failed("refused")
-            )  # an id in use: a replayed event (53 random bits do not collide)
+            # An id in use: a replayed event (53 random bits do not collide).
+            await reply.send(failed("refused"))
             return
         self.allowance.call_sent()
         pending.timer = asyncio.get_running_loop().call_later(timeout, self._expire, call_id)

@@ -54,14 +54,9 @@ class Answers(ChatAnswers):
     _sites: dict[str, Site]
 
     # What it calls of the wallet (AiWalletStub defines each).
-    def link(self, origin: str) -> WalletLink:
-        raise NotImplementedError
-
-    def _vault_changed(self) -> None:
-        raise NotImplementedError
-
-    def _notify(self, origin: str, link: WalletLink) -> None:
-        raise NotImplementedError
+    link: Callable[[str], WalletLink]
+    _vault_changed: Callable[[], None]
+    _notify: Callable[[str, WalletLink], None]
 
     async def _answer(self, answering: Answering) -> AsyncGenerator[Event, None]:
         """Yield the events that answer one request, producing each when the page asks for it."""

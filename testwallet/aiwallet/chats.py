@@ -50,11 +50,8 @@ class ChatAnswers(Waits):
     _script_errors: list[Exception]
 
     # What it calls of the wallet (AiWalletStub defines each).
-    def _find_account(self, name: str) -> Account | None:
-        raise NotImplementedError
-
-    def _not_recorded(self, error: CassetteError) -> None:
-        raise NotImplementedError
+    _find_account: Callable[[str], Account | None]
+    _not_recorded: Callable[[CassetteError], None]
 
     async def _run_model(
         self, answering: Answering, chat: Chat, candidates: list[tuple[str, str | None]]

@@ -44,14 +44,9 @@ class Waits:
     _pulse: asyncio.Event
 
     # What it and its windows call of the wallet (AiWalletStub defines each).
-    def _changed(self) -> None:
-        raise NotImplementedError
-
-    def unlock(self) -> None:
-        raise NotImplementedError
-
-    def _window_closed(self, window: ApprovalWindow | UnlockWindow) -> None:
-        raise NotImplementedError
+    _changed: Callable[[], None]
+    unlock: Callable[[], None]
+    _window_closed: Callable[[ApprovalWindow | UnlockWindow], None]
 
     async def _unlocked(self, answering: Answering) -> bool:
         """Return whether the wallet is unlocked, after the visitor's unlock window when it is locked."""
